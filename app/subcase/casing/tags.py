@@ -1,0 +1,88 @@
+"""Case tags and case masks.
+
+Every word gets one of four tags (Rei et al. 2020, extended with the mixed
+class of Caseiro's capitalization masks):
+
+- L: all lower case ("the")
+- T: Title case, first letter upper and the rest lower ("London", "I", "I'm")
+- U: all upper case ("FBI"); a trailing possessive 's stays lower ("FBI's")
+- M: anything else ("iPhone", "McAdams"); the exact form comes from the
+  case-mask lexicon, and an M word the lexicon does not know falls back to T.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Mapping
+
+
+class Tag(str, Enum):
+    L = "L"
+    T = "T"
+    U = "U"
+    M = "M"
+
+
+TAGS: tuple[Tag, ...] = (Tag.L, Tag.T, Tag.U, Tag.M)
+TAG_NAMES = {Tag.L: "lower", Tag.T: "Title", Tag.U: "UPPER", Tag.M: "Mixed"}
+
+_POSSESSIVES = ("'s", "\u2019s")
+
+
+def _letters(word: str) -> str:
+    return "".join(c for c in word if c.isalpha())
+
+
+def tag_of(word: str) -> Tag:
+    """The tag that describes how ``word`` is cased."""
+    letters = _letters(word)
+    if not letters or letters.islower():
+        return Tag.L
+    if letters.isupper() and len(letters) >= 2:
+        return Tag.U
+    if letters[0].isupper() and (len(letters) == 1 or letters[1:].islower()):
+        return Tag.T
+    if word.endswith(_POSSESSIVES):
+        stem = _letters(word[:-2])
+        if len(stem) >= 2 and stem.isupper():
+            return Tag.U
+    return Tag.M
+
+
+def case_mask_key(word: str) -> str:
+    """The lexicon key of a word: its lower-case form without a possessive 's."""
+    lower = word.lower()
+    for p in _POSSESSIVES:
+        if lower.endswith(p) and len(lower) > 2:
+            return lower[: -len(p)]
+    return lower
+
+
+def _title(word: str) -> str:
+    out = []
+    seen_letter = False
+    for c in word:
+        if c.isalpha():
+            out.append(c.lower() if seen_letter else c.upper())
+            seen_letter = True
+        else:
+            out.append(c)
+    return "".join(out)
+
+
+def apply_tag(word: str, tag: Tag, lexicon: Mapping[str, str] | None = None) -> str:
+    """Return ``word`` cased as ``tag`` says; only letter case ever changes."""
+    if tag is Tag.L:
+        return word.lower()
+    if tag is Tag.T:
+        return _title(word)
+    if tag is Tag.U:
+        if word.lower().endswith(_POSSESSIVES) and len(_letters(word)) > 2:
+            return word[:-1].upper() + word[-1].lower()
+        return word.upper()
+    # Tag.M: take the mask from the lexicon, keeping a possessive suffix.
+    key = case_mask_key(word)
+    form = lexicon.get(key) if lexicon else None
+    if form is None or len(form) != len(key):
+        return _title(word)
+    return form + word[len(key):].lower()

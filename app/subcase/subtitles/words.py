@@ -1,0 +1,47 @@
+"""Words and punctuation in plain (markup-free) subtitle text.
+
+One definition of "word" is shared by the document core, the truecaser, the
+training pipeline and the metrics, so that a word counted in evaluation is the
+same word the model tags and the same span the editor changes.
+
+A word is a run of letters or digits, optionally joined by inner apostrophes
+("don't", "blood's", "O'Brien").  Hyphens split words: "Jean-Luc" is two words,
+each Title case.  Everything else that is not white space is punctuation; the
+model sees punctuation tokens when the input has them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+WORD_RE = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*")
+TOKEN_RE = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*|[^\w\s]|_")
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """A word or punctuation mark with its offsets in the text it came from."""
+
+    start: int
+    end: int
+    text: str
+    is_word: bool
+
+
+def tokenize(text: str, offset: int = 0) -> list[Token]:
+    """Split plain text into words and single punctuation characters."""
+    tokens = []
+    for m in TOKEN_RE.finditer(text):
+        s = m.group()
+        tokens.append(Token(m.start() + offset, m.end() + offset, s, bool(WORD_RE.fullmatch(s))))
+    return tokens
+
+
+def words(text: str) -> list[str]:
+    """The words of a plain text, in order."""
+    return WORD_RE.findall(text)
+
+
+def has_letters(word: str) -> bool:
+    return any(c.isalpha() for c in word)
