@@ -1,0 +1,26 @@
+"""The errors and warnings the subtitle core reports.
+
+Callers (the editor, batch conversion) only ever need to catch one exception
+type: anything that makes a file unreadable or unsavable is a SubtitleError
+whose message names the file and says what is wrong, so it can be shown to a
+user as is.  Problems the reader can work around are ParseWarnings instead.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class SubtitleError(Exception):
+    """A file cannot be read or written as subtitles; the message says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class ParseWarning:
+    """A problem the reader worked around, at a 1-based line of the input."""
+
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.message}"

@@ -1,0 +1,60 @@
+"""Split cue text into opaque markup and visible text.
+
+Markup is everything a player does not show as letters: HTML-like tags
+(<i>, </b>, <font color="...">, <v Name>, <c.class>, <00:01.000>), ASS
+override blocks ({\\an8}, {\\i1}), ASS hard breaks (\\N, \\h) and character
+entities (&amp;).  The truecaser never sees or changes these; keeping them
+as untouched spans is what makes "only letter case changed" hold.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass
+
+MARKUP_RE = re.compile(
+    r"</?[A-Za-z0-9][^<>\r\n]*>"  # tags, including <v Name> and <00:00:01.000>
+    r"|</?(?:i|b|u|s|font|v|c|lang|ruby|rt)\b[^<>\r\n]*$"  # a tag cut off at line end
+    r"|\{\\[^{}\r\n]*\}"  # ASS override block: {\an8}, {\pos(10,20)}
+    r"|\\[Nnh]"  # ASS hard line break / hard space
+    r"|&(?:#[0-9]+|#[xX][0-9A-Fa-f]+|[A-Za-z][A-Za-z0-9]*);",  # entities
+    re.MULTILINE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    start: int
+    end: int
+    text: str
+    is_markup: bool
+
+
+def split(text: str) -> list[Span]:
+    """Cover text with alternating visible and markup spans, in order."""
+    spans: list[Span] = []
+    pos = 0
+    for m in MARKUP_RE.finditer(text):
+        if m.start() > pos:
+            spans.append(Span(pos, m.start(), text[pos:m.start()], False))
+        spans.append(Span(m.start(), m.end(), m.group(), True))
+        pos = m.end()
+    if pos < len(text):
+        spans.append(Span(pos, len(text), text[pos:], False))
+    return spans
+
+
+def plain(text: str) -> str:
+    """What a viewer reads: tags dropped, entities and ASS breaks resolved."""
+    out = []
+    for span in split(text):
+        if not span.is_markup:
+            out.append(span.text)
+        elif span.text.startswith("&"):
+            out.append(html.unescape(span.text))
+        elif span.text in ("\\N", "\\n"):
+            out.append("\n")
+        elif span.text == "\\h":
+            out.append("\u00a0")
+    return "".join(out)

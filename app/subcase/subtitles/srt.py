@@ -1,0 +1,77 @@
+"""SubRip: the scanner rules, and writing SRT from a WebVTT document."""
+
+from __future__ import annotations
+
+import html
+import re
+
+from . import markup
+from .errors import ParseWarning
+from .model import Cue
+from .scan import Rules, scan
+from .timecode import timing_block
+
+_NUMBER_RE = re.compile(r"\s*[0-9]+\s*")
+
+RULES = Rules(
+    fmt="srt",
+    # Only a number can be an SRT index; anything else before a timing line
+    # is the last text line of a cue whose blank line is missing.
+    is_identifier=lambda line, first: _NUMBER_RE.fullmatch(line) is not None,
+    verbatim_block=lambda line, first_block: False,
+)
+
+
+def parse(text: str) -> tuple[list[str | Cue], list[ParseWarning]]:
+    return scan(text, RULES)
+
+
+# Tags SRT players understand; everything else WebVTT has is dropped.
+_KEEP_RE = re.compile(r"<(/?)([ibu])(?:\.[^<>\s]*)?(?:\s[^<>]*)?>")
+_POSITION = {("top", "left"): 7, ("top", "center"): 8, ("top", "right"): 9,
+             ("middle", "left"): 4, ("middle", "center"): 5, ("middle", "right"): 6,
+             ("bottom", "left"): 1, ("bottom", "right"): 3}
+
+
+def _an_tag(settings: str) -> str:
+    """WebVTT line/align settings as the nearest SRT {\\anN} position tag."""
+    values = dict(part.split(":", 1) for part in settings.split() if ":" in part)
+    vertical, horizontal = "bottom", "center"
+    line = values.get("line", "").split(",")[0]
+    try:
+        number = float(line.rstrip("%"))
+    except ValueError:
+        number = None
+    if number is not None:
+        if line.endswith("%"):
+            vertical = "top" if number < 34 else "middle" if number < 67 else "bottom"
+        elif number >= 0:
+            vertical = "top" if number < 4 else "bottom"
+    horizontal = {"left": "left", "start": "left", "right": "right", "end": "right"}.get(
+        values.get("align", ""), "center")
+    n = _POSITION.get((vertical, horizontal))
+    return f"{{\\an{n}}}" if n else ""
+
+
+def text_from_vtt(text: str, settings: str) -> str:
+    out = []
+    for span in markup.split(text):
+        if not span.is_markup:
+            out.append(span.text)
+        elif span.text.startswith("&"):
+            out.append(html.unescape(span.text))
+        else:
+            m = _KEEP_RE.fullmatch(span.text)
+            if m:
+                out.append(f"<{m.group(1)}{m.group(2)}>")
+    return _an_tag(settings) + "".join(out)
+
+
+def render(cues: list[Cue], newline: str) -> str:
+    """A fresh SRT file from another format's cues, numbered from 1."""
+    parts = []
+    for number, cue in enumerate(cues, 1):
+        lines = [ln for ln in text_from_vtt(cue.text, cue.settings).split("\n") if ln.strip()]
+        parts.append(timing_block(str(number), cue.start_ms, cue.end_ms, "", "srt", newline))
+        parts.append("".join(ln + newline for ln in lines) + newline)
+    return "".join(parts)

@@ -1,0 +1,71 @@
+"""WebVTT: the scanner rules, and writing WebVTT from an SRT document."""
+
+from __future__ import annotations
+
+import html
+import re
+
+from . import markup
+from .errors import ParseWarning
+from .model import Cue
+from .scan import Rules, scan
+from .timecode import timing_block
+
+HEADER_RE = re.compile(r"WEBVTT(?:[ \t].*)?")
+_BLOCK_RE = re.compile(r"(?:NOTE|STYLE|REGION)(?:[ \t].*)?")
+
+
+def _verbatim_block(line: str, first_block: bool) -> bool:
+    """The header, comments, style sheets and regions are kept as written."""
+    return (first_block and HEADER_RE.fullmatch(line) is not None) or _BLOCK_RE.fullmatch(line) is not None
+
+
+RULES = Rules(
+    fmt="vtt",
+    # In WebVTT any line directly above the timing line, first in its block,
+    # is the cue identifier; a bare number is one even without a blank line.
+    is_identifier=lambda line, first: first or re.fullmatch(r"\s*[0-9]+\s*", line) is not None,
+    verbatim_block=_verbatim_block,
+)
+
+
+def parse(text: str) -> tuple[list[str | Cue], list[ParseWarning]]:
+    return scan(text, RULES)
+
+
+# Tags WebVTT has; SRT's <font>, <s> and unknown tags are dropped.
+_KEEP_RE = re.compile(r"</?[ibu]>", re.IGNORECASE)
+_AN_RE = re.compile(r"\{\\an([1-9])\}")
+_SETTINGS = {1: "align:left", 3: "align:right", 4: "line:50% align:left", 5: "line:50%",
+             6: "line:50% align:right", 7: "line:0 align:left", 8: "line:0", 9: "line:0 align:right"}
+_ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
+
+
+def text_from_srt(text: str) -> tuple[str, str]:
+    """SRT cue text as WebVTT cue text, and the cue settings for {\\anN}."""
+    out, settings = [], ""
+    for span in markup.split(text):
+        if not span.is_markup:
+            out.append("".join(_ESCAPES.get(ch, ch) for ch in span.text))
+        elif span.text.startswith("&"):
+            out.append(span.text)
+        elif _KEEP_RE.fullmatch(span.text):
+            out.append(span.text.lower())
+        elif span.text in ("\\N", "\\n"):
+            out.append("\n")
+        elif span.text == "\\h":
+            out.append("&nbsp;")
+        elif m := _AN_RE.fullmatch(span.text):
+            settings = _SETTINGS.get(int(m.group(1)), "")
+    return "".join(out), settings
+
+
+def render(cues: list[Cue], newline: str) -> str:
+    """A fresh WebVTT file from another format's cues."""
+    parts = ["WEBVTT" + newline + newline]
+    for cue in cues:
+        text, settings = text_from_srt(cue.text)
+        lines = [ln for ln in text.split("\n") if ln.strip()]
+        parts.append(timing_block(cue.identifier, cue.start_ms, cue.end_ms, settings, "vtt", newline))
+        parts.append("".join(ln + newline for ln in lines) + newline)
+    return "".join(parts)
