@@ -40,6 +40,8 @@ def _ms(hours: str | None, minutes: str, seconds: str, sep: str | None, frac: st
             why.append(f"{len(frac)}-digit milliseconds")
         if hours is None and fmt == "srt":
             why.append("no hours")
+        elif hours is not None and len(hours) < 2:
+            why.append("1-digit hours")
         detail = f" ({', '.join(why)})" if why else ""
         problems.append(f"timestamp '{text}' is not in {expected} form{detail}")
     if int(minutes) > 59 or int(seconds) > 59:
