@@ -1,0 +1,148 @@
+"""Casing whole subtitle documents (or plain cue texts) with the engine.
+
+The words of all cues form one stream so that a sentence split across cues is
+cased as one sentence.  Results are per word, with positions in the cue text,
+so applying them changes letter case and nothing else.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from subcase.subtitles.words import Token, has_letters, tokenize
+
+from .engine import CasingEngine, Cancel, Progress, StreamToken, WordPrediction
+from .modes import Mode, is_caps_line, merge_keep
+from .tags import TAGS, Tag
+
+
+@dataclass(frozen=True, slots=True)
+class WordCasing:
+    cue_index: int
+    word_index: int      # index among the cue's words
+    start: int           # offsets in the cue text
+    end: int
+    input: str
+    output: str          # the form the mode allows
+    model_form: str      # the form the model predicts, before the mode
+    tag: Tag
+    probs: tuple[float, float, float, float]
+
+    @property
+    def confidence(self) -> float:
+        return self.probs[TAGS.index(self.tag)]
+
+    @property
+    def changed(self) -> bool:
+        return self.output != self.input
+
+    def alternatives(self) -> list[tuple[Tag, float]]:
+        """Tags ranked by probability, best first."""
+        return sorted(zip(TAGS, self.probs), key=lambda tp: -tp[1])
+
+
+@dataclass
+class DocumentCasing:
+    words: list[WordCasing]
+    mode: Mode
+    threshold: float
+    by_cue: dict[int, list[WordCasing]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for w in self.words:
+            self.by_cue.setdefault(w.cue_index, []).append(w)
+
+    def highlighted(self, threshold: float | None = None) -> list[WordCasing]:
+        t = self.threshold if threshold is None else threshold
+        return [w for w in self.words if w.confidence < t]
+
+    def cue_texts(self, texts: Sequence[str]) -> list[str]:
+        """The given cue texts with every word replaced by its output form."""
+        out = []
+        for i, text in enumerate(texts):
+            chars = list(text)
+            for w in self.by_cue.get(i, []):
+                chars[w.start:w.end] = w.output
+            out.append("".join(chars))
+        return out
+
+
+def case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], line_of: Sequence[Sequence[int]] | None,
+                     mode: Mode = Mode.RESTORE, progress: Progress | None = None,
+                     cancel: Cancel | None = None) -> DocumentCasing:
+    """Case cues given as token lists (offsets into each cue's text).
+
+    ``line_of[c][k]`` is the line number of token k of cue c, used by caps mode.
+    """
+    mode = Mode(mode)
+    stream: list[StreamToken] = []
+    where: list[tuple[int, int, Token]] = []
+    for c, tokens in enumerate(cues):
+        for k, tok in enumerate(tokens):
+            stream.append(StreamToken(tok.text, tok.is_word))
+            where.append((c, k, tok))
+    preds = engine.predict(stream, progress=progress, cancel=cancel)
+
+    caps_lines: set[tuple[int, int]] = set()
+    if mode is Mode.CAPS:
+        lines: dict[tuple[int, int], list[str]] = {}
+        for c, tokens in enumerate(cues):
+            for k, tok in enumerate(tokens):
+                if tok.is_word:
+                    lines.setdefault((c, line_of[c][k] if line_of else 0), []).append(tok.text)
+        caps_lines = {key for key, ws in lines.items() if is_caps_line(ws)}
+
+    words: list[WordCasing] = []
+    word_counter: dict[int, int] = {}
+    for (c, k, tok), pred in zip(where, preds):
+        if not tok.is_word:
+            continue
+        w_index = word_counter.get(c, 0)
+        word_counter[c] = w_index + 1
+        if pred is None or not has_letters(tok.text):
+            continue
+        model_form = engine.form(tok.text, pred.tag)
+        if mode is Mode.RESTORE:
+            output = model_form
+        elif mode is Mode.CAPS:
+            line = line_of[c][k] if line_of else 0
+            output = model_form if (c, line) in caps_lines else tok.text
+        else:
+            output = merge_keep(tok.text, model_form)
+        words.append(WordCasing(c, w_index, tok.start, tok.end, tok.text, output, model_form, pred.tag, pred.probs))
+    return DocumentCasing(words, mode, engine.info.review_threshold)
+
+
+def _line_numbers(text: str, tokens: Sequence[Token]) -> list[int]:
+    return [text.count("\n", 0, t.start) for t in tokens]
+
+
+def case_texts(engine: CasingEngine, texts: Sequence[str], mode: Mode = Mode.RESTORE,
+               progress: Progress | None = None, cancel: Cancel | None = None) -> DocumentCasing:
+    """Case plain (markup-free) cue texts as one stream."""
+    token_lists = [tokenize(t) for t in texts]
+    lines = [_line_numbers(t, toks) for t, toks in zip(texts, token_lists)]
+    return case_token_lists(engine, token_lists, lines, mode, progress, cancel)
+
+
+def case_document(engine: CasingEngine, doc, mode: Mode = Mode.RESTORE,
+                  progress: Progress | None = None, cancel: Cancel | None = None) -> DocumentCasing:
+    """Case a ``subcase.subtitles.Document``; markup is never seen by the model."""
+    token_lists = [cue.tokens() for cue in doc.cues]
+    lines = [_line_numbers(cue.text, toks) for cue, toks in zip(doc.cues, token_lists)]
+    return case_token_lists(engine, token_lists, lines, mode, progress, cancel)
+
+
+def apply_casing(doc, casing: DocumentCasing) -> int:
+    """Write every changed word into ``doc``; returns how many words changed."""
+    changed = 0
+    for w in casing.words:
+        if w.changed:
+            doc.set_word(w.cue_index, w.word_index, w.output)
+            changed += 1
+    return changed
+
+
+__all__ = ["WordCasing", "DocumentCasing", "case_texts", "case_document", "apply_casing", "case_token_lists",
+           "WordPrediction"]

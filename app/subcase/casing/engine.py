@@ -1,0 +1,166 @@
+"""The truecaser at run time: ONNX model + WordPiece tokenizer + case-mask lexicon.
+
+No torch.  Words of consecutive cues form one stream, cut into overlapping
+windows (see ``windows``); windows are batched through the model; each word
+takes the tag probabilities of its first sub-token in the window where it is
+most central.  Probabilities are temperature-calibrated (``model.json``), so
+the confidence of a word is the calibrated probability of its chosen tag.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Sequence
+
+import numpy as np
+
+from subcase.paths import models_dir
+
+from .encoder import WordEncoder
+from .lexicon import load_lexicon
+from .session import ModelError, OnnxSession
+from .tags import TAGS, Tag, apply_tag
+from .windows import assign_tokens, plan_windows
+
+BUDGET = 62          # sub-tokens per window, as in training, plus [CLS] and [SEP]
+STEP = 31            # a new window every half window
+BATCH = 32           # windows per model call
+
+Progress = Callable[[int, int], None]
+Cancel = Callable[[], bool]
+
+
+class CasingCancelled(Exception):
+    """The caller asked to stop; nothing was changed."""
+
+
+@dataclass(frozen=True, slots=True)
+class StreamToken:
+    """One token of the input stream: a word (to be tagged) or punctuation."""
+
+    text: str
+    is_word: bool
+
+
+@dataclass(frozen=True, slots=True)
+class WordPrediction:
+    tag: Tag
+    probs: tuple[float, float, float, float]  # calibrated, in TAGS order
+
+    @property
+    def confidence(self) -> float:
+        return self.probs[TAGS.index(self.tag)]
+
+
+@dataclass(frozen=True)
+class ModelInfo:
+    version: str
+    sha256: str
+    temperature: float
+    review_threshold: float
+    card: dict
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+class CasingEngine:
+    """Loads the shipped model once; thread-safe for one caller at a time."""
+
+    def __init__(self, model_dir: Path | None = None, threads: int | None = None):
+        model_dir = Path(model_dir) if model_dir else models_dir()
+        self.model_dir = model_dir
+        for name in ("model.onnx", "tokenizer.json", "model.json"):
+            if not (model_dir / name).is_file():
+                raise ModelError(f"the casing model is incomplete: {model_dir / name} is missing")
+        try:
+            meta = json.loads((model_dir / "model.json").read_text(encoding="utf-8"))
+        except ValueError as exc:
+            raise ModelError(f"{model_dir / 'model.json'} is not valid JSON: {exc}") from exc
+        self.session = OnnxSession(model_dir / "model.onnx", threads)
+        self.encoder = WordEncoder(model_dir / "tokenizer.json")
+        lex_path = model_dir / "lexicon.json"
+        self.lexicon = load_lexicon(lex_path) if lex_path.is_file() else {}
+        cal = meta.get("calibration", {})
+        self.info = ModelInfo(
+            version=str(meta.get("version", "unknown")),
+            sha256=str(meta.get("sha256") or _sha256(model_dir / "model.onnx")),
+            temperature=float(cal.get("temperature", 1.0)),
+            review_threshold=float(cal.get("review_threshold", 0.9)),
+            card=meta,
+        )
+
+    # -- the model over a token stream -------------------------------------------------
+
+    def predict(self, stream: Sequence[StreamToken], progress: Progress | None = None,
+                cancel: Cancel | None = None) -> list[WordPrediction | None]:
+        """Predictions for every token of ``stream`` (None for punctuation)."""
+        if not stream:
+            return []
+        pieces = self.encoder.pieces([t.text.lower() for t in stream])
+        pieces = [p[:BUDGET] for p in pieces]
+        lengths = [len(p) for p in pieces]
+        windows = plan_windows(lengths, BUDGET, STEP)
+        owner = assign_tokens(lengths, windows)
+        by_window: dict[int, list[int]] = {}
+        for tok, w in enumerate(owner):
+            if stream[tok].is_word:
+                by_window.setdefault(w, []).append(tok)
+        needed = sorted(by_window)
+        probs_of: dict[int, np.ndarray] = {}
+        # group windows of similar length to waste less on padding
+        needed.sort(key=lambda w: sum(lengths[windows[w].first:windows[w].last]))
+        done = 0
+        for b in range(0, len(needed), BATCH):
+            if cancel is not None and cancel():
+                raise CasingCancelled()
+            batch = needed[b:b + BATCH]
+            width = max(sum(lengths[windows[w].first:windows[w].last]) for w in batch) + 2
+            ids = np.full((len(batch), width), self.encoder.pad_id, dtype=np.int64)
+            mask = np.zeros((len(batch), width), dtype=np.int64)
+            first_pos: list[dict[int, int]] = []
+            for r, w in enumerate(batch):
+                win = windows[w]
+                row = [self.encoder.cls_id]
+                positions = {}
+                for tok in range(win.first, win.last):
+                    positions[tok] = len(row)
+                    row.extend(pieces[tok])
+                row.append(self.encoder.sep_id)
+                ids[r, :len(row)] = row
+                mask[r, :len(row)] = 1
+                first_pos.append(positions)
+            out = self.session.run(ids, mask)
+            for r, w in enumerate(batch):
+                for tok in by_window[w]:
+                    probs_of[tok] = out[r, first_pos[r][tok]]
+            done += len(batch)
+            if progress is not None:
+                progress(done, len(needed))
+        result: list[WordPrediction | None] = []
+        for tok, t in enumerate(stream):
+            p = probs_of.get(tok)
+            result.append(None if p is None else self._prediction(p))
+        return result
+
+    def _prediction(self, p: np.ndarray) -> WordPrediction:
+        p = p.astype(np.float64)
+        if self.info.temperature != 1.0:
+            logp = np.log(np.clip(p, 1e-12, 1.0)) / self.info.temperature
+            logp -= logp.max()
+            p = np.exp(logp)
+            p /= p.sum()
+        k = int(p.argmax())
+        return WordPrediction(TAGS[k], (float(p[0]), float(p[1]), float(p[2]), float(p[3])))
+
+    def form(self, word: str, tag: Tag) -> str:
+        """``word`` written with ``tag`` (M words from the case-mask lexicon)."""
+        return apply_tag(word, tag, self.lexicon)

@@ -1,0 +1,70 @@
+"""Overlapping windows over a stream of tokens that crosses cue boundaries.
+
+The tokens of consecutive cues form one stream.  Windows of at most
+``budget`` sub-tokens start every ``step`` sub-tokens (aligned to token
+starts), so each token appears in one or more windows; a token takes its
+prediction from the window in which it sits most centrally, where it has the
+most context on both sides.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    first: int  # index of the first token in the window
+    last: int   # index one past the last token
+
+    def __len__(self) -> int:
+        return self.last - self.first
+
+
+def plan_windows(lengths: list[int], budget: int, step: int) -> list[Window]:
+    """Cover tokens whose sub-token counts are ``lengths`` with overlapping windows."""
+    n = len(lengths)
+    if n == 0:
+        return []
+    offsets = [0] * (n + 1)
+    for i, k in enumerate(lengths):
+        offsets[i + 1] = offsets[i] + min(k, budget)
+    windows: list[Window] = []
+    first = 0
+    while True:
+        last = first
+        while last < n and offsets[last + 1] - offsets[first] <= budget:
+            last += 1
+        last = max(last, first + 1)
+        windows.append(Window(first, last))
+        if last >= n:
+            break
+        # next window starts about ``step`` sub-tokens later, but always moves on
+        target = offsets[first] + step
+        nxt = first + 1
+        while nxt < last and offsets[nxt] < target:
+            nxt += 1
+        first = nxt
+    return windows
+
+
+def assign_tokens(lengths: list[int], windows: list[Window]) -> list[int]:
+    """For every token, the index of the window where it is most central."""
+    best = [-1] * len(lengths)
+    best_score = [float("inf")] * len(lengths)
+    for w_index, w in enumerate(windows):
+        pos = 0
+        total = sum(min(k, 10**9) for k in lengths[w.first:w.last])
+        for i in range(w.first, w.last):
+            centre = pos + lengths[i] / 2
+            score = abs(centre - total / 2)
+            # a window at either end of the stream has no context to lose on that side
+            if w.first == 0 and centre < total / 2:
+                score = 0.0
+            if w.last == len(lengths) and centre > total / 2:
+                score = 0.0
+            if score < best_score[i]:
+                best_score[i] = score
+                best[i] = w_index
+            pos += lengths[i]
+    return best

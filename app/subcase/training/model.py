@@ -1,0 +1,54 @@
+"""The tagger: a BERT encoder with a token-classification head.
+
+With ``layer_mix`` the head reads a learned weighted sum of all encoder layers
+(Rei et al. 2020, after Kondratyuk & Straka's scalar mix) instead of only the
+last one; during training each layer weight is dropped with probability 0.1.
+The forward pass returns softmax probabilities, so the exported ONNX graph
+gives the engine a confidence for every tag.
+"""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+from transformers import AutoModel
+
+
+class ScalarMix(nn.Module):
+    def __init__(self, n_layers: int, layer_dropout: float = 0.1):
+        super().__init__()
+        self.weights = nn.Parameter(torch.zeros(n_layers))
+        self.gamma = nn.Parameter(torch.ones(1))
+        self.layer_dropout = layer_dropout
+
+    def forward(self, layers: tuple[torch.Tensor, ...]) -> torch.Tensor:
+        w = self.weights
+        if self.training and self.layer_dropout > 0:
+            drop = torch.rand_like(w) < self.layer_dropout
+            w = w.masked_fill(drop, float("-inf"))
+            if torch.isinf(w).all():
+                w = self.weights
+        alpha = torch.softmax(w, dim=0)
+        stacked = torch.stack(layers, dim=0)
+        return self.gamma * (alpha[:, None, None, None] * stacked).sum(0)
+
+
+class CaseTagger(nn.Module):
+    def __init__(self, encoder_dir: str, n_tags: int = 4, layer_mix: bool = False, dropout: float = 0.1):
+        super().__init__()
+        self.encoder = AutoModel.from_pretrained(encoder_dir)
+        hidden = self.encoder.config.hidden_size
+        n_layers = self.encoder.config.num_hidden_layers + 1  # embeddings + each layer
+        self.mix = ScalarMix(n_layers) if layer_mix else None
+        self.dropout = nn.Dropout(dropout)
+        self.head = nn.Linear(hidden, n_tags)
+
+    def logits(self, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
+        out = self.encoder(input_ids=input_ids, attention_mask=attention_mask,
+                           output_hidden_states=self.mix is not None)
+        h = self.mix(out.hidden_states) if self.mix is not None else out.last_hidden_state
+        return self.head(self.dropout(h))
+
+    def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
+        """Tag probabilities, shape (batch, tokens, tags): what the ONNX graph outputs."""
+        return torch.softmax(self.logits(input_ids, attention_mask), dim=-1)

@@ -1,0 +1,154 @@
+"""Subtitle phenomena the plain corpora under-represent, built into training documents.
+
+A pilot model failed most on these in real subtitles: acronyms ("FBI" came out
+"Fbi"), ALL-CAPS speaker labels ("NARRATOR:"), bracketed sound cues
+("[door slams]"), honorifics ("Your Grace", "the King") and product names in
+talks ("iPhone", "PowerPoint").  Each generator returns documents of cues with
+the casing a professional subtitler would write.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+from .corpora import Doc
+
+SCOWL = Path("/usr/share/dict/scowl")
+INSANE = Path("/usr/share/dict/american-english-insane")
+
+# Acronyms common in talks and documentaries that the word lists lack.
+TECH_ACRONYMS = (
+    "AI API ARIA ATAG CSS CEO CPU DVD EU FAQ GPS GPU HTML HTTP ID IT NASA NGO PDF PhD QR SMS "
+    "SQL UI UN URL USA USB UX VR WAI WCAG XML UK BBC CNN NBC CBS ABC NYPD LAPD MIT UCLA NYU "
+    "OK TV FBI CIA DNA HIV ER ICU NFL NBA CD DJ UAAG ISO W3C"
+).split()
+
+PRODUCTS = (
+    "iPhone iPad iPod iTunes iOS macOS YouTube PowerPoint JavaScript TypeScript GitHub GitLab "
+    "LinkedIn PayPal eBay WordPress WhatsApp FaceTime PlayStation McDonald's McDonald "
+    "SharePoint OneDrive DropBox TikTok WiFi VoiceOver TalkBack NVDA JAWS"
+).split()
+
+SOUND_CUES = (
+    "door slams", "phone ringing", "audience laughing", "laughter", "music playing", "sighs",
+    "applause", "dog barking", "footsteps approaching", "indistinct chatter", "thunder rumbling",
+    "keyboard clicking", "gasps", "coughs", "upbeat music", "soft piano music", "crowd cheering",
+    "car horn honks", "knocking on door", "siren wailing", "whispering", "glass shatters",
+    "birds chirping", "clears throat", "chuckles", "doorbell rings", "engine starts", "silence",
+)
+
+NARRATORS = ("NARRATOR", "ANNOUNCER", "REPORTER", "DOCTOR", "TEACHER", "WOMAN", "MAN", "BOTH",
+             "ALL", "OFFICER", "HOST", "INTERVIEWER", "SPEAKER")
+
+ACRONYM_TEMPLATES = (
+    "the {A} called this morning.", "I work for the {A}.", "did you talk to the {A}?",
+    "she's with the {A} now,", "we got a letter from the {A}.", "the {A} wants an answer by Friday.",
+    "{A} stands for something, right?", "you need an {A} for that.", "the new {A} rules are out.",
+    "he spent ten years at the {A}", "according to the {A},", "that's what the {A} said.",
+    "and the {A} is still checking", "our {A} team fixed it.", "I read about it on the {A} website.",
+    "is the {A} involved?", "so we asked the {A}", "the {A} guidelines say", "they sent it to the {A} office",
+)
+
+PRODUCT_TEMPLATES = (
+    "open {P} and go to settings.", "I'll show you in {P}.", "you can do this on {P} too.",
+    "I have it on my {P}.", "so {P} reads the page out loud.", "let's switch to {P}",
+    "the {P} version works differently", "we posted it on {P}.", "with {P} you just tap twice.",
+)
+
+HONORIFIC_LINES = (
+    "Yes, Your Grace.", "Your Majesty, the King is here.", "Long live the King!",
+    "The Queen will see you now.", "Thank you, Your Honor.", "Mr. President, we have a problem.",
+    "Good morning, Madam Secretary.", "Your Highness, forgive me.", "The King's men are coming.",
+    "As you wish, my lord.", "Sir, the General wants you.", "Please rise for the Judge.",
+    "Father Michael will say Mass.", "Dr. Smith will see you now.", "Captain, we're being hailed.",
+    "Mrs. Johnson called again.", "Aunt May is here.", "Prince Harry and the Queen",
+    "the Prime Minister said today", "the Pope visited Rome", "Your Grace, the Lord Commander is here.",
+)
+
+
+def _read_list(path: Path) -> list[str]:
+    if not path.exists():
+        return []
+    return path.read_text(encoding="latin-1").split()
+
+
+def acronyms() -> list[str]:
+    found = set(TECH_ACRONYMS)
+    # "TRIP" or "AIDS" read as ordinary words in lower case: leave such ambiguous ones out.
+    common = {w for w in _read_list(Path("/usr/share/dict/words")) if w.islower()}
+    for level in (35, 40, 50, 60, 70, 80):
+        for w in _read_list(SCOWL / f"english-abbreviations.{level}"):
+            if re.fullmatch(r"[A-Z]{2,5}", w) and w.lower() not in common:
+                found.add(w)
+    return sorted(found)
+
+
+def mixed_case_words() -> dict[str, str]:
+    """Mixed-case forms from Debian word lists: {"mcadams": "McAdams", ...}."""
+    from subcase.casing.tags import Tag, tag_of
+
+    forms: dict[str, str] = {}
+    for path in [INSANE, *sorted(SCOWL.glob("english-upper.*")), *sorted(SCOWL.glob("english-proper-names.*"))]:
+        for w in _read_list(path):
+            if w.endswith("'s") or not w.isalpha():
+                continue
+            if tag_of(w) is Tag.M:
+                forms.setdefault(w.lower(), w)
+    for w in PRODUCTS:
+        if tag_of(w) is Tag.M:
+            forms[w.lower()] = w
+    return forms
+
+
+def proper_names() -> list[str]:
+    names = [w for w in _read_list(SCOWL / "english-proper-names.35") + _read_list(SCOWL / "english-proper-names.50")
+             if w.isalpha() and w[0].isupper() and w[1:].islower()]
+    return names or ["John", "Mary", "Smith"]
+
+
+def _cap_first(s: str) -> str:
+    return s[:1].upper() + s[1:]
+
+
+def phenomenon_docs(rng: random.Random, n_docs: int = 1500) -> list[Doc]:
+    """Short documents mixing acronym, product and honorific lines."""
+    acr = acronyms()
+    prods = PRODUCTS
+    docs = []
+    for _ in range(n_docs):
+        cues = []
+        for _ in range(rng.randint(3, 8)):
+            r = rng.random()
+            if r < 0.5:
+                cues.append(_cap_first(rng.choice(ACRONYM_TEMPLATES).format(A=rng.choice(acr))))
+            elif r < 0.75:
+                cues.append(_cap_first(rng.choice(PRODUCT_TEMPLATES).format(P=rng.choice(prods))))
+            else:
+                cues.append(rng.choice(HONORIFIC_LINES))
+        docs.append(Doc("synthetic", cues))
+    return docs
+
+
+def decorate(doc: Doc, rng: random.Random, names: list[str]) -> Doc:
+    """Add SDH-style speaker labels and sound cues to a document's cues."""
+    out: list[str] = []
+    for i, cue in enumerate(doc.cues):
+        speaker = doc.speakers[i] if i < len(doc.speakers) else None
+        if rng.random() < 0.04:
+            sound = rng.choice(SOUND_CUES)
+            if rng.random() < 0.2:
+                sound = _cap_first(sound)
+            out.append(f"({sound})" if rng.random() < 0.3 else f"[{sound}]")
+        r = rng.random()
+        if r < 0.08:
+            label = speaker or rng.choice(NARRATORS)
+            if rng.random() < 0.3:
+                label = f"{rng.choice(names)} {rng.choice(names)}"
+            sep = "\n" if "\n" not in cue and rng.random() < 0.3 else " "
+            cue = f"{label.upper()}:{sep}{cue}"
+        elif r < 0.10:
+            cue = f"- {cue}" if "\n" not in cue else "- " + cue.replace("\n", "\n- ", 1)
+        out.append(cue)
+    return Doc(doc.source, out)

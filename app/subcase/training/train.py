@@ -1,0 +1,160 @@
+"""Fine-tune the tagger on CPU with a time budget, checkpoints and a validation log.
+
+    python -m subcase.training.train --out work/run --minutes 45 [--layer-mix] [--resume work/run/last.pt]
+
+Sources are sampled with fixed weights so the small synthetic set and the
+subtitles are seen often enough next to the much larger Wikipedia text.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from subcase.casing.encoder import WordEncoder
+
+from .data import load_or_build
+from .examples import IGNORE, make_batch, sample_window
+from .model import CaseTagger
+from .paths import encoder_dir
+
+SOURCE_WEIGHTS = {"seinfeld": 0.40, "wiki": 0.30, "fortunes": 0.15, "synthetic": 0.15}
+BUDGET = 62  # sub-tokens per window, plus [CLS] and [SEP]
+
+
+def batches(docs_by_source, rng: random.Random, encoder: WordEncoder, batch_size: int):
+    sources = list(SOURCE_WEIGHTS)
+    weights = [SOURCE_WEIGHTS[s] for s in sources]
+    while True:
+        windows = []
+        while len(windows) < batch_size:
+            src = rng.choices(sources, weights)[0]
+            doc = rng.choice(docs_by_source[src])
+            ids, labels = sample_window(doc, rng, BUDGET, strip_punct=rng.random() < 0.5)
+            if ids:
+                windows.append((ids, labels))
+        yield make_batch(windows, encoder.cls_id, encoder.sep_id, encoder.pad_id)
+
+
+def fixed_val_batches(val, encoder: WordEncoder, n_windows: int = 800, batch_size: int = 32):
+    rng = random.Random(1234)
+    windows = []
+    for i in range(n_windows):
+        _, doc = val[rng.randrange(len(val))]
+        ids, labels = sample_window(doc, rng, BUDGET, strip_punct=i % 2 == 1)
+        if ids:
+            windows.append((ids, labels))
+    return [make_batch(windows[i:i + batch_size], encoder.cls_id, encoder.sep_id, encoder.pad_id)
+            for i in range(0, len(windows), batch_size)]
+
+
+@torch.no_grad()
+def validate(model: CaseTagger, val_batches) -> dict:
+    model.eval()
+    correct = total = tp = fp = fn = 0
+    for ids, mask, labels in val_batches:
+        pred = model.logits(torch.from_numpy(ids), torch.from_numpy(mask)).argmax(-1).numpy()
+        keep = labels != IGNORE
+        p, g = pred[keep], labels[keep]
+        correct += int((p == g).sum())
+        total += int(keep.sum())
+        tp += int(((p == g) & (g != 0)).sum())
+        fp += int(((p != g) & (p != 0)).sum())
+        fn += int(((p != g) & (g != 0)).sum())
+    model.train()
+    prec = tp / max(tp + fp, 1)
+    rec = tp / max(tp + fn, 1)
+    return {"word_acc": correct / max(total, 1), "f1": 2 * prec * rec / max(prec + rec, 1e-9),
+            "ser": (fp + fn) / max(tp + fn, 1)}
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--minutes", type=float, default=45)
+    ap.add_argument("--layer-mix", action="store_true")
+    ap.add_argument("--resume", type=Path)
+    ap.add_argument("--batch-size", type=int, default=16)
+    ap.add_argument("--lr", type=float, default=5e-5)
+    ap.add_argument("--head-lr", type=float, default=1e-3)
+    ap.add_argument("--checkpoint-minutes", type=float, default=5)
+    ap.add_argument("--cache", type=Path, default=Path("work/train/dataset.pkl"))
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--threads", type=int, default=2)
+    args = ap.parse_args(argv)
+
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    rng = random.Random(args.seed)
+    args.out.mkdir(parents=True, exist_ok=True)
+    enc_dir = encoder_dir()
+    encoder = WordEncoder(enc_dir / "tokenizer.json")
+    ds = load_or_build(args.cache, encoder)
+    by_source: dict[str, list] = {}
+    for src, doc in ds.train:
+        by_source.setdefault(src, []).append(doc)
+    val_batches = fixed_val_batches(ds.val, encoder)
+
+    model = CaseTagger(str(enc_dir), layer_mix=args.layer_mix)
+    step = 0
+    if args.resume:
+        state = torch.load(args.resume, map_location="cpu")
+        model.load_state_dict(state["model"])
+        step = state["step"]
+    head_params = list(model.head.parameters()) + (list(model.mix.parameters()) if model.mix else [])
+    opt = torch.optim.AdamW([
+        {"params": model.encoder.parameters(), "lr": args.lr},
+        {"params": head_params, "lr": args.head_lr},
+    ], weight_decay=0.01)
+    base_lrs = [g["lr"] for g in opt.param_groups]
+    loss_fn = torch.nn.CrossEntropyLoss(ignore_index=IGNORE)
+    log = open(args.out / "log.jsonl", "a")
+    config = {"layer_mix": args.layer_mix, "batch_size": args.batch_size, "lr": args.lr,
+              "head_lr": args.head_lr, "budget": BUDGET, "source_weights": SOURCE_WEIGHTS,
+              "data": ds.stats, "encoder": str(enc_dir)}
+    (args.out / "config.json").write_text(json.dumps(config, indent=2))
+
+    start = time.time()
+    deadline = start + args.minutes * 60
+    last_ckpt = start
+    seen = 0
+    model.train()
+    for ids, mask, labels in batches(by_source, rng, encoder, args.batch_size):
+        now = time.time()
+        frac = (now - start) / (deadline - start)
+        warm = min(1.0, (step + 1) / 200) if not args.resume else 1.0
+        for g, lr in zip(opt.param_groups, base_lrs):
+            g["lr"] = lr * warm * max(0.05, 1.0 - frac)
+        logits = model.logits(torch.from_numpy(ids), torch.from_numpy(mask))
+        loss = loss_fn(logits.reshape(-1, logits.shape[-1]), torch.from_numpy(labels).reshape(-1))
+        opt.zero_grad()
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        opt.step()
+        step += 1
+        seen += len(ids)
+        if step % 50 == 0:
+            print(json.dumps({"step": step, "loss": round(loss.item(), 4), "seq_per_s": round(seen / (now - start + 1e-9), 1),
+                              "minutes": round((now - start) / 60, 2)}), flush=True)
+        done = now >= deadline
+        if done or now - last_ckpt >= args.checkpoint_minutes * 60:
+            last_ckpt = now
+            metrics = validate(model, val_batches)
+            record = {"step": step, "minutes": round((now - start) / 60, 2), "sequences": seen, **metrics}
+            log.write(json.dumps(record) + "\n")
+            log.flush()
+            print("VAL", json.dumps(record), flush=True)
+            torch.save({"model": model.state_dict(), "step": step, "config": config}, args.out / "last.tmp")
+            (args.out / "last.tmp").replace(args.out / "last.pt")
+        if done:
+            break
+
+
+if __name__ == "__main__":
+    main()
