@@ -1,0 +1,56 @@
+"""Save as: SRT <-> WebVTT with proper timestamps, header and tags."""
+
+from __future__ import annotations
+
+from subcase.subtitles import load, loads
+
+from .conftest import FIXTURES
+
+
+def test_srt_to_vtt() -> None:
+    doc = load(FIXTURES / "markup_crlf.srt")
+    out = doc.to_bytes("vtt").decode("utf-8")
+    assert out.startswith("WEBVTT\r\n\r\n1\r\n00:00:01.000 --> 00:00:03.500\r\n")
+    vtt = loads(out.encode(), "x.vtt")
+    assert vtt.format == "vtt" and vtt.warnings == []
+    assert [(c.start_ms, c.end_ms) for c in vtt.cues] == [(c.start_ms, c.end_ms) for c in doc.cues]
+    assert vtt.cues[1].settings == "line:0"  # {\an8}
+    assert vtt.cues[1].text == "Top of the screen, says Dr. Watson."
+    assert vtt.cues[2].text == "She said middle tags stay put."  # other ASS overrides dropped
+    assert vtt.cues[3].text == "Yellow text and sized"  # WebVTT has no <font>
+    assert vtt.cues[0].text == "<i>Nested <b>bold inside</b> italic</i>\r\nand <u>underlined</u> words".replace("\r", "")
+    assert vtt.cues[5].text == "Tom &amp; Jerry &lt;3 New York&nbsp;City\nBroken line"
+    assert [w.text for w in vtt.cues[5].words()] == [w.text for w in doc.cues[5].words()]
+
+
+def test_vtt_to_srt() -> None:
+    doc = load(FIXTURES / "features.vtt")
+    out = doc.to_bytes("srt").decode("utf-8")
+    srt = loads(out.encode(), "x.srt")
+    assert srt.format == "srt" and srt.warnings == []
+    assert "WEBVTT" not in out and "STYLE" not in out and "NOTE" not in out and "fred" not in out
+    assert [c.identifier for c in srt.cues] == ["1", "2", "3", "4", "5"]
+    assert out.startswith("1\n00:00:01,000 --> 00:00:04,000\nWe are in New York City\n\n2\n")
+    assert srt.cues[1].text == "{\\an1}It's a blue day"  # align:left; voice/class tags dropped
+    assert srt.cues[2].text == "Karaoke one two three"  # inline timestamps dropped
+    assert srt.cues[4].text == "Fish & chips <hot> \u00a0now été\n<i>Paris</i>, <b>London</b>, <u>Rome</u>"
+    assert srt.cues[2].start_ms == 6500
+
+
+def test_save_as_converts_by_extension(tmp_path) -> None:
+    doc = load(FIXTURES / "markup.srt")
+    doc.set_word(0, 0, "NESTED")
+    target = doc.save(tmp_path / "film.vtt")
+    assert target.read_bytes().startswith(b"WEBVTT")
+    assert (doc.format, doc.path) == ("vtt", target)
+    assert doc.cues[0].text.startswith("<i>NESTED")
+    assert doc.to_bytes() == target.read_bytes()
+    back = doc.save(tmp_path / "film.srt")
+    assert load(back).cues[0].text == doc.cues[0].text
+
+
+def test_legacy_srt_to_vtt_is_utf8() -> None:
+    doc = load(FIXTURES / "legacy_cp1252.srt")
+    out = doc.to_bytes("vtt")
+    assert "Café crème" in out.decode("utf-8")
+    assert doc.to_bytes("vtt", encoding="utf-16").startswith(b"\xff\xfe")

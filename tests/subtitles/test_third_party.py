@@ -1,0 +1,129 @@
+"""What pysrt and webvtt-py lose or alter, that subcase keeps.
+
+They are the project's reference parsers: on well-formed files our timings,
+identifiers, settings and text must agree with theirs (cross-check), and
+where they drop or rewrite something the tests below pin it down next to
+the proof that subcase keeps it.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pysrt
+import pytest
+import webvtt
+
+from subcase.subtitles import load
+
+from .conftest import FIXTURES, dev_files, needs_dev
+
+
+def _pysrt_bytes(path: Path, encoding: str = "utf-8") -> bytes:
+    subs = pysrt.open(str(path), encoding=encoding)
+    out = io.StringIO()
+    subs.write_into(out)
+    return out.getvalue().encode(encoding)
+
+
+# -- cross-checks on well-formed files ---------------------------------------
+
+@pytest.mark.parametrize("name", ["markup.srt", "markup_crlf.srt"])
+def test_srt_agrees_with_pysrt(name: str) -> None:
+    ours = load(FIXTURES / name)
+    theirs = pysrt.open(str(FIXTURES / name), encoding="utf-8")
+    assert [(c.identifier, c.start_ms, c.end_ms, c.text) for c in ours.cues] == \
+        [(str(s.index), s.start.ordinal, s.end.ordinal, s.text) for s in theirs]
+
+
+def _vtt_view(path: Path):
+    ours = load(path)
+    theirs = webvtt.read(str(path))
+    return ours, theirs
+
+
+@pytest.mark.parametrize("path", [FIXTURES / "features.vtt"] + [p for p in dev_files() if p.suffix == ".vtt"],
+                         ids=lambda p: p.name[:50])
+def test_vtt_agrees_with_webvtt_py(path: Path) -> None:
+    ours, theirs = _vtt_view(path)
+    assert [(c.identifier or None, c.start_ms, c.end_ms, c.settings, c.text) for c in ours.cues] == \
+        [(t.identifier or None, _ms(t.start),
+          _ms(t.end), str(t.settings) if t.settings else "", t.raw_text) for t in theirs]
+
+
+def _ms(stamp: str) -> int:
+    h, m, s = stamp.split(":")
+    return round((int(h) * 3600 + int(m) * 60 + float(s)) * 1000)
+
+
+# -- what pysrt loses -------------------------------------------------------
+
+def test_pysrt_adds_a_blank_line_we_keep_exact_bytes() -> None:
+    for name, eol in (("markup.srt", b"\n"), ("markup_bom.srt", b"\n"), ("markup_crlf.srt", b"\r\n")):
+        data = (FIXTURES / name).read_bytes()
+        assert _pysrt_bytes(FIXTURES / name) == data + eol
+        assert load(FIXTURES / name).to_bytes() == data
+
+
+def test_pysrt_normalises_malformed_timestamps_we_keep_them() -> None:
+    out = _pysrt_bytes(FIXTURES / "malformed.srt")
+    assert b"0:00:03,00 --> 0:00:04,00" not in out
+    assert b"0:00:03,00 --> 0:00:04,00" in load(FIXTURES / "malformed.srt").to_bytes()
+
+
+def test_pysrt_mangles_malformed_cues_we_keep_them() -> None:
+    theirs = [s.text for s in pysrt.open(str(FIXTURES / "malformed.srt"), encoding="utf-8")]
+    # No blank line before cue 6: pysrt swallows it, timing line and all, into cue 5.
+    assert any("00:00:11,000 -->" in t for t in theirs)
+    # A blank line inside a cue: pysrt drops the rest of the cue.
+    assert "A blank line" in theirs and not any("inside this cue." in t for t in theirs)
+    ours = load(FIXTURES / "malformed.srt")
+    assert [c.text for c in ours.cues][4:7] == [
+        "No blank line follows this cue.", "Extra blank lines follow this cue.",
+        "A blank line\n\ninside this cue."]
+    assert b"Subtitles ripped by someone" in ours.to_bytes()  # stray text kept verbatim
+
+
+def test_pysrt_cannot_open_cp1252_by_itself_we_detect_it() -> None:
+    with pytest.raises(UnicodeDecodeError):
+        pysrt.open(str(FIXTURES / "legacy_cp1252.srt"))
+    assert load(FIXTURES / "legacy_cp1252.srt").encoding == "cp1252"
+
+
+# -- what webvtt-py loses -----------------------------------------------------
+
+def test_webvtt_py_text_drops_markup_we_keep_it() -> None:
+    ours, theirs = _vtt_view(FIXTURES / "features.vtt")
+    assert theirs.captions[0].text == "We are in New York City"  # <v Roger Bingham> gone
+    assert theirs.captions[1].text == "It's a blue day"  # <v.loud Esme>, <c.yellow.bg_blue> gone
+    assert theirs.captions[2].text == "Karaoke one two three"  # inline timestamps gone
+    assert theirs.captions[3].text == "Tokyotōkyō and colour"  # ruby text run into the base
+    assert ours.cues[1].text == "<v.loud Esme>It's a <c.yellow.bg_blue>blue</c> <c>day</c></v>"
+    assert ours.plain_text(3) == "Tokyotōkyō and colour"
+
+
+def test_webvtt_py_rewrites_the_file_we_keep_it() -> None:
+    path = FIXTURES / "features.vtt"
+    source = path.read_text("utf-8")
+    content = webvtt.read(str(path)).content
+    assert content != source
+    # STYLE and REGION come back in another order.
+    assert content.index("REGION") < content.index("STYLE") and source.index("STYLE") < source.index("REGION")
+    assert load(path).to_bytes() == path.read_bytes()
+
+
+def test_webvtt_py_drops_a_cue_without_blank_line_after_header() -> None:
+    theirs = webvtt.read(str(FIXTURES / "malformed.vtt"))
+    ours = load(FIXTURES / "malformed.vtt")
+    assert len(theirs.captions) < len(ours.cues) == 3
+    assert ours.cues[0].start_ms == 1000
+
+
+@needs_dev
+def test_dev_srt_agrees_with_pysrt() -> None:
+    for path in (p for p in dev_files() if p.suffix == ".srt"):
+        ours = load(path)
+        theirs = pysrt.open(str(path), encoding=ours.encoding)
+        assert [(c.start_ms, c.end_ms, c.text) for c in ours.cues] == \
+            [(s.start.ordinal, s.end.ordinal, s.text) for s in theirs]
