@@ -105,3 +105,12 @@ def test_copy_is_independent(markup_doc: Document) -> None:
     assert markup_doc.cues[0].text.startswith("<i>Nested")
     assert twin.cues[0].text.startswith("<i>NESTED")
     assert twin.to_bytes() != markup_doc.to_bytes()
+
+
+def test_cached_tokens_match_a_fresh_tokenisation_after_edits(vtt_doc: Document) -> None:
+    for cue in vtt_doc.cues:
+        for i, word in enumerate(cue.words()):
+            vtt_doc.set_word(cue.index, i, word.text.swapcase())
+        fresh = loads(vtt_doc.to_bytes(), "x.vtt").cues[cue.index]
+        assert cue.tokens() == fresh.tokens()
+        assert [t.text for t in cue.words()] == [cue.text[t.start:t.end] for t in cue.words()]

@@ -45,17 +45,23 @@ class Cue:
     index: int = 0
     line: int = 0  # 1-based line of the timing line in the source, 0 if new
     raw: RawCue | None = field(default=None, repr=False)
+    # (text, tokens) of the last tokenisation: the truecaser asks for the
+    # words of a cue once per word it changes.
+    _tokens: tuple[str, list[Token]] | None = field(default=None, repr=False, compare=False)
 
     def head_key(self) -> tuple[str | None, int, int, str]:
         return (self.identifier, self.start_ms, self.end_ms, self.settings)
 
     def tokens(self) -> list[Token]:
         """Words and punctuation of the visible text, offsets into self.text."""
+        if self._tokens is not None and self._tokens[0] == self.text:
+            return list(self._tokens[1])
         out: list[Token] = []
         for span in markup.split(self.text):
             if not span.is_markup:
                 out.extend(tokenize(span.text, span.start))
-        return out
+        self._tokens = (self.text, out)
+        return list(out)
 
     def words(self) -> list[Token]:
         return [t for t in self.tokens() if t.is_word]
@@ -122,6 +128,12 @@ class Document:
         if not _same_but_case(old.text, new_form):
             raise ValueError(f"{new_form!r} is not a recasing of {old.text!r}")
         cue.text = cue.text[:old.start] + new_form + cue.text[old.end:]
+        # A case change keeps every offset, so the tokens stay valid.
+        # (markup.split is itself blind to letter case, see markup.py).
+        if cue._tokens is not None:
+            tokens = list(cue._tokens[1])
+            tokens[tokens.index(old)] = Token(old.start, old.end, new_form, True)
+            cue._tokens = (cue.text, tokens)
 
     def set_cue_text(self, cue_index: int, text: str) -> None:
         """Replace a cue's text freely (markup allowed, any line breaks)."""
