@@ -74,10 +74,15 @@ def _read_list(path: Path) -> list[str]:
     return path.read_text(encoding="latin-1").split()
 
 
+def common_words() -> set[str]:
+    """Ordinary lower-case English words (SCOWL sizes up to 50)."""
+    return {w for level in (10, 20, 35, 40, 50) for w in _read_list(SCOWL / f"english-words.{level}") if w.islower()}
+
+
 def acronyms() -> list[str]:
     found = set(TECH_ACRONYMS)
     # "TRIP" or "AIDS" read as ordinary words in lower case: leave such ambiguous ones out.
-    common = {w for w in _read_list(Path("/usr/share/dict/words")) if w.islower()}
+    common = common_words()
     for level in (35, 40, 50, 60, 70, 80):
         for w in _read_list(SCOWL / f"english-abbreviations.{level}"):
             if re.fullmatch(r"[A-Z]{2,5}", w) and w.lower() not in common:
@@ -96,7 +101,7 @@ def mixed_case_words() -> dict[str, str]:
                 continue
             if tag_of(w) is Tag.M:
                 forms.setdefault(w.lower(), w)
-    for w in PRODUCTS:
+    for w in PRODUCTS + TECH_ACRONYMS:
         if tag_of(w) is Tag.M:
             forms[w.lower()] = w
     return forms

@@ -1,0 +1,5 @@
+import sys
+
+from subcase.cli import main
+
+sys.exit(main())

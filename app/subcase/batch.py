@@ -1,0 +1,159 @@
+"""Batch conversion of subtitle files, shared by ``subcase convert`` and the GUI's batch dialog.
+
+Inputs are never touched: every output goes to the output folder under the
+input's own file name (with the extension of the chosen format), written
+atomically.  A bad file becomes a failed ``FileResult`` with a one-line reason;
+the other files still convert.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Sequence
+
+from subcase.casing import CasingCancelled, CasingEngine, Mode, apply_casing, case_document
+from subcase.casing.document import DocumentCasing
+from subcase.subtitles import SubtitleError, load
+
+SUFFIXES = {".srt": "srt", ".vtt": "vtt"}
+
+
+class BatchCancelled(Exception):
+    pass
+
+
+@dataclass
+class FileResult:
+    src: Path
+    dst: Path | None = None
+    ok: bool = False
+    error: str | None = None
+    words: int = 0
+    changed: int = 0
+    warnings: list[str] = field(default_factory=list)
+    casing: DocumentCasing | None = None
+
+
+@dataclass
+class BatchResult:
+    results: list[FileResult]
+    cancelled: bool = False
+
+    @property
+    def failed(self) -> list[FileResult]:
+        return [r for r in self.results if not r.ok]
+
+    @property
+    def succeeded(self) -> list[FileResult]:
+        return [r for r in self.results if r.ok]
+
+
+def collect_inputs(paths: Sequence[Path | str]) -> tuple[list[Path], list[FileResult]]:
+    """Expand folders (recursively) into .srt/.vtt files; report paths that cannot be used."""
+    files: list[Path] = []
+    bad: list[FileResult] = []
+    seen: set[Path] = set()
+    for p in map(Path, paths):
+        if p.is_dir():
+            found = sorted(f for f in p.rglob("*") if f.is_file() and f.suffix.lower() in SUFFIXES)
+            if not found:
+                bad.append(FileResult(p, error="folder holds no .srt or .vtt files"))
+            candidates = found
+        elif p.is_file():
+            if p.suffix.lower() not in SUFFIXES:
+                bad.append(FileResult(p, error=f"not a subtitle file (expected .srt or .vtt, got {p.suffix or 'no extension'})"))
+                continue
+            candidates = [p]
+        else:
+            bad.append(FileResult(p, error="no such file or folder"))
+            continue
+        for f in candidates:
+            key = f.resolve()
+            if key not in seen:
+                seen.add(key)
+                files.append(f)
+    return files, bad
+
+
+def output_path(src: Path, out_dir: Path, out_format: str | None) -> Path:
+    fmt = out_format or SUFFIXES.get(src.suffix.lower(), "srt")
+    return out_dir / (src.stem + "." + fmt)
+
+
+def convert_file(engine: CasingEngine, src: Path, out_dir: Path, mode: Mode | str = Mode.RESTORE,
+                 out_format: str | None = None, progress: Callable[[int, int], None] | None = None,
+                 cancel: Callable[[], bool] | None = None, keep_casing: bool = False) -> FileResult:
+    """Case one file into ``out_dir``.  Raises only ``CasingCancelled``."""
+    result = FileResult(Path(src))
+    try:
+        dst = output_path(result.src, out_dir, out_format)
+        if dst.resolve() == result.src.resolve():
+            raise SubtitleError(f"{src.name}: output would overwrite the input; choose another output folder")
+        doc = load(result.src)
+        result.warnings = [f"line {w.line}: {w.message}" for w in doc.warnings]
+        casing = case_document(engine, doc, Mode(mode), progress=progress, cancel=cancel)
+        result.changed = apply_casing(doc, casing)
+        result.words = len(casing.words)
+        if keep_casing:
+            result.casing = casing
+        out_dir.mkdir(parents=True, exist_ok=True)
+        result.dst = doc.save(dst, format=out_format, backup=False)
+        result.ok = True
+    except CasingCancelled:
+        raise
+    except SubtitleError as exc:
+        result.error = str(exc)
+    except OSError as exc:
+        result.error = f"{exc.strerror or exc}: {exc.filename or src}"
+    except UnicodeError as exc:
+        result.error = f"cannot encode the output: {exc}"
+    return result
+
+
+def run_batch(engine: CasingEngine, inputs: Sequence[Path], out_dir: Path, mode: Mode | str = Mode.RESTORE,
+              out_format: str | None = None,
+              progress: Callable[[int, int, int, int], None] | None = None,
+              on_file_done: Callable[[FileResult], None] | None = None,
+              cancel: Callable[[], bool] | None = None, keep_casing: bool = False) -> BatchResult:
+    """Convert every input; ``progress(file_index, n_files, done_in_file, total_in_file)``."""
+    results: list[FileResult] = []
+    n = len(inputs)
+    for i, src in enumerate(inputs):
+        if cancel is not None and cancel():
+            return BatchResult(results, cancelled=True)
+
+        def file_progress(done: int, total: int, i: int = i) -> None:
+            if progress is not None:
+                progress(i, n, done, total)
+
+        try:
+            r = convert_file(engine, Path(src), out_dir, mode, out_format, file_progress, cancel, keep_casing)
+        except CasingCancelled:
+            return BatchResult(results, cancelled=True)
+        results.append(r)
+        if progress is not None:
+            progress(i + 1, n, 1, 1)
+        if on_file_done is not None:
+            on_file_done(r)
+    return BatchResult(results)
+
+
+def write_details(path: Path, results: Sequence[FileResult], threshold: float, cue_ids: dict | None = None) -> None:
+    """One JSON line per word: file, cue, position, input, output, tag, probabilities, highlighted."""
+    from subcase.casing import TAGS
+    from subcase.subtitles.atomic import write_atomic
+
+    lines = []
+    for r in results:
+        if not r.ok or r.casing is None:
+            continue
+        for w in r.casing.words:
+            lines.append(json.dumps({
+                "file": str(r.src), "cue": w.cue_index, "word": w.word_index, "start": w.start, "end": w.end,
+                "input": w.input, "output": w.output, "tag": w.tag.value,
+                "probs": {t.value: round(p, 5) for t, p in zip(TAGS, w.probs)},
+                "confidence": round(w.confidence, 5), "highlighted": w.confidence < threshold,
+            }, ensure_ascii=False))
+    write_atomic(path, ("\n".join(lines) + ("\n" if lines else "")).encode("utf-8"))

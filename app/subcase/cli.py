@@ -1,0 +1,198 @@
+"""The ``subcase`` command: the GUI by default, ``convert``, ``evaluate`` and ``bench``.
+
+    subcase [FILE]                      open the editor (same as ``subcase gui [FILE]``)
+    subcase convert PATH... -o OUTDIR   case files or folders of .srt/.vtt
+    subcase evaluate REF...             score the truecaser on human-cased subtitles
+    subcase bench                       speed and memory, side by side with baselines
+
+A user mistake (bad path, bad file, missing model) prints one line and exits
+non-zero; it never shows a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from subcase import __version__
+
+COMMANDS = {"convert", "evaluate", "bench", "gui"}
+
+
+class Progress:
+    """A one-line progress bar on stderr (plain lines when stderr is not a terminal)."""
+
+    def __init__(self, total: int, quiet: bool = False):
+        self.total = max(total, 1)
+        self.quiet = quiet
+        self.tty = sys.stderr.isatty()
+        self.last = -1.0
+
+    def update(self, fraction: float, label: str) -> None:
+        if self.quiet:
+            return
+        if self.tty:
+            width = 30
+            filled = int(width * fraction)
+            sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {100 * fraction:5.1f}% {label[:40]:40}")
+            sys.stderr.flush()
+        elif fraction - self.last >= 0.1 or fraction >= 1.0:
+            self.last = fraction
+            sys.stderr.write(f"{100 * fraction:5.1f}% {label}\n")
+
+    def close(self) -> None:
+        if self.tty and not self.quiet:
+            sys.stderr.write("\n")
+
+
+def _engine(args):
+    from subcase.casing import CasingEngine, ModelError
+    try:
+        return CasingEngine(args.model) if getattr(args, "model", None) else CasingEngine()
+    except ModelError as exc:
+        raise SystemExit(f"subcase: {exc}")
+
+
+def cmd_convert(args) -> int:
+    from subcase.batch import collect_inputs, run_batch, write_details
+
+    inputs, bad = collect_inputs(args.paths)
+    for r in bad:
+        print(f"FAILED {r.src}: {r.error}", file=sys.stderr)
+    if not inputs:
+        print("subcase: nothing to convert", file=sys.stderr)
+        return 1
+    out_dir = Path(args.output)
+    if out_dir.exists() and not out_dir.is_dir():
+        print(f"subcase: output {out_dir} exists and is not a folder", file=sys.stderr)
+        return 1
+    engine = _engine(args)
+    bar = Progress(len(inputs), args.quiet)
+    t0 = time.perf_counter()
+
+    def progress(i: int, n: int, done: int, total: int) -> None:
+        frac = (i + (done / total if total else 0)) / n
+        bar.update(min(frac, 1.0), inputs[min(i, n - 1)].name)
+
+    def on_done(r) -> None:
+        if not r.ok:
+            bar.close()
+            print(f"FAILED {r.src}: {r.error}", file=sys.stderr)
+
+    result = run_batch(engine, inputs, out_dir, args.mode, args.format, progress, on_done,
+                       keep_casing=bool(args.details))
+    bar.close()
+    elapsed = time.perf_counter() - t0
+    if args.details:
+        write_details(Path(args.details), result.results, engine.info.review_threshold)
+    ok = result.succeeded
+    words = sum(r.words for r in ok)
+    changed = sum(r.changed for r in ok)
+    warnings = sum(len(r.warnings) for r in ok)
+    failed = len(result.failed) + len(bad)
+    print(f"converted {len(ok)} file(s), {failed} failed; {words} words, {changed} recased; "
+          f"{warnings} parse warning(s); {elapsed:.1f} s -> {out_dir}")
+    if args.verbose:
+        for r in ok:
+            for w in r.warnings:
+                print(f"warning {r.src.name}: {w}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+def cmd_evaluate(args) -> int:
+    from subcase.batch import collect_inputs
+    from subcase.evaluation.runner import evaluate, format_report
+
+    inputs, bad = collect_inputs(args.refs)
+    for r in bad:
+        print(f"FAILED {r.src}: {r.error}", file=sys.stderr)
+    if not inputs:
+        print("subcase: no reference subtitles", file=sys.stderr)
+        return 1
+    engine = None if args.baselines_only else _engine(args)
+    punct = (True,) if args.punct_only else ((False,) if args.strip_punct else (True, False))
+    from subcase.subtitles import SubtitleError
+    try:
+        results = evaluate(inputs, engine, baselines=not args.no_baselines, per_cue=not args.no_per_cue,
+                           punct_settings=punct, log=lambda s: print(s, file=sys.stderr))
+    except SubtitleError as exc:
+        print(f"subcase: {exc}", file=sys.stderr)
+        return 1
+    print(format_report(results))
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=2, default=str) + "\n", encoding="utf-8")
+    return 0
+
+
+def cmd_bench(args) -> int:
+    from subcase.evaluation.bench import run_bench
+    return run_bench(args)
+
+
+def cmd_gui(args) -> int:
+    from subcase.gui.app import run_gui
+    argv = ([str(args.file)] if args.file else []) + (["--smoke-test"] if args.smoke_test else [])
+    return run_gui(argv)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="subcase", description="Truecasing editor for subtitles.")
+    ap.add_argument("--version", action="version", version=f"subcase {__version__}")
+    sub = ap.add_subparsers(dest="command")
+
+    c = sub.add_parser("convert", help="case .srt/.vtt files or folders into an output folder")
+    c.add_argument("paths", nargs="+", type=Path, help="files or folders")
+    c.add_argument("-o", "--output", required=True, help="output folder (inputs are never touched)")
+    c.add_argument("--mode", choices=["restore", "caps", "keep"], default="restore",
+                   help="restore: ignore input casing (default); caps: recase only ALL-CAPS lines; "
+                        "keep: never lower an existing capital")
+    c.add_argument("--format", choices=["srt", "vtt"], help="output format (default: same as input)")
+    c.add_argument("--details", metavar="FILE.jsonl", help="also write every word's tag, probabilities and highlight")
+    c.add_argument("--model", type=Path, help=argparse.SUPPRESS)
+    c.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    c.add_argument("-v", "--verbose", action="store_true", help="list parse warnings")
+    c.set_defaults(func=cmd_convert)
+
+    e = sub.add_parser("evaluate", help="lowercase human-cased subtitles, recase them, print metrics")
+    e.add_argument("refs", nargs="+", type=Path, help="reference files or folders")
+    g = e.add_mutually_exclusive_group()
+    g.add_argument("--strip-punct", action="store_true", help="only the punctuation-stripped input (as in the paper)")
+    g.add_argument("--punct-only", action="store_true", help="only input that keeps its punctuation")
+    e.add_argument("--no-baselines", action="store_true", help="skip the truecase and first-word baselines")
+    e.add_argument("--baselines-only", action="store_true", help=argparse.SUPPRESS)
+    e.add_argument("--no-per-cue", action="store_true", help="skip the cue-by-cue comparison")
+    e.add_argument("--json", metavar="FILE", help="also write all numbers as JSON")
+    e.add_argument("--model", type=Path, help=argparse.SUPPRESS)
+    e.set_defaults(func=cmd_evaluate)
+
+    b = sub.add_parser("bench", help="throughput, latency, start-up and memory against the truecase baseline")
+    b.add_argument("--cues", type=int, default=1500, help="cues in the synthetic feature-length film")
+    b.add_argument("--file", type=Path, help="benchmark this subtitle file instead")
+    b.add_argument("--model", type=Path, help=argparse.SUPPRESS)
+    b.add_argument("--no-baseline", action="store_true")
+    b.set_defaults(func=cmd_bench)
+
+    gu = sub.add_parser("gui", help="open the editor")
+    gu.add_argument("file", nargs="?", type=Path)
+    gu.add_argument("--smoke-test", action="store_true", help="open FILE, case it, print a summary and exit")
+    gu.set_defaults(func=cmd_gui)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or (argv[0] not in COMMANDS and not argv[0].startswith("-")):
+        argv = ["gui", *argv]
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except KeyboardInterrupt:
+        print("subcase: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

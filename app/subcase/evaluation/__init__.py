@@ -1,0 +1,1 @@
+"""Measuring truecasing against human-cased subtitles: metrics, baselines, reports."""

@@ -1,0 +1,80 @@
+"""Baselines that subcase must beat: "first word plus I", and the PyPI ``truecase`` package.
+
+``truecase`` (an n-gram model with its own statistics) and NLTK are in the
+``bench`` extra, not in the app.  ``truecase.get_true_case`` needs NLTK punkt
+data that cannot be downloaded here, so we tokenise with NLTKWordTokenizer
+(no data needed) and call ``get_true_case_from_tokens``.
+"""
+
+from __future__ import annotations
+
+from subcase.casing.tags import Tag, apply_tag
+from subcase.subtitles.words import Token
+
+from .metrics import SENTENCE_END
+
+_I_FORMS = {"i", "i'm", "i'll", "i've", "i'd", "i\u2019m", "i\u2019ll", "i\u2019ve", "i\u2019d"}
+
+
+def first_word_and_i(cues: list[list[Token]], punctuated: bool) -> list[list[str]]:
+    """Capitalise sentence starts (after . ! ?, or every cue start when there is no
+    punctuation to go by) and the pronoun I; everything else lower case."""
+    out: list[list[str]] = []
+    start = True
+    for tokens in cues:
+        if not punctuated:
+            start = True
+        forms = []
+        for tok in tokens:
+            if not tok.is_word:
+                if tok.text in SENTENCE_END:
+                    start = True
+                continue
+            w = tok.text.lower()
+            forms.append(apply_tag(w, Tag.T) if start or w in _I_FORMS else w)
+            start = False
+        out.append(forms)
+    return out
+
+
+class TruecaseBaseline:
+    def __init__(self) -> None:
+        try:
+            from nltk.tokenize import NLTKWordTokenizer
+            from truecase import TrueCaser
+        except ImportError as exc:
+            raise RuntimeError("the truecase baseline needs the bench extra: pip install 'subcase[bench]'") from exc
+        self._caser = TrueCaser()
+        self._tokenizer = NLTKWordTokenizer()
+
+    def case_text(self, text: str) -> str:
+        """``text`` with the case truecase chooses, copied letter by letter onto the original."""
+        cased = self._caser.get_true_case_from_tokens(self._tokenizer.tokenize(text), "as-is")
+        chars = list(text)
+        pos = 0
+        lower = text.lower()
+        for tok in cased:
+            at = lower.find(tok.lower(), pos)
+            if at < 0 or at - pos > 3:  # NLTK rewrote this token (quotes): leave it
+                continue
+            for k, c in enumerate(tok):
+                if chars[at + k].lower() == c.lower():
+                    chars[at + k] = c
+            pos = at + len(tok)
+        return "".join(chars)
+
+    def case(self, cues: list[list[Token]]) -> list[list[str]]:
+        """Cased words of each cue; the whole document is one text so truecase has context."""
+        texts = [" ".join(t.text for t in tokens) for tokens in cues]
+        joined = self.case_text("\n".join(texts))
+        out = []
+        for text, tokens, cased in zip(texts, cues, joined.split("\n")):
+            forms = []
+            pos = 0
+            for tok in tokens:
+                at = text.find(tok.text, pos)
+                if tok.is_word:
+                    forms.append(cased[at:at + len(tok.text)])
+                pos = at + len(tok.text)
+            out.append(forms)
+        return out

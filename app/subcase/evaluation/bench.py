@@ -1,0 +1,149 @@
+"""``subcase bench``: speed and memory of the truecaser, side by side with baselines.
+
+Each system runs in its own fresh process on the same feature-length film, so
+start-up time and peak memory (max RSS) are its own:
+
+- subcase: load the ONNX model, then convert the film (read, case across cues,
+  write) and case single cues one by one (interactive latency);
+- truecase (PyPI n-gram baseline), when the bench extra is installed;
+- first word + I: the rule baseline, for the cost of reading and writing alone.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+SHARED_DEV = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "dev-subtitles"
+
+
+def _ms(t: float) -> str:
+    return f"{1000 * t:.0f} ms"
+
+
+def make_film(path: Path, n_cues: int) -> int:
+    """A lower-cased SRT film of ``n_cues`` cues, cycling the dev subtitles' text when present."""
+    from subcase.subtitles import load
+
+    texts: list[str] = []
+    if SHARED_DEV.is_dir():
+        for f in sorted(SHARED_DEV.iterdir()):
+            if f.suffix in (".srt", ".vtt"):
+                doc = load(f)
+                texts += [doc.plain_text(i) for i in range(len(doc.cues)) if doc.plain_text(i).strip()]
+    if not texts:
+        texts = ["so we went down to the station,\nand nobody was there.", "what did the doctor say?",
+                 "i told him about new york and the fbi.", "[door slams]", "narrator: it was monday again."]
+    lines = []
+    words = 0
+    for i in range(n_cues):
+        t = texts[i % len(texts)].lower()
+        words += len(t.split())
+        s, e = i * 3000, i * 3000 + 2500
+        ts = lambda ms: f"{ms // 3600000:02d}:{ms // 60000 % 60:02d}:{ms // 1000 % 60:02d},{ms % 1000:03d}"
+        lines.append(f"{i + 1}\n{ts(s)} --> {ts(e)}\n{t}\n")
+    path.write_text("\n".join(lines), encoding="utf-8")
+    return words
+
+
+def worker(system: str, film: Path, model: str | None) -> dict:
+    """Runs inside the child process; returns the numbers as a dict."""
+    t_start = time.perf_counter()
+    from subcase.subtitles import load
+
+    out = Path(tempfile.mkdtemp()) / film.name
+    if system == "subcase":
+        from subcase.casing import CasingEngine, apply_casing, case_document, case_texts
+        engine = CasingEngine(Path(model)) if model else CasingEngine()
+        # one tiny call so that the first real call does not pay ORT's lazy set-up
+        case_texts(engine, ["warm up"])
+        startup = time.perf_counter() - t_start
+        t0 = time.perf_counter()
+        doc = load(film)
+        casing = case_document(engine, doc)
+        apply_casing(doc, casing)
+        doc.save(out, backup=False)
+        convert = time.perf_counter() - t0
+        words = len(casing.words)
+        lat = []
+        texts = [doc.plain_text(i) for i in range(min(200, len(doc.cues)))]
+        for t in texts:
+            t1 = time.perf_counter()
+            case_texts(engine, [t])
+            lat.append(time.perf_counter() - t1)
+    else:
+        from subcase.evaluation.baselines import TruecaseBaseline, first_word_and_i
+        caser = TruecaseBaseline() if system == "truecase" else None
+        startup = time.perf_counter() - t_start
+        t0 = time.perf_counter()
+        doc = load(film)
+        tokens = [c.tokens() for c in doc.cues]
+        forms = caser.case(tokens) if caser else first_word_and_i(tokens, True)
+        words = 0
+        for c, fs in enumerate(forms):
+            for k, f in enumerate(fs):
+                if k < len(doc.cues[c].words()):
+                    doc.set_word(c, k, f)
+                    words += 1
+        doc.save(out, backup=False)
+        convert = time.perf_counter() - t0
+        lat = []
+        for c in range(min(200, len(tokens))):
+            t1 = time.perf_counter()
+            caser.case([tokens[c]]) if caser else first_word_and_i([tokens[c]], True)
+            lat.append(time.perf_counter() - t1)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+    lat.sort()
+    return {"system": system, "startup_s": startup, "convert_s": convert, "words": words,
+            "words_per_s": words / convert if convert else 0.0,
+            "latency_p50_ms": 1000 * statistics.median(lat) if lat else 0.0,
+            "latency_p95_ms": 1000 * lat[int(0.95 * (len(lat) - 1))] if lat else 0.0,
+            "peak_rss_mb": peak}
+
+
+def run_bench(args) -> int:
+    with tempfile.TemporaryDirectory() as tmp:
+        film = Path(args.file) if args.file else Path(tmp) / "film.srt"
+        if not args.file:
+            make_film(film, args.cues)
+        systems = ["subcase"] + ([] if args.no_baseline else ["truecase", "first word + I"])
+        rows = []
+        env = dict(os.environ)
+        for system in systems:
+            cmd = [sys.executable, "-m", "subcase.evaluation.bench", system, str(film)] + \
+                  ([str(args.model)] if args.model else [])
+            t0 = time.perf_counter()
+            proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
+            wall = time.perf_counter() - t0
+            if proc.returncode != 0:
+                last = (proc.stderr.strip().splitlines() or ["failed"])[-1]
+                print(f"{system}: not run ({last})")
+                continue
+            row = json.loads(proc.stdout.strip().splitlines()[-1])
+            row["process_s"] = wall
+            rows.append(row)
+    cues = args.cues if not args.file else "?"
+    print(f"film: {film.name if args.file else f'{cues} cues (synthetic, lower-cased dev subtitles)'}; "
+          f"{os.cpu_count()} CPU(s)")
+    hdr = f"{'system':16} {'words':>7} {'words/s':>9} {'convert':>9} {'start-up':>9} {'cue p50':>8} {'cue p95':>8} {'peak RSS':>9}"
+    print(hdr)
+    print("-" * len(hdr))
+    for r in rows:
+        print(f"{r['system']:16} {r['words']:7d} {r['words_per_s']:9.0f} {r['convert_s']:8.2f}s {r['startup_s']:8.2f}s "
+              f"{r['latency_p50_ms']:6.1f}ms {r['latency_p95_ms']:6.1f}ms {r['peak_rss_mb']:7.0f}MB")
+    print("(convert = read + case + write, start-up excluded; start-up = imports + model load; "
+          "cue latency = casing one cue alone)")
+    return 0
+
+
+if __name__ == "__main__":
+    system, film = sys.argv[1], Path(sys.argv[2])
+    model = sys.argv[3] if len(sys.argv) > 3 else None
+    print(json.dumps(worker(system, film, model)))

@@ -1,0 +1,139 @@
+"""``subcase evaluate``: lowercase human-cased subtitles, recase them, score the result."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from subcase.casing import CasingEngine, Mode
+from subcase.casing.document import case_token_lists
+from subcase.subtitles import load
+from subcase.subtitles.words import Token, has_letters
+
+from .baselines import TruecaseBaseline, first_word_and_i
+from .metrics import SENTENCE_END, WordOutcome, calibration_table, review_view, score
+
+REVIEW_THRESHOLDS = [0.5, 0.7, 0.8, 0.9, 0.95, 0.99]
+
+
+@dataclass
+class Reference:
+    name: str
+    cues: list[list[Token]]        # visible tokens of each cue, as cased by humans
+    sentence_initial: list[list[bool]]  # per word with letters
+
+
+def load_reference(path: Path) -> Reference:
+    doc = load(path)
+    cues = [cue.tokens() for cue in doc.cues]
+    flags: list[list[bool]] = []
+    start = True
+    for tokens in cues:
+        f = []
+        for tok in tokens:
+            if not tok.is_word:
+                if tok.text in SENTENCE_END:
+                    start = True
+                continue
+            if has_letters(tok.text):
+                f.append(start)
+            start = False
+        flags.append(f)
+    return Reference(path.name, cues, flags)
+
+
+def model_input(ref: Reference, punctuated: bool) -> list[list[Token]]:
+    """What a post-editor receives: the text lower-cased, punctuation kept or stripped."""
+    return [[Token(t.start, t.end, t.text.lower(), t.is_word) for t in tokens if t.is_word or punctuated]
+            for tokens in ref.cues]
+
+
+def _ref_words(ref: Reference) -> list[list[str]]:
+    return [[t.text for t in tokens if t.is_word and has_letters(t.text)] for tokens in ref.cues]
+
+
+def _outcomes(ref: Reference, hyp: list[list[str]], conf: list[list[float]] | None = None) -> list[WordOutcome]:
+    out = []
+    for c, words in enumerate(_ref_words(ref)):
+        for k, w in enumerate(words):
+            out.append(WordOutcome(w, hyp[c][k], ref.sentence_initial[c][k], conf[c][k] if conf else None))
+    return out
+
+
+def run_model(engine: CasingEngine, inp: list[list[Token]], per_cue: bool = False):
+    """Cased words and confidences per cue, across cue boundaries or cue by cue."""
+    groups = [[i] for i in range(len(inp))] if per_cue else [list(range(len(inp)))]
+    hyp: list[list[str]] = [[] for _ in inp]
+    conf: list[list[float]] = [[] for _ in inp]
+    for g in groups:
+        casing = case_token_lists(engine, [inp[i] for i in g], None, Mode.RESTORE)
+        for w in casing.words:
+            hyp[g[w.cue_index]].append(w.output)
+            conf[g[w.cue_index]].append(w.confidence)
+    return hyp, conf
+
+
+def evaluate(paths: list[Path], engine: CasingEngine | None, baselines: bool = True, per_cue: bool = True,
+             punct_settings: tuple[bool, ...] = (True, False), log: Callable[[str], None] = lambda s: None) -> dict:
+    refs = [load_reference(p) for p in paths]
+    truecase = None
+    if baselines:
+        try:
+            truecase = TruecaseBaseline()
+        except RuntimeError as exc:
+            log(str(exc))
+    results: dict = {"files": len(refs), "words": sum(len(w) for r in refs for w in _ref_words(r)), "systems": {}}
+    for punctuated in punct_settings:
+        key = "punct" if punctuated else "nopunct"
+        systems: dict[str, list[WordOutcome]] = {}
+        for ref in refs:
+            inp = model_input(ref, punctuated)
+            if engine is not None:
+                hyp, conf = run_model(engine, inp)
+                systems.setdefault("subcase", []).extend(_outcomes(ref, hyp, conf))
+                if per_cue:
+                    hyp, conf = run_model(engine, inp, per_cue=True)
+                    systems.setdefault("subcase (cue by cue)", []).extend(_outcomes(ref, hyp, conf))
+            if baselines:
+                systems.setdefault("first word + I", []).extend(_outcomes(ref, first_word_and_i(inp, punctuated)))
+                if truecase is not None:
+                    systems.setdefault("truecase (PyPI)", []).extend(_outcomes(ref, truecase.case(inp)))
+        for name, outcomes in systems.items():
+            entry = score(outcomes)
+            if outcomes and outcomes[0].confidence is not None:
+                entry["review"] = review_view(outcomes, REVIEW_THRESHOLDS + [engine.info.review_threshold])
+                confs = [o.confidence for o in outcomes]
+                ece, table = calibration_table(confs, [o.ref == o.hyp for o in outcomes])
+                entry["ece"] = ece
+                entry["reliability"] = table
+            results["systems"].setdefault(name, {})[key] = entry
+        log(f"evaluated {key}")
+    if engine is not None:
+        results["model"] = {"version": engine.info.version, "sha256": engine.info.sha256,
+                            "review_threshold": engine.info.review_threshold}
+    return results
+
+
+def format_report(results: dict) -> str:
+    lines = [f"{results['files']} files, {results['words']} words with letters"]
+    hdr = f"{'system':24} {'input':8} {'P':>6} {'R':>6} {'F1':>6} {'SER':>6} {'iF1':>6} {'iSER':>6} {'CER':>6} {'T F1':>6} {'U F1':>6} {'M F1':>6}"
+    lines += ["", hdr, "-" * len(hdr)]
+    for name, by_input in results["systems"].items():
+        for key, s in by_input.items():
+            lines.append(f"{name:24} {key:8} {100*s['precision']:6.1f} {100*s['recall']:6.1f} {100*s['f1']:6.1f} "
+                         f"{100*s['ser']:6.1f} {100*s['intrinsic_f1']:6.1f} {100*s['intrinsic_ser']:6.1f} "
+                         f"{100*s['cer']:6.1f} {100*s['T_f1']:6.1f} {100*s['U_f1']:6.1f} {100*s['M_f1']:6.1f}")
+    lines.append("(P/R/F1/SER over non-lowercase words; i* = intrinsic, sentence-initial Title words excluded; "
+                 "CER = character-level capitalization error rate; all in %)")
+    for name, by_input in results["systems"].items():
+        for key, s in by_input.items():
+            if "review" not in s:
+                continue
+            lines += ["", f"post-editor's view: {name}, {key} input "
+                          f"(default threshold {results['model']['review_threshold']:.2f}; ECE {s['ece']:.3f})",
+                      f"{'threshold':>9} {'review load':>12} {'catch rate':>11} {'flagged':>8} {'errors':>7}"]
+            for r in s["review"]:
+                lines.append(f"{r['threshold']:9.2f} {100*r['review_load']:11.1f}% {100*r['catch_rate']:10.1f}% "
+                             f"{r['flagged']:8d} {r['errors']:7d}")
+    return "\n".join(lines)

@@ -1,0 +1,40 @@
+"""Metrics on hand-made examples, checked against counts worked out by hand."""
+
+import pytest
+
+from subcase.evaluation.metrics import WordOutcome, calibration_table, review_view, score
+
+
+def outcomes(ref: str, hyp: str, initial=None, conf=None):
+    r, h = ref.split(), hyp.split()
+    initial = initial or [i == 0 for i in range(len(r))]
+    return [WordOutcome(a, b, s, None if conf is None else conf[i]) for i, (a, b, s) in enumerate(zip(r, h, initial))]
+
+
+def test_perfect():
+    s = score(outcomes("The FBI met John in London", "The FBI met John in London"))
+    assert s["f1"] == 1.0 and s["ser"] == 0.0 and s["cer"] == 0.0
+
+
+def test_counts_by_hand():
+    # ref slots: The, FBI, John, London (4). hyp: The ok, Fbi wrong (fp+fn), john missed (fn), in -> In (fp)
+    s = score(outcomes("The FBI met John in London", "The Fbi met john In London"))
+    assert s["precision"] == pytest.approx(2 / 4)   # tp=2 (The, London), fp=2 (Fbi, In)
+    assert s["recall"] == pytest.approx(2 / 4)      # fn=2 (FBI, John)
+    assert s["ser"] == pytest.approx(3 / 4)         # 3 wrong words / 4 slots
+    # upper-case letters in ref: T F B I J L = 6; wrong: B, I, J missing + I inserted = 4
+    assert s["cer"] == pytest.approx(4 / 6)
+    # intrinsic drops the sentence-initial "The": slots 3, tp 1
+    assert s["intrinsic_recall"] == pytest.approx(1 / 3)
+
+
+def test_review_view():
+    o = outcomes("The FBI met", "The Fbi met", conf=[0.99, 0.4, 0.97])
+    (row,) = review_view(o, [0.9])
+    assert row["review_load"] == pytest.approx(1 / 3) and row["catch_rate"] == 1.0
+
+
+def test_calibration_table():
+    ece, rows = calibration_table([0.95, 0.95, 0.55, 0.55], [True, True, True, False])
+    assert ece == pytest.approx(0.5 * 0.05 + 0.5 * 0.05)
+    assert sum(r["words"] for r in rows) == 4

@@ -1,0 +1,42 @@
+"""Tags and case masks: what each tag means, and that applying one changes only letter case."""
+
+import pytest
+
+from subcase.casing.tags import Tag, apply_tag, case_mask_key, tag_of
+
+LEX = {"iphone": "iPhone", "mcadams": "McAdams", "youtube": "YouTube"}
+
+
+@pytest.mark.parametrize("word,tag", [
+    ("the", Tag.L), ("London", Tag.T), ("I", Tag.T), ("I'm", Tag.T), ("FBI", Tag.U), ("FBI's", Tag.U),
+    ("DON'T", Tag.U), ("iPhone", Tag.M), ("McAdams", Tag.M), ("don't", Tag.L), ("1984", Tag.L), ("x", Tag.L),
+])
+def test_tag_of(word, tag):
+    assert tag_of(word) is tag
+
+
+@pytest.mark.parametrize("word,tag,expected", [
+    ("london", Tag.T, "London"), ("fbi", Tag.U, "FBI"), ("fbi's", Tag.U, "FBI's"), ("don't", Tag.U, "DON'T"),
+    ("iphone", Tag.M, "iPhone"), ("iphone's", Tag.M, "iPhone's"), ("mcadams", Tag.M, "McAdams"),
+    ("zorblax", Tag.M, "Zorblax"),  # an M word the lexicon does not know falls back to Title
+    ("LONDON", Tag.L, "london"), ("i'm", Tag.T, "I'm"), ("élan", Tag.T, "Élan"),
+])
+def test_apply_tag(word, tag, expected):
+    assert apply_tag(word, tag, LEX) == expected
+
+
+@pytest.mark.parametrize("word", ["fbi's", "o'brien", "iphone", "rock'n'roll", "3d", "ß"])
+def test_apply_tag_only_changes_case(word):
+    for tag in Tag:
+        out = apply_tag(word, tag, LEX)
+        assert len(out) == len(word) and out.lower() == word.lower() or word == "ß"
+
+
+def test_case_mask_key_strips_possessive():
+    assert case_mask_key("iPhone's") == "iphone"
+    assert case_mask_key("McAdams") == "mcadams"
+
+
+def test_round_trip_of_every_tag():
+    for w in ["the", "London", "FBI", "iPhone", "McAdams", "FBI's"]:
+        assert apply_tag(w.lower(), tag_of(w), LEX) == w
