@@ -1,0 +1,107 @@
+"""Application setup and the ``subcase gui [FILE] [--smoke-test]`` entry point."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+import subcase
+
+
+def _parse(argv: list[str]) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="subcase gui", description="The subcase review editor.")
+    p.add_argument("file", nargs="?", type=Path, help="an .srt or .vtt file to open")
+    p.add_argument("--smoke-test", action="store_true",
+                   help="open FILE, case it, print a one-line summary and exit (0 on success)")
+    return p.parse_args(argv)
+
+
+def make_app(argv: list[str] | None = None):
+    from PySide6.QtGui import QIcon
+    from PySide6.QtWidgets import QApplication
+
+    from subcase.paths import resource_path
+
+    from . import theme
+    from .settings import Settings
+
+    app = QApplication.instance()
+    if app is None:
+        app = QApplication([sys.argv[0] if sys.argv else "subcase", *(argv or [])])
+    app.setApplicationName("subcase")
+    app.setOrganizationName("subcase")
+    app.setApplicationVersion(subcase.__version__)
+    app.setDesktopFileName("subcase")
+    icon = resource_path("icons/subcase.png")
+    if icon.is_file():
+        app.setWindowIcon(QIcon(str(icon)))
+    theme.apply_theme(app, Settings().theme)
+    return app
+
+
+def smoke_test(path: Path | None) -> int:
+    """Open a file headless, wait for casing, print a summary; used by the bundle's smoke test."""
+    from PySide6.QtCore import QEventLoop, QTimer
+    from PySide6.QtWidgets import QMessageBox
+
+    from .main_window import MainWindow
+
+    if path is None:
+        print("smoke-test: a FILE is required", file=sys.stderr)
+        return 2
+    make_app()
+    window = MainWindow()
+    window.ask = lambda *a: QMessageBox.Discard  # never wait for a human
+    loop = QEventLoop()
+    outcome: dict[str, str] = {}
+    window.casing_finished.connect(lambda: (outcome.setdefault("ok", ""), loop.quit()))
+    window.casing_failed.connect(lambda msg: (outcome.setdefault("error", msg), loop.quit()))
+    window.casing_cancelled.connect(lambda: (outcome.setdefault("error", "cancelled"), loop.quit()))
+    QTimer.singleShot(600_000, lambda: (outcome.setdefault("error", "timed out after 600 s"), loop.quit()))
+    window.open_file(path)
+    loop.exec()
+    code = 0
+    if "error" in outcome:
+        print(f"smoke-test: failed: {outcome['error'].strip()}", file=sys.stderr)
+        code = 1
+    else:
+        s = window.session
+        c = s.state.counts()
+        print(f"smoke-test: loaded {len(s.doc.cues)} cues, cased {c['words']} words, {c['to_review']} to review "
+              f"(model {s.model_version})")
+    window.close()
+    return code
+
+
+def run_gui(argv: list[str]) -> int:
+    args = _parse(argv)
+    if args.smoke_test:
+        # No display is needed to prove the bundle works.
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+        return smoke_test(args.file)
+
+    from PySide6.QtCore import QTimer
+
+    from .main_window import MainWindow
+
+    app = make_app()
+    window = MainWindow()
+    window.show()
+
+    def start() -> None:
+        restored = window.check_recovery()
+        if args.file is not None and not restored:
+            window.open_file(args.file)
+
+    QTimer.singleShot(0, start)
+    return app.exec()
+
+
+def main() -> int:
+    return run_gui(sys.argv[1:])
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,64 @@
+"""The keyboard help screen, generated from the window's own QActions.
+
+Built from the live actions, so the list can never drift from the menus.
+Everything is plain-text table items.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QHeaderView, QLabel, QMenu, QMenuBar, QTableWidget, \
+    QTableWidgetItem, QVBoxLayout
+from PySide6.QtCore import Qt
+
+INTRO = ("Review by keyboard: N jumps to the next word to review, L/T/U/M set its tag, "
+         "Space cycles tags, Enter accepts it. Words with a \"?\" and an orange fill "
+         "and underline are under the review threshold.")
+
+
+def _clean(text: str) -> str:
+    return text.replace("&&", "\0").replace("&", "").replace("\0", "&")
+
+
+def shortcut_rows(menubar: QMenuBar) -> list[tuple[str, str, str]]:
+    """(menu, action, shortcuts) for every action with a shortcut, menu order."""
+    rows: list[tuple[str, str, str]] = []
+
+    def walk(menu: QMenu, path: str) -> None:
+        for a in menu.actions():
+            if a.menu() is not None:
+                walk(a.menu(), f"{path} \u203a {_clean(a.text())}")
+            elif not a.isSeparator() and a.shortcuts():
+                keys = ", ".join(s.toString(QKeySequence.NativeText) for s in a.shortcuts())
+                rows.append((path, _clean(a.text()), keys))
+
+    for top in menubar.actions():
+        if top.menu() is not None:
+            walk(top.menu(), _clean(top.text()))
+    return rows
+
+
+class ShortcutsDialog(QDialog):
+    def __init__(self, menubar: QMenuBar, parent=None):
+        super().__init__(parent)
+        self.setWindowTitle("Keyboard shortcuts")
+        layout = QVBoxLayout(self)
+        intro = QLabel(INTRO)
+        intro.setTextFormat(Qt.PlainText)
+        intro.setWordWrap(True)
+        layout.addWidget(intro)
+        rows = shortcut_rows(menubar)
+        self.table = QTableWidget(len(rows), 3, self)
+        self.table.setHorizontalHeaderLabels(["Menu", "Action", "Shortcut"])
+        self.table.verticalHeader().setVisible(False)
+        self.table.setEditTriggers(QTableWidget.NoEditTriggers)
+        for r, row in enumerate(rows):
+            for c, text in enumerate(row):
+                self.table.setItem(r, c, QTableWidgetItem(text))
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        layout.addWidget(self.table)
+        buttons = QDialogButtonBox(QDialogButtonBox.Close)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+        self.resize(620, 560)

@@ -1,0 +1,116 @@
+"""Persistent settings (QSettings), typed.
+
+``SUBCASE_CONFIG_DIR`` redirects them to an INI file in that folder, so tests
+never read or write the user's real settings.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, QSettings
+
+MAX_RECENT = 10
+MODES = ("restore", "caps", "keep")
+THEMES = ("system", "light", "dark")
+
+
+def make_qsettings() -> QSettings:
+    override = os.environ.get("SUBCASE_CONFIG_DIR")
+    if override:
+        Path(override).mkdir(parents=True, exist_ok=True)
+        return QSettings(str(Path(override) / "subcase.ini"), QSettings.IniFormat)
+    return QSettings("subcase", "subcase")
+
+
+class Settings:
+    def __init__(self, qsettings: QSettings | None = None):
+        self.q = qsettings or make_qsettings()
+
+    def _get(self, key: str, default, kind):
+        value = self.q.value(key, default)
+        try:
+            if kind is bool and isinstance(value, str):
+                return value.lower() in ("1", "true", "yes")
+            return kind(value) if value is not None else default
+        except (TypeError, ValueError):
+            return default
+
+    # threshold: None means "the model's calibrated default"
+    @property
+    def threshold(self) -> float | None:
+        v = self.q.value("review/threshold")
+        try:
+            return float(v) if v not in (None, "") else None
+        except (TypeError, ValueError):
+            return None
+
+    @threshold.setter
+    def threshold(self, value: float | None) -> None:
+        self.q.setValue("review/threshold", "" if value is None else float(value))
+
+    @property
+    def mode(self) -> str:
+        m = self._get("casing/mode", "restore", str)
+        return m if m in MODES else "restore"
+
+    @mode.setter
+    def mode(self, value: str) -> None:
+        self.q.setValue("casing/mode", value)
+
+    @property
+    def output_dir(self) -> str:
+        return self._get("batch/output_dir", "", str)
+
+    @output_dir.setter
+    def output_dir(self, value: str) -> None:
+        self.q.setValue("batch/output_dir", value)
+
+    @property
+    def output_format(self) -> str:
+        return self._get("batch/output_format", "keep", str)
+
+    @output_format.setter
+    def output_format(self, value: str) -> None:
+        self.q.setValue("batch/output_format", value)
+
+    @property
+    def theme(self) -> str:
+        t = self._get("view/theme", "system", str)
+        return t if t in THEMES else "system"
+
+    @theme.setter
+    def theme(self, value: str) -> None:
+        self.q.setValue("view/theme", value)
+
+    @property
+    def font_size(self) -> int:
+        return max(6, min(48, self._get("view/font_size", 11, int)))
+
+    @font_size.setter
+    def font_size(self, value: int) -> None:
+        self.q.setValue("view/font_size", int(value))
+
+    @property
+    def recent_files(self) -> list[str]:
+        v = self.q.value("files/recent", [])
+        if isinstance(v, str):
+            v = [v]
+        return [str(x) for x in (v or [])][:MAX_RECENT]
+
+    def add_recent(self, path: Path) -> None:
+        p = str(Path(path).resolve())
+        items = [x for x in self.recent_files if x != p]
+        self.q.setValue("files/recent", [p] + items[:MAX_RECENT - 1])
+
+    def layout(self) -> tuple[QByteArray | None, QByteArray | None, QByteArray | None]:
+        return (self.q.value("window/geometry"), self.q.value("window/state"), self.q.value("window/header"))
+
+    def save_layout(self, geometry: QByteArray, state: QByteArray, header: QByteArray) -> None:
+        self.q.setValue("window/geometry", geometry)
+        self.q.setValue("window/state", state)
+        self.q.setValue("window/header", header)
+
+    def sync(self) -> None:
+        self.q.sync()

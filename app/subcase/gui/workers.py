@@ -1,0 +1,187 @@
+"""Background work: loading + casing a file, batch conversion.
+
+Workers are QRunnables on the global QThreadPool.  They never touch widgets;
+they own the objects they build and hand them to the GUI thread through
+queued signals only when done with them (the preview document is a copy, so
+the GUI can display it while the worker still cases the original).
+"""
+
+from __future__ import annotations
+
+import threading
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from PySide6.QtCore import QObject, QRunnable, Signal
+
+from subcase.casing import CasingCancelled, CasingEngine, Mode, ModelError, apply_casing, case_document
+from subcase.review import ReviewState
+from subcase.subtitles import Document, SubtitleError, load
+
+
+class EngineHolder:
+    """Loads the casing engine once, on first use, in whichever worker needs it.
+
+    The engine serves one caller at a time, so users take ``lock`` around calls.
+    """
+
+    def __init__(self, factory: Callable[[], CasingEngine] = CasingEngine):
+        self._factory = factory
+        self._engine: CasingEngine | None = None
+        self._load_lock = threading.Lock()
+        self.lock = threading.Lock()
+
+    @property
+    def loaded(self) -> CasingEngine | None:
+        return self._engine
+
+    def get(self) -> CasingEngine:
+        with self._load_lock:
+            if self._engine is None:
+                self._engine = self._factory()
+            return self._engine
+
+
+@dataclass
+class CaseResult:
+    path: Path
+    doc: Document
+    state: ReviewState
+    words: int
+    mode: str
+    model_version: str
+    model_sha256: str
+
+
+class LoadSignals(QObject):
+    loaded = Signal(object)          # a preview Document (a copy), shown before casing ends
+    progress = Signal(int, int)      # windows done, windows total
+    cased = Signal(object)           # CaseResult
+    cancelled = Signal()
+    failed = Signal(str)
+
+
+class LoadAndCaseTask(QRunnable):
+    def __init__(self, path: Path, engines: EngineHolder, mode: str = "restore", threshold: float | None = None):
+        super().__init__()
+        self.setAutoDelete(False)  # the window keeps a reference while it runs
+        self.path = Path(path)
+        self.engines = engines
+        self.mode = mode
+        self.threshold = threshold
+        self.signals = LoadSignals()
+        self._cancel = threading.Event()
+        self.done = threading.Event()
+
+    def cancel(self) -> None:
+        self._cancel.set()
+
+    @property
+    def is_cancelled(self) -> bool:
+        return self._cancel.is_set()
+
+    def run(self) -> None:
+        try:
+            self._run()
+        except CasingCancelled:
+            self.signals.cancelled.emit()
+        except SubtitleError as exc:
+            self.signals.failed.emit(str(exc))
+        except ModelError as exc:
+            self.signals.failed.emit(f"The casing model cannot be used: {exc}")
+        except Exception:  # a bug: report it instead of dying silently in a thread
+            self.signals.failed.emit(traceback.format_exc())
+        finally:
+            self.done.set()
+
+    def _run(self) -> None:
+        doc = load(self.path)
+        self.signals.loaded.emit(doc.copy())
+        if self._cancel.is_set():
+            raise CasingCancelled()
+        engine = self.engines.get()
+        with self.engines.lock:
+            casing = case_document(engine, doc, Mode(self.mode),
+                                   progress=lambda d, t: self.signals.progress.emit(d, t),
+                                   cancel=self._cancel.is_set)
+        if self._cancel.is_set():
+            raise CasingCancelled()
+        apply_casing(doc, casing)
+        state = ReviewState.from_casing(len(doc.cues), casing, self.threshold)
+        self.signals.cased.emit(CaseResult(self.path, doc, state, len(casing.words), self.mode,
+                                           engine.info.version, engine.info.sha256))
+
+
+class EngineSignals(QObject):
+    ready = Signal(object)  # CasingEngine
+    failed = Signal(str)
+
+
+class WarmUpTask(QRunnable):
+    """Load the engine early so the first file cases sooner (and the About box knows the model)."""
+
+    def __init__(self, engines: EngineHolder):
+        super().__init__()
+        self.setAutoDelete(False)
+        self.engines = engines
+        self.signals = EngineSignals()
+
+    def run(self) -> None:
+        try:
+            self.signals.ready.emit(self.engines.get())
+        except Exception as exc:
+            self.signals.failed.emit(str(exc))
+
+
+class BatchSignals(QObject):
+    progress = Signal(int, int, int, int)  # file index, files, done in file, total in file
+    file_started = Signal(int)
+    file_done = Signal(int, object)        # file index, FileResult
+    finished = Signal(object)              # BatchResult
+    failed = Signal(str)
+
+
+class BatchTask(QRunnable):
+    """Runs ``subcase.batch.run_batch``: the very code ``subcase convert`` uses."""
+
+    def __init__(self, engines: EngineHolder, inputs: list[Path], out_dir: Path, mode: str,
+                 out_format: str | None):
+        super().__init__()
+        self.setAutoDelete(False)
+        self.engines, self.inputs, self.out_dir = engines, list(inputs), Path(out_dir)
+        self.mode, self.out_format = mode, out_format
+        self.signals = BatchSignals()
+        self._cancel = threading.Event()
+        self._done_files = 0
+        self.done = threading.Event()
+
+    def cancel(self) -> None:
+        self._cancel.set()
+
+    def run(self) -> None:
+        try:
+            from subcase.batch import run_batch
+
+            engine = self.engines.get()
+            last = [-1]
+
+            def progress(i: int, n: int, done: int, total: int) -> None:
+                if i != last[0]:
+                    last[0] = i
+                    self.signals.file_started.emit(i)
+                self.signals.progress.emit(i, n, done, total)
+
+            def on_file_done(result) -> None:
+                self.signals.file_done.emit(self._done_files, result)
+                self._done_files += 1
+
+            with self.engines.lock:
+                result = run_batch(engine, self.inputs, self.out_dir, mode=self.mode, out_format=self.out_format,
+                                   progress=progress, on_file_done=on_file_done, cancel=self._cancel.is_set)
+            self.signals.finished.emit(result)
+        except Exception:
+            self.signals.failed.emit(traceback.format_exc())
+        finally:
+            self.done.set()

@@ -1,0 +1,20 @@
+"""The review core: what the post-editor decided, word by word, with no Qt.
+
+- ``state``: every cased word with its model tag, confidence and review status.
+- ``actions``: undoable edits (set tag, accept, accept cue, edit text) on a
+  document and its review state; the GUI wraps each in a QUndoCommand.
+- ``session``: runs actions, writes one edit-log record per human decision.
+- ``editlog``: the append-only JSON Lines log (versioned schema).
+- ``autosave``: crash-recovery snapshots of an unsaved review.
+"""
+
+from .actions import Accept, AcceptCue, Action, EditText, SetTag
+from .editlog import EDITLOG_SCHEMA, EditLog, log_path_for, read_records
+from .session import ReviewSession
+from .state import ReviewState, ReviewWord, Status
+from .storage import data_dir
+
+__all__ = [
+    "Accept", "AcceptCue", "Action", "EditText", "SetTag", "EDITLOG_SCHEMA", "EditLog", "log_path_for",
+    "read_records", "ReviewSession", "ReviewState", "ReviewWord", "Status", "data_dir",
+]

@@ -1,0 +1,190 @@
+"""Undoable review actions, as plain command objects (Gaupol style).
+
+Each action changes the document and the review state together in ``do`` and
+puts both back in ``undo``.  ``do`` returns the human decisions it made, which
+the session turns into edit-log records.  Actions know nothing of Qt; the GUI
+wraps each one in a QUndoCommand.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field, replace
+from typing import Callable
+
+from subcase.casing import TAGS, TAG_NAMES, Tag
+from subcase.subtitles import Document
+from subcase.subtitles.words import has_letters
+
+from .state import Pos, ReviewState, ReviewWord, Status
+
+Former = Callable[[str, Tag], str]  # CasingEngine.form: a word written with a tag
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One human decision, as the edit log records it."""
+
+    action: str                  # "accepted" | "changed_tag" | "edited_text"
+    cue_index: int
+    word: ReviewWord | None      # a snapshot; None for a whole-cue text edit
+    final: str                   # the final word form, or the new cue text
+    before: str                  # the form (or cue text) before the decision
+
+
+class Action:
+    label = "action"
+    cues: tuple[int, ...] = ()   # cues whose display changes
+    focus: Pos | None = None     # where the cursor goes after do/undo
+
+    def do(self, doc: Document, state: ReviewState) -> list[Decision]:
+        raise NotImplementedError
+
+    def undo(self, doc: Document, state: ReviewState) -> None:
+        raise NotImplementedError
+
+
+def _snap(w: ReviewWord) -> ReviewWord:
+    return replace(w)
+
+
+def _status_for(w: ReviewWord, form: str) -> Status:
+    if w.status is Status.EDITED:
+        return Status.EDITED
+    return Status.ACCEPTED if form == w.proposed else Status.CHANGED
+
+
+class SetTag(Action):
+    """Write the current word with another tag (lower, Title, UPPER, Mixed)."""
+
+    def __init__(self, pos: Pos, tag: Tag, former: Former):
+        self.pos, self.tag, self.former = pos, Tag(tag), former
+        self.cues = (pos[0],)
+        self.focus = pos
+        self.label = f"Set word to {TAG_NAMES[self.tag]}"
+        self._before: ReviewWord | None = None
+
+    def do(self, doc: Document, state: ReviewState) -> list[Decision]:
+        w = state.word(self.pos)
+        self._before = _snap(w)
+        new = self.former(w.form, self.tag)
+        if new != w.form:
+            doc.set_word(w.cue_index, w.word_index, new)
+        old = w.form
+        w.form = new
+        w.status = _status_for(w, new)
+        return [Decision("changed_tag" if new != old else "accepted", w.cue_index, _snap(w), new, old)]
+
+    def undo(self, doc: Document, state: ReviewState) -> None:
+        assert self._before is not None
+        w = state.word(self.pos)
+        if w.form != self._before.form:
+            doc.set_word(w.cue_index, w.word_index, self._before.form)
+        w.form, w.status = self._before.form, self._before.status
+
+
+def cycle_tag(current: Tag) -> Tag:
+    """The next tag in L -> T -> U -> M -> L order."""
+    return TAGS[(TAGS.index(current) + 1) % len(TAGS)]
+
+
+class Accept(Action):
+    """Keep the word as it is; it counts as reviewed."""
+
+    label = "Accept word"
+
+    def __init__(self, pos: Pos):
+        self.pos = pos
+        self.cues = (pos[0],)
+        self.focus = pos
+        self._before: Status | None = None
+
+    def do(self, doc: Document, state: ReviewState) -> list[Decision]:
+        w = state.word(self.pos)
+        self._before = w.status
+        if w.status is Status.UNTOUCHED:
+            w.status = _status_for(w, w.form)
+        return [Decision("accepted", w.cue_index, _snap(w), w.form, w.form)]
+
+    def undo(self, doc: Document, state: ReviewState) -> None:
+        assert self._before is not None
+        state.word(self.pos).status = self._before
+
+
+class AcceptCue(Action):
+    """Accept every word of one cue that is still to review."""
+
+    label = "Accept cue"
+
+    def __init__(self, cue_index: int, threshold: float):
+        self.cue_index, self.threshold = cue_index, threshold
+        self.cues = (cue_index,)
+        self._slots: list[tuple[int, Status]] = []
+
+    def do(self, doc: Document, state: ReviewState) -> list[Decision]:
+        out = []
+        self._slots = []
+        for s, w in enumerate(state.cues[self.cue_index]):
+            if w.needs_review(self.threshold):
+                self._slots.append((s, w.status))
+                w.status = _status_for(w, w.form)
+                out.append(Decision("accepted", w.cue_index, _snap(w), w.form, w.form))
+        self.focus = (self.cue_index, self._slots[-1][0]) if self._slots else None
+        return out
+
+    def undo(self, doc: Document, state: ReviewState) -> None:
+        for s, status in self._slots:
+            state.cues[self.cue_index][s].status = status
+
+
+class EditText(Action):
+    """Replace a cue's text by hand, for when the words themselves are wrong.
+
+    Words that survive the edit (same letters, same order) keep their model
+    tag, confidence and review status; new words count as decided by the
+    editor (status EDITED) and carry no model prediction.
+    """
+
+    label = "Edit cue text"
+
+    def __init__(self, cue_index: int, text: str):
+        self.cue_index, self.text = cue_index, text
+        self.cues = (cue_index,)
+        self.focus = None
+        self._old_text: str | None = None
+        self._old_words: list[ReviewWord] | None = None
+
+    def do(self, doc: Document, state: ReviewState) -> list[Decision]:
+        c = self.cue_index
+        self._old_text = doc.cues[c].text
+        self._old_words = state.cues[c]
+        doc.set_cue_text(c, self.text)
+        state.cues[c] = realign(self._old_words, doc.cues[c].words(), c)
+        return [Decision("edited_text", c, None, doc.cues[c].text, self._old_text)]
+
+    def undo(self, doc: Document, state: ReviewState) -> None:
+        assert self._old_text is not None and self._old_words is not None
+        doc.set_cue_text(self.cue_index, self._old_text)
+        state.cues[self.cue_index] = self._old_words
+
+
+def realign(old: list[ReviewWord], tokens, cue_index: int) -> list[ReviewWord]:
+    """Review words for a cue's new word tokens, keeping what matches the old words."""
+    new_tokens = [(i, t) for i, t in enumerate(tokens) if has_letters(t.text)]
+    a = [w.form.lower() for w in old]
+    b = [t.text.lower() for _, t in new_tokens]
+    out: list[ReviewWord | None] = [None] * len(new_tokens)
+    for block in difflib.SequenceMatcher(None, a, b, autojunk=False).get_matching_blocks():
+        for k in range(block.size):
+            w = old[block.a + k]
+            word_index, tok = new_tokens[block.b + k]
+            status = w.status if tok.text == w.form else Status.CHANGED
+            if w.status is Status.EDITED:
+                status = Status.EDITED
+            out[block.b + k] = ReviewWord(cue_index, word_index, tok.start, tok.end, w.input, w.proposed,
+                                          tok.text, w.model_tag, w.probs, status)
+    for k, (word_index, tok) in enumerate(new_tokens):
+        if out[k] is None:
+            out[k] = ReviewWord(cue_index, word_index, tok.start, tok.end, tok.text, tok.text, tok.text,
+                                None, None, Status.EDITED)
+    return [w for w in out if w is not None]

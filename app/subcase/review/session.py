@@ -1,0 +1,114 @@
+"""A review session: one document, its review state, and its edit log.
+
+The session is the only place that runs actions, so every human decision
+passes through ``_log`` and reaches the disk before the UI moves on.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Callable
+
+import subcase
+from subcase.casing import TAGS
+from subcase.subtitles import Document
+
+from .actions import Action, Decision
+from .editlog import EDITLOG_SCHEMA, EditLog
+from .state import ReviewState
+
+Listener = Callable[[tuple[int, ...]], None]
+
+
+class ReviewSession:
+    def __init__(self, doc: Document, state: ReviewState, source: Path, *, model_version: str,
+                 model_sha256: str, mode: str = "restore", log: EditLog | None = None,
+                 session_id: str | None = None):
+        self.doc = doc
+        self.state = state
+        self.source = Path(source).resolve()
+        self.model_version = model_version
+        self.model_sha256 = model_sha256
+        self.mode = mode
+        self.log = log
+        self.session_id = session_id or uuid.uuid4().hex
+        self.listeners: list[Listener] = []
+        self._seqs: dict[int, list[int]] = {}  # id(action) -> seqs of its records
+        self._seq = int(time.time() * 1000) * 1000  # unique across sessions without reading the log
+
+    # -- running actions -------------------------------------------------------
+    def perform(self, action: Action) -> None:
+        """Do (or redo) an action and log its decisions."""
+        decisions = action.do(self.doc, self.state)
+        if action.focus is not None:
+            self.state.current = action.focus
+        self._seqs[id(action)] = self._log([self._record(d) for d in decisions])
+        self._notify(action.cues)
+
+    def revert(self, action: Action) -> None:
+        """Undo an action; the log gets an "undo" record for each of its records."""
+        action.undo(self.doc, self.state)
+        if action.focus is not None:
+            self.state.current = action.focus
+        undone = self._seqs.pop(id(action), [])
+        self._log([self._base("undo", action.cues[0] if action.cues else None) | {"undoes": s}
+                   for s in undone])
+        self._notify(action.cues)
+
+    def log_saved(self, path: Path, fmt: str) -> None:
+        self._log([self._base("saved", None) | {"saved_to": str(Path(path).resolve()), "saved_format": fmt}])
+
+    def _notify(self, cues: tuple[int, ...]) -> None:
+        for listener in list(self.listeners):
+            listener(cues)
+
+    # -- records ---------------------------------------------------------------
+    def _base(self, action: str, cue_index: int | None) -> dict:
+        cue = self.doc.cues[cue_index] if cue_index is not None and cue_index < len(self.doc.cues) else None
+        return {
+            "schema": EDITLOG_SCHEMA,
+            "seq": 0,
+            "time": datetime.now(timezone.utc).isoformat(timespec="milliseconds"),
+            "session": self.session_id,
+            "file": str(self.source),
+            "action": action,
+            "cue_index": cue_index,
+            "cue_id": cue.identifier if cue is not None else None,
+            "app_version": subcase.__version__,
+            "model_version": self.model_version,
+            "model_sha256": self.model_sha256,
+            "mode": self.mode,
+            "threshold": round(self.state.threshold, 4),
+        }
+
+    def _record(self, d: Decision) -> dict:
+        r = self._base(d.action, d.cue_index)
+        w = d.word
+        if w is None:  # a whole-cue text edit
+            r.update(word_index=None, start=None, end=None, input=d.before, model_tag=None, model_probs=None,
+                     confidence=None, proposed=None, before=d.before, final=d.final, final_tag=None)
+        else:
+            r.update(word_index=w.word_index, start=w.start, end=w.end, input=w.input,
+                     model_tag=w.model_tag.value if w.model_tag else None,
+                     model_probs=dict(zip((t.value for t in TAGS), (round(p, 6) for p in w.probs)))
+                     if w.probs else None,
+                     confidence=round(w.confidence, 6) if w.probs else None,
+                     proposed=w.proposed, before=d.before, final=d.final, final_tag=w.tag.value)
+        return r
+
+    def _log(self, records: list[dict]) -> list[int]:
+        seqs = []
+        for r in records:
+            self._seq += 1
+            r["seq"] = self._seq
+            seqs.append(self._seq)
+        if self.log is not None and records:
+            self.log.append(records)
+        return seqs
+
+    def close(self) -> None:
+        if self.log is not None:
+            self.log.close()

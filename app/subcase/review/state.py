@@ -1,0 +1,154 @@
+"""Per-word review status over a cased document (pure Python, no Qt).
+
+A word is *to review* when the model's confidence is under the threshold and
+no human has decided on it yet.  The threshold can move at any time, so
+"to review" is computed, never stored; only human decisions are stored.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Iterator
+
+from subcase.casing import TAGS, Tag
+from subcase.casing.tags import tag_of
+
+Pos = tuple[int, int]  # (cue index, slot in that cue's reviewable words)
+
+
+class Status(str, Enum):
+    UNTOUCHED = "untouched"  # no human decision yet
+    ACCEPTED = "accepted"    # a human looked and kept the proposed form
+    CHANGED = "changed"      # a human chose a different tag
+    EDITED = "edited"        # the word came from a hand edit of the cue text
+
+
+@dataclass(slots=True)
+class ReviewWord:
+    cue_index: int
+    word_index: int          # index among the cue's words, as Document.set_word counts them
+    start: int               # offsets into the cue text
+    end: int
+    input: str               # as written in the opened file
+    proposed: str            # the form casing put into the document
+    form: str                # the form in the document now
+    model_tag: Tag | None    # None when the model never saw this word (typed by hand)
+    probs: tuple[float, float, float, float] | None
+    status: Status = Status.UNTOUCHED
+
+    @property
+    def confidence(self) -> float:
+        if self.probs is None or self.model_tag is None:
+            return 1.0
+        return self.probs[TAGS.index(self.model_tag)]
+
+    @property
+    def tag(self) -> Tag:
+        return tag_of(self.form)
+
+    @property
+    def decided(self) -> bool:
+        return self.status is not Status.UNTOUCHED
+
+    def flagged(self, threshold: float) -> bool:
+        """Low confidence, whether or not someone decided already."""
+        return self.probs is not None and self.confidence < threshold
+
+    def needs_review(self, threshold: float) -> bool:
+        return self.status is Status.UNTOUCHED and self.flagged(threshold)
+
+    def alternatives(self) -> list[tuple[Tag, float]]:
+        if self.probs is None:
+            return [(t, 0.0) for t in TAGS]
+        return sorted(zip(TAGS, self.probs), key=lambda tp: -tp[1])
+
+
+class ReviewState:
+    """The reviewable words of every cue, the threshold and the current word."""
+
+    def __init__(self, cues: list[list[ReviewWord]], threshold: float):
+        self.cues = cues
+        self.threshold = threshold
+        self.current: Pos | None = None
+
+    @classmethod
+    def from_casing(cls, n_cues: int, casing, threshold: float | None = None) -> ReviewState:
+        """Build from a ``DocumentCasing`` whose outputs are already applied."""
+        cues: list[list[ReviewWord]] = [[] for _ in range(n_cues)]
+        for w in casing.words:
+            cues[w.cue_index].append(ReviewWord(
+                w.cue_index, w.word_index, w.start, w.end, w.input, w.output, w.output, w.tag, tuple(w.probs)))
+        return cls(cues, casing.threshold if threshold is None else threshold)
+
+    # -- lookup ------------------------------------------------------------
+    def word(self, pos: Pos) -> ReviewWord:
+        return self.cues[pos[0]][pos[1]]
+
+    def positions(self) -> Iterator[Pos]:
+        for c, words in enumerate(self.cues):
+            for s in range(len(words)):
+                yield (c, s)
+
+    def all_words(self) -> Iterator[ReviewWord]:
+        for words in self.cues:
+            yield from words
+
+    def slot_at(self, cue_index: int, offset: int) -> int | None:
+        """The slot of the word covering ``offset`` in the cue text."""
+        for s, w in enumerate(self.cues[cue_index]):
+            if w.start <= offset < w.end:
+                return s
+        return None
+
+    # -- navigation ----------------------------------------------------------
+    def next_to_review(self, after: Pos | None = None, backwards: bool = False, wrap: bool = True) -> Pos | None:
+        """The next (or previous) word still to review, from ``after`` exclusive."""
+        order = list(self.positions())
+        if not order:
+            return None
+        if backwards:
+            order.reverse()
+        start = 0
+        if after is not None:
+            try:
+                start = order.index(after) + 1
+            except ValueError:  # the word vanished with a text edit: start at its cue
+                key = (lambda p: p >= after) if not backwards else (lambda p: p <= after)
+                start = next((i for i, p in enumerate(order) if key(p)), len(order))
+        candidates = order[start:] + (order[:start] if wrap else [])
+        for pos in candidates:
+            if self.word(pos).needs_review(self.threshold):
+                return pos
+        return None
+
+    def step(self, pos: Pos | None, delta: int) -> Pos | None:
+        """The neighbouring word in reading order, reviewable or not."""
+        order = list(self.positions())
+        if not order:
+            return None
+        if pos is None or pos not in order:
+            return order[0] if delta > 0 else order[-1]
+        i = max(0, min(len(order) - 1, order.index(pos) + delta))
+        return order[i]
+
+    # -- counts --------------------------------------------------------------
+    def counts(self) -> dict[str, int]:
+        out = {"words": 0, "flagged": 0, "to_review": 0, "accepted": 0, "changed": 0, "edited": 0}
+        t = self.threshold
+        for w in self.all_words():
+            out["words"] += 1
+            if w.flagged(t):
+                out["flagged"] += 1
+                if w.status is Status.UNTOUCHED:
+                    out["to_review"] += 1
+            if w.status is Status.ACCEPTED:
+                out["accepted"] += 1
+            elif w.status is Status.CHANGED:
+                out["changed"] += 1
+            elif w.status is Status.EDITED:
+                out["edited"] += 1
+        return out
+
+    def to_review(self) -> int:
+        return sum(1 for w in self.all_words() if w.needs_review(self.threshold))
