@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# The one build command:   bash packaging/build.sh [--clean]
+#
+# Produces the one-folder app dist/subcase/ (dist/subcase/subcase, or subcase.exe on
+# Windows, plus dist/Subcase.app on macOS) from the repository root, whatever the
+# current directory.  Needs Python >= 3.11 with the app's runtime dependencies and
+# PyInstaller (installed here from the "package" extra if missing), and models/
+# holding model.onnx, tokenizer.json, lexicon.json and model.json.
+#
+#   PYTHON=python3.11 bash packaging/build.sh   # choose the interpreter
+#   bash packaging/build.sh --clean             # ignore PyInstaller's cache
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+PYTHON="${PYTHON:-python3}"
+command -v "$PYTHON" >/dev/null 2>&1 || PYTHON=python
+
+"$PYTHON" - <<'EOF'
+import sys
+if sys.version_info < (3, 11):
+    sys.exit(f"build.sh: Python >= 3.11 needed, this is {sys.version.split()[0]}")
+EOF
+
+if ! "$PYTHON" -c "import PyInstaller" >/dev/null 2>&1; then
+  echo "build.sh: PyInstaller missing; installing the 'package' extra" >&2
+  "$PYTHON" -m pip install "pyinstaller>=6.5"
+fi
+
+MODELS="${SUBCASE_BUILD_MODELS:-models}"   # another model folder to bundle, if set
+for f in model.onnx tokenizer.json lexicon.json model.json; do
+  if [ ! -f "$MODELS/$f" ]; then
+    echo "build.sh: $MODELS/$f is missing: export the model into models/ first" >&2
+    exit 1
+  fi
+done
+
+EXTRA=()
+for arg in "$@"; do
+  case "$arg" in
+    --clean) EXTRA+=(--clean) ;;
+    *) echo "build.sh: unknown option $arg (only --clean)" >&2; exit 2 ;;
+  esac
+done
+
+start=$(date +%s)
+"$PYTHON" -m PyInstaller --noconfirm --log-level WARN \
+  --distpath "$ROOT/dist" --workpath "$ROOT/build/pyinstaller" \
+  "${EXTRA[@]+"${EXTRA[@]}"}" "$ROOT/packaging/subcase.spec"
+end=$(date +%s)
+
+case "$(uname -s)" in
+  MINGW*|MSYS*|CYGWIN*|Windows_NT) exe="dist/subcase/subcase.exe" ;;
+  *) exe="dist/subcase/subcase" ;;
+esac
+if [ ! -x "$exe" ] && [ ! -f "$exe" ]; then
+  echo "build.sh: PyInstaller finished but $exe is missing" >&2
+  exit 1
+fi
+size=$(du -sh dist/subcase | cut -f1)
+echo "build.sh: built $exe in $((end - start)) s; dist/subcase is $size"
+echo "build.sh: try it:  $exe --version   |   $exe convert FILE.srt -o OUT/   |   $exe FILE.srt"
