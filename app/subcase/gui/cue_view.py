@@ -195,7 +195,7 @@ class WordDelegate(QStyledItemDelegate):
         for p in self.layout(row, option.rect, option):
             if p.kind != "word":
                 painter.setFont(font)
-                painter.setPen(colours.markup if p.kind == "markup" else text_colour)
+                painter.setPen(colours.markup if p.kind == "markup" and not selected else text_colour)
                 painter.drawText(p.rect.left(), p.rect.top() + fm.ascent(), p.text)
                 continue
             assert state is not None and p.slot is not None
@@ -225,7 +225,7 @@ class WordDelegate(QStyledItemDelegate):
                 yline = word_rect.bottom()
                 painter.drawLine(p.rect.left() + 1, yline, p.rect.right() - 1, yline)
             painter.setFont(note)
-            painter.setPen(colours.frame if fill is not None else colours.note)
+            painter.setPen(colours.frame if fill is not None else (text_colour if selected else colours.note))
             painter.drawText(QRect(p.rect.left(), p.rect.top() + fm.height() + 1, p.rect.width(), nfm.height()),
                              int(Qt.AlignHCenter | Qt.AlignTop), self.note_for(row, p.slot))
             if state.current == (row, p.slot):

@@ -268,15 +268,20 @@ class MainWindow(QMainWindow):
     def _make_toolbar(self) -> None:
         tb = QToolBar("Review", self)
         tb.setObjectName("review-toolbar")
-        for a in (self.act_open, self.act_save, self.act_undo, self.act_redo, self.act_prev, self.act_next,
-                  self.act_accept, self.act_accept_cue):
+        for a, short in ((self.act_open, "Open"), (self.act_save, "Save"), (None, ""), (self.act_prev, "\u25c0 Prev"),
+                         (self.act_next, "Next \u25b6"), (self.act_accept, "Accept"),
+                         (self.act_accept_cue, "Accept cue")):
+            if a is None:
+                tb.addSeparator()
+                continue
+            a.setIconText(short)
             tb.addAction(a)
         tb.addSeparator()
         tb.addWidget(QLabel(" Review below: "))
         self.threshold_spin = QDoubleSpinBox(tb)
         self.threshold_spin.setRange(0.0, 1.0)
         self.threshold_spin.setSingleStep(0.05)
-        self.threshold_spin.setDecimals(2)
+        self.threshold_spin.setDecimals(3)
         self.threshold_spin.setToolTip("Words whose confidence is under this threshold are highlighted for review")
         self.threshold_spin.setValue(self.settings.threshold if self.settings.threshold is not None else 0.9)
         self.threshold_spin.valueChanged.connect(self._on_threshold_changed)
@@ -477,6 +482,7 @@ class MainWindow(QMainWindow):
         self.session.listeners.append(self._on_session_changed)
         self.settings.add_recent(result.path)
         self._show_session()
+        self._update_actions()
         if self.view.cue_model.rowCount():
             self.view.selectRow(0)
         self.view.setFocus()
@@ -521,20 +527,26 @@ class MainWindow(QMainWindow):
         self._update_status()
 
     def _on_row_changed(self, current, _previous) -> None:
-        # Moving to another cue with the arrow keys moves the current word along.
+        # Moving to another cue (arrow keys, click, find) puts the cursor just
+        # before that cue's first word: N then finds that word too.
         if self.session is None or not current.isValid():
             return
         state = self.session.state
-        row = current.row()
-        if state.current is not None and state.current[0] == row:
+        if state.current is not None and state.current[0] == current.row():
             return
-        if state.cues[row]:
-            self.goto((row, 0))
-        elif state.current is not None:
-            old = state.current
-            state.current = None
+        old = state.current
+        state.current = None
+        if old is not None:
             self.view.refresh([old[0]])
-            self._update_status()
+        self._update_status()
+
+    def _anchor(self):
+        """Where navigation starts: the current word, else just before the selected cue."""
+        state = self.session.state
+        if state.current is not None:
+            return state.current
+        row = self.view.currentIndex().row()
+        return (row, -1) if row >= 0 else None
 
     def current_pos(self):
         """The current word, or else the first word of the selected cue."""
@@ -551,7 +563,7 @@ class MainWindow(QMainWindow):
     def next_to_review(self) -> None:
         if self.session is None:
             return
-        pos = self.session.state.next_to_review(self.current_pos_or_none())
+        pos = self.session.state.next_to_review(self._anchor())
         if pos is None:
             self.statusBar().showMessage("No words left to review", 5000)
             return
@@ -560,18 +572,20 @@ class MainWindow(QMainWindow):
     def prev_to_review(self) -> None:
         if self.session is None:
             return
-        pos = self.session.state.next_to_review(self.current_pos_or_none(), backwards=True)
+        pos = self.session.state.next_to_review(self._anchor(), backwards=True)
         if pos is None:
             self.statusBar().showMessage("No words left to review", 5000)
             return
         self.goto(pos)
 
-    def current_pos_or_none(self):
-        return self.session.state.current if self.session else None
-
     def step_word(self, delta: int) -> None:
-        if self.session is not None:
-            self.goto(self.session.state.step(self.current_pos(), delta))
+        if self.session is None:
+            return
+        state = self.session.state
+        if state.current is None and delta > 0 and self.current_pos() is not None:
+            self.goto(self.current_pos())
+        else:
+            self.goto(state.step(self.current_pos(), delta))
 
     def _advance(self, after) -> None:
         pos = self.session.state.next_to_review(after)
@@ -590,7 +604,13 @@ class MainWindow(QMainWindow):
         pos = self.current_pos()
         if pos is None or self.session is None:
             return
-        self._push(SetTag(pos, cycle_tag(self.session.state.word(pos).tag), self._form))
+        w = self.session.state.word(pos)
+        tag = w.tag
+        for _ in range(4):  # skip tags that would write the same form (M without a lexicon entry)
+            tag = cycle_tag(tag)
+            if self._form(w.form, tag) != w.form:
+                break
+        self._push(SetTag(pos, tag, self._form))
 
     def accept_word(self) -> None:
         pos = self.current_pos()

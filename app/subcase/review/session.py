@@ -45,6 +45,7 @@ class ReviewSession:
         decisions = action.do(self.doc, self.state)
         if action.focus is not None:
             self.state.current = action.focus
+        self.state.clamp_current()
         self._seqs[id(action)] = self._log([self._record(d) for d in decisions])
         self._notify(action.cues)
 
@@ -53,6 +54,7 @@ class ReviewSession:
         action.undo(self.doc, self.state)
         if action.focus is not None:
             self.state.current = action.focus
+        self.state.clamp_current()
         undone = self._seqs.pop(id(action), [])
         self._log([self._base("undo", action.cues[0] if action.cues else None) | {"undoes": s}
                    for s in undone])

@@ -101,6 +101,16 @@ class ReviewState:
                 return s
         return None
 
+    def clamp_current(self) -> None:
+        """Keep the current word valid after a cue's words were rebuilt."""
+        if self.current is None:
+            return
+        c, s = self.current
+        if not 0 <= c < len(self.cues) or not self.cues[c]:
+            self.current = None
+        elif s >= len(self.cues[c]):
+            self.current = (c, len(self.cues[c]) - 1)
+
     # -- navigation ----------------------------------------------------------
     def next_to_review(self, after: Pos | None = None, backwards: bool = False, wrap: bool = True) -> Pos | None:
         """The next (or previous) word still to review, from ``after`` exclusive."""
