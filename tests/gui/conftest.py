@@ -34,10 +34,9 @@ def engines():
     """One real engine for the whole run (loading it takes about a second)."""
     if not HAVE_MODEL:
         pytest.skip(f"no casing model at {models_dir() / 'model.onnx'}")
-    from subcase.casing import CasingEngine
     from subcase.gui.workers import EngineHolder
 
-    holder = EngineHolder(CasingEngine)
+    holder = EngineHolder()  # the engine exactly as the app builds it
     holder.get()
     return holder
 

@@ -8,6 +8,7 @@ the GUI can display it while the worker still cases the original).
 
 from __future__ import annotations
 
+import os
 import threading
 import traceback
 from dataclasses import dataclass
@@ -21,13 +22,44 @@ from subcase.review import ReviewState
 from subcase.subtitles import Document, SubtitleError, load
 
 
+class _ChunkedEncoder:
+    """The engine's WordEncoder, fed a few hundred tokens per tokenizer call.
+
+    The Rust tokenizer holds the GIL for a whole call (~200 ms for a film),
+    which stalls the GUI thread.  Pre-tokenized words are encoded one by one,
+    so chunking changes nothing in the result.
+    """
+
+    CHUNK = 256
+
+    def __init__(self, inner):
+        self._inner = inner
+
+    def __getattr__(self, name):
+        return getattr(self._inner, name)
+
+    def pieces(self, tokens: list[str]) -> list[list[int]]:
+        out: list[list[int]] = []
+        for i in range(0, len(tokens), self.CHUNK):
+            out.extend(self._inner.pieces(tokens[i:i + self.CHUNK]))
+        return out
+
+
+def gui_engine() -> CasingEngine:
+    """The engine as the GUI uses it: one core left for the GUI thread, chunked tokenizing."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    engine = CasingEngine(threads=max(1, cores - 1))
+    engine.encoder = _ChunkedEncoder(engine.encoder)
+    return engine
+
+
 class EngineHolder:
     """Loads the casing engine once, on first use, in whichever worker needs it.
 
     The engine serves one caller at a time, so users take ``lock`` around calls.
     """
 
-    def __init__(self, factory: Callable[[], CasingEngine] = CasingEngine):
+    def __init__(self, factory: Callable[[], CasingEngine] = gui_engine):
         self._factory = factory
         self._engine: CasingEngine | None = None
         self._load_lock = threading.Lock()
@@ -97,8 +129,10 @@ class LoadAndCaseTask(QRunnable):
             self.done.set()
 
     def _run(self) -> None:
+        # The preview is a second, independent parse: cheaper for the GUI than
+        # doc.copy() (deepcopy holds the GIL in long stretches).
+        self.signals.loaded.emit(load(self.path))
         doc = load(self.path)
-        self.signals.loaded.emit(doc.copy())
         if self._cancel.is_set():
             raise CasingCancelled()
         engine = self.engines.get()
