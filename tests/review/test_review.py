@@ -154,3 +154,22 @@ def test_restore_refuses_a_changed_file(cased, srt_file, data_dir):
     srt_file.write_bytes(srt_file.read_bytes() + b"\r\n")
     with pytest.raises(autosave.RestoreError, match="changed on disk"):
         autosave.restore(data)
+
+
+def test_autosave_writer_never_resurrects_a_discarded_snapshot(cased, srt_file, data_dir):
+    doc, state = cased
+    data = autosave.snapshot(doc, state, srt_file, srt_file, autosave.file_sha256(srt_file), mode="restore",
+                             model_version="v", model_sha256="s", session_id="x", log_path=None)
+    writer = autosave.AutosaveWriter()
+    try:
+        writer.submit(data)
+        writer.flush()
+        path = autosave.snapshot_path_for(srt_file)
+        assert json.loads(path.read_text(encoding="utf-8"))["cue_texts"] == [c.text for c in doc.cues]
+        for _ in range(5):
+            writer.submit(data)
+        writer.discard(srt_file)
+        writer.flush()
+        assert not path.exists()
+    finally:
+        writer.close()

@@ -96,6 +96,7 @@ class MainWindow(QMainWindow):
         self.autosave_timer.setSingleShot(True)
         self.autosave_timer.setInterval(AUTOSAVE_DELAY_MS)
         self.autosave_timer.timeout.connect(self.autosave_now)
+        self.autosaver = autosave.AutosaveWriter()
 
         self._make_status_bar()
         self._make_actions()
@@ -132,6 +133,8 @@ class MainWindow(QMainWindow):
         self.word_label.setTextFormat(Qt.PlainText)  # it shows subtitle words
         self.count_label = QLabel("")
         self.count_label.setTextFormat(Qt.PlainText)
+        self.count_label.setMinimumWidth(self.count_label.fontMetrics().horizontalAdvance(
+            "9999 to review \u00b7 999 changed \u00b7 9999 accepted \u00b7 99999 words") + 12)
         self.progress = QProgressBar()
         self.progress.setMaximumWidth(220)
         self.progress.hide()
@@ -807,23 +810,25 @@ class MainWindow(QMainWindow):
         if clean and not self.restored_unsaved:
             self.discard_autosave()
 
-    def autosave_now(self) -> Path | None:
+    def autosave_now(self, wait: bool = False) -> Path | None:
+        """Snapshot the unsaved review; the writing happens on a background thread."""
         s = self.session
         if s is None or not self.is_modified():
             return None
         data = autosave.snapshot(s.doc, s.state, s.source, s.doc.path or s.source, self.base_sha256, mode=s.mode,
                                  model_version=s.model_version, model_sha256=s.model_sha256,
                                  session_id=s.session_id, log_path=s.log.path if s.log else None)
-        try:
-            return autosave.write_snapshot(data)
-        except OSError as exc:
-            self.statusBar().showMessage(f"Autosave failed: {exc}", 8000)
-            return None
+        self.autosaver.submit(data)
+        if wait:
+            self.autosaver.flush()
+            if self.autosaver.last_error:
+                self.statusBar().showMessage(f"Autosave failed: {self.autosaver.last_error}", 8000)
+        return autosave.snapshot_path_for(s.source)
 
     def discard_autosave(self) -> None:
         self.autosave_timer.stop()
         if self.session is not None:
-            autosave.remove_snapshot(self.session.source)
+            self.autosaver.discard(self.session.source)
 
     def check_recovery(self) -> bool:
         """Offer to restore a review the app lost in a crash; True if one was restored."""
@@ -961,6 +966,7 @@ class MainWindow(QMainWindow):
         if self.session is not None:
             self.discard_autosave()
         self._close_session()
+        self.autosaver.close()
         QThreadPool.globalInstance().waitForDone(10000)
         event.accept()
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import queue
+import threading
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -67,11 +69,76 @@ def snapshot(doc: Document, state: ReviewState, source: Path, base: Path, base_s
     }
 
 
+def encode(data: dict) -> bytes:
+    """JSON, one cue at a time: json.dumps holds the GIL for a whole call, so
+    small calls let a GUI thread run in between."""
+    rest = {k: v for k, v in data.items() if k != "words"}
+    parts = [json.dumps(rest, ensure_ascii=False, separators=(",", ":"))[:-1], ',"words":[']
+    for i, cue in enumerate(data["words"]):
+        if i:
+            parts.append(",")
+        parts.append(json.dumps(cue, ensure_ascii=False, separators=(",", ":")))
+    parts.append("]}")
+    return "".join(parts).encode("utf-8")
+
+
 def write_snapshot(data: dict, path: Path | None = None) -> Path:
     path = path or snapshot_path_for(Path(data["source"]))
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(path, json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+    write_atomic(path, encode(data))
     return path
+
+
+class AutosaveWriter:
+    """Writes snapshots on a background thread, in order; the GUI only builds them.
+
+    Encoding and fsyncing a film's snapshot takes ~100 ms, too long for the
+    GUI thread.  ``discard`` waits for a write in progress, so a snapshot can
+    never reappear after the review was saved.
+    """
+
+    def __init__(self) -> None:
+        self._queue: queue.Queue[dict | None] = queue.Queue()
+        self._lock = threading.Lock()
+        self._generation = 0
+        self.last_error: str | None = None
+        self._thread = threading.Thread(target=self._run, name="subcase-autosave", daemon=True)
+        self._thread.start()
+
+    def submit(self, data: dict) -> None:
+        with self._lock:
+            data = dict(data, _generation=self._generation)
+        self._queue.put(data)
+
+    def _run(self) -> None:
+        while True:
+            data = self._queue.get()
+            try:
+                if data is None:
+                    return
+                with self._lock:
+                    if data.pop("_generation") != self._generation:
+                        continue  # discarded after it was submitted
+                    try:
+                        write_snapshot(data)
+                        self.last_error = None
+                    except OSError as exc:
+                        self.last_error = str(exc)
+            finally:
+                self._queue.task_done()
+
+    def flush(self) -> None:
+        """Wait until every submitted snapshot is on disk (or dropped)."""
+        self._queue.join()
+
+    def discard(self, source: Path) -> None:
+        with self._lock:
+            self._generation += 1
+            remove_snapshot(source)
+
+    def close(self) -> None:
+        self._queue.put(None)
+        self._thread.join(timeout=10)
 
 
 def remove_snapshot(source: Path) -> None:
