@@ -206,10 +206,10 @@ def keep_entry(dest: str) -> bool:
     norm = dest.replace("\\", "/")
     if not keep_qt_plugin(norm) or drop_binary(norm):
         return False
-    # the Qt translations: keep qtbase (dialog buttons etc.), drop the rest
+    # Qt's own translations (6.7 MB): the GUI installs no QTranslator, so Qt never loads
+    # them.  If it ever translates Qt's standard dialogs, keep qtbase_*.qm here.
     if "/translations/" in norm and norm.startswith("PySide6/"):
-        base = norm.rsplit("/", 1)[-1]
-        return base.startswith("qtbase_") or (base.startswith("qt_") and not base.startswith("qt_help_"))
+        return False
     return True
 
 

@@ -103,10 +103,10 @@ def test_windows_version_info(monkeypatch):
     ("PySide6/Qt/plugins/wayland-shell-integration/libivi-shell.so", False),
     ("PySide6/Qt/plugins/wayland-graphics-integration-client/libvulkan-server.so", False),
     ("PySide6/Qt/translations/qt_help_de.qm", False),
-    ("PySide6/Qt/translations/qt_de.qm", True),
+    ("PySide6/Qt/translations/qt_de.qm", False),
     ("PySide6/Qt/lib/libQt6Svg.so.6", True),
     ("PySide6/Qt/lib/libicudata.so.73", True),
-    ("PySide6/Qt/translations/qtbase_de.qm", True),
+    ("PySide6/Qt/translations/qtbase_de.qm", False),
     ("PySide6/Qt/translations/qtdeclarative_de.qm", False),
     ("onnxruntime/capi/libonnxruntime.so.1.31.1", True),
     ("models/model.onnx", True),
@@ -130,6 +130,7 @@ def test_windows_version_info(monkeypatch):
     ("PySide6/Qt/lib/QtWidgets.framework/Versions/A/QtWidgets", True),
 ])
 def test_bundle_filter(dest, keep):
+    # (translations: the GUI installs no QTranslator; see buildinfo.keep_entry)
     assert bi.keep_entry(dest) is keep
 
 
@@ -266,3 +267,9 @@ def test_drop_dangling_symlinks():
     b, d, gone = bi.drop_dangling_symlinks(binaries, datas)
     assert b == binaries and gone == ["libQt6Pdf.so.6"]
     assert [e[0] for e in d] == ["libQt6Core.so.6", "models/model.onnx"]
+
+
+def test_no_qt_translator_so_translations_may_go():
+    """The bundle leaves Qt's .qm translations out because nothing loads them."""
+    users = [str(p) for p in (ROOT / "app" / "subcase").rglob("*.py") if "QTranslator" in p.read_text(encoding="utf-8")]
+    assert not users, f"{users} load Qt translations: keep qtbase_*.qm in packaging/buildinfo.keep_entry"
