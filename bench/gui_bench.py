@@ -129,6 +129,14 @@ def run_app(window, path: Path, hb: Heartbeat) -> dict:
     return {"first": marks.get("first", float("nan")), "done": marks["done"], "gaps": gaps}
 
 
+def run_idle(hb: Heartbeat, seconds: float = 3.0) -> dict:
+    """The noise floor: the heartbeat alone, nothing opening (the machine may be busy)."""
+    hb.start()
+    end = time.perf_counter() + seconds
+    wait(lambda: time.perf_counter() > end)
+    return {"first": 0.0, "done": 0.0, "gaps": hb.stop()}
+
+
 def run_baseline(window, engines, path: Path, hb: Heartbeat) -> dict:
     from subcase.casing import Mode, apply_casing, case_document
     from subcase.review import ReviewState
@@ -171,8 +179,11 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         os.environ.setdefault("SUBCASE_DATA_DIR", str(Path(tmp) / "data"))
         os.environ.setdefault("SUBCASE_CONFIG_DIR", str(Path(tmp) / "config"))
-        app = QApplication.instance() or QApplication([])
         from PySide6.QtWidgets import QMessageBox
+
+        from subcase.gui.app import make_app
+
+        app = make_app()  # exactly as the app starts (incl. the GIL switch interval)
 
         from subcase.gui.main_window import MainWindow
         from subcase.gui.workers import EngineHolder
@@ -190,6 +201,7 @@ def main(argv=None) -> int:
         window.show()
         hb = Heartbeat(10)
         wait(lambda: True)
+        print(report("idle (noise floor)", run_idle(hb)))
         for i in range(args.runs):
             print(report(f"app (worker thread) #{i + 1}", run_app(window, film, hb)))
             window.view.set_document(None, None)
