@@ -312,3 +312,23 @@ def test_smoke_test_entry_point(capsys, sample):
     assert run_gui([str(sample), "--smoke-test"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("smoke-test: loaded 6 cues, cased ")
+
+
+def test_save_as_switches_format(qtbot, make_window, sample, tmp_path):
+    window = make_window()
+    open_and_wait(qtbot, window, sample)
+    window.view.setFocus()
+    qtbot.keyClick(window.view, Qt.Key_N)
+    qtbot.keyClick(window.view, Qt.Key_U)
+    assert window.is_modified()
+    out = tmp_path / "converted.vtt"
+    assert window.save_to(out)
+    data = out.read_text(encoding="utf-8")
+    assert data.startswith("WEBVTT") and "00:00:01.000 --> 00:00:03.500" in data
+    assert window.session.doc.format == "vtt" and not window.is_modified()
+    assert sample.read_bytes() == (DATA / "sample.srt").read_bytes()  # the original is untouched
+    state = window.session.state
+    for c, cue in enumerate(window.session.doc.cues):  # word offsets still point at the words
+        for w in state.cues[c]:
+            assert cue.text[w.start:w.end] == w.form
+    assert read_records(log_path_for(sample))[-1]["saved_format"] == "vtt"
