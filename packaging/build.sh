@@ -35,6 +35,21 @@ for f in model.onnx tokenizer.json lexicon.json model.json; do
   fi
 done
 
+# Linux: Qt's X11 plugin links these xcb/xkb libraries; PyInstaller copies them into the
+# bundle only if the build machine has them (otherwise X11 works only where they are installed).
+if [ "$(uname -s)" = Linux ] && command -v ldconfig >/dev/null 2>&1; then
+  missing_xcb=()
+  for lib in libxcb-icccm.so.4 libxcb-keysyms.so.1 libxcb-cursor.so.0 libxcb-image.so.0 \
+             libxcb-render-util.so.0 libxcb-shape.so.0 libxcb-xkb.so.1 libxkbcommon-x11.so.0; do
+    ldconfig -p | grep -q "$lib" || missing_xcb+=("$lib")
+  done
+  if [ ${#missing_xcb[@]} -gt 0 ]; then
+    echo "build.sh: WARNING this machine lacks ${missing_xcb[*]}; the bundle's X11 plugin will need them" \
+         "on the user's machine. Install them first: apt-get install libxcb-icccm4 libxcb-keysyms1" \
+         "libxcb-cursor0 libxcb-image0 libxcb-render-util0 libxcb-shape0 libxcb-xkb1 libxkbcommon-x11-0" >&2
+  fi
+fi
+
 EXTRA=()
 for arg in "$@"; do
   case "$arg" in

@@ -201,7 +201,8 @@ def test_every_library_resolves(bundle):
                 lib = line.strip().split()[0]
                 if not system_only.match(lib):
                     missing.append(f"{so.relative_to(internal)}: {lib}")
-    assert not missing, missing
+    assert not missing, (f"{missing} -- unresolved libraries; if they are xcb ones the build machine lacked "
+                         "them: apt-get install libxcb-icccm4 libxcb-keysyms1 (see packaging/build.sh) and rebuild")
 
 
 def test_size_budget(bundle):
