@@ -39,7 +39,7 @@ class Progress:
             filled = int(width * fraction)
             sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {100 * fraction:5.1f}% {label[:40]:40}")
             sys.stderr.flush()
-        elif fraction - self.last >= 0.1 or fraction >= 1.0:
+        elif fraction - self.last >= 0.1 or (fraction >= 1.0 and self.last < 1.0):
             self.last = fraction
             sys.stderr.write(f"{100 * fraction:5.1f}% {label}\n")
 

@@ -24,15 +24,17 @@ class WordEncoder:
         self.pad_id = vocab["[PAD]"]
         self.unk_id = vocab["[UNK]"]
 
+    CHUNK = 256  # tokens per tokenizer call: one call holds the GIL, so a film at once would stall a GUI
+
     def pieces(self, tokens: list[str]) -> list[list[int]]:
         """Sub-token ids of each token (a token never maps to zero pieces)."""
-        if not tokens:
-            return []
-        enc = self.tokenizer.encode(tokens, is_pretokenized=True, add_special_tokens=False)
         out: list[list[int]] = [[] for _ in tokens]
-        for tid, wid in zip(enc.ids, enc.word_ids):
-            if wid is not None:
-                out[wid].append(tid)
+        for base in range(0, len(tokens), self.CHUNK):
+            enc = self.tokenizer.encode(tokens[base:base + self.CHUNK], is_pretokenized=True,
+                                        add_special_tokens=False)
+            for tid, wid in zip(enc.ids, enc.word_ids):
+                if wid is not None:
+                    out[base + wid].append(tid)
         for i, p in enumerate(out):
             if not p:
                 p.append(self.unk_id)

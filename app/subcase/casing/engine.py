@@ -26,7 +26,7 @@ from .tags import TAGS, Tag, apply_tag
 from .windows import assign_tokens, plan_windows
 
 BUDGET = 62          # sub-tokens per window, as in training, plus [CLS] and [SEP]
-STEP = 31            # a new window every half window
+STEP = 46            # a new window every 3/4 window: each word keeps >= 8 sub-tokens of context each side
 BATCH = 32           # windows per model call
 
 Progress = Callable[[int, int], None]
@@ -75,7 +75,7 @@ def _sha256(path: Path) -> str:
 class CasingEngine:
     """Loads the shipped model once; thread-safe for one caller at a time."""
 
-    def __init__(self, model_dir: Path | None = None, threads: int | None = None):
+    def __init__(self, model_dir: Path | None = None, threads: int | None = None, step: int | None = None):
         model_dir = Path(model_dir) if model_dir else models_dir()
         self.model_dir = model_dir
         for name in ("model.onnx", "tokenizer.json", "model.json"):
@@ -89,6 +89,9 @@ class CasingEngine:
         self.encoder = WordEncoder(model_dir / "tokenizer.json")
         lex_path = model_dir / "lexicon.json"
         self.lexicon = load_lexicon(lex_path) if lex_path.is_file() else {}
+        window = meta.get("window", {})
+        self.budget = int(window.get("budget", BUDGET))
+        self.step = int(step or window.get("step", STEP))
         cal = meta.get("calibration", {})
         self.info = ModelInfo(
             version=str(meta.get("version", "unknown")),
@@ -106,9 +109,9 @@ class CasingEngine:
         if not stream:
             return []
         pieces = self.encoder.pieces([t.text.lower() for t in stream])
-        pieces = [p[:BUDGET] for p in pieces]
+        pieces = [p[:self.budget] for p in pieces]
         lengths = [len(p) for p in pieces]
-        windows = plan_windows(lengths, BUDGET, STEP)
+        windows = plan_windows(lengths, self.budget, self.step)
         owner = assign_tokens(lengths, windows)
         by_window: dict[int, list[int]] = {}
         for tok, w in enumerate(owner):

@@ -63,18 +63,30 @@ class TruecaseBaseline:
             pos = at + len(tok)
         return "".join(chars)
 
-    def case(self, cues: list[list[Token]]) -> list[list[str]]:
-        """Cased words of each cue; the whole document is one text so truecase has context."""
-        texts = [" ".join(t.text for t in tokens) for tokens in cues]
-        joined = self.case_text("\n".join(texts))
-        out = []
-        for text, tokens, cased in zip(texts, cues, joined.split("\n")):
-            forms = []
-            pos = 0
+    def case(self, cues: list[list[Token]], punctuated: bool = True) -> list[list[str]]:
+        """Cased words of each cue.
+
+        As ``truecase.get_true_case`` does, each sentence is cased on its own
+        (it capitalises the first token of what it is given); sentences end at
+        . ! ? when the input has punctuation, and at cue ends when it has none.
+        """
+        segments: list[list[tuple[int, Token]]] = [[]]
+        for c, tokens in enumerate(cues):
+            if not punctuated and segments[-1]:
+                segments.append([])
             for tok in tokens:
-                at = text.find(tok.text, pos)
+                segments[-1].append((c, tok))
+                if punctuated and tok.text in SENTENCE_END:
+                    segments.append([])
+        out: list[list[str]] = [[] for _ in cues]
+        for seg in segments:
+            if not seg:
+                continue
+            text = " ".join(t.text for _, t in seg)
+            cased = self.case_text(text)
+            pos = 0
+            for c, tok in seg:
                 if tok.is_word:
-                    forms.append(cased[at:at + len(tok.text)])
-                pos = at + len(tok.text)
-            out.append(forms)
+                    out[c].append(cased[pos:pos + len(tok.text)])
+                pos += len(tok.text) + 1
         return out

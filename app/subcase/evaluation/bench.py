@@ -85,7 +85,7 @@ def worker(system: str, film: Path, model: str | None) -> dict:
         t0 = time.perf_counter()
         doc = load(film)
         tokens = [c.tokens() for c in doc.cues]
-        forms = caser.case(tokens) if caser else first_word_and_i(tokens, True)
+        forms = caser.case(tokens, True) if caser else first_word_and_i(tokens, True)
         words = 0
         for c, fs in enumerate(forms):
             for k, f in enumerate(fs):
@@ -97,7 +97,7 @@ def worker(system: str, film: Path, model: str | None) -> dict:
         lat = []
         for c in range(min(200, len(tokens))):
             t1 = time.perf_counter()
-            caser.case([tokens[c]]) if caser else first_word_and_i([tokens[c]], True)
+            caser.case([tokens[c]], True) if caser else first_word_and_i([tokens[c]], True)
             lat.append(time.perf_counter() - t1)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
     lat.sort()

@@ -98,7 +98,7 @@ def evaluate(paths: list[Path], engine: CasingEngine | None, baselines: bool = T
             if baselines:
                 systems.setdefault("first word + I", []).extend(_outcomes(ref, first_word_and_i(inp, punctuated)))
                 if truecase is not None:
-                    systems.setdefault("truecase (PyPI)", []).extend(_outcomes(ref, truecase.case(inp)))
+                    systems.setdefault("truecase (PyPI)", []).extend(_outcomes(ref, truecase.case(inp, punctuated)))
         for name, outcomes in systems.items():
             entry = score(outcomes)
             if outcomes and outcomes[0].confidence is not None:

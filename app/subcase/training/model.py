@@ -34,9 +34,14 @@ class ScalarMix(nn.Module):
 
 
 class CaseTagger(nn.Module):
-    def __init__(self, encoder_dir: str, n_tags: int = 4, layer_mix: bool = False, dropout: float = 0.1):
+    def __init__(self, encoder_dir: str, n_tags: int = 4, layer_mix: bool = False, dropout: float = 0.1,
+                 layers: int | None = None):
         super().__init__()
-        self.encoder = AutoModel.from_pretrained(encoder_dir)
+        # eager attention exports to the pattern ONNX Runtime's transformer optimizer fuses
+        self.encoder = AutoModel.from_pretrained(encoder_dir, attn_implementation="eager")
+        if layers:  # keep only the lower layers: half the layers, half the run-time cost
+            self.encoder.encoder.layer = self.encoder.encoder.layer[:layers]
+            self.encoder.config.num_hidden_layers = layers
         hidden = self.encoder.config.hidden_size
         n_layers = self.encoder.config.num_hidden_layers + 1  # embeddings + each layer
         self.mix = ScalarMix(n_layers) if layer_mix else None

@@ -86,7 +86,9 @@ def main(argv=None) -> None:
     ap.add_argument("--checkpoint-minutes", type=float, default=5)
     ap.add_argument("--cache", type=Path, default=Path("work/train/dataset.pkl"))
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--threads", type=int, default=1,
+                    help="torch threads; 1 is fastest when anything else shares the cores")
+    ap.add_argument("--layers", type=int, help="keep only this many encoder layers")
     args = ap.parse_args(argv)
 
     torch.set_num_threads(args.threads)
@@ -101,11 +103,14 @@ def main(argv=None) -> None:
         by_source.setdefault(src, []).append(doc)
     val_batches = fixed_val_batches(ds.val, encoder)
 
-    model = CaseTagger(str(enc_dir), layer_mix=args.layer_mix)
+    model = CaseTagger(str(enc_dir), layer_mix=args.layer_mix, layers=args.layers)
     step = 0
     if args.resume:
         state = torch.load(args.resume, map_location="cpu")
-        model.load_state_dict(state["model"])
+        # strict=False: a model with fewer layers starts from the lower layers of a deeper one
+        missing, unexpected = model.load_state_dict(state["model"], strict=False)
+        if missing:
+            raise SystemExit(f"checkpoint lacks {missing[:3]}...")
         step = state["step"]
     head_params = list(model.head.parameters()) + (list(model.mix.parameters()) if model.mix else [])
     opt = torch.optim.AdamW([
@@ -115,7 +120,7 @@ def main(argv=None) -> None:
     base_lrs = [g["lr"] for g in opt.param_groups]
     loss_fn = torch.nn.CrossEntropyLoss(ignore_index=IGNORE)
     log = open(args.out / "log.jsonl", "a")
-    config = {"layer_mix": args.layer_mix, "batch_size": args.batch_size, "lr": args.lr,
+    config = {"layer_mix": args.layer_mix, "layers": args.layers, "batch_size": args.batch_size, "lr": args.lr,
               "head_lr": args.head_lr, "budget": BUDGET, "source_weights": SOURCE_WEIGHTS,
               "data": ds.stats, "encoder": str(enc_dir)}
     (args.out / "config.json").write_text(json.dumps(config, indent=2))
@@ -124,11 +129,12 @@ def main(argv=None) -> None:
     deadline = start + args.minutes * 60
     last_ckpt = start
     seen = 0
+    first_step = step
     model.train()
     for ids, mask, labels in batches(by_source, rng, encoder, args.batch_size):
         now = time.time()
         frac = (now - start) / (deadline - start)
-        warm = min(1.0, (step + 1) / 200) if not args.resume else 1.0
+        warm = min(1.0, (step - first_step + 1) / 200)
         for g, lr in zip(opt.param_groups, base_lrs):
             g["lr"] = lr * warm * max(0.05, 1.0 - frac)
         logits = model.logits(torch.from_numpy(ids), torch.from_numpy(mask))
