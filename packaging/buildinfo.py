@@ -196,9 +196,10 @@ _DROP_LIB_RE = re.compile(r"(^|[/\\])(lib)?(" + "|".join(_DROP_LIB_PATTERNS) + r
 
 
 def drop_binary(dest: str) -> bool:
-    """True for a Qt library (not a plugin) that the app does not need."""
-    name = dest.replace("\\", "/").rsplit("/", 1)[-1]
-    return bool(_DROP_LIB_RE.search("/" + name))
+    """True for a Qt library (not a plugin) that the app does not need, including
+    everything inside its macOS ``.framework`` folder."""
+    parts = dest.replace("\\", "/").split("/")
+    return any(_DROP_LIB_RE.search("/" + part) for part in parts[-1:] + [p for p in parts if p.endswith(".framework")])
 
 
 def keep_entry(dest: str) -> bool:

@@ -127,6 +127,8 @@ def test_windows_version_info(monkeypatch):
     ("PySide6/Qt/plugins/styles/libqmacstyle.dylib", True),
     ("PySide6/Qt/plugins/imageformats/libqicns.dylib", True),
     ("PySide6/Qt/lib/QtPdf.framework/Versions/A/QtPdf", False),
+    ("PySide6/Qt/lib/QtPdf.framework/Resources/Info.plist", False),
+    ("PySide6/Qt/lib/QtGui.framework/Resources/Info.plist", True),
     ("PySide6/Qt/lib/QtWidgets.framework/Versions/A/QtWidgets", True),
 ])
 def test_bundle_filter(dest, keep):
