@@ -22,35 +22,11 @@ from subcase.review import ReviewState
 from subcase.subtitles import Document, SubtitleError, load
 
 
-class _ChunkedEncoder:
-    """The engine's WordEncoder, fed a few hundred tokens per tokenizer call.
-
-    The Rust tokenizer holds the GIL for a whole call (~200 ms for a film),
-    which stalls the GUI thread.  Pre-tokenized words are encoded one by one,
-    so chunking changes nothing in the result.
-    """
-
-    CHUNK = 256
-
-    def __init__(self, inner):
-        self._inner = inner
-
-    def __getattr__(self, name):
-        return getattr(self._inner, name)
-
-    def pieces(self, tokens: list[str]) -> list[list[int]]:
-        out: list[list[int]] = []
-        for i in range(0, len(tokens), self.CHUNK):
-            out.extend(self._inner.pieces(tokens[i:i + self.CHUNK]))
-        return out
-
-
 def gui_engine() -> CasingEngine:
-    """The engine as the GUI uses it: one core left for the GUI thread, chunked tokenizing."""
+    """The engine as the GUI uses it: one core left for the GUI thread (the encoder
+    already tokenizes in chunks, so it never holds the GIL for long)."""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    engine = CasingEngine(threads=max(1, cores - 1))
-    engine.encoder = _ChunkedEncoder(engine.encoder)
-    return engine
+    return CasingEngine(threads=max(1, cores - 1))
 
 
 class EngineHolder:
