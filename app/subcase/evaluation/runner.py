@@ -136,4 +136,9 @@ def format_report(results: dict) -> str:
             for r in s["review"]:
                 lines.append(f"{r['threshold']:9.2f} {100*r['review_load']:11.1f}% {100*r['catch_rate']:10.1f}% "
                              f"{r['flagged']:8d} {r['errors']:7d}")
+            if name == "subcase":
+                lines += ["reliability (calibrated confidence vs share of words right):",
+                          f"{'bin':>9} {'words':>7} {'confidence':>11} {'accuracy':>9}"]
+                for b in s["reliability"]:
+                    lines.append(f"{b['bin']:>9} {b['words']:7d} {100*b['confidence']:10.1f}% {100*b['accuracy']:8.1f}%")
     return "\n".join(lines)
