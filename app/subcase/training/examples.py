@@ -14,6 +14,7 @@ model sees the same ids in training and at run time.
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -36,6 +37,11 @@ class EncodedDoc:
     labels: list[int]         # tag index, or IGNORE
     is_punct: list[bool]
     cue_starts: list[int]     # token index where each cue begins
+    is_label: list[bool] | None = None  # part of an SDH speaker label ("JOHN SMITH:")
+
+
+# An SDH speaker label at the start of a line: capitals, then a colon.
+SPEAKER_LABEL = re.compile(r"(?m)^(?:- )?[A-Z][A-Z0-9 .'\-]*:")
 
 
 def encode_doc(doc: Doc, encoder: WordEncoder) -> EncodedDoc | None:
@@ -43,16 +49,19 @@ def encode_doc(doc: Doc, encoder: WordEncoder) -> EncodedDoc | None:
     labels: list[int] = []
     punct: list[bool] = []
     cue_starts: list[int] = []
+    is_label: list[bool] = []
     for cue in doc.cues:
         cue_starts.append(len(texts))
+        spans = [m.span() for m in SPEAKER_LABEL.finditer(cue)]
         for tok in tokenize(cue):
             texts.append(tok.text)
             punct.append(not tok.is_word)
+            is_label.append(any(a <= tok.start < b for a, b in spans))
             labels.append(TAG_INDEX[tag_of(tok.text)] if tok.is_word and has_letters(tok.text) else IGNORE)
     if not texts:
         return None
     pieces = encoder.pieces(texts)
-    return EncodedDoc(pieces, labels, punct, cue_starts)
+    return EncodedDoc(pieces, labels, punct, cue_starts, is_label)
 
 
 def sample_window(doc: EncodedDoc, rng: random.Random, budget: int, strip_punct: bool) -> tuple[list[int], list[int]]:
@@ -64,7 +73,10 @@ def sample_window(doc: EncodedDoc, rng: random.Random, budget: int, strip_punct:
     ids: list[int] = []
     labels: list[int] = []
     for i in range(start, len(doc.pieces)):
-        if strip_punct and doc.is_punct[i]:
+        # speech recognition gives neither punctuation nor speaker labels: the
+        # stripped variant drops both, so a label's capitals are only ever
+        # learnt next to the colon that marks them
+        if strip_punct and (doc.is_punct[i] or (doc.is_label and doc.is_label[i])):
             continue
         p = doc.pieces[i]
         if len(ids) + len(p) > budget:

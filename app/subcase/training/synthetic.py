@@ -147,13 +147,13 @@ def decorate(doc: Doc, rng: random.Random, names: list[str]) -> Doc:
                 sound = _cap_first(sound)
             out.append(f"({sound})" if rng.random() < 0.3 else f"[{sound}]")
         r = rng.random()
-        if r < 0.08:
+        if r < 0.05:
             label = speaker or rng.choice(NARRATORS)
             if rng.random() < 0.3:
                 label = f"{rng.choice(names)} {rng.choice(names)}"
             sep = "\n" if "\n" not in cue and rng.random() < 0.3 else " "
             cue = f"{label.upper()}:{sep}{cue}"
-        elif r < 0.10:
+        elif r < 0.07:
             cue = f"- {cue}" if "\n" not in cue else "- " + cue.replace("\n", "\n- ", 1)
         out.append(cue)
     return Doc(doc.source, out)
