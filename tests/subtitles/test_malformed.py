@@ -94,3 +94,59 @@ def test_missing_file_and_directory_are_subtitle_errors(tmp_path) -> None:
 def test_unknown_format_is_refused() -> None:
     with pytest.raises(SubtitleError, match="unknown subtitle format"):
         loads(b"1\n00:00:01,000 --> 00:00:02,000\nx\n", format="ass")
+
+
+@pytest.mark.parametrize("between", [b"NOTE a comment\n\n", b"STYLE\n::cue { color: red; }\n\n",
+                                     b"REGION\nid:r\n\n", b"NOTE\n\n"])
+def test_text_after_a_vtt_block_stays_in_place(between: bytes) -> None:
+    # Regression (fuzz): text after a NOTE/STYLE/REGION block was joined to the
+    # cue before that block, so it was written out ahead of the block.
+    data = (b"WEBVTT\n\n00:00:01.000 --> 00:00:04.000\nFirst\n\n" + between
+            + b"c00:00:10.500 --> 00:00:12.000\nFish &amp; chips\n")
+    for name in ("x.srt", "x.vtt"):
+        doc = loads(data, name)
+        assert doc.to_bytes() == data
+        assert [c.text for c in doc.cues] == ["First"]
+        assert any("outside any cue" in w.message for w in doc.warnings)
+
+
+def test_text_after_a_note_is_not_glued_to_the_next_cue_either() -> None:
+    data = (b"WEBVTT\n\n1\n00:00:01.000 --> 00:00:02.000\nA\n\nNOTE x\n\nstray\n\n"
+            b"2\n00:00:03.000 --> 00:00:04.000\nB\n")
+    doc = loads(data, "x.vtt")
+    assert doc.to_bytes() == data
+    assert [c.text for c in doc.cues] == ["A", "B"]
+    # An ordinary blank line inside a cue still continues that cue.
+    data = b"WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nA\n\nmore\n\nNOTE x\n"
+    doc = loads(data, "x.vtt")
+    assert doc.to_bytes() == data and doc.cues[0].text == "A\n\nmore"
+
+
+_HUGE = b"1" * 5000  # Python's int() refuses strings of over 4300 digits
+
+
+@pytest.mark.parametrize("timing", [b"00:00:03," + _HUGE + b" --> 00:00:04,000",
+                                    _HUGE + b":00:03,000 --> 00:00:04,000",
+                                    b"00:00:03,000 --> 00:00:04," + _HUGE])
+def test_timing_with_absurdly_long_numbers_is_kept_as_text(timing: bytes) -> None:
+    data = b"1\n00:00:01,000 --> 00:00:02,000\nA\n\n2\n" + timing + b"\nB\n"
+    doc = loads(data)
+    assert doc.to_bytes() == data
+    assert len(doc.cues) == 1
+    assert any("cannot read the timing line" in w.message and w.line == 6 for w in doc.warnings)
+
+
+def test_absurdly_long_srt_index_is_read() -> None:
+    data = b"1\n00:00:01,000 --> 00:00:02,000\nA\n\n" + _HUGE + b"\n00:00:03,000 --> 00:00:04,000\nB\n"
+    doc = loads(data)
+    assert doc.to_bytes() == data
+    assert doc.cues[1].identifier == _HUGE.decode()
+    assert any("out of sequence" in w.message for w in doc.warnings)
+
+
+def test_absurdly_long_character_reference() -> None:
+    data = b"WEBVTT\n\n00:01.000 --> 00:02.000\nA &#" + _HUGE + b"; &#" + b"0" * 5000 + b"66;\n"
+    doc = loads(data, "x.vtt")
+    assert doc.to_bytes() == data
+    assert doc.cues[0].plain_text() == "A \ufffd B"
+    assert b"A \xef\xbf\xbd B" in doc.to_bytes("srt")

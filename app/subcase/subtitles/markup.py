@@ -52,9 +52,23 @@ def plain(text: str) -> str:
         if not span.is_markup:
             out.append(span.text)
         elif span.text.startswith("&"):
-            out.append(html.unescape(span.text))
+            out.append(unescape(span.text))
         elif span.text in ("\\N", "\\n"):
             out.append("\n")
         elif span.text == "\\h":
             out.append("\u00a0")
     return "".join(out)
+
+
+_DECIMAL_REF_RE = re.compile(r"&#0*([0-9]*);")
+
+
+def unescape(entity: str) -> str:
+    """html.unescape for one entity span, also for absurdly long numbers
+    (html.unescape raises ValueError past 4300 digits)."""
+    m = _DECIMAL_REF_RE.fullmatch(entity)
+    if m is None:
+        return html.unescape(entity)
+    if len(m.group(1)) > 7:  # beyond U+10FFFF: html.unescape gives U+FFFD too
+        return "\ufffd"
+    return html.unescape(f"&#{m.group(1) or '0'};")

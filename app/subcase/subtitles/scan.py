@@ -84,7 +84,6 @@ def scan(text: str, rules: Rules) -> tuple[list[str | Cue], list[ParseWarning]]:
                 timings[i] = t
 
     items: list[list[Line] | _Pending] = []  # verbatim runs and cues, in order
-    last_cue: _Pending | None = None
     i, n = 0, len(lines)
     lead: list[Line] = []
     while i < n and _blank(lines[i]):
@@ -101,9 +100,12 @@ def scan(text: str, rules: Rules) -> tuple[list[str | Cue], list[ParseWarning]]:
         blanks_start = i
         while i < n and _blank(lines[i]):
             i += 1
-        # A text block after a cue continues that cue ("blank line inside a
-        # cue"): most such files come from editors that allowed it, and the
-        # text must stay casable.  Before the first cue it is stray text.
+        # A text block right after a cue continues that cue ("blank line
+        # inside a cue"): most such files come from editors that allowed it,
+        # and the text must stay casable.  Anywhere else (before the first cue,
+        # or after a NOTE/STYLE/REGION block or stray text) it is stray text:
+        # joining it to an earlier cue would move it across what lies between
+        # on output.
         # Where cues start in this block: each timing line, with the line
         # before it when that is the cue's identifier.
         starts: list[tuple[int, int]] = []  # (first line of cue, timing line)
@@ -126,7 +128,7 @@ def scan(text: str, rules: Rules) -> tuple[list[str | Cue], list[ParseWarning]]:
                 last_item = items[-1]
                 if starts:
                     warn(starts[0][0], "no blank line before this cue")
-            elif last_cue is not None:
+            elif items and isinstance(last_cue := items[-1], _Pending):
                 warn(_blanks_start_of(last_cue, start), "blank line inside cue text")
                 last_cue.text.extend(last_cue.tail)
                 last_cue.text.extend(pre)
@@ -149,7 +151,7 @@ def scan(text: str, rules: Rules) -> tuple[list[str | Cue], list[ParseWarning]]:
             if j + 1 < len(starts):
                 warn(end, "no blank line before this cue")
             items.append(cue)
-            last_cue = last_item = cue
+            last_item = cue
         blanks = lines[blanks_start:i]
         if isinstance(last_item, _Pending):
             last_item.tail = list(blanks)
@@ -185,8 +187,8 @@ def _check_cues(cues: list[Cue], fmt: str, warn: Callable[[int, str], None]) -> 
         if fmt == "srt":
             if cue.identifier is None:
                 warn(at, "cue has no index number")
-            elif prev is not None and prev.identifier is not None \
-                    and int(cue.identifier) != int(prev.identifier) + 1:
+            elif prev is not None and (before := _index(prev.identifier)) is not None \
+                    and _index(cue.identifier) != before + 1:
                 warn(at - 1, f"cue number {cue.identifier} out of sequence after {prev.identifier}")
         if not cue.text.strip():
             warn(at, "empty cue")
@@ -198,3 +200,12 @@ def _check_cues(cues: list[Cue], fmt: str, warn: Callable[[int, str], None]) -> 
             elif cue.start_ms < prev.end_ms:
                 warn(at, "cue overlaps the previous cue")
         prev = cue
+
+
+def _index(identifier: str | None) -> int | None:
+    """An SRT index number, None if absent or too long to be one (int() of
+    thousands of digits raises ValueError)."""
+    if identifier is None:
+        return None
+    digits = identifier.strip().lstrip("0") or "0"
+    return int(digits) if len(digits) <= 18 else None

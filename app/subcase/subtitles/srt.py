@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 import re
 
 from . import markup
@@ -59,7 +58,7 @@ def text_from_vtt(text: str, settings: str) -> str:
         if not span.is_markup:
             out.append(span.text)
         elif span.text.startswith("&"):
-            out.append(html.unescape(span.text))
+            out.append(markup.unescape(span.text))
         else:
             m = _KEEP_RE.fullmatch(span.text)
             if m:

@@ -12,7 +12,10 @@ import re
 from dataclasses import dataclass
 
 # ASCII digits only: str.isdigit and \d also accept other scripts' digits.
-_TS = r"(?:([0-9]+):)?([0-9]{1,2}):([0-9]{1,2})(?:([,.:])([0-9]+))?"
+# Hours and fractions are read up to 9 digits: longer runs are no time anyone
+# wrote (and Python refuses int() of over 4300 digits), so such a line is an
+# unreadable timing line, kept as text like any other.
+_TS = r"(?:([0-9]{1,9}):)?([0-9]{1,2}):([0-9]{1,2})(?:([,.:])([0-9]{1,9}))?"
 TIMING_RE = re.compile(rf"^\s*{_TS}\s*-->\s*{_TS}(?:[ \t]+(.*?))?\s*$")
 _STRICT = {"srt": re.compile(r"[0-9]{2,}:[0-9]{2}:[0-9]{2},[0-9]{3}"),
            "vtt": re.compile(r"(?:[0-9]{2,}:)?[0-9]{2}:[0-9]{2}\.[0-9]{3}")}
