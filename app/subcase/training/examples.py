@@ -101,3 +101,16 @@ def make_batch(windows: list[tuple[list[int], list[int]]], cls_id: int, sep_id: 
         mask[r, : k + 2] = 1
         labels[r, 1:k + 1] = lab
     return input_ids, mask, labels
+
+
+def held_out_batches(docs, encoder, budget: int, n_windows: int, seed: int, batch_size: int = 32):
+    """A fixed, seeded set of held-out windows (half with punctuation stripped), batched."""
+    rng = random.Random(seed)
+    windows = []
+    for i in range(n_windows):
+        _, doc = docs[rng.randrange(len(docs))]
+        ids, labels = sample_window(doc, rng, budget, strip_punct=i % 2 == 1)
+        if ids:
+            windows.append((ids, labels))
+    return [make_batch(windows[i:i + batch_size], encoder.cls_id, encoder.sep_id, encoder.pad_id)
+            for i in range(0, len(windows), batch_size)]

@@ -24,7 +24,7 @@ import torch
 from subcase.casing.encoder import WordEncoder
 
 from .data import load_or_build
-from .examples import IGNORE, make_batch, sample_window
+from .examples import IGNORE, held_out_batches
 from .lexicon_build import build_lexicon
 from .model import CaseTagger
 from .paths import encoder_dir
@@ -58,18 +58,6 @@ def quantize(src: Path, dst: Path) -> None:
     # int8 model then agrees with fp32 on 99.5% of words instead of 98.7%.
     quantize_dynamic(str(src), str(dst), weight_type=QuantType.QInt8, per_channel=True,
                      extra_options={"DefaultTensorType": onnx.TensorProto.FLOAT})
-
-
-def held_out_batches(val, encoder: WordEncoder, n: int = 1500, seed: int = 99):
-    rng = random.Random(seed)
-    windows = []
-    for i in range(n):
-        _, doc = val[rng.randrange(len(val))]
-        ids, labels = sample_window(doc, rng, BUDGET, strip_punct=i % 2 == 1)
-        if ids:
-            windows.append((ids, labels))
-    return [make_batch(windows[i:i + 32], encoder.cls_id, encoder.sep_id, encoder.pad_id)
-            for i in range(0, len(windows), 32)]
 
 
 def word_probs(model_path: Path, batches) -> tuple[np.ndarray, np.ndarray]:
@@ -144,7 +132,7 @@ def main(argv=None) -> None:
     model.eval()
     args.out.mkdir(parents=True, exist_ok=True)
     ds = load_or_build(args.cache, encoder)
-    batches = held_out_batches(ds.val, encoder)
+    batches = held_out_batches(ds.val, encoder, BUDGET, n_windows=1500, seed=99)
 
     with tempfile.TemporaryDirectory() as tmp:
         raw = Path(tmp) / "model.raw.onnx"

@@ -20,7 +20,7 @@ import torch
 from subcase.casing.encoder import WordEncoder
 
 from .data import load_or_build
-from .examples import IGNORE, make_batch, sample_window
+from .examples import IGNORE, held_out_batches, make_batch, sample_window
 from .model import CaseTagger
 from .paths import encoder_dir
 
@@ -40,18 +40,6 @@ def batches(docs_by_source, rng: random.Random, encoder: WordEncoder, batch_size
             if ids:
                 windows.append((ids, labels))
         yield make_batch(windows, encoder.cls_id, encoder.sep_id, encoder.pad_id)
-
-
-def fixed_val_batches(val, encoder: WordEncoder, n_windows: int = 800, batch_size: int = 32):
-    rng = random.Random(1234)
-    windows = []
-    for i in range(n_windows):
-        _, doc = val[rng.randrange(len(val))]
-        ids, labels = sample_window(doc, rng, BUDGET, strip_punct=i % 2 == 1)
-        if ids:
-            windows.append((ids, labels))
-    return [make_batch(windows[i:i + batch_size], encoder.cls_id, encoder.sep_id, encoder.pad_id)
-            for i in range(0, len(windows), batch_size)]
 
 
 @torch.no_grad()
@@ -101,7 +89,7 @@ def main(argv=None) -> None:
     by_source: dict[str, list] = {}
     for src, doc in ds.train:
         by_source.setdefault(src, []).append(doc)
-    val_batches = fixed_val_batches(ds.val, encoder)
+    val_batches = held_out_batches(ds.val, encoder, BUDGET, n_windows=800, seed=1234)
 
     model = CaseTagger(str(enc_dir), layer_mix=args.layer_mix, layers=args.layers)
     step = 0
