@@ -56,14 +56,23 @@ def _engine(args):
         raise SystemExit(f"subcase: {exc}")
 
 
-def cmd_convert(args) -> int:
-    from subcase.batch import collect_inputs, run_batch, write_details
+def _collect(paths: list[Path]):
+    """Subtitle files under ``paths``; unusable paths are reported on stderr."""
+    from subcase.batch import collect_inputs
 
-    inputs, bad = collect_inputs(args.paths)
+    inputs, bad = collect_inputs(paths)
     for r in bad:
         print(f"FAILED {r.src}: {r.error}", file=sys.stderr)
     if not inputs:
-        print("subcase: nothing to convert", file=sys.stderr)
+        print("subcase: no .srt or .vtt files to work on", file=sys.stderr)
+    return inputs, bad
+
+
+def cmd_convert(args) -> int:
+    from subcase.batch import run_batch, write_details
+
+    inputs, bad = _collect(args.paths)
+    if not inputs:
         return 1
     out_dir = Path(args.output)
     if out_dir.exists() and not out_dir.is_dir():
@@ -103,14 +112,10 @@ def cmd_convert(args) -> int:
 
 
 def cmd_evaluate(args) -> int:
-    from subcase.batch import collect_inputs
     from subcase.evaluation.runner import evaluate, format_report
 
-    inputs, bad = collect_inputs(args.refs)
-    for r in bad:
-        print(f"FAILED {r.src}: {r.error}", file=sys.stderr)
+    inputs, _ = _collect(args.refs)
     if not inputs:
-        print("subcase: no reference subtitles", file=sys.stderr)
         return 1
     engine = None if args.baselines_only else _engine(args)
     punct = (True,) if args.punct_only else ((False,) if args.strip_punct else (True, False))
