@@ -148,21 +148,23 @@ class CasingEngine:
             done += len(batch)
             if progress is not None:
                 progress(done, len(needed))
-        result: list[WordPrediction | None] = []
-        for tok, t in enumerate(stream):
-            p = probs_of.get(tok)
-            result.append(None if p is None else self._prediction(p))
+        words = sorted(probs_of)
+        result: list[WordPrediction | None] = [None] * len(stream)
+        if words:
+            calibrated = self.calibrate(np.stack([probs_of[t] for t in words]))
+            best = calibrated.argmax(1).tolist()
+            for tok, k, p in zip(words, best, calibrated.tolist()):
+                result[tok] = WordPrediction(TAGS[k], (p[0], p[1], p[2], p[3]))
         return result
 
-    def _prediction(self, p: np.ndarray) -> WordPrediction:
-        p = p.astype(np.float64)
+    def calibrate(self, probs: np.ndarray) -> np.ndarray:
+        """Temperature-scaled probabilities (rows sum to 1)."""
+        p = probs.astype(np.float64)
         if self.info.temperature != 1.0:
             logp = np.log(np.clip(p, 1e-12, 1.0)) / self.info.temperature
-            logp -= logp.max()
+            logp -= logp.max(axis=1, keepdims=True)
             p = np.exp(logp)
-            p /= p.sum()
-        k = int(p.argmax())
-        return WordPrediction(TAGS[k], (float(p[0]), float(p[1]), float(p[2]), float(p[3])))
+        return p / p.sum(axis=1, keepdims=True)
 
     def form(self, word: str, tag: Tag) -> str:
         """``word`` written with ``tag`` (M words from the case-mask lexicon)."""

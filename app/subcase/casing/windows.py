@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 
 @dataclass(frozen=True, slots=True)
 class Window:
@@ -50,21 +52,22 @@ def plan_windows(lengths: list[int], budget: int, step: int) -> list[Window]:
 
 def assign_tokens(lengths: list[int], windows: list[Window]) -> list[int]:
     """For every token, the index of the window where it is most central."""
-    best = [-1] * len(lengths)
-    best_score = [float("inf")] * len(lengths)
+    n = len(lengths)
+    size = np.asarray(lengths, dtype=np.float64)
+    starts = np.concatenate(([0.0], np.cumsum(size)))
+    best = np.full(n, -1, dtype=np.int64)
+    best_score = np.full(n, np.inf)
     for w_index, w in enumerate(windows):
-        pos = 0
-        total = sum(min(k, 10**9) for k in lengths[w.first:w.last])
-        for i in range(w.first, w.last):
-            centre = pos + lengths[i] / 2
-            score = abs(centre - total / 2)
-            # a window at either end of the stream has no context to lose on that side
-            if w.first == 0 and centre < total / 2:
-                score = 0.0
-            if w.last == len(lengths) and centre > total / 2:
-                score = 0.0
-            if score < best_score[i]:
-                best_score[i] = score
-                best[i] = w_index
-            pos += lengths[i]
-    return best
+        sl = slice(w.first, w.last)
+        centre = starts[sl] - starts[w.first] + size[sl] / 2
+        total = starts[w.last] - starts[w.first]
+        score = np.abs(centre - total / 2)
+        # a window at either end of the stream has no context to lose on that side
+        if w.first == 0:
+            score[centre < total / 2] = 0.0
+        if w.last == n:
+            score[centre > total / 2] = 0.0
+        better = score < best_score[sl]
+        best_score[sl] = np.where(better, score, best_score[sl])
+        best[sl] = np.where(better, w_index, best[sl])
+    return best.tolist()

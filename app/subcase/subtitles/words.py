@@ -16,7 +16,8 @@ import re
 from dataclasses import dataclass
 
 WORD_RE = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*")
-TOKEN_RE = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*|[^\w\s]|_")
+# one pass: group 1 is a word, otherwise a single punctuation character
+TOKEN_RE = re.compile(r"([^\W_]+(?:['\u2019][^\W_]+)*)|[^\w\s]|_")
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,11 +32,8 @@ class Token:
 
 def tokenize(text: str, offset: int = 0) -> list[Token]:
     """Split plain text into words and single punctuation characters."""
-    tokens = []
-    for m in TOKEN_RE.finditer(text):
-        s = m.group()
-        tokens.append(Token(m.start() + offset, m.end() + offset, s, bool(WORD_RE.fullmatch(s))))
-    return tokens
+    return [Token(m.start() + offset, m.end() + offset, m.group(), m.group(1) is not None)
+            for m in TOKEN_RE.finditer(text)]
 
 
 def words(text: str) -> list[str]:
@@ -44,4 +42,4 @@ def words(text: str) -> list[str]:
 
 
 def has_letters(word: str) -> bool:
-    return any(c.isalpha() for c in word)
+    return any(map(str.isalpha, word))
