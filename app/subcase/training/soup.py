@@ -1,0 +1,59 @@
+"""Average the weights of runs fine-tuned from one checkpoint ("model soup") and keep what validates best.
+
+    python -m subcase.training.soup work/train/a/last.pt work/train/b/last.pt --out work/train/best.pt
+
+Two seeds trained side by side on a 2-core machine use both cores; averaging
+their weights (Wortsman et al. 2022) often beats either run.  Every candidate,
+the runs and their average, is scored on the same held-out windows, and the
+best one by SER is written out.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import torch
+
+from subcase.casing.encoder import WordEncoder
+
+from .data import load_or_build
+from .examples import held_out_batches
+from .model import CaseTagger
+from .paths import encoder_dir
+from .train import BUDGET, validate
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("checkpoints", nargs="+", type=Path)
+    ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--cache", type=Path, default=Path("work/train/dataset.pkl"))
+    args = ap.parse_args(argv)
+    torch.set_num_threads(2)
+    enc_dir = encoder_dir()
+    encoder = WordEncoder(enc_dir / "tokenizer.json")
+    ds = load_or_build(args.cache, encoder)
+    batches = held_out_batches(ds.val, encoder, BUDGET, n_windows=800, seed=4321)
+    states = [torch.load(p, map_location="cpu") for p in args.checkpoints]
+    config = states[0]["config"]
+    soup = {k: sum(s["model"][k].float() for s in states) / len(states) for k in states[0]["model"]}
+    candidates = [(str(p), s["model"], s["step"]) for p, s in zip(args.checkpoints, states)]
+    candidates.append(("average", soup, max(s["step"] for s in states)))
+    model = CaseTagger(str(enc_dir), layer_mix=config["layer_mix"], layers=config.get("layers"))
+    scored = []
+    for name, weights, step in candidates:
+        model.load_state_dict(weights)
+        metrics = validate(model, batches)
+        print(json.dumps({"candidate": name, **metrics}), flush=True)
+        scored.append((metrics["ser"], name, weights, step, metrics))
+    ser, name, weights, step, metrics = min(scored, key=lambda t: t[0])
+    config = dict(config, soup={"picked": name, "candidates": [c[0] for c in candidates],
+                                "held_out": {k: round(v, 5) for k, v in metrics.items()}})
+    torch.save({"model": weights, "step": step, "config": config}, args.out)
+    print(f"picked {name} (SER {ser:.4f}) -> {args.out}")
+
+
+if __name__ == "__main__":
+    main()
