@@ -1,6 +1,9 @@
 """One command for the whole pipeline: data, fine-tuning, ONNX export, evaluation, model card.
 
-    python -m subcase.training --minutes 60 [--layer-mix] [--out models]
+    python -m subcase.training --minutes 60 [--layers 3] [--layer-mix] [--out models]
+
+It trains from the pre-trained encoder; the model card records the exact
+sequence of runs behind the shipped model.
 
 Long: run it in the background with a log; checkpoints land in work/train/run.
 """
@@ -21,13 +24,15 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--minutes", type=float, default=60)
     ap.add_argument("--layer-mix", action="store_true")
+    ap.add_argument("--layers", type=int, default=3, help="encoder layers kept (the shipped model uses 3)")
     ap.add_argument("--run", type=Path, default=Path("work/train/run"))
     ap.add_argument("--out", type=Path, default=Path("models"))
     ap.add_argument("--resume", type=Path, help="continue from this checkpoint")
     ap.add_argument("--skip-train", action="store_true", help="export and evaluate the last checkpoint")
     args = ap.parse_args()
     if not args.skip_train:
-        train.main(["--out", str(args.run), "--minutes", str(args.minutes)] + (["--layer-mix"] if args.layer_mix else [])
+        train.main(["--out", str(args.run), "--minutes", str(args.minutes), "--layers", str(args.layers)]
+                   + (["--layer-mix"] if args.layer_mix else [])
                    + (["--resume", str(args.resume)] if args.resume else []))
     export.main(["--checkpoint", str(args.run / "last.pt"), "--out", str(args.out)])
     evaluation = None
