@@ -1,0 +1,157 @@
+"""The window's actions and their shortcuts, the menu bar and the toolbar.
+
+A mixin for MainWindow: the action slots are the window's own methods (from
+the file handling and review command mixins and MainWindow itself).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtWidgets import QDoubleSpinBox, QLabel, QToolBar
+
+from subcase.casing import TAG_NAMES, Tag
+
+from .settings import MODES
+
+
+class MenusMixin:
+    """Builds ``act_*``, the menus and the toolbar; ``_update_actions`` enables what applies now."""
+
+    def _action(self, text: str, slot, shortcuts=(), review: bool = False, tip: str = "") -> QAction:
+        a = QAction(text, self)
+        if shortcuts:
+            a.setShortcuts([QKeySequence(s) for s in shortcuts])
+        if review:
+            # Single-key review shortcuts live on the cue view only, so typing
+            # in the find bar or a dialog never triggers them.
+            a.setShortcutContext(Qt.WidgetWithChildrenShortcut)
+            self.view.addAction(a)
+        if tip:
+            a.setStatusTip(tip)
+        a.triggered.connect(lambda _checked=False: slot())
+        return a
+
+    def _make_actions(self) -> None:
+        A = self._action
+        self.act_open = A("&Open\u2026", self.open_dialog, [QKeySequence.Open])
+        self.act_save = A("&Save", self.save, [QKeySequence.Save])
+        self.act_save_as = A("Save &As\u2026", self.save_as_dialog, ["Ctrl+Shift+S"])
+        self.act_batch = A("&Batch Convert\u2026", self.batch_dialog_from_picker, ["Ctrl+B"])
+        self.act_cancel = A("&Cancel Casing", self.cancel_casing, ["Esc"])
+        self.act_quit = A("&Quit", self.close, ["Ctrl+Q"])
+        self.act_undo = self.undo_stack.createUndoAction(self, "&Undo")
+        self.act_undo.setShortcuts([QKeySequence.Undo])
+        self.act_redo = self.undo_stack.createRedoAction(self, "&Redo")
+        self.act_redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
+        self.act_find = A("&Find\u2026", self.find_bar.open_bar, [QKeySequence.Find])
+        self.act_find_next = A("Find &Next", lambda: self.find_bar.find_next(), ["F3"])
+        self.act_find_prev = A("Find &Previous", lambda: self.find_bar.find_next(backwards=True), ["Shift+F3"])
+        self.act_edit_text = A("&Edit Cue Text\u2026", self.edit_cue_text_dialog, ["F2"], review=True)
+
+        self.act_next = A("&Next Word to Review", self.next_to_review, ["N", "Ctrl+Down"], review=True)
+        self.act_prev = A("&Previous Word to Review", self.prev_to_review, ["P", "Ctrl+Up"], review=True)
+        self.act_next_word = A("Next &Word", lambda: self.step_word(1), ["Right"], review=True)
+        self.act_prev_word = A("Previous W&ord", lambda: self.step_word(-1), ["Left"], review=True)
+        self.act_tag = {}
+        for tag, key in ((Tag.L, "L"), (Tag.T, "T"), (Tag.U, "U"), (Tag.M, "M")):
+            self.act_tag[tag] = A(f"Set {TAG_NAMES[tag]}", lambda t=tag: self.set_tag(t), [key], review=True)
+        self.act_cycle = A("&Cycle Tag", self.cycle_tag, ["Space"], review=True)
+        self.act_accept = A("&Accept Word", self.accept_word, ["Return", "Enter"], review=True)
+        self.act_accept_cue = A("Accept &Rest of Cue", self.accept_cue, ["Ctrl+Return", "Ctrl+Enter"], review=True)
+        self.act_alternatives = A("Show &Alternatives", self.show_alternatives_for_current, ["A"], review=True)
+        self.act_threshold_down = A("Lower Threshold", lambda: self.nudge_threshold(-0.05), ["["])
+        self.act_threshold_up = A("Raise Threshold", lambda: self.nudge_threshold(0.05), ["]"])
+        self.act_threshold_reset = A("Model's Default Threshold", self.reset_threshold, [])
+
+        self.mode_group, self.act_modes = self._choices(MODES, self.settings.mode,
+                                                        lambda m: setattr(self.settings, "mode", m))
+
+        self.act_bigger = A("&Larger Text", lambda: self.apply_font_size(self.settings.font_size + 1, save=True),
+                            [QKeySequence.ZoomIn, "Ctrl+="])
+        self.act_smaller = A("&Smaller Text", lambda: self.apply_font_size(self.settings.font_size - 1, save=True),
+                             [QKeySequence.ZoomOut])
+        self.theme_group, self.act_themes = self._choices(("system", "light", "dark"), self.settings.theme,
+                                                          lambda t: self.set_theme(t))
+
+        self.act_help = A("&Keyboard Shortcuts", self.show_shortcuts, ["F1"])
+        self.act_about = A("&About subcase", self.show_about)
+        for a in (self.act_undo, self.act_redo):
+            self.addAction(a)
+
+    def _choices(self, names, current: str, choose) -> tuple[QActionGroup, dict[str, QAction]]:
+        """One checkable action per name, exclusive; picking one calls ``choose(name)``."""
+        group = QActionGroup(self)
+        actions = {}
+        for name in names:
+            a = QAction(name.capitalize(), self, checkable=True)
+            a.setChecked(name == current)
+            a.triggered.connect(lambda _c=False, name=name: choose(name))
+            group.addAction(a)
+            actions[name] = a
+        return group, actions
+
+    @staticmethod
+    def _add_all(menu, actions) -> None:
+        """Add ``actions`` in order; None stands for a separator."""
+        for a in actions:
+            if a is None:
+                menu.addSeparator()
+            else:
+                menu.addAction(a)
+
+    def _make_menus(self) -> None:
+        add = self._add_all
+        mb = self.menuBar()
+        m = mb.addMenu("&File")
+        m.addAction(self.act_open)
+        self.recent_menu = m.addMenu("Open &Recent")
+        self.recent_menu.aboutToShow.connect(self._fill_recent)
+        self._fill_recent()
+        add(m, (self.act_save, self.act_save_as, None, self.act_batch, self.act_cancel, None, self.act_quit))
+        add(mb.addMenu("&Edit"), (self.act_undo, self.act_redo, None,
+                                  self.act_find, self.act_find_next, self.act_find_prev, None, self.act_edit_text))
+        m = mb.addMenu("&Review")
+        add(m, (self.act_next, self.act_prev, self.act_next_word, self.act_prev_word, None,
+                *self.act_tag.values(), self.act_cycle, self.act_alternatives, None,
+                self.act_accept, self.act_accept_cue, None,
+                self.act_threshold_down, self.act_threshold_up, self.act_threshold_reset))
+        add(m.addMenu("Casing &Mode (next file opened)"), self.act_modes.values())
+        m = mb.addMenu("&View")
+        add(m, (self.act_bigger, self.act_smaller))
+        add(m.addMenu("&Theme"), self.act_themes.values())
+        add(mb.addMenu("&Help"), (self.act_help, self.act_about))
+
+    def _make_toolbar(self) -> None:
+        tb = QToolBar("Review", self)
+        tb.setObjectName("review-toolbar")
+        for a, short in ((self.act_open, "Open"), (self.act_save, "Save"), (None, ""), (self.act_prev, "\u25c0 Prev"),
+                         (self.act_next, "Next \u25b6"), (self.act_accept, "Accept"),
+                         (self.act_accept_cue, "Accept cue")):
+            if a is None:
+                tb.addSeparator()
+                continue
+            a.setIconText(short)
+            tb.addAction(a)
+        tb.addSeparator()
+        tb.addWidget(QLabel(" Review below: "))
+        self.threshold_spin = QDoubleSpinBox(tb)
+        self.threshold_spin.setRange(0.0, 1.0)
+        self.threshold_spin.setSingleStep(0.05)
+        self.threshold_spin.setDecimals(3)
+        self.threshold_spin.setToolTip("Words whose confidence is under this threshold are highlighted for review")
+        self.threshold_spin.setValue(self.settings.threshold if self.settings.threshold is not None else 0.9)
+        self.threshold_spin.valueChanged.connect(self._on_threshold_changed)
+        tb.addWidget(self.threshold_spin)
+        self.addToolBar(tb)
+
+
+    def _update_actions(self) -> None:
+        has_doc = self.session is not None and not self.busy
+        for a in (self.act_save, self.act_save_as, self.act_edit_text, self.act_next, self.act_prev,
+                  self.act_next_word, self.act_prev_word, self.act_cycle, self.act_accept, self.act_accept_cue,
+                  self.act_alternatives, *self.act_tag.values()):
+            a.setEnabled(has_doc)
+        self.act_cancel.setEnabled(self.busy)
+        self.find_bar.edit.setEnabled(self.view.cue_model.doc is not None)
+

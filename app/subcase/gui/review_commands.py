@@ -1,0 +1,236 @@
+"""Review commands: moving between words and deciding them, each edit on the undo stack.
+
+A mixin for MainWindow.  Every edit is a ``subcase.review`` Action that the
+ReviewSession performs (and writes to the edit log), wrapped in a
+QUndoCommand so Ctrl+Z reverts it through the session too.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QItemSelectionModel, Qt
+from PySide6.QtGui import QUndoCommand
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QMenu, QPlainTextEdit, QVBoxLayout
+
+from subcase.casing import TAG_NAMES, Tag, apply_tag
+from subcase.review import Accept, AcceptCue, EditText, SetTag
+from subcase.review.actions import Action, cycle_tag
+
+from .cue_view import COL_TEXT
+
+if TYPE_CHECKING:
+    from .main_window import MainWindow
+
+
+class ReviewCommand(QUndoCommand):
+    """A review Action on the Qt undo stack; the first redo() does it."""
+
+    def __init__(self, window: MainWindow, action: Action):
+        super().__init__(action.label)
+        self.window, self.action = window, action
+
+    def redo(self) -> None:
+        self.window.session.perform(self.action)
+
+    def undo(self) -> None:
+        self.window.session.revert(self.action)
+
+
+class ReviewCommandsMixin:
+    """Navigation (N/P, arrows, goto) and review edits (tags, accept, cue text, alternatives)."""
+
+    def _form(self, word: str, tag: Tag) -> str:
+        engine = self.engines.loaded
+        return engine.form(word, tag) if engine is not None else apply_tag(word, tag)
+
+    def _push(self, action: Action) -> None:
+        if self.session is None or self.busy:
+            return
+        self.undo_stack.push(ReviewCommand(self, action))
+
+    def _on_session_changed(self, cues: tuple[int, ...]) -> None:
+        self.view.refresh(cues)
+        self.goto(self.session.state.current)
+        self._update_status()
+        self._set_title()
+        self.autosave_timer.start()
+
+    def goto(self, pos) -> None:
+        """Make ``pos`` the current word, select its cue and scroll to it."""
+        if self.session is None:
+            return
+        state = self.session.state
+        old = state.current
+        state.current = pos
+        if pos is not None:
+            index = self.view.cue_model.index(pos[0], COL_TEXT)
+            self.view.selectionModel().setCurrentIndex(
+                index, QItemSelectionModel.ClearAndSelect | QItemSelectionModel.Rows)
+            self.view.scrollTo(index)
+        self.view.refresh({c for c in (old[0] if old else None, pos[0] if pos else None) if c is not None})
+        self._update_status()
+
+    def _on_row_changed(self, current, _previous) -> None:
+        # Moving to another cue (arrow keys, click, find) puts the cursor just
+        # before that cue's first word: N then finds that word too.
+        if self.session is None or not current.isValid():
+            return
+        state = self.session.state
+        if state.current is not None and state.current[0] == current.row():
+            return
+        old = state.current
+        state.current = None
+        if old is not None:
+            self.view.refresh([old[0]])
+        self._update_status()
+
+    def _anchor(self):
+        """Where navigation starts: the current word, else just before the selected cue."""
+        state = self.session.state
+        if state.current is not None:
+            return state.current
+        row = self.view.currentIndex().row()
+        return (row, -1) if row >= 0 else None
+
+    def current_pos(self):
+        """The current word, or else the first word of the selected cue."""
+        if self.session is None:
+            return None
+        state = self.session.state
+        if state.current is not None:
+            return state.current
+        idx = self.view.currentIndex()
+        if idx.isValid() and state.cues[idx.row()]:
+            return (idx.row(), 0)
+        return None
+
+    def next_to_review(self) -> None:
+        if self.session is None:
+            return
+        pos = self.session.state.next_to_review(self._anchor())
+        if pos is None:
+            self.statusBar().showMessage("No words left to review", 5000)
+            return
+        self.goto(pos)
+
+    def prev_to_review(self) -> None:
+        if self.session is None:
+            return
+        pos = self.session.state.next_to_review(self._anchor(), backwards=True)
+        if pos is None:
+            self.statusBar().showMessage("No words left to review", 5000)
+            return
+        self.goto(pos)
+
+    def step_word(self, delta: int) -> None:
+        if self.session is None:
+            return
+        state = self.session.state
+        if state.current is None and delta > 0 and self.current_pos() is not None:
+            self.goto(self.current_pos())
+        else:
+            self.goto(state.step(self.current_pos(), delta))
+
+    def _advance(self, after) -> None:
+        pos = self.session.state.next_to_review(after)
+        if pos is not None:
+            self.goto(pos)
+
+    def set_tag(self, tag: Tag, advance: bool = True) -> None:
+        pos = self.current_pos()
+        if pos is None or self.session is None:
+            return
+        self._push(SetTag(pos, tag, self._form))
+        if advance:
+            self._advance(pos)
+
+    def cycle_tag(self) -> None:
+        pos = self.current_pos()
+        if pos is None or self.session is None:
+            return
+        w = self.session.state.word(pos)
+        tag = w.tag
+        for _ in range(4):  # skip tags that would write the same form (M without a lexicon entry)
+            tag = cycle_tag(tag)
+            if self._form(w.form, tag) != w.form:
+                break
+        self._push(SetTag(pos, tag, self._form))
+
+    def accept_word(self) -> None:
+        pos = self.current_pos()
+        if pos is None or self.session is None:
+            return
+        if not self.session.state.word(pos).decided:
+            self._push(Accept(pos))
+        self._advance(pos)
+
+    def accept_cue(self) -> None:
+        if self.session is None:
+            return
+        pos = self.current_pos()
+        row = pos[0] if pos is not None else self.view.currentIndex().row()
+        if row < 0:
+            return
+        state = self.session.state
+        if any(w.needs_review(state.threshold) for w in state.cues[row]):
+            self._push(AcceptCue(row, state.threshold))
+        last = (row, max(0, len(state.cues[row]) - 1))
+        nxt = state.next_to_review(last)
+        if nxt is not None:
+            self.goto(nxt)
+
+    def edit_cue_text(self, cue_index: int, text: str) -> None:
+        if self.session is None or self.session.doc.cues[cue_index].text == text:
+            return
+        self._push(EditText(cue_index, text))
+
+    def edit_cue_text_dialog(self) -> None:
+        if self.session is None:
+            return
+        row = self.view.currentIndex().row()
+        if row < 0:
+            return
+        dialog = QDialog(self)
+        dialog.setWindowTitle(f"Edit cue {row + 1}")
+        box = QVBoxLayout(dialog)
+        edit = QPlainTextEdit(dialog)  # plain text editing: markup stays visible characters
+        edit.setPlainText(self.session.doc.cues[row].text)
+        box.addWidget(edit)
+        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        buttons.accepted.connect(dialog.accept)
+        buttons.rejected.connect(dialog.reject)
+        box.addWidget(buttons)
+        if dialog.exec() == QDialog.Accepted:
+            self.edit_cue_text(row, edit.toPlainText())
+
+    def show_alternatives_for_current(self) -> None:
+        pos = self.current_pos()
+        if pos is None:
+            return
+        rect = self.view.word_rect(*pos)
+        at = self.view.viewport().mapToGlobal(rect.bottomLeft()) if rect is not None else self.mapToGlobal(
+            self.rect().center())
+        self.show_alternatives(pos[0], pos[1], at)
+
+    def show_alternatives(self, cue: int, slot: int, global_pos) -> None:
+        """Clicking a word: its tags ranked by probability, pick one to set it."""
+        if self.session is None or self.busy:
+            return
+        self.goto((cue, slot))
+        w = self.session.state.word((cue, slot))
+        menu = QMenu(self)
+        menu.setAttribute(Qt.WA_DeleteOnClose)
+        for tag, p in w.alternatives():
+            form = self._form(w.form, tag)
+            label = f"{TAG_NAMES[tag]}: {form}" + (f"  ({p:.0%})" if w.probs is not None else "")
+            a = menu.addAction(label.replace("&", "&&"))
+            a.setData(tag.value)
+            a.setCheckable(True)
+            a.setChecked(form == w.form)
+            a.triggered.connect(lambda _c=False, t=tag: self.set_tag(t, advance=False))
+        menu.addSeparator()
+        acc = menu.addAction("Accept as it is")
+        acc.triggered.connect(self.accept_word)
+        self.alternatives_menu = menu
+        menu.popup(global_pos)
