@@ -42,8 +42,7 @@ def main() -> None:
         files = sorted(p for p in DEV.iterdir() if p.suffix in (".srt", ".vtt"))
         evaluation = evaluate(files, CasingEngine(args.out))
         (args.out / "evaluation.json").write_text(json.dumps(evaluation, indent=2, default=str) + "\n")
-    ablation = args.out / "ablation.md"
-    write_card(args.out, evaluation, ablation.read_text() if ablation.exists() else None)
+    write_card(args.out, evaluation)
 
 
 if __name__ == "__main__":

@@ -18,7 +18,9 @@ SOURCES = """\
 """
 
 
-def write_card(models: Path, evaluation: dict | None, ablation: str | None = None) -> Path:
+def write_card(models: Path, evaluation: dict | None) -> Path:
+    """The card, with ``lineage.md`` (how the shipped weights came about) and
+    ``ablation.md`` (design experiments) from the same folder when present."""
     meta = json.loads((models / "model.json").read_text(encoding="utf-8"))
     cal = meta["calibration"]
     chk = meta["export_check"]
@@ -73,8 +75,12 @@ def write_card(models: Path, evaluation: dict | None, ablation: str | None = Non
         f"{cal['ece_before']:.3f} before, {cal['ece_after']:.3f} after. Default review threshold "
         f"{cal['review_threshold']} ({cal['review_threshold_rule']}).",
     ]
-    if ablation:
-        parts += ["", "## Layer-wise attention ablation", "", ablation]
+    lineage = models / "lineage.md"
+    if lineage.exists():
+        parts += ["", "## How the shipped weights were trained", "", lineage.read_text(encoding="utf-8").strip()]
+    ablation = models / "ablation.md"
+    if ablation.exists():
+        parts += ["", "## Layer-wise attention ablation", "", ablation.read_text(encoding="utf-8").strip()]
     if evaluation:
         parts += ["", "## Evaluation on the shared dev subtitles", "",
                   "`subcase evaluate ../shared/data/dev-subtitles` (22 files of human-cased English subtitles):", "",
