@@ -12,6 +12,7 @@ from typing import Sequence
 
 from subcase.subtitles.words import Token, has_letters, tokenize
 
+from .encoder import BOUNDARY
 from .engine import CasingEngine, Cancel, Progress, StreamToken, WordPrediction
 from .modes import Mode, is_caps_line, merge_keep
 from .tags import TAGS, Tag
@@ -77,8 +78,10 @@ def case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], line
     """
     mode = Mode(mode)
     stream: list[StreamToken] = []
-    where: list[tuple[int, int, Token]] = []
+    where: list[tuple[int, int, Token] | None] = []
     for c, tokens in enumerate(cues):
+        stream.append(StreamToken(BOUNDARY, False))  # the model sees where each cue begins
+        where.append(None)
         for k, tok in enumerate(tokens):
             stream.append(StreamToken(tok.text, tok.is_word))
             where.append((c, k, tok))
@@ -95,7 +98,10 @@ def case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], line
 
     words: list[WordCasing] = []
     word_counter: dict[int, int] = {}
-    for (c, k, tok), pred in zip(where, preds):
+    for place, pred in zip(where, preds):
+        if place is None:
+            continue
+        c, k, tok = place
         if not tok.is_word:
             continue
         w_index = word_counter.get(c, 0)

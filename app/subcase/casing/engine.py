@@ -110,6 +110,10 @@ class CasingEngine:
         """Predictions for every token of ``stream`` (None for punctuation)."""
         if not stream:
             return []
+        # A film starts a sentence.  Training windows often begin mid-sentence, so
+        # the model is told so the way running text says it: a full stop before
+        # the first word (context only; it gets no prediction of its own).
+        stream = [StreamToken(".", False), *stream]
         pieces = self.encoder.pieces([t.text.lower() for t in stream])
         pieces = [p[:self.budget] for p in pieces]
         lengths = [len(p) for p in pieces]
@@ -157,7 +161,7 @@ class CasingEngine:
             best = calibrated.argmax(1).tolist()
             for tok, k, p in zip(words, best, calibrated.tolist()):
                 result[tok] = WordPrediction(TAGS[k], (p[0], p[1], p[2], p[3]))
-        return result
+        return result[1:]
 
     def calibrate(self, probs: np.ndarray) -> np.ndarray:
         """Temperature-scaled probabilities (rows sum to 1)."""

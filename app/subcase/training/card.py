@@ -35,6 +35,7 @@ def write_card(models: Path, evaluation: dict | None) -> Path:
         f"| file | `model.onnx` (int8 dynamic quantization, {chk['int8_size_bytes'] / 1e6:.1f} MB) |",
         f"| sha256 | `{meta['sha256']}` |",
         f"| encoder | {meta['encoder']} |",
+        f"| layers used | {'the lower ' + str(tr['layers']) + ' encoder layers' if tr.get('layers') else 'all encoder layers'} |",
         f"| tags | L lower, T Title, U UPPER, M mixed (case-mask lexicon, {meta['lexicon_entries']} entries; unknown M words fall back to T) |",
         "| inputs | `input_ids`, `attention_mask` (int64, batch x tokens) |",
         "| output | `probs` (float32, batch x tokens x 4): softmax over L, T, U, M for each sub-token |",
@@ -80,10 +81,11 @@ def write_card(models: Path, evaluation: dict | None) -> Path:
         parts += ["", "## How the shipped weights were trained", "", lineage.read_text(encoding="utf-8").strip()]
     ablation = models / "ablation.md"
     if ablation.exists():
-        parts += ["", "## Layer-wise attention ablation", "", ablation.read_text(encoding="utf-8").strip()]
+        parts += ["", "## Ablations", "", ablation.read_text(encoding="utf-8").strip()]
     if evaluation:
         parts += ["", "## Evaluation on the shared dev subtitles", "",
-                  "`subcase evaluate ../shared/data/dev-subtitles` (22 files of human-cased English subtitles):", "",
+                  "`subcase evaluate ../shared/data/dev-subtitles` (22 files of human-cased English subtitles, never "
+                  "trained on; \"cue by cue\" is the same model without context across cue boundaries):", "",
                   "```", format_report(evaluation), "```"]
     path = models / "MODEL_CARD.md"
     path.write_text("\n".join(parts) + "\n", encoding="utf-8")

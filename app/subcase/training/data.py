@@ -10,7 +10,7 @@ from pathlib import Path
 from subcase.casing.encoder import WordEncoder
 
 from . import corpora, synthetic
-from .examples import EncodedDoc, encode_doc
+from .examples import IGNORE, EncodedDoc, encode_doc
 
 VAL_SEINFELD_EPISODES = 6
 VAL_DOCS_PER_SOURCE = 300
@@ -46,7 +46,7 @@ def build(encoder: WordEncoder, seed: int = 0) -> Dataset:
                     continue
                 (train if split == "train" else val).append((source, enc))
                 if split == "train":
-                    n_words += sum(1 for p in enc.is_punct if not p)
+                    n_words += sum(1 for lab in enc.labels if lab != IGNORE)
         stats[source] = {"train_docs": len(tr), "val_docs": len(va), "train_words": n_words}
     return Dataset(train, val, stats)
 

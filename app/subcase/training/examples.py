@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from subcase.casing.encoder import WordEncoder
+from subcase.casing.encoder import BOUNDARY, WordEncoder
 from subcase.casing.tags import TAGS, tag_of
 from subcase.subtitles.words import has_letters, tokenize
 
@@ -52,13 +52,17 @@ def encode_doc(doc: Doc, encoder: WordEncoder) -> EncodedDoc | None:
     is_label: list[bool] = []
     for cue in doc.cues:
         cue_starts.append(len(texts))
+        texts.append(BOUNDARY)  # every cue opens with the boundary marker, as at run time
+        punct.append(False)
+        labels.append(IGNORE)
+        is_label.append(False)
         spans = [m.span() for m in SPEAKER_LABEL.finditer(cue)]
         for tok in tokenize(cue):
             texts.append(tok.text)
             punct.append(not tok.is_word)
             is_label.append(any(a <= tok.start < b for a, b in spans))
             labels.append(TAG_INDEX[tag_of(tok.text)] if tok.is_word and has_letters(tok.text) else IGNORE)
-    if not texts:
+    if all(lab == IGNORE for lab in labels):  # nothing to learn from
         return None
     pieces = encoder.pieces(texts)
     return EncodedDoc(pieces, labels, punct, cue_starts, is_label)
