@@ -20,11 +20,17 @@ def forms(casing):
 
 
 def test_sentence_split_over_cues_is_cased_as_one(engine):
-    split = case_texts(engine, ["we met john smith", "in new york", "on monday morning."])
-    whole = case_texts(engine, ["we met john smith in new york on monday morning."])
-    assert forms(split) == forms(whole)
-    flat = [p for w in split.words for p in w.probs]
-    assert flat == pytest.approx([p for w in whole.words for p in w.probs], abs=1e-5)
+    # read as one stream, "and" continues the sentence of the cues before it;
+    # cased cue by cue, each cue looks like a new sentence
+    across = case_texts(engine, FILM).cue_texts(FILM)
+    assert across[:3] == ["So we flew to New York", "on Monday with John Smith", "and the FBI was waiting."]
+    alone = case_texts(engine, [FILM[2]]).cue_texts([FILM[2]])
+    assert alone == ["And the FBI was waiting."]
+
+
+def test_split_sentence_keeps_its_names(engine):
+    texts = ["we met john smith", "in new york", "on monday morning."]
+    assert case_texts(engine, texts).cue_texts(texts) == ["We met John Smith", "in New York", "on Monday morning."]
 
 
 def test_long_stream_uses_many_windows_and_every_word_gets_a_prediction(engine):

@@ -115,51 +115,48 @@ class CasingEngine:
         # the first word (context only; it gets no prediction of its own).
         stream = [StreamToken(".", False), *stream]
         pieces = self.encoder.pieces([t.text.lower() for t in stream])
-        pieces = [p[:self.budget] for p in pieces]
-        lengths = [len(p) for p in pieces]
+        lengths = [min(len(p), self.budget) for p in pieces]
+        # every sub-token id in one flat array; token i owns flat[starts[i]:starts[i + 1]]
+        flat = np.fromiter((t for p in pieces for t in p[:self.budget]), dtype=np.int64,
+                           count=sum(lengths))
+        starts = np.zeros(len(stream) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=starts[1:])
         windows = plan_windows(lengths, self.budget, self.step)
-        owner = assign_tokens(lengths, windows)
-        by_window: dict[int, list[int]] = {}
-        for tok, w in enumerate(owner):
-            if stream[tok].is_word:
-                by_window.setdefault(w, []).append(tok)
-        needed = sorted(by_window)
-        probs_of: dict[int, np.ndarray] = {}
-        # group windows of similar length to waste less on padding
-        needed.sort(key=lambda w: sum(lengths[windows[w].first:windows[w].last]))
-        done = 0
-        for b in range(0, len(needed), self.batch):
+        owner = np.asarray(assign_tokens(lengths, windows))
+        word_tokens = np.flatnonzero([t.is_word for t in stream])
+        # group the words by the window that predicts them
+        order = np.argsort(owner[word_tokens], kind="stable")
+        grouped = word_tokens[order]
+        needed, first = np.unique(owner[grouped], return_index=True)
+        groups = dict(zip(needed.tolist(), np.split(grouped, first[1:])))
+        span = {w: int(starts[windows[w].last] - starts[windows[w].first]) for w in groups}
+        # windows of similar length share a batch, to waste less on padding
+        queue = sorted(groups, key=span.__getitem__)
+        probs = np.zeros((len(stream), 4), dtype=np.float32)
+        for b in range(0, len(queue), self.batch):
             if cancel is not None and cancel():
                 raise CasingCancelled()
-            batch = needed[b:b + self.batch]
-            width = max(sum(lengths[windows[w].first:windows[w].last]) for w in batch) + 2
+            batch = queue[b:b + self.batch]
+            width = max(span[w] for w in batch) + 2
             ids = np.full((len(batch), width), self.encoder.pad_id, dtype=np.int64)
             mask = np.zeros((len(batch), width), dtype=np.int64)
-            first_pos: list[dict[int, int]] = []
             for r, w in enumerate(batch):
-                win = windows[w]
-                row = [self.encoder.cls_id]
-                positions = {}
-                for tok in range(win.first, win.last):
-                    positions[tok] = len(row)
-                    row.extend(pieces[tok])
-                row.append(self.encoder.sep_id)
-                ids[r, :len(row)] = row
-                mask[r, :len(row)] = 1
-                first_pos.append(positions)
+                lo = starts[windows[w].first]
+                ids[r, 0] = self.encoder.cls_id
+                ids[r, 1:span[w] + 1] = flat[lo:lo + span[w]]
+                ids[r, span[w] + 1] = self.encoder.sep_id
+                mask[r, :span[w] + 2] = 1
             out = self.session.run(ids, mask)
             for r, w in enumerate(batch):
-                for tok in by_window[w]:
-                    probs_of[tok] = out[r, first_pos[r][tok]]
-            done += len(batch)
+                toks = groups[w]
+                probs[toks] = out[r, starts[toks] - starts[windows[w].first] + 1]
             if progress is not None:
-                progress(done, len(needed))
-        words = sorted(probs_of)
+                progress(min(b + self.batch, len(queue)), len(queue))
         result: list[WordPrediction | None] = [None] * len(stream)
-        if words:
-            calibrated = self.calibrate(np.stack([probs_of[t] for t in words]))
+        if len(word_tokens):
+            calibrated = self.calibrate(probs[word_tokens])
             best = calibrated.argmax(1).tolist()
-            for tok, k, p in zip(words, best, calibrated.tolist()):
+            for tok, k, p in zip(word_tokens.tolist(), best, calibrated.tolist()):
                 result[tok] = WordPrediction(TAGS[k], (p[0], p[1], p[2], p[3]))
         return result[1:]
 
