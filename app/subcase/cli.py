@@ -22,6 +22,15 @@ from subcase import __version__
 COMMANDS = {"convert", "evaluate", "bench", "gui"}
 
 
+def _failure(r) -> str:
+    """One line for a failed file; the core's errors already start with the file's name."""
+    error = r.error or "failed"
+    for prefix in (f"{r.src}: ", f"{r.src.name}: "):
+        if error.startswith(prefix):
+            error = error[len(prefix):]
+    return f"FAILED {r.src}: {error}"
+
+
 class Progress:
     """A one-line progress bar on stderr (plain lines when stderr is not a terminal)."""
 
@@ -62,7 +71,7 @@ def _collect(paths: list[Path]):
 
     inputs, bad = collect_inputs(paths)
     for r in bad:
-        print(f"FAILED {r.src}: {r.error}", file=sys.stderr)
+        print(_failure(r), file=sys.stderr)
     if not inputs:
         print("subcase: no .srt or .vtt files to work on", file=sys.stderr)
     return inputs, bad
@@ -89,7 +98,7 @@ def cmd_convert(args) -> int:
     def on_done(r) -> None:
         if not r.ok:
             bar.close()
-            print(f"FAILED {r.src}: {r.error}", file=sys.stderr)
+            print(_failure(r), file=sys.stderr)
 
     result = run_batch(engine, inputs, out_dir, args.mode, args.format, progress, on_done,
                        keep_casing=bool(args.details))
