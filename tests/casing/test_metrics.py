@@ -38,3 +38,14 @@ def test_calibration_table():
     ece, rows = calibration_table([0.95, 0.95, 0.55, 0.55], [True, True, True, False])
     assert ece == pytest.approx(0.5 * 0.05 + 0.5 * 0.05)
     assert sum(r["words"] for r in rows) == 4
+
+
+def test_baseline_words_line_up_with_scored_words_when_a_cue_has_numbers():
+    from subcase.evaluation.baselines import first_word_and_i
+    from subcase.evaluation.metrics import scored_words
+    from subcase.subtitles.words import tokenize
+
+    cues = [tokenize("in 1969 nasa sent 3 men."), tokenize("i was there.")]
+    forms = first_word_and_i(cues, punctuated=True)
+    assert forms == [["In", "nasa", "sent", "men"], ["I", "was", "there"]]
+    assert [len(f) for f in forms] == [sum(1 for c, _, _ in scored_words(cues) if c == i) for i in range(2)]

@@ -9,9 +9,9 @@ data that cannot be downloaded here, so we tokenise with NLTKWordTokenizer
 from __future__ import annotations
 
 from subcase.casing.tags import Tag, apply_tag
-from subcase.subtitles.words import Token
+from subcase.subtitles.words import Token, has_letters
 
-from .metrics import SENTENCE_END
+from .metrics import SENTENCE_END, scored_words
 
 _I_FORMS = {"i", "i'm", "i'll", "i've", "i'd", "i\u2019m", "i\u2019ll", "i\u2019ve", "i\u2019d"}
 
@@ -19,21 +19,10 @@ _I_FORMS = {"i", "i'm", "i'll", "i've", "i'd", "i\u2019m", "i\u2019ll", "i\u2019
 def first_word_and_i(cues: list[list[Token]], punctuated: bool) -> list[list[str]]:
     """Capitalise sentence starts (after . ! ?, or every cue start when there is no
     punctuation to go by) and the pronoun I; everything else lower case."""
-    out: list[list[str]] = []
-    start = True
-    for tokens in cues:
-        if not punctuated:
-            start = True
-        forms = []
-        for tok in tokens:
-            if not tok.is_word:
-                if tok.text in SENTENCE_END:
-                    start = True
-                continue
-            w = tok.text.lower()
-            forms.append(apply_tag(w, Tag.T) if start or w in _I_FORMS else w)
-            start = False
-        out.append(forms)
+    out: list[list[str]] = [[] for _ in cues]
+    for c, tok, start in scored_words(cues, cue_starts_sentence=not punctuated):
+        w = tok.text.lower()
+        out[c].append(apply_tag(w, Tag.T) if start or w in _I_FORMS else w)
     return out
 
 
@@ -86,7 +75,7 @@ class TruecaseBaseline:
             cased = self.case_text(text)
             pos = 0
             for c, tok in seg:
-                if tok.is_word:
+                if tok.is_word and has_letters(tok.text):  # the words the metrics count
                     out[c].append(cased[pos:pos + len(tok.text)])
                 pos += len(tok.text) + 1
         return out

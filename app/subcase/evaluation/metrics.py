@@ -17,10 +17,29 @@ The review view: at a confidence threshold, the share of words highlighted
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Iterator, Sequence
 
 from subcase.casing.tags import TAGS, Tag, tag_of
+from subcase.subtitles.words import Token, has_letters
 
 SENTENCE_END = {".", "!", "?", "\u2026"}
+
+
+def scored_words(cues: Sequence[Sequence[Token]], cue_starts_sentence: bool = False
+                 ) -> Iterator[tuple[int, Token, bool]]:
+    """(cue index, word, starts a sentence) for every word with letters: the words
+    all metrics count.  A sentence starts the text and follows . ! ? and, with
+    ``cue_starts_sentence``, every cue start (for input without punctuation)."""
+    start = True
+    for c, tokens in enumerate(cues):
+        start = start or cue_starts_sentence
+        for tok in tokens:
+            if not tok.is_word:
+                start = start or tok.text in SENTENCE_END
+                continue
+            if has_letters(tok.text):
+                yield c, tok, start
+            start = False
 
 
 @dataclass

@@ -12,7 +12,7 @@ from subcase.subtitles import load
 from subcase.subtitles.words import Token, has_letters
 
 from .baselines import TruecaseBaseline, first_word_and_i
-from .metrics import SENTENCE_END, WordOutcome, calibration_table, review_view, score
+from .metrics import WordOutcome, scored_words, calibration_table, review_view, score
 
 REVIEW_THRESHOLDS = [0.5, 0.7, 0.8, 0.9, 0.95, 0.99]
 
@@ -27,19 +27,9 @@ class Reference:
 def load_reference(path: Path) -> Reference:
     doc = load(path)
     cues = [cue.tokens() for cue in doc.cues]
-    flags: list[list[bool]] = []
-    start = True
-    for tokens in cues:
-        f = []
-        for tok in tokens:
-            if not tok.is_word:
-                if tok.text in SENTENCE_END:
-                    start = True
-                continue
-            if has_letters(tok.text):
-                f.append(start)
-            start = False
-        flags.append(f)
+    flags: list[list[bool]] = [[] for _ in cues]
+    for c, _, start in scored_words(cues):
+        flags[c].append(start)
     return Reference(path.name, cues, flags)
 
 
