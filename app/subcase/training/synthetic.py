@@ -3,8 +3,14 @@
 A pilot model failed most on these in real subtitles: acronyms ("FBI" came out
 "Fbi"), ALL-CAPS speaker labels ("NARRATOR:"), bracketed sound cues
 ("[door slams]"), honorifics ("Your Grace", "the King") and product names in
-talks ("iPhone", "PowerPoint").  Each generator returns documents of cues with
-the casing a professional subtitler would write.
+talks ("iPhone", "PowerPoint").  A later model over-learned two of the cures:
+it read any "phrase:" at a line start as a speaker label ("Web accessibility:"
+came out "WEB ACCESSIBILITY:"), and it capitalised web addresses read out in
+talks ("w3.org" came out "W3.Org").  Data v4 adds headings with a colon that are
+not labels, web addresses, and the names of organisations and documents
+("the Open Data Initiative") beside generic uses ("our data guidelines").
+Each generator returns documents of cues with the casing a professional
+subtitler would write.
 """
 
 from __future__ import annotations
@@ -68,15 +74,41 @@ HONORIFIC_LINES = (
 )
 
 
+URL_TEMPLATES = (
+    "visit {U}", "for more information, visit {U}.", "go to {U}", "the address is {U}.",
+    "you can find it at {U}.", "it's all on {U}", "check out {U} for the details.", "see {U}",
+    "email us at {E}.", "write to {E}", "the link is {U}", "more at {U}.",
+)
+TLDS = ("com", "org", "net", "edu", "gov", "io", "co.uk", "org.uk", "eu", "info", "dev")
+
+NAME_SUFFIXES = (
+    "Initiative", "Guidelines", "Act", "Convention", "Foundation", "Institute", "Council", "Association",
+    "Consortium", "Commission", "Agency", "Project", "Program", "Report", "Methodology", "Committee",
+    "Working Group", "Task Force", "Alliance", "Network", "Tool", "Checklist", "Standard", "Awards",
+    "Conference", "Summit", "Framework", "Center", "Society", "Fund", "Declaration", "Strategy",
+)
+NAME_TEMPLATES = (
+    "the {N} was published last year.", "we follow the {N}", "she chairs the {N}.", "according to the {N},",
+    "this is covered by the {N}.", "the {N} says that", "I joined the {N} in May.", "read the {N} first.",
+    "they started the {N} to help", "the {N} and its partners", "it's part of the {N}.",
+)
+GENERIC_TEMPLATES = (
+    "our {n} {s} are simple.", "these {n} {s} help a lot.", "some {n} {s} work better", "a new {n} {s}",
+    "any {n} {s} will do.", "we wrote our own {s}.", "the {s} we use are free.", "his {n} {s} failed",
+)
+GENERIC_SUFFIXES = ("guidelines", "tools", "report", "project", "program", "strategy", "checklist", "standard",
+                    "network", "framework", "group", "committee", "policy", "methods")
+
+
 def _read_list(path: Path) -> list[str]:
     if not path.exists():
         return []
     return path.read_text(encoding="latin-1").split()
 
 
-def common_words() -> set[str]:
+def common_words(levels: tuple[int, ...] = (10, 20, 35, 40, 50)) -> set[str]:
     """Ordinary lower-case English words (SCOWL sizes up to 50)."""
-    return {w for level in (10, 20, 35, 40, 50) for w in _read_list(SCOWL / f"english-words.{level}") if w.islower()}
+    return {w for level in levels for w in _read_list(SCOWL / f"english-words.{level}") if w.islower()}
 
 
 def acronyms() -> list[str]:
@@ -117,21 +149,56 @@ def _cap_first(s: str) -> str:
     return s[:1].upper() + s[1:]
 
 
-def phenomenon_docs(rng: random.Random, n_docs: int = 1500) -> list[Doc]:
-    """Short documents mixing acronym, product and honorific lines."""
+def web_address(rng: random.Random, vocab: list[str], acr: list[str]) -> str:
+    """A host name as people write it (lower case), sometimes with a path."""
+    host = rng.choice(vocab) + (rng.choice(vocab) if rng.random() < 0.3 else "")
+    if rng.random() < 0.15:
+        host += str(rng.randint(1, 9))
+    url = ("www." if rng.random() < 0.25 else "") + host + "." + rng.choice(TLDS)
+    for _ in range(rng.choice((0, 0, 1, 1, 2))):
+        r = rng.random()
+        segment = rng.choice(acr) if r < 0.25 else _cap_first(rng.choice(vocab)) if r < 0.35 else rng.choice(vocab)
+        url += "/" + segment
+    return url
+
+
+def organisation_name(rng: random.Random, vocab: list[str]) -> str:
+    words = [_cap_first(rng.choice(vocab)) for _ in range(rng.choice((1, 2, 2, 3)))]
+    return " ".join(words + [rng.choice(NAME_SUFFIXES)])
+
+
+def _url_line(rng: random.Random, vocab: list[str], acr: list[str]) -> str:
+    template = rng.choice(URL_TEMPLATES)
+    email = f"{rng.choice(vocab)}@{rng.choice(vocab)}.{rng.choice(TLDS)}"
+    return _cap_first(template.format(U=web_address(rng, vocab, acr), E=email))
+
+
+def _name_line(rng: random.Random, vocab: list[str]) -> str:
+    if rng.random() < 0.6:
+        return _cap_first(rng.choice(NAME_TEMPLATES).format(N=organisation_name(rng, vocab)))
+    return _cap_first(rng.choice(GENERIC_TEMPLATES).format(n=rng.choice(vocab), s=rng.choice(GENERIC_SUFFIXES)))
+
+
+def phenomenon_docs(rng: random.Random, n_docs: int = 2500) -> list[Doc]:
+    """Short documents mixing acronym, product, honorific, web address and name lines."""
     acr = acronyms()
     prods = PRODUCTS
+    vocab = sorted(w for w in common_words((10, 20, 35)) if w.isalpha() and 3 <= len(w) <= 10)
     docs = []
     for _ in range(n_docs):
         cues = []
         for _ in range(rng.randint(3, 8)):
             r = rng.random()
-            if r < 0.5:
+            if r < 0.3:
                 cues.append(_cap_first(rng.choice(ACRONYM_TEMPLATES).format(A=rng.choice(acr))))
-            elif r < 0.75:
+            elif r < 0.45:
                 cues.append(_cap_first(rng.choice(PRODUCT_TEMPLATES).format(P=rng.choice(prods))))
-            else:
+            elif r < 0.6:
                 cues.append(rng.choice(HONORIFIC_LINES))
+            elif r < 0.8:
+                cues.append(_url_line(rng, vocab, acr))
+            else:
+                cues.append(_name_line(rng, vocab))
         docs.append(Doc("synthetic", cues))
     return docs
 
@@ -147,7 +214,12 @@ def decorate(doc: Doc, rng: random.Random, names: list[str]) -> Doc:
                 sound = _cap_first(sound)
             out.append(f"({sound})" if rng.random() < 0.3 else f"[{sound}]")
         r = rng.random()
-        if r < 0.05:
+        if r < 0.025 and i + 1 < len(doc.cues):
+            # a heading with a colon that is not a speaker label: "Web accessibility: essential for all"
+            phrase = [w for w in doc.cues[i + 1].split()[:rng.choice((1, 2, 2, 3))] if w.isalpha()]
+            if phrase:
+                cue = f"{_cap_first(' '.join(phrase))}:{' ' if rng.random() < 0.7 else chr(10)}{cue}"
+        elif r < 0.05:
             label = speaker or rng.choice(NARRATORS)
             if rng.random() < 0.3:
                 label = f"{rng.choice(names)} {rng.choice(names)}"
