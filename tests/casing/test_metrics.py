@@ -49,3 +49,14 @@ def test_baseline_words_line_up_with_scored_words_when_a_cue_has_numbers():
     forms = first_word_and_i(cues, punctuated=True)
     assert forms == [["In", "nasa", "sent", "men"], ["I", "was", "there"]]
     assert [len(f) for f in forms] == [sum(1 for c, _, _ in scored_words(cues) if c == i) for i in range(2)]
+
+
+def test_a_dot_inside_an_address_or_abbreviation_ends_no_sentence():
+    from subcase.evaluation.metrics import scored_words
+    from subcase.subtitles.words import tokenize
+
+    cues = [tokenize("Visit w3.org/WAI. Then the U.S.A. team"), tokenize("wait... What? no.")]
+    starts = {tok.text: start for _, tok, start in scored_words(cues)}
+    # a mark followed by a space still ends a sentence, even after an abbreviation ("U.S.A. team")
+    assert starts == {"Visit": True, "w3": False, "org": False, "WAI": False, "Then": True, "the": False,
+                      "U": False, "S": False, "A": False, "team": True, "wait": False, "What": True, "no": True}

@@ -12,6 +12,7 @@ from typing import Sequence
 
 from subcase.subtitles.words import Token, has_letters, tokenize
 
+from .addresses import host_word_indices
 from .encoder import BOUNDARY
 from .engine import CasingEngine, Cancel, Progress, StreamToken, WordPrediction
 from .modes import Mode, is_caps_line, merge_keep
@@ -79,6 +80,7 @@ def case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], line
     mode = Mode(mode)
     stream: list[StreamToken] = []
     where: list[tuple[int, int, Token] | None] = []
+    hosts = {(c, k) for c, tokens in enumerate(cues) for k in host_word_indices(tokens)}
     for c, tokens in enumerate(cues):
         stream.append(StreamToken(BOUNDARY, False))  # the model sees where each cue begins
         where.append(None)
@@ -108,6 +110,8 @@ def case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], line
         word_counter[c] = w_index + 1
         if pred is None or not has_letters(tok.text):
             continue
+        if (c, k) in hosts:  # a rule, not the model: host names are lower case (see addresses.py)
+            pred = WordPrediction(Tag.L, (1.0, 0.0, 0.0, 0.0))
         model_form = engine.form(tok.text, pred.tag)
         if mode is Mode.RESTORE:
             output = model_form

@@ -29,17 +29,24 @@ def scored_words(cues: Sequence[Sequence[Token]], cue_starts_sentence: bool = Fa
                  ) -> Iterator[tuple[int, Token, bool]]:
     """(cue index, word, starts a sentence) for every word with letters: the words
     all metrics count.  A sentence starts the text and follows . ! ? and, with
-    ``cue_starts_sentence``, every cue start (for input without punctuation)."""
+    ``cue_starts_sentence``, every cue start (for input without punctuation).
+    A mark with a word straight after it ("w3.org", "U.S.A.") ends no sentence."""
     start = True
     for c, tokens in enumerate(cues):
         start = start or cue_starts_sentence
+        stop_end = None  # end of the sentence-ending marks just passed, if they made ``start``
         for tok in tokens:
             if not tok.is_word:
-                start = start or tok.text in SENTENCE_END
+                if tok.text in SENTENCE_END and (not start or stop_end is not None):
+                    start, stop_end = True, tok.end
+                elif tok.text not in SENTENCE_END:
+                    stop_end = None
                 continue
+            if stop_end is not None and tok.start == stop_end:
+                start = False
             if has_letters(tok.text):
                 yield c, tok, start
-            start = False
+            start, stop_end = False, None
 
 
 @dataclass
