@@ -142,6 +142,9 @@ def cmd_evaluate(args) -> int:
 
 
 def cmd_bench(args) -> int:
+    if args.runs < 1 or args.cues < 1:
+        print("subcase bench: --runs and --cues must be at least 1", file=sys.stderr)
+        return 2
     from subcase.evaluation.bench import run_bench
     return run_bench(args)
 
@@ -185,6 +188,7 @@ def build_parser() -> argparse.ArgumentParser:
     b = sub.add_parser("bench", help="throughput, latency, start-up and memory against the truecase baseline")
     b.add_argument("--cues", type=int, default=1500, help="cues in the synthetic feature-length film")
     b.add_argument("--file", type=Path, help="benchmark this subtitle file instead")
+    b.add_argument("--runs", type=int, default=3, help="conversions of the film per system (default 3)")
     b.add_argument("--model", type=Path, help=argparse.SUPPRESS)
     b.add_argument("--no-baseline", action="store_true")
     b.set_defaults(func=cmd_bench)
