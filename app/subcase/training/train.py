@@ -28,9 +28,10 @@ SOURCE_WEIGHTS = {"seinfeld": 0.35, "wiki": 0.30, "fortunes": 0.15, "synthetic":
 BUDGET = 62  # sub-tokens per window, plus [CLS] and [SEP]
 
 
-def batches(docs_by_source, rng: random.Random, encoder: WordEncoder, batch_size: int):
-    sources = list(SOURCE_WEIGHTS)
-    weights = [SOURCE_WEIGHTS[s] for s in sources]
+def batches(docs_by_source, rng: random.Random, encoder: WordEncoder, batch_size: int,
+            source_weights: dict[str, float] = SOURCE_WEIGHTS):
+    sources = list(source_weights)
+    weights = [source_weights[s] for s in sources]
     while True:
         windows = []
         while len(windows) < batch_size:
@@ -40,6 +41,16 @@ def batches(docs_by_source, rng: random.Random, encoder: WordEncoder, batch_size
             if ids:
                 windows.append((ids, labels))
         yield make_batch(windows, encoder.cls_id, encoder.sep_id, encoder.pad_id)
+
+
+def parse_weights(text: str) -> dict[str, float]:
+    weights = {}
+    for part in text.split(","):
+        name, _, value = part.partition("=")
+        if name not in SOURCE_WEIGHTS:
+            raise argparse.ArgumentTypeError(f"unknown source {name!r} (sources: {', '.join(SOURCE_WEIGHTS)})")
+        weights[name] = float(value)
+    return weights
 
 
 @torch.no_grad()
@@ -77,6 +88,8 @@ def main(argv=None) -> None:
     ap.add_argument("--threads", type=int, default=1,
                     help="torch threads; 1 is fastest when anything else shares the cores")
     ap.add_argument("--layers", type=int, help="keep only this many encoder layers")
+    ap.add_argument("--weights", type=parse_weights, default=SOURCE_WEIGHTS,
+                    help="share of windows per source, e.g. seinfeld=0.25,wiki=0.45,fortunes=0.1,synthetic=0.2")
     args = ap.parse_args(argv)
 
     torch.set_num_threads(args.threads)
@@ -109,7 +122,7 @@ def main(argv=None) -> None:
     loss_fn = torch.nn.CrossEntropyLoss(ignore_index=IGNORE)
     log = open(args.out / "log.jsonl", "a")
     config = {"layer_mix": args.layer_mix, "layers": args.layers, "batch_size": args.batch_size, "lr": args.lr,
-              "head_lr": args.head_lr, "budget": BUDGET, "source_weights": SOURCE_WEIGHTS,
+              "head_lr": args.head_lr, "budget": BUDGET, "source_weights": args.weights,
               "data": ds.stats, "encoder": str(enc_dir)}
     (args.out / "config.json").write_text(json.dumps(config, indent=2))
 
@@ -119,7 +132,7 @@ def main(argv=None) -> None:
     seen = 0
     first_step = step
     model.train()
-    for ids, mask, labels in batches(by_source, rng, encoder, args.batch_size):
+    for ids, mask, labels in batches(by_source, rng, encoder, args.batch_size, args.weights):
         now = time.time()
         frac = (now - start) / (deadline - start)
         warm = min(1.0, (step - first_step + 1) / 200)
