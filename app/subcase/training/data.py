@@ -31,7 +31,7 @@ def build(encoder: WordEncoder, seed: int = 0) -> Dataset:
         "seinfeld": ([d for _, d in episodes[:-VAL_SEINFELD_EPISODES]], [d for _, d in episodes[-VAL_SEINFELD_EPISODES:]]),
     }
     for source, docs in (("wiki", corpora.wiki_docs(rng)), ("fortunes", corpora.fortune_docs(rng)),
-                         ("synthetic", synthetic.phenomenon_docs(rng))):
+                         ("synthetic", synthetic.phenomenon_docs(rng)), ("tech", corpora.tech_docs(rng))):
         rng.shuffle(docs)
         groups[source] = (docs[VAL_DOCS_PER_SOURCE:], docs[:VAL_DOCS_PER_SOURCE])
     train, val, stats = [], [], {}

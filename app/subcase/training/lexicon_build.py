@@ -20,7 +20,8 @@ def build_lexicon(dataset=None) -> dict[str, str]:
     import random
     counts: Counter[str] = Counter()
     rng = random.Random(0)
-    docs = [d for _, d in corpora.seinfeld_episodes()] + corpora.wiki_docs(rng) + corpora.fortune_docs(rng)
+    docs = ([d for _, d in corpora.seinfeld_episodes()] + corpora.wiki_docs(rng) + corpora.fortune_docs(rng)
+            + corpora.tech_docs(rng))
     for d in docs:
         for cue in d.cues:
             for w in words(cue):
