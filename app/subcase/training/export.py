@@ -178,7 +178,8 @@ def main(argv=None) -> None:
         "ece_after": ece(conf, correct),
         "review_threshold": review_threshold(conf, correct),
         "review_threshold_rule": "lowest confidence that flags 90% of held-out tagging errors",
-        "held_out": "6 Seinfeld episodes + 300 Wikipedia, 300 fortunes and 300 synthetic documents never trained on",
+        "held_out": "documents never trained on: " + ", ".join(
+            f"{v['val_docs']} {k}" for k, v in ds.stats.items()) + " (Seinfeld: episodes)",
     }
     shutil.copyfile(enc_dir / "tokenizer.json", args.out / "tokenizer.json")
     lexicon = build_lexicon(ds)
