@@ -39,16 +39,18 @@ def main(argv=None) -> None:
     states = [torch.load(p, map_location="cpu") for p in args.checkpoints]
     config = states[0]["config"]
     soup = {k: sum(s["model"][k].float() for s in states) / len(states) for k in states[0]["model"]}
-    candidates = [(str(p), s["model"], s["step"]) for p, s in zip(args.checkpoints, states)]
-    candidates.append(("average", soup, max(s["step"] for s in states)))
+    candidates = [(str(p), s["model"], s["step"], s["config"]) for p, s in zip(args.checkpoints, states)]
+    # the average has seen every run's data
+    data = {k: v for s in states for k, v in s["config"].get("data", {}).items()}
+    candidates.append(("average", soup, max(s["step"] for s in states), dict(config, data=data)))
     model = CaseTagger(str(enc_dir), layer_mix=config["layer_mix"], layers=config.get("layers"))
     scored = []
-    for name, weights, step in candidates:
+    for name, weights, step, cfg in candidates:
         model.load_state_dict(weights)
         metrics = validate(model, batches)
         print(json.dumps({"candidate": name, **metrics}), flush=True)
-        scored.append((metrics["ser"], name, weights, step, metrics))
-    ser, name, weights, step, metrics = min(scored, key=lambda t: t[0])
+        scored.append((metrics["ser"], name, weights, step, cfg, metrics))
+    ser, name, weights, step, config, metrics = min(scored, key=lambda t: t[0])
     config = dict(config, soup={"picked": name, "candidates": [c[0] for c in candidates],
                                 "held_out": {k: round(v, 5) for k, v in metrics.items()}})
     torch.save({"model": weights, "step": step, "config": config}, args.out)
