@@ -19,6 +19,8 @@ def test_tag_of(word, tag):
     ("london", Tag.T, "London"), ("fbi", Tag.U, "FBI"), ("fbi's", Tag.U, "FBI's"), ("don't", Tag.U, "DON'T"),
     ("iphone", Tag.M, "iPhone"), ("iphone's", Tag.M, "iPhone's"), ("mcadams", Tag.M, "McAdams"),
     ("zorblax", Tag.M, "Zorblax"),  # an M word the lexicon does not know falls back to Title
+    ("iphones", Tag.M, "iPhones"), ("youtubes", Tag.M, "YouTubes"),  # a plural takes its singular's mask
+    ("zorblaxs", Tag.M, "Zorblaxs"),
     ("LONDON", Tag.L, "london"), ("i'm", Tag.T, "I'm"), ("élan", Tag.T, "Élan"),
 ])
 def test_apply_tag(word, tag, expected):

@@ -80,9 +80,13 @@ def apply_tag(word: str, tag: Tag, lexicon: Mapping[str, str] | None = None) -> 
         if word.lower().endswith(_POSSESSIVES) and len(_letters(word)) > 2:
             return word[:-1].upper() + word[-1].lower()
         return word.upper()
-    # Tag.M: take the mask from the lexicon, keeping a possessive suffix.
+    # Tag.M: take the mask from the lexicon, keeping a possessive suffix; a plural
+    # ("iPads", "McDonalds") takes the mask of its singular.
     key = case_mask_key(word)
     form = lexicon.get(key) if lexicon else None
+    if form is None and lexicon and key.endswith("s") and len(key) > 2:
+        singular = lexicon.get(key[:-1])
+        form = singular + "s" if singular is not None else None
     if form is None or len(form) != len(key):
         return _title(word)
     return form + word[len(key):].lower()
