@@ -14,6 +14,7 @@ from subcase.subtitles.words import Token, has_letters, tokenize
 
 from .addresses import host_word_indices
 from .encoder import BOUNDARY
+from .gcpause import paused_gc
 from .engine import CasingEngine, Cancel, Progress, StreamToken, WordPrediction
 from .modes import Mode, is_caps_line, merge_keep
 from .tags import TAGS, Tag
@@ -77,7 +78,12 @@ def case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], line
 
     ``line_of[c][k]`` is the line number of token k of cue c, used by caps mode.
     """
-    mode = Mode(mode)
+    with paused_gc():
+        return _case_token_lists(engine, cues, line_of, Mode(mode), progress, cancel)
+
+
+def _case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], line_of: Sequence[Sequence[int]] | None,
+                      mode: Mode, progress: Progress | None, cancel: Cancel | None) -> DocumentCasing:
     stream: list[StreamToken] = []
     where: list[tuple[int, int, Token] | None] = []
     hosts = {(c, k) for c, tokens in enumerate(cues) for k in host_word_indices(tokens)}
@@ -139,9 +145,10 @@ def case_texts(engine: CasingEngine, texts: Sequence[str], mode: Mode = Mode.RES
 def case_document(engine: CasingEngine, doc, mode: Mode = Mode.RESTORE,
                   progress: Progress | None = None, cancel: Cancel | None = None) -> DocumentCasing:
     """Case a ``subcase.subtitles.Document``; markup is never seen by the model."""
-    token_lists = [cue.tokens() for cue in doc.cues]
-    lines = [_line_numbers(cue.text, toks) for cue, toks in zip(doc.cues, token_lists)]
-    return case_token_lists(engine, token_lists, lines, mode, progress, cancel)
+    with paused_gc():
+        token_lists = [cue.tokens() for cue in doc.cues]
+        lines = [_line_numbers(cue.text, toks) for cue, toks in zip(doc.cues, token_lists)]
+        return case_token_lists(engine, token_lists, lines, mode, progress, cancel)
 
 
 def apply_casing(doc, casing: DocumentCasing) -> int:
