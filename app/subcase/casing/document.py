@@ -14,8 +14,8 @@ from subcase.subtitles.words import Token, has_letters, tokenize
 
 from .addresses import host_word_indices
 from .encoder import BOUNDARY
-from .gcpause import paused_gc
 from .engine import CasingEngine, Cancel, Progress, StreamToken, WordPrediction
+from .gcpause import paused_gc
 from .modes import Mode, is_caps_line, merge_keep
 from .tags import TAGS, Tag
 
