@@ -2,7 +2,7 @@
 
 Pure Python (standard library only, plus PyInstaller's version-info classes when
 asked for them), so that the Windows and macOS branches of the spec can be
-exercised on Linux by ``tests/packaging/test_spec_logic.py``.
+exercised on Linux by ``tests/installers/test_packaging_spec.py``.
 
 Everything that decides *what goes into the bundle* lives here:
 

@@ -2,7 +2,7 @@
 # The bundle smoke test:   bash packaging/smoke_test.sh [--no-build] [pytest args...]
 #
 # Builds dist/subcase with packaging/build.sh (unless --no-build), packs the Linux
-# tarball, then runs tests/packaging against them: `subcase --version`, `subcase convert`
+# tarball, then runs tests/installers against them: `subcase --version`, `subcase convert`
 # on ../shared/data/dev-subtitles (checked against the source run), the GUI offscreen
 # (and on X11 under xvfb-run when present) with --smoke-test, no-argument GUI start,
 # bundle contents (no torch/transformers, only the needed Qt plugins), tarball install.
@@ -27,4 +27,4 @@ case "$(uname -s)" in
     ;;
 esac
 du -sh dist/subcase
-exec "$PYTHON" -m pytest -q -rs -p no:cacheprovider tests/packaging "$@"
+exec "$PYTHON" -m pytest -q -rs -p no:cacheprovider tests/installers "$@"
