@@ -9,6 +9,7 @@ import pytest
 
 from subcase.casing import CasingEngine, Mode, ModelError, Tag, apply_casing, case_document, case_texts
 from subcase.casing.engine import StreamToken
+from subcase.casing.tags import TAGS
 from subcase.subtitles import loads
 
 FILM = ["so we flew to new york", "on monday with john smith", "and the fbi was waiting.",
@@ -29,7 +30,8 @@ def test_sentence_split_over_cues_is_cased_as_one(engine):
     in_context = next(w for w in case_texts(engine, FILM).words if w.cue_index == 2)
     alone = case_texts(engine, [FILM[2]]).words[0]
     assert in_context.output == "and" and in_context.confidence > 0.75
-    assert alone.probs[1] > 2 * in_context.probs[1]  # probs are in tag order L, T, U, M
+    title = TAGS.index(Tag.T)
+    assert alone.probs[title] > 2 * in_context.probs[title]
     assert alone.confidence < in_context.confidence - 0.2
 
 

@@ -43,6 +43,6 @@ def test_rebuilt_torch_model_tags_like_the_shipped_onnx_model():
     real = mask.astype(bool) & ~np.isin(ids, [tok.token_to_id("[CLS]"), tok.token_to_id("[SEP]")])
     # The rebuilt weights are exact (against the checkpoint they were quantized from: same tag on every
     # sub-token, mean probability difference 0.002), but the ONNX model also quantizes activations at run
-    # time, which flips close calls: on held-out words fp32 and int8 differ on 0.35%, here "iphone" once.
+    # time, which flips close calls: on held-out words fp32 and int8 differ on about 0.35%.
     assert (onnx_probs.argmax(-1) == torch_probs.argmax(-1))[real].mean() >= 0.98
     assert np.abs(onnx_probs - torch_probs)[real].mean() < 0.03

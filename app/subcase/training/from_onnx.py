@@ -11,7 +11,7 @@ back into query, key and value; MatMul weights are found by position (per layer:
 attention output, intermediate, output, then the head).
 
 The rebuilt model is the dequantized one, not the fp32 weights before
-quantization; ``check`` compares it with the ONNX model on real windows.
+quantization; tests/training/test_from_onnx.py compares its tags with the ONNX model's.
 """
 
 from __future__ import annotations
@@ -35,6 +35,13 @@ def _arrays(model_path: Path):
 def _dequant(inits: dict, name: str, scale: str, zero: str) -> np.ndarray:
     q = inits[name].astype(np.float32)
     return (q - inits[zero].astype(np.float32)) * inits[scale].astype(np.float32)
+
+
+def _dequant_matmul(inits: dict, node) -> np.ndarray:
+    """A quantized MatMul's weight as a torch Linear weight (out, in); the quantizer names its
+    scale and zero point after the weight."""
+    base = node.input[1][: -len("_quantized")]
+    return _dequant(inits, node.input[1], base + "_scale", base + "_zero_point").T
 
 
 def state_from_onnx(model_path: Path) -> tuple[dict[str, torch.Tensor], int]:
@@ -62,13 +69,8 @@ def state_from_onnx(model_path: Path) -> tuple[dict[str, torch.Tensor], int]:
             sd[f"encoder.encoder.layer.{i}.attention.self.{part}.weight"] = w[:, sl].T
             sd[f"encoder.encoder.layer.{i}.attention.self.{part}.bias"] = b[sl]
         for k, part in enumerate(("attention.output.dense", "intermediate.dense", "output.dense")):
-            mm = matmuls[3 * i + k]
-            base = mm.input[1][: -len("_quantized")]
-            sd[f"encoder.encoder.layer.{i}.{part}.weight"] = _dequant(
-                inits, mm.input[1], base + "_scale", base + "_zero_point").T
-    head = matmuls[-1]
-    base = head.input[1][: -len("_quantized")]
-    sd["head.weight"] = _dequant(inits, head.input[1], base + "_scale", base + "_zero_point").T
+            sd[f"encoder.encoder.layer.{i}.{part}.weight"] = _dequant_matmul(inits, matmuls[3 * i + k])
+    sd["head.weight"] = _dequant_matmul(inits, matmuls[-1])
     # biases and LayerNorm parameters keep their torch names as float initializers
     for name, arr in inits.items():
         if re.fullmatch(r"(encoder\.encoder\.layer\.\d+\..*\.(bias|weight))|head\.bias", name) and arr.dtype == np.float32:
