@@ -52,3 +52,40 @@ def test_prose_filter_keeps_sentences_and_drops_code():
     <p>THIS PARAGRAPH SHOUTS IN CAPITALS FROM THE START RIGHT TO ITS VERY END.</p>"""
     assert corpora.prose_paragraphs(page) == [
         "The Debian Project is run by its developers, who elect a Project Leader every year."]
+
+
+def test_mined_expansions_keep_their_casing_and_need_matching_initials():
+    from subcase.training import expansions
+
+    doc = Doc("wiki", ["In 1948 the United Nations founded the World Health Organization (WHO) in Geneva.",
+                       "Doctors use magnetic resonance imaging (MRI) to see soft tissue.",
+                       "He bought a big red dog (FBI) last week.",
+                       "The Union of European Football Associations (UEFA) runs the cup."])
+    assert expansions.mine_pairs([doc]) == [("World Health Organization", "WHO"),
+                                            ("magnetic resonance imaging", "MRI"),
+                                            ("Union of European Football Associations", "UEFA")]
+
+
+def test_invented_expansions_are_title_case_names_whose_initials_spell_the_acronym():
+    from subcase.training import expansions
+
+    rng = random.Random(5)
+    for _ in range(200):
+        name, acronym = expansions.invented_pair(rng, VOCAB)
+        counted = [w for w in name.split() if w not in expansions.SKIPPED]
+        assert all(tag_of(w) is Tag.T for w in counted), name
+        assert acronym == "".join(w[0] for w in counted)
+
+
+def test_acronym_lines_go_between_sentences_and_keep_the_prose_in_order():
+    from subcase.training import expansions
+
+    prose = [Doc("wiki", ["The river rises in the hills", "and runs to the sea.", "Boats carry grain.",
+                          "Fish are caught", "in the spring."])]
+    rng = random.Random(6)
+    for doc in expansions.expansion_docs(rng, [("World Health Organization", "WHO")], prose, VOCAB, 100):
+        kept = [c for c in doc.cues if c in prose[0].cues]
+        assert kept == [c for c in prose[0].cues if c in kept]
+        for i, cue in enumerate(doc.cues):
+            if cue not in prose[0].cues:
+                assert i == 0 or doc.cues[i - 1].endswith((".", "!", "?")), doc.cues
