@@ -12,6 +12,9 @@ from subcase.casing.encoder import WordEncoder
 from . import corpora, expansions, synthetic
 from .examples import IGNORE, EncodedDoc, encode_doc
 
+# Bump when the data change: the default cache is named after it, so an old cache is never trained on by mistake.
+DATA_VERSION = 6
+DEFAULT_CACHE = Path(f"work/train/dataset-v{DATA_VERSION}.pkl")
 VAL_SEINFELD_EPISODES = 6
 VAL_DOCS_PER_SOURCE = 300
 

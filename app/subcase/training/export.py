@@ -22,7 +22,7 @@ import torch
 
 from subcase.casing.encoder import WordEncoder
 
-from .data import load_or_build
+from .data import DEFAULT_CACHE, load_or_build
 from .examples import IGNORE, held_out_batches
 from .lexicon_build import build_lexicon
 from .model import CaseTagger
@@ -128,7 +128,7 @@ def main(argv=None) -> None:
     ap.add_argument("--checkpoint", type=Path, required=True)
     ap.add_argument("--out", type=Path, default=Path("models"))
     ap.add_argument("--version", default=None)
-    ap.add_argument("--cache", type=Path, default=Path("work/train/dataset.pkl"))
+    ap.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
     args = ap.parse_args(argv)
 
     enc_dir = encoder_dir()

@@ -18,7 +18,7 @@ import torch
 
 from subcase.casing.encoder import WordEncoder
 
-from .data import load_or_build
+from .data import DEFAULT_CACHE, load_or_build
 from .examples import held_out_batches
 from .model import CaseTagger
 from .paths import encoder_dir
@@ -29,7 +29,7 @@ def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("checkpoints", nargs="+", type=Path)
     ap.add_argument("--out", type=Path, required=True)
-    ap.add_argument("--cache", type=Path, default=Path("work/train/dataset.pkl"))
+    ap.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
     args = ap.parse_args(argv)
     torch.set_num_threads(2)
     enc_dir = encoder_dir()

@@ -19,7 +19,7 @@ import torch
 
 from subcase.casing.encoder import WordEncoder
 
-from .data import load_or_build
+from .data import DEFAULT_CACHE, load_or_build
 from .examples import IGNORE, held_out_batches, make_batch, sample_window
 from .model import CaseTagger
 from .paths import encoder_dir
@@ -83,7 +83,7 @@ def main(argv=None) -> None:
     ap.add_argument("--lr", type=float, default=5e-5)
     ap.add_argument("--head-lr", type=float, default=1e-3)
     ap.add_argument("--checkpoint-minutes", type=float, default=5)
-    ap.add_argument("--cache", type=Path, default=Path("work/train/dataset.pkl"))
+    ap.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=1,
                     help="torch threads; 1 is fastest when anything else shares the cores")
