@@ -20,9 +20,6 @@ SOURCE_ROWS = {
     "tech": "| technical prose | Debian `debian-handbook` 11, `python3-doc` 3.11 | prose paragraphs of the Debian "
             "Administrator's Handbook and of the Python tutorial, FAQ, HOWTOs and What's New (~130k words) | "
             "GPL-2+ or CC BY-SA 3.0; PSF licence | training |",
-    "expansions": "| acronyms with their expansions (data v6) | the Wikipedia and technical prose above, `scowl` words | "
-                  "\"Expansion (ACR)\" pairs mined from that prose, as written, and invented Title-case project names, "
-                  "said in spoken patterns (\"X stands for Y\") among prose cues | as those sources | training |",
 }
 COMMON_ROWS = """\
 | word lists | Debian `scowl`, `wamerican-insane` | acronyms (english-abbreviations), mixed-case words, common words | SCOWL licence (permissive) | synthetic examples, case-mask lexicon |

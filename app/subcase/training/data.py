@@ -9,11 +9,11 @@ from pathlib import Path
 
 from subcase.casing.encoder import WordEncoder
 
-from . import corpora, expansions, synthetic
+from . import corpora, synthetic
 from .examples import IGNORE, EncodedDoc, encode_doc
 
 # Bump when the data change: the default cache is named after it, so an old cache is never trained on by mistake.
-DATA_VERSION = 6
+DATA_VERSION = 5
 DEFAULT_CACHE = Path(f"work/train/dataset-v{DATA_VERSION}.pkl")
 VAL_SEINFELD_EPISODES = 6
 VAL_DOCS_PER_SOURCE = 300
@@ -37,13 +37,12 @@ def build(encoder: WordEncoder, seed: int = 0) -> Dataset:
                          ("synthetic", synthetic.phenomenon_docs(rng)), ("tech", corpora.tech_docs(rng))):
         rng.shuffle(docs)
         groups[source] = (docs[VAL_DOCS_PER_SOURCE:], docs[:VAL_DOCS_PER_SOURCE])
-    groups["expansions"] = _expansion_groups(groups, random.Random(seed + 1))
     train, val, stats = [], [], {}
     for source, (tr, va) in groups.items():
         n_words = 0
         for split, docs in (("train", tr), ("val", va)):
             for d in docs:
-                if source not in ("synthetic", "expansions"):
+                if source != "synthetic":
                     d = synthetic.decorate(d, rng, names)
                 enc = encode_doc(d, encoder)
                 if enc is None:
@@ -53,23 +52,6 @@ def build(encoder: WordEncoder, seed: int = 0) -> Dataset:
                     n_words += sum(1 for lab in enc.labels if lab != IGNORE)
         stats[source] = {"train_docs": len(tr), "val_docs": len(va), "train_words": n_words}
     return Dataset(train, val, stats)
-
-
-def _expansion_groups(groups, rng: random.Random) -> tuple[list[corpora.Doc], list[corpora.Doc]]:
-    """Data v6: acronym lines in prose, with pairs and prose split like the other sources.
-
-    Its own random stream, so the sources above come out exactly as in data v5.
-    """
-    prose_train = groups["wiki"][0] + groups["tech"][0]
-    prose_val = groups["wiki"][1] + groups["tech"][1]
-    pairs = expansions.mine_pairs(prose_train + prose_val)
-    rng.shuffle(pairs)
-    n_val = len(pairs) // 6
-    vocab = sorted(w for w in synthetic.common_words((10, 20)) if w.isalpha() and 3 <= len(w) <= 10)
-    rng.shuffle(vocab)
-    n_vocab_val = len(vocab) // 6
-    return (expansions.expansion_docs(rng, pairs[n_val:], prose_train, vocab[n_vocab_val:], 2500),
-            expansions.expansion_docs(rng, pairs[:n_val], prose_val, vocab[:n_vocab_val], VAL_DOCS_PER_SOURCE))
 
 
 def load_or_build(cache: Path, encoder: WordEncoder, seed: int = 0) -> Dataset:

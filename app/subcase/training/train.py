@@ -24,7 +24,7 @@ from .examples import IGNORE, held_out_batches, make_batch, sample_window
 from .model import CaseTagger
 from .paths import encoder_dir
 
-SOURCE_WEIGHTS = {"seinfeld": 0.30, "wiki": 0.26, "fortunes": 0.10, "synthetic": 0.14, "tech": 0.14, "expansions": 0.06}
+SOURCE_WEIGHTS = {"seinfeld": 0.30, "wiki": 0.30, "fortunes": 0.10, "synthetic": 0.15, "tech": 0.15}
 BUDGET = 62  # sub-tokens per window, plus [CLS] and [SEP]
 
 
