@@ -15,7 +15,7 @@ import pytest
 
 from subcase.subtitles import SubtitleError, atomic, load, loads
 
-from .conftest import FIXTURES, REPO
+from .conftest import FIXTURES
 
 CUES = 3000
 
@@ -48,8 +48,8 @@ CHILD = textwrap.dedent("""
 
 
 def _child(target: Path, mode: str) -> subprocess.Popen:
-    env = dict(os.environ, PYTHONPATH=str(REPO / "app"))
-    return subprocess.Popen([sys.executable, "-c", CHILD, str(target), mode], stdout=subprocess.PIPE, env=env)
+    # the child imports subcase as this interpreter has it installed (wheel or editable)
+    return subprocess.Popen([sys.executable, "-c", CHILD, str(target), mode], stdout=subprocess.PIPE)
 
 
 def _states() -> set[bytes]:
