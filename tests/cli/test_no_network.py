@@ -4,7 +4,7 @@ onnxruntime's PyPI builds (1.29+, Linux and macOS) carry Microsoft's 1DS
 telemetry: unless switched off before onnxruntime initializes, they write a
 device id and an event queue to ~/.cache/Microsoft/DeveloperTools/.onnxruntime
 and an uploader thread looks up the collector's host name right after a
-session is created (README, "Privacy").  subcase.casing.session switches it off.
+session is created (README, "Privacy").  subcase.casing.onnx_session switches it off.
 
 How far these tests reach:
 
@@ -113,7 +113,7 @@ def test_convert_opens_no_network_socket_and_writes_no_telemetry(tmp_path):
 
 def test_the_session_module_switches_telemetry_off_before_onnxruntime_loads():
     code = ("import os, sys\n"
-            "import subcase.casing.session as s\n"
+            "import subcase.casing.onnx_session as s\n"
             "assert 'onnxruntime' not in sys.modules, 'onnxruntime was imported before the switch'\n"
             "print(os.environ.get('ORT_DISABLE_TELEMETRY'), os.environ.get('ORT_TELEMETRY_DISABLED'))\n")
     env = {k: v for k, v in os.environ.items() if k not in ("ORT_DISABLE_TELEMETRY", "ORT_TELEMETRY_DISABLED")}
