@@ -160,9 +160,9 @@ def test_cue_text_is_plain_text_and_loads_nothing(qtbot, make_window, tmp_path):
         # painted as the characters they are: the tag is a literal grey run, not an image
         view = window.view
         index = view.cue_model.index(0, 3)
-        opt = view.text_option(index)
-        pieces = view.delegate.layout(0, opt.rect, opt)
-        assert any(pc.kind == "markup" and pc.text == f'<img src="{url}">' for pc in pieces)
+        lay = view.delegate.layout(0, view.visualRect(index))
+        runs = [r for line in lay.lines for r in line.runs]
+        assert any(r.kind == "markup" and r.text == f'<img src="{url}">' for r in runs)
         assert view.cue_model.data(index).lower() == hostile.lower()  # only letter case may differ
         assert view.cue_model.data(index, Qt.ToolTipRole) is None
         for label in window.findChildren(QLabel):
