@@ -144,6 +144,11 @@ def layout_cue(text: str, words: Sequence[ReviewWord], font: QFont, max_width: f
             runs.append(Run(ELISION, ELLIPSIS, runs[-1].end if runs else a, runs[-1].end if runs else a,
                             None, x, ellipsis_w))
         lines.append(Line(a, b, tuple(runs), cut))
+    if more and lines and not lines[-1].cut:  # say that lines follow the last one shown
+        last = lines[-1]
+        x = last.runs[-1].x + last.runs[-1].width if last.runs else 0.0
+        lines[-1] = Line(last.start, last.end, last.runs + (Run(ELISION, " " + ELLIPSIS, last.end, last.end, None, x,
+                                                                fm.horizontalAdvance(" " + ELLIPSIS)),), True)
     return CueLayout(text, tuple(lines), more)
 
 

@@ -73,6 +73,7 @@ class WordDetailsDock(QDockWidget):
         alt_title.setText("Alternatives")
         box.addWidget(alt_title)
         box.addWidget(self.alts, 1)
+        body.setMinimumWidth(260)
         self.setWidget(body)
         self.show_nothing()
 
@@ -90,8 +91,7 @@ class WordDetailsDock(QDockWidget):
         marker = MARKERS[look]
         self.word_label.setText(f"\u201c{w.form}\u201d")
         self.where_label.setText(f"Cue {pos[0] + 1}, word {pos[1] + 1}")
-        self.state_label.setText(f"{marker} {LOOK_NAMES[look]}".strip().capitalize() if marker else
-                                 LOOK_NAMES[look].capitalize())
+        self.state_label.setText(f"State: {LOOK_NAMES[look]}" + (f" ({marker})" if marker else ""))
         if w.probs is None or w.model_tag is None:
             self.model_label.setText(f"Tag {TAG_NAMES[w.tag]} \u00b7 typed by hand, no prediction")
         else:

@@ -138,7 +138,7 @@ class MainWindow(FileHandlingMixin, ReviewCommandsMixin, MenusMixin, QMainWindow
             area = screen.availableGeometry()
             self.resize(max(900, int(area.width() * SCREEN_SHARE)), max(600, int(area.height() * SCREEN_SHARE)))
             self.move(area.center() - self.rect().center())
-            self.resizeDocks([self.details], [min(320, max(240, self.width() // 5))], Qt.Horizontal)
+            self.resizeDocks([self.details], [min(340, max(270, self.width() // 5))], Qt.Horizontal)
         if state:
             self.restoreState(state)
         if header:
