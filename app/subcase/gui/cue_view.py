@@ -129,15 +129,45 @@ class CueModel(QAbstractTableModel):
             self.dataChanged.emit(self.index(c, 0), self.index(c, len(HEADERS) - 1))
 
 
-def _background(delegate: QStyledItemDelegate, painter: QPainter, option: QStyleOptionViewItem,
-                index: QModelIndex) -> None:
-    """The row's background and selection, from the view's (themed) palette; no text."""
-    opt = QStyleOptionViewItem(option)
-    delegate.initStyleOption(opt, index)
-    opt.text = ""
-    style = opt.widget.style() if opt.widget else None
-    if style is not None:
-        style.drawControl(QStyle.CE_ItemViewItem, opt, painter, opt.widget)
+def _background(painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
+    """The row's background, selected or not, in the theme's colours.
+
+    Every column paints its own background from ``theme.colours()`` rather
+    than from the palette, so the pairs whose contrast is tested are the
+    pairs on screen, whatever the style or a style sheet does to palettes.
+    """
+    c = theme.colours()
+    if option.state & QStyle.State_Selected:
+        bg = c.selected
+    else:
+        bg = c.alternate if index.row() % 2 else c.base
+    painter.fillRect(option.rect, bg)
+
+
+class CellDelegate(QStyledItemDelegate):
+    """Number and timing: plain text level with the cue's first line."""
+
+    PAD_X = 4
+
+    def __init__(self, view: CueView):
+        super().__init__(view)
+        self.view = view
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
+        _background(painter, option, index)
+        text = index.data(Qt.DisplayRole)
+        if not text:
+            return
+        g = self.view.geometry_
+        rect = option.rect
+        painter.save()
+        painter.setClipRect(rect)
+        painter.setFont(self.view.font())
+        painter.setPen(theme.colours().text)
+        align = Qt.AlignRight if index.column() == COL_NUM else Qt.AlignLeft
+        painter.drawText(QRect(rect.left() + self.PAD_X, g.text_top(rect, 0), rect.width() - 2 * self.PAD_X,
+                               g.text_h), int(align | Qt.AlignTop), str(text))
+        painter.restore()
 
 
 class WordDelegate(QStyledItemDelegate):
@@ -206,7 +236,7 @@ class WordDelegate(QStyledItemDelegate):
         return f"{marker} {w.tag.value} {round(p * 100):d}%".strip()
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
-        _background(self, painter, option, index)
+        _background(painter, option, index)
         if self.model.doc is None:
             return
         row, rect = index.row(), option.rect
@@ -337,7 +367,7 @@ class ReadingDelegate(QStyledItemDelegate):
         return out
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
-        _background(self, painter, option, index)
+        _background(painter, option, index)
         if self.model.doc is None:
             return
         g = self.view.geometry_
@@ -371,6 +401,8 @@ class CueView(QTableView):
         self.setModel(self.cue_model)
         self.delegate = WordDelegate(self)
         self.reading_delegate = ReadingDelegate(self)
+        self.cell_delegate = CellDelegate(self)
+        self.setItemDelegate(self.cell_delegate)
         self.setItemDelegateForColumn(COL_TEXT, self.delegate)
         self.setItemDelegateForColumn(COL_CPS, self.reading_delegate)
         self.setItemDelegateForColumn(COL_CPL, self.reading_delegate)
@@ -388,7 +420,6 @@ class CueView(QTableView):
         header.setStretchLastSection(True)
         header.setSectionResizeMode(COL_NUM, QHeaderView.Interactive)
         self.setVerticalScrollMode(QAbstractItemView.ScrollPerPixel)
-        self.apply_theme()
         self.apply_font_metrics()
 
     # -- settings --------------------------------------------------------------
@@ -420,7 +451,6 @@ class CueView(QTableView):
         self.viewport().update()
 
     def apply_theme(self) -> None:
-        theme.apply_to_view(self)
         self.viewport().update()
 
     # -- rows ------------------------------------------------------------------

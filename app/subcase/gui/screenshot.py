@@ -39,8 +39,8 @@ def main(argv: list[str]) -> int:
         window = MainWindow()
         window.ask = lambda *a: QMessageBox.Discard
         window.set_theme(theme_name)
-        window.resize(1600, 1000)
         window.show()
+        window.setGeometry(0, 0, 1600, 1000)  # the whole 1600x1000 screen (Xvfb has no window manager)
         loop = QEventLoop()
         window.casing_finished.connect(loop.quit)
         window.casing_failed.connect(lambda m: (print(m, file=sys.stderr), loop.quit()))
@@ -63,10 +63,7 @@ def main(argv: list[str]) -> int:
         window.view.setFocus()
         QTimer.singleShot(800, loop.quit)
         loop.exec()
-        screen = window.screen()
-        pixmap = screen.grabWindow(window.winId()) if app.platformName() == "xcb" else window.grab()
-        if pixmap.isNull():
-            pixmap = window.grab()
+        pixmap = window.grab()  # exactly the window, painted by the platform's real fonts
         out.parent.mkdir(parents=True, exist_ok=True)
         ok = pixmap.save(str(out))
         print(f"{'saved' if ok else 'could not save'} {out} ({pixmap.width()}x{pixmap.height()}, "

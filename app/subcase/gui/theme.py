@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
-from PySide6.QtWidgets import QAbstractItemView, QApplication
+from PySide6.QtWidgets import QApplication
 
 from subcase.paths import resource_path
 from subcase.review import Look
@@ -24,9 +24,8 @@ from subcase.review import Look
 class WordColours:
     """Every colour the cue view paints, for one theme.
 
-    The view paints its rows with ``text``/``base``/``alternate``/``selected``
-    itself (and gives them to the view's palette for the other columns), so
-    the contrast of every pair is known and tested (tests/gui/test_contrast.py):
+    The view paints every cell's background (``base``/``alternate``/``selected``)
+    and text itself, so the contrast of every pair is known and tested (tests/gui/test_contrast.py):
     text and markup >= 4.5:1 on every row background, selected included;
     underlines and frames >= 3:1 against what is under them.
     """
@@ -99,23 +98,6 @@ def contrast(a: QColor, b: QColor) -> float:
     """WCAG contrast ratio, 1 to 21 (4.5 for text, 3 for graphics is AA)."""
     la, lb = sorted((relative_luminance(a), relative_luminance(b)), reverse=True)
     return (la + 0.05) / (lb + 0.05)
-
-
-def apply_to_view(view: QAbstractItemView) -> None:
-    """Give the cue view the theme's row colours, so every column (and every pair tested) matches.
-
-    Set for the inactive group too: the selection must stay readable while
-    the keyboard is in the details panel.
-    """
-    c = colours()
-    p = QPalette(view.palette())
-    for group in (QPalette.Active, QPalette.Inactive):
-        p.setColor(group, QPalette.Base, c.base)
-        p.setColor(group, QPalette.AlternateBase, c.alternate)
-        p.setColor(group, QPalette.Text, c.text)
-        p.setColor(group, QPalette.Highlight, c.selected)
-        p.setColor(group, QPalette.HighlightedText, c.text)
-    view.setPalette(p)
 
 
 def is_dark(palette: QPalette | None = None) -> bool:
