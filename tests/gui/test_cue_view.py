@@ -164,7 +164,7 @@ def test_a_huge_cue_is_laid_out_and_painted_in_no_time(view, tmp_path):
 
 
 def test_a_huge_cue_with_review_words_is_cheap(view):
-    from subcase.subtitles.model import Cue, Document
+    from subcase.subtitles import Cue, Document
 
     text = "we met john in london. " * 200_000  # 4.6 MB, 1 million words
     cue = Cue("1", 1000, 2000, text=text)

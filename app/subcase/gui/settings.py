@@ -11,11 +11,12 @@ from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings
 
+from subcase.casing.modes import NAMES as MODES
+
 MAX_RECENT = 10
 # The cue table's column widths and order.  "v2": the CPS and CPL columns
 # came in; a header saved with the old four columns is not restored.
 HEADER_KEY = "window/cue_header_v2"
-MODES = ("restore", "caps", "keep")
 THEMES = ("system", "light", "dark")
 DEFAULT_CPL = 42
 DEFAULT_CPS = 20.0
@@ -57,8 +58,8 @@ class Settings:
 
     @property
     def mode(self) -> str:
-        m = self._get("casing/mode", "restore", str)
-        return m if m in MODES else "restore"
+        m = self._get("casing/mode", MODES[0], str)
+        return m if m in MODES else MODES[0]
 
     @mode.setter
     def mode(self, value: str) -> None:
