@@ -218,3 +218,25 @@ def test_details_panel_says_why_and_sets_a_tag(qtbot, make_window, sample, engin
     assert window.settings.show_tags and window.view.rowHeight(0) > h
     lines = painted_lines(window.view, paint_cue(window.view, 0))
     assert "\n".join("".join(t for _x, t in line) for line in lines) == window.session.doc.cues[0].text
+
+
+def test_window_opens_at_a_share_of_the_screen_and_remembers_its_layout(qtbot, make_window):
+    from subcase.gui.main_window import SCREEN_SHARE
+
+    first = make_window()  # fresh settings (a temporary config folder)
+    area = first.screen().availableGeometry()
+    assert (first.width(), first.height()) == (int(area.width() * SCREEN_SHARE), int(area.height() * SCREEN_SHARE))
+    assert first.details.isVisible()
+    first.resize(area.width() - 123, area.height() - 77)  # restoreGeometry keeps a window on its screen
+    first.details.hide()
+    first.view.setColumnWidth(0, 77)
+    first.act_show_tags.trigger()
+    qtbot.wait(20)
+    first.close()
+
+    again = make_window()  # the same settings file
+    qtbot.wait(20)
+    assert (again.width(), again.height()) == (area.width() - 123, area.height() - 77)
+    assert not again.details.isVisible() and not again.act_details.isChecked()
+    assert again.view.columnWidth(0) == 77
+    assert again.view.show_tags and again.act_show_tags.isChecked()

@@ -428,23 +428,26 @@ class CueView(QTableView):
         note.setPointSizeF(max(6.0, self.font().pointSizeF() * 0.72))
         return note
 
-    def apply_font_metrics(self) -> None:
+    def apply_font_metrics(self, columns: bool = True) -> None:
+        """Row metrics from the font; ``columns``: also fit the narrow columns to it (a font change)."""
         fm = QFontMetrics(self.font())
         gloss_h = QFontMetrics(self.note_font()).height() if self.show_tags else 0
         self.geometry_ = RowGeometry(pad=2, gloss_h=gloss_h, text_h=fm.height(), ascent=fm.ascent(), under_h=3)
         self.delegate.clear_cache()
+        self.verticalHeader().setDefaultSectionSize(self.geometry_.row_height(1))
+        self.fit_rows()
+        self.viewport().update()
+        if not columns:
+            return
         self.setColumnWidth(COL_NUM, fm.horizontalAdvance("00000") + 12)
         self.setColumnWidth(COL_START, fm.horizontalAdvance("00:00:00,000") + 16)
         self.setColumnWidth(COL_END, fm.horizontalAdvance("00:00:00,000") + 16)
         self.setColumnWidth(COL_CPS, fm.horizontalAdvance("99.9!") + 14)
         self.setColumnWidth(COL_CPL, fm.horizontalAdvance("999!") + 14)
-        self.verticalHeader().setDefaultSectionSize(self.geometry_.row_height(1))
-        self.fit_rows()
-        self.viewport().update()
 
     def set_show_tags(self, on: bool) -> None:
         self.show_tags = bool(on)
-        self.apply_font_metrics()
+        self.apply_font_metrics(columns=False)  # the user's column widths stay
 
     def set_limits(self, cpl: int, cps: float) -> None:
         self.cpl_limit, self.cps_limit = cpl, cps

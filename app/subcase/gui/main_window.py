@@ -140,7 +140,7 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
         if not (geometry and self.restoreGeometry(geometry)):
             screen = self.screen() or QGuiApplication.primaryScreen()
             area = screen.availableGeometry()
-            self.resize(max(900, int(area.width() * SCREEN_SHARE)), max(600, int(area.height() * SCREEN_SHARE)))
+            self.resize(int(area.width() * SCREEN_SHARE), int(area.height() * SCREEN_SHARE))
             self.move(area.center() - self.rect().center())
             self.resizeDocks([self.details], [min(340, max(270, self.width() // 5))], Qt.Horizontal)
         if state:
