@@ -313,23 +313,24 @@ class WordDelegate(QStyledItemDelegate):
                        c: theme.WordColours) -> None:
         """Tag and probability above each word, in the band above the line: the line's spacing is untouched.
 
-        A gloss is centred over its word and pushed right of the previous one;
-        when that would leave its word, the compact form (marker and tag) is used.
+        A gloss is centred over its word, kept right of the previous gloss and
+        of the line's start; when it would reach past the start of the next
+        word, the compact form (marker and tag, "?L") is used instead.
         """
         note = self.view.note_font()
         nfm = QFontMetricsF(note)
         painter.setFont(note)
         painter.setPen(c.note)
-        prev_end = -1e9
-        for run in line.runs:
-            if run.kind != WORD or run.slot is None or run.slot >= len(state.cues[row]):
-                continue
+        words = [r for r in line.runs if r.kind == WORD and r.slot is not None and r.slot < len(state.cues[row])]
+        prev_end = x0 - 4
+        for j, run in enumerate(words):
+            next_left = x0 + words[j + 1].x if j + 1 < len(words) else float("inf")
             centre = x0 + run.x + run.width / 2
             for compact in (False, True):
                 text = self.gloss(state, row, run.slot, compact)
                 gw = nfm.horizontalAdvance(text)
-                gx = max(centre - gw / 2, prev_end + 3)
-                if compact or gx <= x0 + run.x + run.width / 2:
+                gx = max(centre - gw / 2, prev_end + 4, x0)
+                if compact or gx + gw <= next_left:
                     break
             painter.drawText(QPointF(gx, top + nfm.ascent()), text)
             prev_end = gx + gw

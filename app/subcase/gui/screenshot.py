@@ -1,7 +1,7 @@
 """Take the README screenshots of the real window (run under Xvfb, not offscreen).
 
     xvfb-run -a -s "-screen 0 1600x1000x24" env PYTHONPATH=app \
-        python -m subcase.gui.screenshot FILE resources/screenshot-light.png [light|dark]
+        python -m subcase.gui.screenshot FILE resources/screenshot-light.png [light|dark] [tags]
 
 Opens the file with the real model and default settings at 1600x1000,
 makes a few review decisions so the looks show (to review, accepted,
@@ -20,6 +20,7 @@ from pathlib import Path
 def main(argv: list[str]) -> int:
     src, out = Path(argv[0]), Path(argv[1])
     theme_name = argv[2] if len(argv) > 2 else "light"
+    show_tags = "tags" in argv[3:]  # View › Show All Tags on
     with tempfile.TemporaryDirectory() as tmp:
         # Never touch the real settings or edit logs, nor the input file.
         os.environ["SUBCASE_DATA_DIR"] = str(Path(tmp) / "data")
@@ -39,6 +40,7 @@ def main(argv: list[str]) -> int:
         window = MainWindow()
         window.ask = lambda *a: QMessageBox.Discard
         window.set_theme(theme_name)
+        window.set_show_tags(show_tags)
         window.show()
         window.setGeometry(0, 0, 1600, 1000)  # the whole 1600x1000 screen (Xvfb has no window manager)
         loop = QEventLoop()
