@@ -8,6 +8,7 @@ real QImage records every call the delegate makes and passes it on.
 from __future__ import annotations
 
 import time
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -148,12 +149,16 @@ def test_a_huge_cue_is_laid_out_and_painted_in_no_time(view, tmp_path):
                  "\n2\n00:00:03,000 --> 00:00:04,000\n" + "line\n" * 5000 + "\n", encoding="utf-8")
     doc = load(p)
     assert len(doc.cues[0].text) > 49_000_000
+    tracemalloc.start()
     t = time.perf_counter()
     view.set_document(doc, None)
     view.viewport().repaint()
     lay = view.delegate.layout(0, view.visualRect(view.cue_model.index(0, COL_TEXT)))
     elapsed = time.perf_counter() - t
+    _now, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
     assert elapsed < 1.0, f"{elapsed:.2f} s to show a 50 MB cue"
+    assert peak < 5_000_000, f"{peak / 1e6:.0f} MB of Python objects to show a 50 MB cue"
     assert lay.lines[0].cut and lay.lines[0].runs[-1].kind == "elision"
     assert sum(len(r.text) for r in lay.lines[0].runs) < 1000
     assert any(r.kind == "markup" and r.text == "<i>" for r in lay.lines[0].runs)

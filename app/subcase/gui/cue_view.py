@@ -29,7 +29,7 @@ from subcase.subtitles import Document
 from subcase.subtitles.timecode import format_ms
 
 from . import theme
-from .cue_layout import ELISION, MARKUP, WORD, CueLayout, count_lines, layout_cue
+from .cue_layout import ELISION, MARKUP, WORD, CueLayout, Line, count_lines, layout_cue
 from .reading_speed import CueReading, measure
 
 COL_NUM, COL_START, COL_END, COL_CPS, COL_CPL, COL_TEXT = range(6)
@@ -189,7 +189,7 @@ class WordDelegate(QStyledItemDelegate):
             for r in rows:
                 self._layouts.pop(r, None)
 
-    def layout(self, row: int, rect: QRect, option: QStyleOptionViewItem | None = None) -> CueLayout:
+    def layout(self, row: int, rect: QRect) -> CueLayout:
         """The runs of cue ``row`` for a cell of ``rect``'s width (cached per text, font and width)."""
         doc, state = self.model.doc, self.model.state
         assert doc is not None
@@ -309,7 +309,7 @@ class WordDelegate(QStyledItemDelegate):
         painter.setPen(pen)
         painter.drawLine(QPointF(left, y), QPointF(right, y))
 
-    def _paint_glosses(self, painter: QPainter, state: ReviewState, row: int, line, x0: float, top: float,
+    def _paint_glosses(self, painter: QPainter, state: ReviewState, row: int, line: Line, x0: float, top: float,
                        c: theme.WordColours) -> None:
         """Tag and probability above each word, in the band above the line: the line's spacing is untouched.
 
@@ -336,10 +336,12 @@ class WordDelegate(QStyledItemDelegate):
             prev_end = gx + gw
 
     def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex) -> QSize:
-        base = super().sizeHint(option, index)
+        # Not the base class's: it would measure the whole cue string (50 MB for a pathological cue).
         if self.model.doc is None:
-            return base
-        return QSize(base.width(), self.view.geometry_.row_height(count_lines(self.model.doc.cues[index.row()].text)))
+            return QSize(0, self.view.geometry_.row_height(1))
+        lay = self.layout(index.row(), QRect(0, 0, 1 << 20, 0))
+        width = max((ln.runs[-1].x + ln.runs[-1].width for ln in lay.lines if ln.runs), default=0.0)
+        return QSize(int(width) + 2 * self.PAD_X, self.view.geometry_.row_height(len(lay.lines)))
 
 
 class ReadingDelegate(QStyledItemDelegate):

@@ -96,8 +96,11 @@ class WordDetailsDock(QDockWidget):
             self.model_label.setText(f"Tag {TAG_NAMES[w.tag]} \u00b7 typed by hand, no prediction")
         else:
             p = dict(w.alternatives())[w.tag]
-            self.model_label.setText(f"Tag {TAG_NAMES[w.tag]} {p:.0%} \u00b7 model said {TAG_NAMES[w.model_tag]} "
-                                     f"{w.confidence:.0%}")
+            if w.tag is w.model_tag:
+                self.model_label.setText(f"Tag {TAG_NAMES[w.tag]} {p:.0%}, as the model said")
+            else:
+                self.model_label.setText(f"Tag {TAG_NAMES[w.tag]} {p:.0%} \u00b7 the model said "
+                                         f"{TAG_NAMES[w.model_tag]} {w.confidence:.0%}")
         reasons = state.flag_reasons(pos)
         self.why_title.setVisible(bool(reasons))
         self.why_label.setText("\n".join(f"\u2022 {r}" for r in reasons))
