@@ -23,7 +23,8 @@ def test_every_pair_meets_wcag_aa(name):
     ratios: dict[str, float] = {}
     for row, bg in rows.items():
         # text: 4.5:1 (WCAG 1.4.3), on plain, alternate and selected rows
-        for what, fg in (("text", c.text), ("markup", c.markup), ("gloss", c.note), ("warning", c.warn)):
+        for what, fg in (("text", c.text), ("markup", c.markup), ("gloss", c.note), ("warning", c.warn),
+                         ("gutter ?", c.review_line)):
             ratios[f"{what} on {row}"] = theme.contrast(fg, bg)
         # the current word's frame sits on the row: 3:1 (WCAG 1.4.11)
         ratios[f"frame on {row}"] = theme.contrast(c.frame, bg)

@@ -59,7 +59,11 @@ def paint_cue(view, row: int, width: int = 4000) -> RecordingPainter:
 
 
 def painted_lines(view, painter: RecordingPainter) -> list[list[tuple[float, str]]]:
-    """The cue-text calls (the view's font) grouped into lines by baseline, left to right."""
+    """The cue-text calls (the view's font) grouped into lines by baseline, left to right.
+
+    Only the gloss (the smaller note font) and the gutter's "?" (bold) are
+    drawn in other fonts; check_paints_as_written pins that down too.
+    """
     key = view.font().key()
     lines: dict[float, list[tuple[float, str]]] = {}
     for x, y, text, font in painter.calls:
@@ -71,9 +75,13 @@ def painted_lines(view, painter: RecordingPainter) -> list[list[tuple[float, str
 def check_paints_as_written(view, doc) -> int:
     """For every cue: the drawn runs are the cue text, and each run starts where the one before ends."""
     fm = QFontMetricsF(view.font())
-    x0 = view.delegate.PAD_X
+    x0 = view.geometry_.gutter
+    allowed = {view.font().key(), view.note_font().key(), view.marker_font().key()}
     for row, cue in enumerate(doc.cues):
-        lines = painted_lines(view, paint_cue(view, row))
+        painter = paint_cue(view, row)
+        assert {font for *_rest, font in painter.calls} <= allowed
+        assert all(t == "?" for _x, _y, t, font in painter.calls if font == view.marker_font().key())
+        lines = painted_lines(view, painter)
         text = "\n".join("".join(t for _x, t in line) for line in lines)
         assert text == cue.text, f"cue {row + 1}: painted {text!r}, file has {cue.text!r}"
         for line in lines:

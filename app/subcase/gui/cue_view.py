@@ -41,6 +41,7 @@ MARKERS = {Look.REVIEW: "?", Look.ACCEPTED: "\u2713", Look.CHANGED: "\u270e", Lo
 LOOK_NAMES = {Look.REVIEW: "to review", Look.ACCEPTED: "accepted", Look.CHANGED: "changed by you",
               Look.LEARNED: "changed by what you taught", Look.EDITED: "typed by hand", Look.PLAIN: "not flagged"}
 WARN_MARK = "!"  # after a reading figure past its limit: not colour alone
+REVIEW_MARK = "?"  # in the gutter of a line that has words to review
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +52,7 @@ class RowGeometry:
     text_h: int       # the font's height
     ascent: int
     under_h: int      # room under the text for the look's underline
+    gutter: int = 0   # left of the text: room for the "?" of a line with words to review
 
     @property
     def pitch(self) -> int:
@@ -195,7 +197,7 @@ class WordDelegate(QStyledItemDelegate):
         assert doc is not None
         text = doc.cues[row].text
         font = self.view.font()
-        width = max(0, rect.width() - 2 * self.PAD_X)
+        width = max(0, rect.width() - self.view.geometry_.gutter - self.PAD_X)
         words = state.cues[row] if state is not None and row < len(state.cues) else []
         key = (font.key(), width, id(words), len(words))
         hit = self._layouts.get(row)
@@ -213,7 +215,7 @@ class WordDelegate(QStyledItemDelegate):
             top = g.text_top(rect, i)
             for run in line.runs:
                 if run.kind == WORD and run.slot is not None:
-                    out.append((run.slot, QRectF(rect.left() + self.PAD_X + run.x, top, run.width,
+                    out.append((run.slot, QRectF(rect.left() + g.gutter + run.x, top, run.width,
                                                  g.text_h + g.under_h)))
         return out
 
@@ -246,7 +248,7 @@ class WordDelegate(QStyledItemDelegate):
         c = theme.colours()
         font = self.view.font()
         lay = self.layout(row, rect)
-        x0 = rect.left() + self.PAD_X
+        x0 = rect.left() + g.gutter
         current = state.current if state is not None else None
         painter.save()
         painter.setClipRect(rect)
@@ -255,11 +257,13 @@ class WordDelegate(QStyledItemDelegate):
         for i, line in enumerate(lay.lines):
             top = g.text_top(rect, i)
             baseline = top + g.ascent
+            review_here = False
             for run in line.runs:
                 x = x0 + run.x
                 if run.kind == WORD and run.slot is not None and run.slot < len(words):
                     w = words[run.slot]
                     look = look_of(w, state.threshold)
+                    review_here |= look is Look.REVIEW
                     box = QRectF(x, top, run.width, g.text_h + g.under_h)
                     fill = c.fill(look)
                     if fill is not None:
@@ -272,6 +276,11 @@ class WordDelegate(QStyledItemDelegate):
                     continue
                 painter.setPen(c.markup if run.kind in (MARKUP, ELISION) else c.text)
                 painter.drawText(QPointF(x, baseline), run.text)
+            if review_here:  # the marker that does not depend on colour, where the eye scans
+                painter.setFont(self.view.marker_font())
+                painter.setPen(c.review_line)
+                painter.drawText(QPointF(rect.left() + 2, baseline), REVIEW_MARK)
+                painter.setFont(font)
             if self.view.show_tags and state is not None:
                 self._paint_glosses(painter, state, row, line, x0, top - g.gloss_h, c)
                 painter.setFont(font)
@@ -341,7 +350,8 @@ class WordDelegate(QStyledItemDelegate):
             return QSize(0, self.view.geometry_.row_height(1))
         lay = self.layout(index.row(), QRect(0, 0, 1 << 20, 0))
         width = max((ln.runs[-1].x + ln.runs[-1].width for ln in lay.lines if ln.runs), default=0.0)
-        return QSize(int(width) + 2 * self.PAD_X, self.view.geometry_.row_height(len(lay.lines)))
+        return QSize(int(width) + self.view.geometry_.gutter + self.PAD_X,
+                     self.view.geometry_.row_height(len(lay.lines)))
 
 
 class ReadingDelegate(QStyledItemDelegate):
@@ -431,11 +441,18 @@ class CueView(QTableView):
         note.setPointSizeF(max(6.0, self.font().pointSizeF() * 0.72))
         return note
 
+    def marker_font(self) -> QFont:
+        bold = QFont(self.font())
+        bold.setBold(True)
+        return bold
+
     def apply_font_metrics(self, columns: bool = True) -> None:
         """Row metrics from the font; ``columns``: also fit the narrow columns to it (a font change)."""
         fm = QFontMetrics(self.font())
         gloss_h = QFontMetrics(self.note_font()).height() if self.show_tags else 0
-        self.geometry_ = RowGeometry(pad=2, gloss_h=gloss_h, text_h=fm.height(), ascent=fm.ascent(), under_h=3)
+        gutter = QFontMetrics(self.marker_font()).horizontalAdvance(REVIEW_MARK) + 6
+        self.geometry_ = RowGeometry(pad=2, gloss_h=gloss_h, text_h=fm.height(), ascent=fm.ascent(), under_h=3,
+                                     gutter=gutter)
         self.delegate.clear_cache()
         self.verticalHeader().setDefaultSectionSize(self.geometry_.row_height(1))
         self.fit_rows()

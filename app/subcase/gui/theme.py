@@ -69,7 +69,7 @@ class WordColours:
 LIGHT = WordColours(
     text=QColor("#000000"), base=QColor("#FFFFFF"), alternate=QColor("#F4F4F4"), selected=QColor("#CCE0F5"),
     fill_text=QColor("#000000"), markup=QColor("#5C5C5C"), note=QColor("#4A4A4A"), warn=QColor("#A33A00"),
-    review_bg=QColor("#FFD58A"), review_line=QColor("#A84A00"),
+    review_bg=QColor("#FFD58A"), review_line=QColor("#963F00"),
     accepted_bg=QColor("#BDEBD9"), accepted_line=QColor("#00664A"),
     changed_bg=QColor("#B7DDF5"), changed_line=QColor("#00568A"),
     learned_bg=QColor("#F2CCE3"), learned_line=QColor("#8A2F66"),
