@@ -42,6 +42,8 @@ LOOK_NAMES = {Look.REVIEW: "to review", Look.ACCEPTED: "accepted", Look.CHANGED:
               Look.LEARNED: "changed by what you taught", Look.EDITED: "typed by hand", Look.PLAIN: "not flagged"}
 WARN_MARK = "!"  # after a reading figure past its limit: not colour alone
 REVIEW_MARK = "?"  # in the gutter of a line that has words to review
+_RIGHT_TOP = int(Qt.AlignRight | Qt.AlignTop)  # computed once: enum arithmetic is slow in a paint loop
+_LEFT_TOP = int(Qt.AlignLeft | Qt.AlignTop)
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +133,12 @@ class CueModel(QAbstractTableModel):
             self.dataChanged.emit(self.index(c, 0), self.index(c, len(HEADERS) - 1))
 
 
+def _colours(option: QStyleOptionViewItem) -> theme.WordColours:
+    """The theme's colours, looked up once per repaint of the view (not once per cell)."""
+    view = option.widget
+    return view.colours if isinstance(view, CueView) else theme.colours()
+
+
 def _background(painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
     """The row's background, selected or not, in the theme's colours.
 
@@ -138,7 +146,7 @@ def _background(painter: QPainter, option: QStyleOptionViewItem, index: QModelIn
     than from the palette, so the pairs whose contrast is tested are the
     pairs on screen, whatever the style or a style sheet does to palettes.
     """
-    c = theme.colours()
+    c = _colours(option)
     if option.state & QStyle.State_Selected:
         bg = c.selected
     else:
@@ -164,11 +172,10 @@ class CellDelegate(QStyledItemDelegate):
         rect = option.rect
         painter.save()
         painter.setClipRect(rect)
-        painter.setFont(self.view.font())
-        painter.setPen(theme.colours().text)
-        align = Qt.AlignRight if index.column() == COL_NUM else Qt.AlignLeft
+        painter.setFont(self.view.text_font)
+        painter.setPen(_colours(option).text)
         painter.drawText(QRect(rect.left() + self.PAD_X, g.text_top(rect, 0), rect.width() - 2 * self.PAD_X,
-                               g.text_h), int(align | Qt.AlignTop), str(text))
+                               g.text_h), _RIGHT_TOP if index.column() == COL_NUM else _LEFT_TOP, str(text))
         painter.restore()
 
 
@@ -196,7 +203,7 @@ class WordDelegate(QStyledItemDelegate):
         doc, state = self.model.doc, self.model.state
         assert doc is not None
         text = doc.cues[row].text
-        font = self.view.font()
+        font = self.view.text_font
         width = max(0, rect.width() - self.view.geometry_.gutter - self.PAD_X)
         words = state.cues[row] if state is not None and row < len(state.cues) else []
         key = (font.key(), width, id(words), len(words))
@@ -245,8 +252,8 @@ class WordDelegate(QStyledItemDelegate):
         state = self.model.state
         words = state.cues[row] if state is not None and row < len(state.cues) else []
         g = self.view.geometry_
-        c = theme.colours()
-        font = self.view.font()
+        c = _colours(option)
+        font = self.view.text_font
         lay = self.layout(row, rect)
         x0 = rect.left() + g.gutter
         current = state.current if state is not None else None
@@ -277,7 +284,7 @@ class WordDelegate(QStyledItemDelegate):
                 painter.setPen(c.markup if run.kind in (MARKUP, ELISION) else c.text)
                 painter.drawText(QPointF(x, baseline), run.text)
             if review_here:  # the marker that does not depend on colour, where the eye scans
-                painter.setFont(self.view.marker_font())
+                painter.setFont(self.view.bold_font)
                 painter.setPen(c.review_line)
                 painter.drawText(QPointF(rect.left() + 2, baseline), REVIEW_MARK)
                 painter.setFont(font)
@@ -326,7 +333,7 @@ class WordDelegate(QStyledItemDelegate):
         of the line's start; when it would reach past the start of the next
         word, the compact form (marker and tag, "?L") is used instead.
         """
-        note = self.view.note_font()
+        note = self.view.gloss_font
         nfm = QFontMetricsF(note)
         painter.setFont(note)
         painter.setPen(c.note)
@@ -384,18 +391,16 @@ class ReadingDelegate(QStyledItemDelegate):
         if self.model.doc is None:
             return
         g = self.view.geometry_
-        c = theme.colours()
+        c = _colours(option)
         rect = option.rect
         painter.save()
         painter.setClipRect(rect)
-        font = self.view.font()
-        bold = QFont(font)
-        bold.setBold(True)
+        font, bold = self.view.text_font, self.view.bold_font
         for i, (text, over) in enumerate(self.figures(index.row(), index.column())):
             painter.setFont(bold if over else font)
             painter.setPen(c.warn if over else c.text)
             box = QRect(rect.left(), g.text_top(rect, i), rect.width() - self.PAD_X, g.text_h)
-            painter.drawText(box, int(Qt.AlignRight | Qt.AlignTop), text)
+            painter.drawText(box, _RIGHT_TOP, text)
         painter.restore()
 
 
@@ -410,6 +415,8 @@ class CueView(QTableView):
         self.cpl_limit = 42
         self.cps_limit = 20.0
         self.geometry_ = RowGeometry(2, 0, 16, 12, 3)
+        self.colours = theme.colours()
+        self.text_font = self.bold_font = self.gloss_font = QFont()
         self.cue_model = CueModel(self)
         self.setModel(self.cue_model)
         self.delegate = WordDelegate(self)
@@ -450,6 +457,8 @@ class CueView(QTableView):
         """Row metrics from the font; ``columns``: also fit the narrow columns to it (a font change)."""
         fm = QFontMetrics(self.font())
         gloss_h = QFontMetrics(self.note_font()).height() if self.show_tags else 0
+        # copies kept for painting: QWidget.font() makes a new QFont on every call
+        self.text_font, self.bold_font, self.gloss_font = QFont(self.font()), self.marker_font(), self.note_font()
         gutter = QFontMetrics(self.marker_font()).horizontalAdvance(REVIEW_MARK) + 6
         self.geometry_ = RowGeometry(pad=2, gloss_h=gloss_h, text_h=fm.height(), ascent=fm.ascent(), under_h=3,
                                      gutter=gutter)
@@ -474,7 +483,12 @@ class CueView(QTableView):
         self.viewport().update()
 
     def apply_theme(self) -> None:
+        self.colours = theme.colours()
         self.viewport().update()
+
+    def paintEvent(self, event) -> None:
+        self.colours = theme.colours()  # once per repaint; the delegates read it for every cell
+        super().paintEvent(event)
 
     # -- rows ------------------------------------------------------------------
     def fit_rows(self, rows=None) -> None:

@@ -12,6 +12,7 @@ on it (WCAG contrast, checked in tests/gui/test_contrast.py).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication
@@ -52,13 +53,21 @@ class WordColours:
     def frame(self) -> QColor:
         return self.fill_text
 
-    def fill(self, look: Look) -> QColor | None:
+    @cached_property
+    def _fills(self) -> dict[Look, QColor]:
         return {Look.REVIEW: self.review_bg, Look.ACCEPTED: self.accepted_bg, Look.CHANGED: self.changed_bg,
-                Look.LEARNED: self.learned_bg, Look.EDITED: self.edited_bg}.get(look)
+                Look.LEARNED: self.learned_bg, Look.EDITED: self.edited_bg}
+
+    @cached_property
+    def _lines(self) -> dict[Look, QColor]:
+        return {Look.REVIEW: self.review_line, Look.ACCEPTED: self.accepted_line, Look.CHANGED: self.changed_line,
+                Look.LEARNED: self.learned_line, Look.EDITED: self.edited_line}
+
+    def fill(self, look: Look) -> QColor | None:
+        return self._fills.get(look)
 
     def line(self, look: Look) -> QColor | None:
-        return {Look.REVIEW: self.review_line, Look.ACCEPTED: self.accepted_line, Look.CHANGED: self.changed_line,
-                Look.LEARNED: self.learned_line, Look.EDITED: self.edited_line}.get(look)
+        return self._lines.get(look)
 
 
 # Hues from Okabe-Ito: orange #E69F00 (review), bluish green #009E73

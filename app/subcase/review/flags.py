@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING
 
+from .state import Status
+
 if TYPE_CHECKING:
     from .state import Pos, ReviewState, ReviewWord
 
@@ -72,12 +74,13 @@ class Look(str, Enum):
     EDITED = "edited"      # typed by hand in an edited cue
 
 
-def look_of(word: ReviewWord, threshold: float) -> Look:
-    from .state import Status
+_DECIDED = {Status.ACCEPTED: Look.ACCEPTED, Status.CHANGED: Look.CHANGED, Status.EDITED: Look.EDITED,
+            Status.LEARNED: Look.LEARNED}
 
+
+def look_of(word: ReviewWord, threshold: float) -> Look:
+    """Called for every painted word on every repaint: no allocation, no method calls."""
     status = word.status
     if status is Status.UNTOUCHED:
-        return Look.REVIEW if word.flagged(threshold) else Look.PLAIN
-    if status is Status.LEARNED:
-        return Look.LEARNED
-    return {Status.ACCEPTED: Look.ACCEPTED, Status.CHANGED: Look.CHANGED, Status.EDITED: Look.EDITED}[status]
+        return Look.REVIEW if word.probs is not None and word.confidence < threshold else Look.PLAIN
+    return _DECIDED[status]
