@@ -22,6 +22,9 @@ class Status(str, Enum):
     ACCEPTED = "accepted"    # a human looked and kept the proposed form
     CHANGED = "changed"      # a human chose a different tag
     EDITED = "edited"        # the word came from a hand edit of the cue text
+    # Changed by the app from what the editor taught elsewhere (learning from
+    # fixes); not a human decision on this word.  The GUI reserves a look for it.
+    LEARNED = "learned"
 
 
 @dataclass(slots=True)
@@ -111,6 +114,12 @@ class ReviewState:
             self.current = None
         elif s >= len(self.cues[c]):
             self.current = (c, len(self.cues[c]) - 1)
+
+    def flag_reasons(self, pos: Pos) -> list:
+        """Why the word at ``pos`` is flagged (``flags.FlagReason`` list, [] if it is not)."""
+        from .flags import flag_reasons
+
+        return flag_reasons(self, pos)
 
     # -- navigation ----------------------------------------------------------
     def next_to_review(self, after: Pos | None = None, backwards: bool = False, wrap: bool = True) -> Pos | None:
