@@ -7,7 +7,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 
-from .conftest import needs_model, open_and_wait
+from .conftest import needs_model, open_and_change_a_word
 
 pytestmark = needs_model
 
@@ -18,10 +18,7 @@ def test_save_warns_when_pysrt_reads_fewer_cues(qtbot, make_window, tmp_path):
     path = tmp_path / "malformed.srt"
     shutil.copy(FIXTURES / "malformed.srt", path)
     window = make_window()
-    open_and_wait(qtbot, window, path)
-    window.view.setFocus()
-    qtbot.keyClick(window.view, Qt.Key_Right)
-    qtbot.keyClick(window.view, Qt.Key_U)
+    open_and_change_a_word(qtbot, window, path, Qt.Key_Right)
     assert window.save()  # saved all the same
     assert not window.is_modified()
     assert path.read_bytes() == window.session.doc.to_bytes()
@@ -31,10 +28,7 @@ def test_save_warns_when_pysrt_reads_fewer_cues(qtbot, make_window, tmp_path):
 
 def test_clean_save_shows_no_warning(qtbot, make_window, sample):
     window = make_window()
-    open_and_wait(qtbot, window, sample)
-    window.view.setFocus()
-    qtbot.keyClick(window.view, Qt.Key_N)
-    qtbot.keyClick(window.view, Qt.Key_U)
+    open_and_change_a_word(qtbot, window, sample)
     assert window.save()
     assert window.last_error == ""
     assert window.statusBar().currentMessage() == f"Saved {sample}"

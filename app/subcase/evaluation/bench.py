@@ -34,11 +34,12 @@ def _ms(t: float) -> str:
 def make_film(path: Path, n_cues: int) -> int:
     """A lower-cased SRT film of ``n_cues`` cues, cycling the dev subtitles' text when present."""
     from subcase.subtitles import load
+    from subcase.subtitles.formats import is_subtitle_path
 
     texts: list[str] = []
     if SHARED_DEV.is_dir():
         for f in sorted(SHARED_DEV.iterdir()):
-            if f.suffix in (".srt", ".vtt"):
+            if is_subtitle_path(f):
                 doc = load(f)
                 texts += [doc.plain_text(i) for i in range(len(doc.cues)) if doc.plain_text(i).strip()]
     if not texts:
