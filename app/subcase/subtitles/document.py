@@ -144,14 +144,19 @@ class Document:
         word's ``Token.start``/``end``); spans may come in any order but must not
         overlap or touch markup, and each form must differ from the text it
         replaces in letter case only.  Otherwise ValueError, and nothing changes.
-        The cost is linear in the cue's length however many spans there are.
+        The cost is linear in the length of the lines the spans touch, however
+        many spans there are.
         """
         cue = self.cues[cue_index]
         text = cue.text
         todo = sorted(spans)
         if not todo:
             return
-        markup_spans = [(m.start, m.end) for m in markup.split(text) if m.is_markup]
+        # Markup never spans a line break, so only the lines the spans touch are
+        # scanned: one line for a reviewer's change, the whole cue for the casing.
+        lo = text.rfind("\n", 0, todo[0][0]) + 1
+        hi = text.find("\n", todo[-1][1])
+        markup_spans = [m.span() for m in markup.MARKUP_RE.finditer(text, lo, hi if hi >= 0 else len(text))]
         parts: list[str] = []
         pos = 0
         m = 0
