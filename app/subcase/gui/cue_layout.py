@@ -120,6 +120,18 @@ def _segments(text: str, a: int, b: int, words: Sequence[ReviewWord]) -> list[tu
     return out
 
 
+def _fitting(fm: QFontMetricsF, piece: str, room: float) -> int:
+    """How many leading characters of ``piece`` fit in ``room`` (plus one, which the cell clips)."""
+    lo, hi = 0, len(piece)
+    while lo < hi:  # the largest n with advance(piece[:n]) <= room
+        mid = (lo + hi + 1) // 2
+        if fm.horizontalAdvance(piece[:mid]) <= room:
+            lo = mid
+        else:
+            hi = mid - 1
+    return min(len(piece), lo + 1)
+
+
 def layout_cue(text: str, words: Sequence[ReviewWord], font: QFont, max_width: float,
                max_lines: int = MAX_LINES, max_chars: int = MAX_LINE_CHARS) -> CueLayout:
     """Runs for each shown line of ``text``; ``words`` are the cue's review words (sorted by offset)."""
@@ -138,6 +150,16 @@ def layout_cue(text: str, words: Sequence[ReviewWord], font: QFont, max_width: f
                 break
             piece = text[s:e]
             w = fm.horizontalAdvance(piece)
+            if x + w > max_width and kind != WORD:
+                # keep what shows of a long run (a word stays whole: it can be clicked)
+                keep = _fitting(fm, piece, max_width - x)
+                if keep < len(piece):
+                    piece, e = piece[:keep], s + keep
+                    w = fm.horizontalAdvance(piece)
+                    cut = True
+                    runs.append(Run(kind, piece, s, e, slot, x, w))
+                    x += w
+                    break
             runs.append(Run(kind, piece, s, e, slot, x, w))
             x += w
         if cut:

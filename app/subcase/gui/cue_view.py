@@ -19,7 +19,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPoint, QPointF, QRect, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QFont, QFontMetrics, QFontMetricsF, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QStyle, QStyledItemDelegate, QStyleOptionViewItem, \
     QTableView
 
@@ -139,6 +139,12 @@ def _colours(option: QStyleOptionViewItem) -> theme.WordColours:
     return view.colours if isinstance(view, CueView) else theme.colours()
 
 
+def _row_bg(c: theme.WordColours, option: QStyleOptionViewItem, row: int) -> QColor:
+    if option.state & QStyle.State_Selected:
+        return c.selected
+    return c.alternate if row % 2 else c.base
+
+
 def _background(painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
     """The row's background, selected or not, in the theme's colours.
 
@@ -146,12 +152,7 @@ def _background(painter: QPainter, option: QStyleOptionViewItem, index: QModelIn
     than from the palette, so the pairs whose contrast is tested are the
     pairs on screen, whatever the style or a style sheet does to palettes.
     """
-    c = _colours(option)
-    if option.state & QStyle.State_Selected:
-        bg = c.selected
-    else:
-        bg = c.alternate if index.row() % 2 else c.base
-    painter.fillRect(option.rect, bg)
+    painter.fillRect(option.rect, _row_bg(_colours(option), option, index.row()))
 
 
 class CellDelegate(QStyledItemDelegate):
@@ -281,6 +282,12 @@ class WordDelegate(QStyledItemDelegate):
                     if current == (row, run.slot):
                         frame = box
                     continue
+                if run.kind == ELISION:
+                    # a line cut at the cell's edge: its "…" goes on the edge, over the text
+                    edge = rect.right() - run.width - 2
+                    if x > edge:
+                        x = edge
+                        painter.fillRect(QRectF(x - 2, top, run.width + 4, g.text_h), _row_bg(c, option, row))
                 painter.setPen(c.markup if run.kind in (MARKUP, ELISION) else c.text)
                 painter.drawText(QPointF(x, baseline), run.text)
             if review_here:  # the marker that does not depend on colour, where the eye scans
