@@ -26,7 +26,8 @@ from .conftest import needs_model, open_and_wait
 DEV = Path(__file__).resolve().parents[3] / "shared" / "data" / "dev-subtitles"
 DEV_FILES = sorted(p for p in DEV.glob("*") if p.suffix in (".srt", ".vtt")) if DEV.is_dir() else []
 needs_dev = pytest.mark.skipif(not DEV_FILES, reason=f"no dev subtitles at {DEV}")
-FILM = DEV / "meyer1994__srt__sintel_en.srt"
+# Real films: Elephants Dream (78 cues, more than a screenful) and Sintel (26)
+FILMS = [DEV / "videojs__video.js__docs__examples__elephantsdream__captions.en.vtt", DEV / "meyer1994__srt__sintel_en.srt"]
 
 
 class RecordingPainter(QPainter):
@@ -130,12 +131,14 @@ def test_every_dev_cue_is_painted_exactly_as_written(view, engines, show_tags):
 
 @needs_dev
 @needs_model
-def test_a_film_shows_twenty_cues_at_1600x1000(qtbot, make_window, tmp_path):
+@pytest.mark.parametrize("source", FILMS, ids=lambda p: p.name.split("__")[-1])
+def test_a_film_shows_twenty_cues_at_1600x1000(qtbot, make_window, tmp_path, source):
     window = make_window()  # default settings: fresh config folder, default font size
     window.resize(1600, 1000)
-    film = tmp_path / FILM.name
-    film.write_bytes(FILM.read_bytes())
+    film = tmp_path / source.name
+    film.write_bytes(source.read_bytes())
     open_and_wait(qtbot, window, film)
+    assert len(window.session.doc.cues) > 25
     qtbot.wait(50)
     assert window.details.isVisible()  # with the details panel open beside the list
     view = window.view
