@@ -271,3 +271,16 @@ def test_a_line_wider_than_the_column_ends_in_an_ellipsis_on_its_edge(view):
     assert drawn[-1][1] == "\u2026" and width - 20 < drawn[-1][0] < width
     # what is drawn before it is the start of the line, as written
     assert doc.cues[0].text.startswith("".join(t for _x, t in drawn[:-1]))
+
+
+@needs_dev
+def test_every_row_is_as_tall_as_its_cue_after_opening_another_file(view):
+    from subcase.gui.cue_layout import count_lines
+
+    # Sintel first: its two-line rows must not stay two lines tall in the next file
+    for source in reversed(FILMS):
+        doc = load(source)
+        view.set_document(doc, None)
+        heights = [view.rowHeight(r) for r in range(len(doc.cues))]
+        assert heights == [view.geometry_.row_height(count_lines(c.text)) for c in doc.cues], source.name
+        assert len(set(heights)) > 1  # one- and two-line cues in both films

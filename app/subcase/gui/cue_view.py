@@ -509,10 +509,14 @@ class CueView(QTableView):
         if rows is None:
             lines = [count_lines(c.text) for c in doc.cues]
             common = Counter(lines).most_common(1)[0][0] if lines else 1
-            header.setDefaultSectionSize(g.row_height(common))  # resizes every row to it
+            header.setDefaultSectionSize(g.row_height(common))
+            # Only rows not at their height yet: the default size reaches every
+            # row only when it changes; a reset model keeps the previous
+            # document's sizes for the rows both have.
             for r, n in enumerate(lines):
-                if n != common:
-                    self.setRowHeight(r, g.row_height(n))
+                want = g.row_height(n)
+                if self.rowHeight(r) != want:
+                    self.setRowHeight(r, want)
             return
         for r in rows:
             want = g.row_height(count_lines(doc.cues[r].text))
