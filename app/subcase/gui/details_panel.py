@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QAbstractItemView, QDockWidget, QHeaderView, QLabe
 from subcase.casing import TAG_NAMES, Tag
 from subcase.review import ReviewState, flag_reasons, look_of
 
-from .cue_view import LOOK_NAMES, MARKERS
+from .cue_delegates import LOOK_NAMES, MARKERS
 
 FormFn = Callable[[str, Tag], str]
 
