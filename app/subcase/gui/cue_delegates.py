@@ -114,13 +114,11 @@ class CellDelegate(QStyledItemDelegate):
             return
         g = self.view.geometry_
         rect = option.rect
-        painter.save()
-        painter.setClipRect(rect)
+        # drawText into a rectangle clips to it: no save/clip/restore (fewer calls per cell)
         painter.setFont(self.view.text_font)
         painter.setPen(_colours(option).text)
         painter.drawText(QRect(rect.left() + self.PAD_X, g.text_top(rect, 0), rect.width() - 2 * self.PAD_X,
                                g.text_h), _RIGHT_TOP if index.column() == COL_NUM else _LEFT_TOP, str(text))
-        painter.restore()
 
 
 class WordDelegate(QStyledItemDelegate):
@@ -208,31 +206,46 @@ class WordDelegate(QStyledItemDelegate):
         for i, line in enumerate(lay.lines):
             top = g.text_top(rect, i)
             baseline = top + g.ascent
+            # 1. each word's look: fill and underline, under the text
             review_here = False
             for run in line.runs:
-                x = x0 + run.x
-                if run.kind == WORD and run.slot is not None and run.slot < len(words):
-                    w = words[run.slot]
-                    look = look_of(w, state.threshold)
-                    review_here |= look is Look.REVIEW
-                    box = QRectF(x, top, run.width, g.text_h + g.under_h)
-                    fill = c.fill(look)
-                    if fill is not None:
-                        painter.fillRect(box, fill)
-                    painter.setPen(c.fill_text if fill is not None else c.text)
-                    painter.drawText(QPointF(x, baseline), run.text)
-                    self._underline(painter, look, box, c)
-                    if current == (row, run.slot):
-                        frame = box
+                if run.kind != WORD or run.slot is None or run.slot >= len(words):
                     continue
+                look = look_of(words[run.slot], state.threshold)
+                box = QRectF(x0 + run.x, top, run.width, g.text_h + g.under_h)
+                if look is not Look.PLAIN:
+                    review_here |= look is Look.REVIEW
+                    painter.fillRect(box, c.fill(look))
+                    self._underline(painter, look, box, c)
+                if current == (row, run.slot):
+                    frame = box
+            # 2. the text, one drawText per stretch of one colour (words and the
+            # text between them share it; markup is dim): few calls per repaint
+            pen: QColor | None = None
+            k, runs = 0, line.runs
+            while k < len(runs):
+                run = runs[k]
+                x = x0 + run.x
                 if run.kind == ELISION:
                     # a line cut at the cell's edge: its "…" goes on the edge, over the text
                     edge = rect.right() - run.width - 2
                     if x > edge:
                         x = edge
                         painter.fillRect(QRectF(x - 2, top, run.width + 4, g.text_h), _row_bg(c, option, row))
-                painter.setPen(c.markup if run.kind in (MARKUP, ELISION) else c.text)
-                painter.drawText(QPointF(x, baseline), run.text)
+                    stretch, k = run.text, k + 1
+                    colour = c.markup
+                else:
+                    dim = run.kind == MARKUP
+                    j = k + 1
+                    while j < len(runs) and runs[j].kind != ELISION and (runs[j].kind == MARKUP) == dim:
+                        j += 1
+                    stretch = runs[k].text if j == k + 1 else "".join(r.text for r in runs[k:j])
+                    k = j
+                    colour = c.markup if dim else c.text
+                if colour is not pen:
+                    painter.setPen(colour)
+                    pen = colour
+                painter.drawText(QPointF(x, baseline), stretch)
             if review_here:  # the marker that does not depend on colour, where the eye scans
                 painter.setFont(self.view.bold_font)
                 painter.setPen(c.review_line)
@@ -343,12 +356,9 @@ class ReadingDelegate(QStyledItemDelegate):
         g = self.view.geometry_
         c = _colours(option)
         rect = option.rect
-        painter.save()
-        painter.setClipRect(rect)
         font, bold = self.view.text_font, self.view.bold_font
         for i, (text, over) in enumerate(self.figures(index.row(), index.column())):
             painter.setFont(bold if over else font)
             painter.setPen(c.warn if over else c.text)
             box = QRect(rect.left(), g.text_top(rect, i), rect.width() - self.PAD_X, g.text_h)
-            painter.drawText(box, _RIGHT_TOP, text)
-        painter.restore()
+            painter.drawText(box, _RIGHT_TOP, text)  # clipped to the box
