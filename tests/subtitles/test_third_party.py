@@ -9,6 +9,7 @@ the proof that subcase keeps it.  At run time they check every saved file
 
 from __future__ import annotations
 
+import dataclasses
 import io
 from pathlib import Path
 
@@ -16,8 +17,9 @@ import pysrt
 import pytest
 import webvtt
 
-from subcase.subtitles import load, save
+from subcase.subtitles import formats, load, save
 from subcase.subtitles.compat import mismatch
+from subcase.subtitles.saving import check_readers
 
 from .conftest import FIXTURES, dev_files, needs_dev
 
@@ -158,3 +160,13 @@ def test_timing_the_parser_reads_differently_is_reported() -> None:
     assert mismatch(ours, [(1000, 2000), (3000, 4500)], "pysrt") == (
         "pysrt reads cue 2 at 3000-4500 ms where the file has 3000-4000 ms; "
         "players built on it may misread this file")
+
+
+def test_a_reference_parser_that_fails_only_warns(tmp_path) -> None:
+    def broken(text: str):
+        raise ValueError("unexpected token")
+
+    doc = load(FIXTURES / "markup.srt")
+    written = check_readers(doc, doc.render(), dataclasses.replace(formats.SRT, reference_timings=broken))
+    assert written == ["pysrt cannot read this file (ValueError: unexpected token); "
+                       "players built on it may not read it either"]
