@@ -19,7 +19,7 @@ from pathlib import Path
 
 from subcase import __version__
 
-COMMANDS = {"convert", "evaluate", "bench", "gui"}
+COMMANDS = {"convert", "evaluate", "simulate-review", "bench", "gui"}
 
 
 def _failure(r) -> str:
@@ -141,6 +141,25 @@ def cmd_evaluate(args) -> int:
     return 0
 
 
+def cmd_simulate_review(args) -> int:
+    from subcase.evaluation.simulate import format_table, run_simulation
+    from subcase.subtitles import SubtitleError
+
+    inputs, _ = _collect(args.refs)
+    if not inputs:
+        return 1
+    engine = _engine(args)
+    try:
+        results = run_simulation(inputs, engine, args)
+    except SubtitleError as exc:
+        print(f"subcase: {exc}", file=sys.stderr)
+        return 1
+    print(format_table(results, args.per_file))
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
 def cmd_bench(args) -> int:
     if args.runs < 1 or args.cues < 1:
         print("subcase bench: --runs and --cues must be at least 1", file=sys.stderr)
@@ -184,6 +203,18 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--json", metavar="FILE", help="also write all numbers as JSON")
     e.add_argument("--model", type=Path, help=argparse.SUPPRESS)
     e.set_defaults(func=cmd_evaluate)
+
+    s = sub.add_parser("simulate-review", help="play a simulated post-editor through the review of "
+                                               "human-cased files; print review load and residual errors")
+    s.add_argument("refs", nargs="+", type=Path, help="reference files or folders")
+    s.add_argument("--threshold", type=float, help="review threshold (default: the model's)")
+    s.add_argument("--strip-punct", action="store_true", help="input without punctuation")
+    s.add_argument("--upper", action="store_true", help="input in UPPER case instead of lower case")
+    s.add_argument("--no-learning", action="store_true", help="the same run with nothing learned (baseline)")
+    s.add_argument("--json", metavar="FILE", help="also write the numbers as JSON")
+    s.add_argument("--per-file", action="store_true", help="a row per file, not only the total")
+    s.add_argument("--model", type=Path, help=argparse.SUPPRESS)
+    s.set_defaults(func=cmd_simulate_review)
 
     b = sub.add_parser("bench", help="throughput, latency, start-up and memory against the truecase baseline")
     b.add_argument("--cues", type=int, default=1500, help="cues in the synthetic feature-length film")

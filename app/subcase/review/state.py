@@ -22,6 +22,7 @@ class Status(str, Enum):
     ACCEPTED = "accepted"    # a human looked and kept the proposed form
     CHANGED = "changed"      # a human chose a different tag
     EDITED = "edited"        # the word came from a hand edit of the cue text
+    LEARNED = "learned"      # re-cased by the app from what the editor taught (see review/learning.py)
 
 
 @dataclass(slots=True)
