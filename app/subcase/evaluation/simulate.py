@@ -27,6 +27,7 @@ from typing import Callable
 
 from subcase.casing import CasingEngine, DocumentCasing, Mode, apply_casing, case_document, tag_of
 from subcase.review import Accept, EditText, ReviewSession, ReviewState, SetTag, Status
+from subcase.review.learning import make_learner
 from subcase.subtitles import Document, load
 from subcase.subtitles.words import has_letters
 
@@ -110,6 +111,13 @@ def plain_session(doc: Document, state: ReviewState, engine: CasingEngine) -> Re
                          model_sha256=engine.info.sha256, log=None)
 
 
+def learning_session(doc: Document, state: ReviewState, engine: CasingEngine) -> ReviewSession:
+    """The session as the editor gets it: it learns from every decision."""
+    session = plain_session(doc, state, engine)
+    session.learner = make_learner(engine)
+    return session
+
+
 def simulate_file(prep: Prepared, engine: CasingEngine, threshold: float,
                   make_session: SessionFactory = plain_session) -> Counts:
     doc = prep.source.copy()
@@ -187,4 +195,4 @@ def run_simulation(paths: list[Path], engine: CasingEngine, args) -> dict:
     """The CLI's run: every file cased once, then reviewed by the simulated editor."""
     threshold = engine.info.review_threshold if args.threshold is None else args.threshold
     preps = [prepare(p, engine, args.strip_punct, args.upper) for p in paths]
-    return simulate(preps, engine, threshold)
+    return simulate(preps, engine, threshold, plain_session if args.no_learning else learning_session)

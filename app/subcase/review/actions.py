@@ -30,6 +30,9 @@ class Decision:
     word: ReviewWord | None      # a snapshot; None for a whole-cue text edit
     final: str                   # the final word form, or the new cue text
     before: str                  # the form (or cue text) before the decision
+    # For the app's own changes ("learned"): the index, in the same list of
+    # decisions, of the human decision that caused it; the log turns it into a seq.
+    caused_by: int | None = None
 
 
 class Action:

@@ -1,0 +1,146 @@
+"""House style: how a file writes its sound cues and speaker labels.
+
+No model can tell from lowercased input whether a file writes ``[LAUGHING]``
+or ``[laughing]``, ``MIERZWIAK:`` or ``Mierzwiak:``; each file is consistent
+with itself and files differ.  So each category has a style, chosen (settings,
+``--sound-cues``/``--speaker-labels``) or learned from the editor's first fix
+in the file (see ``learning.Learner``).
+
+- sound cues and descriptions: words inside ``[...]`` or ``(...)``, whole or
+  partial lines;
+- speaker labels: ``NAME:`` at a line start, after a dash, or after ``>>``.
+  Without ``>>`` a label must look like a name to the model (every word of it
+  tagged non-lower), so that ``Web accessibility: essential`` is not a label.
+
+Styles: lower, UPPER, Title, or model (as the model cased it).  In lower and
+Title style a word the model takes for a name keeps its capital (``[Joel]``,
+``[man on PA]``): the model's probabilities are read without the UPPER tag,
+which a sound cue in an UPPER-style file gets for every word.
+"""
+
+from __future__ import annotations
+
+import re
+from enum import Enum
+
+from subcase.casing import TAGS, Tag, tag_of
+from subcase.subtitles import Document
+
+from .state import Pos, ReviewState, ReviewWord
+
+
+class Category(str, Enum):
+    SOUND = "sound-cues"
+    LABEL = "speaker-labels"
+
+
+class Style(str, Enum):
+    LOWER = "lower"
+    UPPER = "upper"
+    TITLE = "title"
+    MODEL = "model"
+
+
+StyleMap = dict[Category, Style]
+DEFAULT_STYLES: StyleMap = {Category.SOUND: Style.MODEL, Category.LABEL: Style.MODEL}
+
+_BRACKETS = re.compile(r"\[[^\[\]\n]*\]|\([^()\n]*\)")
+# A label: optional dash or >>, up to three words, a colon.  Offsets are checked against word tokens.
+_LABEL = re.compile(r"^[ \t]*(?:(?P<chev>>>)[ \t]*|[-\u2010\u2013\u2014][ \t]*)?"
+                    r"(?P<name>[^\W\d_][\w'.\u2019 -]{0,40}?)[ \t]*:(?!//)", re.MULTILINE)
+
+
+def categories_of(doc: Document, state: ReviewState) -> dict[Pos, Category]:
+    """The sound-cue and speaker-label words of a document, by review position."""
+    out: dict[Pos, Category] = {}
+    labels: dict[str, list[tuple[int, list[int], bool]]] = {}
+    for c, cue in enumerate(doc.cues):
+        words = state.cues[c]
+        if not words:
+            continue
+        text = cue.text
+        for m in _BRACKETS.finditer(text):
+            for s, w in enumerate(words):
+                if m.start() < w.start and w.end < m.end():
+                    out[(c, s)] = Category.SOUND
+        for m in _LABEL.finditer(text):
+            lo, hi = m.start("name"), m.end("name")
+            inside = [s for s, w in enumerate(words) if lo <= w.start and w.end <= hi]
+            if not inside or len(inside) > 3:
+                continue
+            if m.group("chev") is None and not all(_namelike(words[s]) for s in inside):
+                continue
+            name = m.group("name").strip().lower()
+            labels.setdefault(name, []).append((c, inside, m.group("chev") is not None))
+    # A speaker speaks more than once: a "Name:" seen once without >> is more likely
+    # prose ("like RSI: repetitive stress injury").
+    for name, places in labels.items():
+        for c, inside, chev in places:
+            if chev or len(places) >= 2:
+                for s in inside:
+                    out.setdefault((c, s), Category.LABEL)
+    return out
+
+
+def _namelike(w: ReviewWord) -> bool:
+    return w.model_tag is not None and w.model_tag is not Tag.L
+
+
+def is_name(w: ReviewWord) -> bool:
+    """The model takes the word for a name (or a mixed form) once UPPER is left out."""
+    if w.probs is None:
+        return tag_of(w.proposed) in (Tag.T, Tag.M)
+    p = dict(zip(TAGS, w.probs))
+    return p[Tag.T] + p[Tag.M] > p[Tag.L]
+
+
+def name_tag(w: ReviewWord) -> Tag:
+    if w.probs is None:
+        return tag_of(w.proposed)
+    p = dict(zip(TAGS, w.probs))
+    return Tag.M if p[Tag.M] > p[Tag.T] else Tag.T
+
+
+def style_form(w: ReviewWord, style: Style, former) -> str:
+    """The word written in ``style``."""
+    if style is Style.MODEL:
+        return w.proposed
+    if style is Style.UPPER:
+        return former(w.form, Tag.U)
+    if is_name(w) and style in (Style.LOWER, Style.TITLE):
+        return former(w.form, name_tag(w))
+    return former(w.form, Tag.L if style is Style.LOWER else Tag.T)
+
+
+def style_of_fix(w: ReviewWord, before: str, after: str) -> Style | None:
+    """The style a human fix inside a category shows, or None when it shows none.
+
+    A capital given to a word the model takes for a name says nothing about
+    the style (``[JOEL]`` -> ``[Joel]`` in a lower-case file)."""
+    t = tag_of(after)
+    if t is Tag.L:
+        return Style.LOWER
+    if t is Tag.U:
+        return Style.UPPER
+    if t is Tag.T and tag_of(before) is not Tag.T and not is_name(w):
+        return Style.TITLE
+    return None
+
+
+def apply_styles(doc: Document, state: ReviewState, styles: StyleMap, former) -> int:
+    """Restyle every word of the chosen categories (batch conversion); returns words changed."""
+    chosen = {c: s for c, s in styles.items() if s is not Style.MODEL}
+    if not chosen:
+        return 0
+    changed = 0
+    for pos, cat in categories_of(doc, state).items():
+        style = chosen.get(cat)
+        if style is None:
+            continue
+        w = state.word(pos)
+        new = style_form(w, style, former)
+        if new != w.form:
+            doc.set_word(w.cue_index, w.word_index, new)
+            w.form = w.proposed = new
+            changed += 1
+    return changed
