@@ -42,6 +42,7 @@ class Style(str, Enum):
 
 
 StyleMap = dict[Category, Style]
+NAME_DOUBT = 0.2  # a word in a cue keeps its capital in lower style when P(lower) is under this
 DEFAULT_STYLES: StyleMap = {Category.SOUND: Style.MODEL, Category.LABEL: Style.MODEL}
 
 _BRACKETS = re.compile(r"\[[^\[\]\n]*\]|\([^()\n]*\)")
@@ -101,18 +102,54 @@ def name_tag(w: ReviewWord) -> Tag:
     return Tag.M if p[Tag.M] > p[Tag.T] else Tag.T
 
 
-def style_form(w: ReviewWord, style: Style, former) -> str:
-    """The word written in ``style``."""
+def style_form(w: ReviewWord, style: Style, former, plain: str | None = None) -> str:
+    """The word written in ``style``.
+
+    ``plain`` is the model's form for the word when the cue's words are cased
+    as a plain sentence (brackets and upper-case context left out): a name
+    there keeps its capital in lower and Title style."""
     if style is Style.MODEL:
         return w.proposed
     if style is Style.UPPER:
         return former(w.form, Tag.U)
-    if is_name(w) and style in (Style.LOWER, Style.TITLE):
-        return former(w.form, name_tag(w))
+    if style in (Style.LOWER, Style.TITLE):
+        if plain is not None:
+            if tag_of(plain) is not Tag.L:
+                return _with_case(w.form, plain)
+        elif is_name(w):
+            return former(w.form, name_tag(w))
     return former(w.form, Tag.L if style is Style.LOWER else Tag.T)
 
 
-def style_of_fix(w: ReviewWord, before: str, after: str) -> Style | None:
+def _with_case(word: str, form: str) -> str:
+    return "".join(f if a.lower() == f.lower() else a for a, f in zip(word, form)) if len(word) == len(form) else word
+
+
+def plain_forms(engine, state: ReviewState, cats: dict[Pos, Category]) -> dict[Pos, str]:
+    """The model's forms for the category words of each cue, cased as one plain sentence per cue."""
+    from subcase.casing import case_texts
+
+    groups: dict[int, list[Pos]] = {}
+    for pos in sorted(cats):
+        groups.setdefault(pos[0], []).append(pos)
+    if not groups:
+        return {}
+    order = list(groups)
+    # Led in by two neutral words, so that no word of the cue starts a sentence
+    # (a sentence start's capital says nothing about a name).
+    texts = ["we heard " + " ".join(state.word(p).form.lower() for p in groups[c]) for c in order]
+    casing = case_texts(engine, texts)
+    out: dict[Pos, str] = {}
+    for w in casing.words:
+        positions = groups[order[w.cue_index]]
+        k = w.word_index - 2
+        if 0 <= k < len(positions):
+            # Only a capital the model is sure of marks a name ("man" in "man on pa" is a coin flip).
+            out[positions[k]] = w.output if w.probs[0] < NAME_DOUBT else w.input.lower()
+    return out
+
+
+def style_of_fix(w: ReviewWord, before: str, after: str, category: Category = Category.SOUND) -> Style | None:
     """The style a human fix inside a category shows, or None when it shows none.
 
     A capital given to a word the model takes for a name says nothing about
@@ -122,23 +159,23 @@ def style_of_fix(w: ReviewWord, before: str, after: str) -> Style | None:
         return Style.LOWER
     if t is Tag.U:
         return Style.UPPER
-    if t is Tag.T and tag_of(before) is not Tag.T and not is_name(w):
+    if t is Tag.T and tag_of(before) is not Tag.T and (category is Category.LABEL or not is_name(w)):
         return Style.TITLE
     return None
 
 
-def apply_styles(doc: Document, state: ReviewState, styles: StyleMap, former) -> int:
+def apply_styles(doc: Document, state: ReviewState, styles: StyleMap, engine) -> int:
     """Restyle every word of the chosen categories (batch conversion); returns words changed."""
     chosen = {c: s for c, s in styles.items() if s is not Style.MODEL}
     if not chosen:
         return 0
     changed = 0
-    for pos, cat in categories_of(doc, state).items():
-        style = chosen.get(cat)
-        if style is None:
-            continue
+    cats = {p: c for p, c in categories_of(doc, state).items() if c in chosen}
+    plain = plain_forms(engine, state, cats)
+    for pos, cat in cats.items():
+        style = chosen[cat]
         w = state.word(pos)
-        new = style_form(w, style, former)
+        new = style_form(w, style, engine.form, plain.get(pos))
         if new != w.form:
             doc.set_word(w.cue_index, w.word_index, new)
             w.form = w.proposed = new

@@ -38,7 +38,7 @@ from subcase.casing import Tag, tag_of
 from subcase.subtitles import Document
 
 from .actions import Action, Decision, EditText, Former
-from .housestyle import Category, Style, StyleMap, categories_of, style_form, style_of_fix
+from .housestyle import Category, Style, StyleMap, categories_of, plain_forms, style_form, style_of_fix
 from .state import Pos, ReviewState, ReviewWord, Status
 
 Context = tuple[str | None, str, str | None]   # lowercased (left, word, right) within the cue
@@ -65,6 +65,10 @@ class Learner:
     words: dict[str, str] = field(default_factory=dict)            # lowercased word -> form, any context
     styles: StyleMap = field(default_factory=dict)                 # category -> style, learned or chosen
     confirm: bool = True
+    # The category words cased as plain sentences (housestyle.plain_forms), asked for once
+    # when a style is first learned; None: the model's probabilities tell names instead.
+    plain: Callable[[ReviewState, dict], dict[Pos, str]] | None = None
+    _plain: dict[Pos, str] | None = field(default=None, repr=False)
     _seen: dict[str, dict[str, int]] = field(default_factory=dict, repr=False)  # word -> forms decided
     _initial: dict[Pos, bool] = field(default_factory=dict, repr=False)
     _cats: dict[Pos, Category] = field(default_factory=dict, repr=False)
@@ -77,6 +81,7 @@ class Learner:
         self._initial = sentence_initial(doc, state)
         self._cats = categories_of(doc, state)
         self._index = {}
+        self._plain = None
         for pos in state.positions():
             self._index.setdefault(state.word(pos).form.lower(), []).append(pos)
         self._prepared_for = id(state)
@@ -117,7 +122,7 @@ class Learner:
         cat = self._cats.get(pos)
         if cat is not None:
             if changed and cat not in self.styles:
-                style = style_of_fix(w, d.before, form)
+                style = style_of_fix(w, d.before, form, cat)
                 if style is not None:
                     self.styles[cat] = style
                     self._restyle(state, cat, changes, decided)
@@ -226,13 +231,16 @@ class Learner:
 
     def _restyle(self, state: ReviewState, cat: Category, changes: dict[Pos, Change], decided: set[Pos]) -> None:
         style = self.styles[cat]
+        if self._plain is None and self.plain is not None:
+            self._plain = self.plain(state, self._cats)
+        plain = self._plain or {}
         for pos, c in self._cats.items():
             if c != cat or pos in decided:
                 continue
             w = state.word(pos)
             if w.status is not Status.UNTOUCHED:
                 continue
-            new = style_form(w, style, self.former)
+            new = style_form(w, style, self.former, plain.get(pos))
             if new != w.form:
                 changes[pos] = Change(pos, w.form, w.status, new)
 
@@ -360,7 +368,7 @@ def make_learner(engine) -> Learner:
             cache[word] = len(engine.encoder.pieces([word])[0]) > 1
         return cache[word]
 
-    return Learner(engine.form, is_rare)
+    return Learner(engine.form, is_rare, plain=lambda state, cats: plain_forms(engine, state, cats))
 
 
 __all__ = ["make_learner", "Change", "Learner", "Taught", "Style", "sentence_initial"]

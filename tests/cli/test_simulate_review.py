@@ -1,0 +1,35 @@
+"""``subcase simulate-review`` on one real dev file: the simulated editor through the real review core."""
+
+from __future__ import annotations
+
+import json
+
+from subcase.cli import main
+from subcase.evaluation.simulate import KEYS, prepare, simulate
+
+
+def test_simulate_review_plays_the_review_to_the_end(engine, dev_subtitles):
+    path = next(p for p in dev_subtitles if "involving-users" in p.name)
+    prep = prepare(path, engine)
+    threshold = engine.info.review_threshold
+    plain = simulate([prep], engine, threshold)["total"]
+    assert set(plain) == set(KEYS)
+    a = plain["actions"]
+    assert plain["visited"] == a["accepts"] + a["tag_changes"] + a["edits"] > 0
+    # every visited wrong word was put right; what stays wrong was never highlighted
+    assert plain["residual_errors"] == plain["initial_errors"] - a["tag_changes"] - a["edits"]
+    assert plain["learned_fixed"] == plain["learned_broken"] == 0
+    # a lower threshold visits fewer words and leaves at least as many errors
+    lower = simulate([prep], engine, 0.5)["total"]
+    assert lower["visited"] < plain["visited"] and lower["residual_errors"] >= plain["residual_errors"]
+
+
+def test_simulate_review_cli_writes_json(tmp_path, dev_subtitles):
+    path = next(p for p in dev_subtitles if "perspectives_keyboard" in p.name)
+    out = tmp_path / "sim.json"
+    assert main(["simulate-review", str(path), "--json", str(out), "--per-file", "--strip-punct"]) == 0
+    data = json.loads(out.read_text())
+    assert set(data) == {"total", "files"} and list(data["files"]) == [path.name]
+    for entry in (data["total"], data["files"][path.name]):
+        assert set(entry) == set(KEYS)
+        assert 0 < entry["review_load"] < 1 and entry["words"] == data["total"]["words"]

@@ -1,0 +1,175 @@
+"""Learning from every fix, through the real review core and the real model."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from subcase.casing import Tag, apply_casing, case_document
+from subcase.review import Accept, EditLog, ReviewSession, ReviewState, SetTag, Status, read_records
+from subcase.review.flags import FileEvidence, flag_reasons
+from subcase.review.learning import make_learner, sentence_initial
+from subcase.subtitles import load
+
+FILM = """1
+00:00:01,000 --> 00:00:02,000
+[laughing]
+
+2
+00:00:03,000 --> 00:00:04,000
+where were you?
+
+3
+00:00:05,000 --> 00:00:06,000
+[door slams]
+i waited.
+
+4
+00:00:07,000 --> 00:00:08,000
+[joel sighs]
+
+5
+00:00:09,000 --> 00:00:10,000
+[man on pa] train to boston.
+
+6
+00:00:11,000 --> 00:00:12,000
+[train horn blows]
+"""
+
+TALK = """1
+00:00:01,000 --> 00:00:02,000
+so we did some easy checks first.
+
+2
+00:00:03,000 --> 00:00:04,000
+then we did some easy checks first again.
+
+3
+00:00:05,000 --> 00:00:06,000
+the checks were easy and quick.
+"""
+
+
+def open_session(tmp_path: Path, engine, text: str, log: bool = False):
+    path = tmp_path / "file.srt"
+    path.write_text(text, encoding="utf-8")
+    doc = load(path)
+    casing = case_document(engine, doc)
+    apply_casing(doc, casing)
+    state = ReviewState.from_casing(len(doc.cues), casing)
+    editlog = EditLog(tmp_path / "log.jsonl") if log else None
+    session = ReviewSession(doc, state, path, model_version=engine.info.version,
+                            model_sha256=engine.info.sha256, log=editlog)
+    session.learner = make_learner(engine)
+    return session
+
+
+def find(state: ReviewState, cue: int, word: str):
+    for s, w in enumerate(state.cues[cue]):
+        if w.form.lower() == word:
+            return (cue, s)
+    raise AssertionError(f"no {word!r} in cue {cue}")
+
+
+def test_a_style_learned_from_one_fix_restyles_other_sound_cues(tmp_path, engine):
+    session = open_session(tmp_path, engine, FILM)
+    state, doc = session.state, session.doc
+    # The model cases these cues inconsistently ("[LAUGHING]" but "[door slams]");
+    # the editor's first fix in a sound cue says how this file writes them.
+    session.perform(SetTag(find(state, 2, "door"), Tag.U, engine.form))
+    assert doc.cues[2].text == "[DOOR SLAMS]\nI waited."
+    assert doc.cues[0].text == "[LAUGHING]"
+    assert doc.cues[3].text == "[JOEL SIGHS]"
+    assert doc.cues[4].text == "[MAN ON PA] Train to Boston."  # the words after the cue keep the model's casing
+    assert doc.cues[5].text == "[TRAIN HORN BLOWS]"
+    assert state.word(find(state, 2, "door")).status is Status.CHANGED
+    assert state.word(find(state, 2, "slams")).status is Status.LEARNED
+
+
+def test_lower_style_leaves_proper_names_alone(tmp_path, engine):
+    session = open_session(tmp_path, engine, FILM)
+    state, doc = session.state, session.doc
+    assert doc.cues[0].text == "[LAUGHING]"
+    session.perform(SetTag(find(state, 0, "laughing"), Tag.L, engine.form))
+    assert doc.cues[3].text == "[Joel sighs]"                    # a name keeps its capital
+    assert doc.cues[4].text == "[man on PA] Train to Boston."    # so does an acronym
+    assert doc.cues[5].text == "[train horn blows]"
+    assert doc.cues[2].text.startswith("[door slams]")
+
+
+def test_a_phrase_fix_recases_the_same_phrase_elsewhere_and_nothing_else(tmp_path, engine):
+    session = open_session(tmp_path, engine, TALK)
+    state, doc = session.state, session.doc
+    before = [c.text for c in doc.cues]
+    assert "some easy checks first" in before[0] and "some easy checks first" in before[1]
+    session.perform(SetTag(find(state, 0, "easy"), Tag.T, engine.form))
+    session.perform(SetTag(find(state, 0, "checks"), Tag.T, engine.form))
+    assert "some Easy Checks first" in doc.cues[0].text
+    assert "some Easy Checks first" in doc.cues[1].text
+    assert doc.cues[2].text == before[2]  # "checks" and "easy" in another context stay as they were
+    assert state.word(find(state, 1, "easy")).status is Status.LEARNED
+    assert state.word(find(state, 1, "checks")).status is Status.LEARNED
+
+
+def test_reviewed_words_are_never_changed(tmp_path, engine):
+    session = open_session(tmp_path, engine, TALK)
+    state, doc = session.state, session.doc
+    reviewed = find(state, 1, "easy")
+    session.perform(Accept(reviewed))
+    form = state.word(reviewed).form
+    session.perform(SetTag(find(state, 0, "easy"), Tag.T, engine.form))
+    session.perform(SetTag(find(state, 0, "checks"), Tag.T, engine.form))
+    assert state.word(reviewed).form == form and state.word(reviewed).status is Status.ACCEPTED
+    # the rest of the phrase around it still learned
+    assert state.word(find(state, 1, "checks")).form == "Checks"
+
+
+def test_one_undo_removes_a_fix_and_everything_it_caused(tmp_path, engine):
+    session = open_session(tmp_path, engine, FILM)
+    texts = [c.text for c in session.doc.cues]
+    statuses = [[w.status for w in ws] for ws in session.state.cues]
+    action = SetTag(find(session.state, 2, "door"), Tag.U, engine.form)
+    session.perform(action)
+    assert [c.text for c in session.doc.cues] != texts
+    session.revert(action)
+    assert [c.text for c in session.doc.cues] == texts
+    assert [[w.status for w in ws] for ws in session.state.cues] == statuses
+    assert session.learner.styles == {}
+    # redo does it all again
+    session.perform(action)
+    assert session.doc.cues[3].text == "[JOEL SIGHS]"
+
+
+def test_the_edit_log_links_app_changes_to_the_human_decision(tmp_path, engine):
+    session = open_session(tmp_path, engine, FILM, log=True)
+    action = SetTag(find(session.state, 2, "door"), Tag.U, engine.form)
+    session.perform(action)
+    session.revert(action)
+    session.close()
+    records = read_records(tmp_path / "log.jsonl")
+    human = [r for r in records if r["action"] == "changed_tag"]
+    learned = [r for r in records if r["action"] == "learned"]
+    assert len(human) == 1 and len(learned) >= 5
+    assert all(r["caused_by"] == human[0]["seq"] for r in learned)
+    assert {r["final"] for r in learned} >= {"SLAMS", "SIGHS", "TRAIN", "HORN", "BLOWS"}
+    undone = {r["undoes"] for r in records if r["action"] == "undo"}
+    assert undone == {human[0]["seq"]} | {r["seq"] for r in learned}
+    assert all(r["schema"] == 2 for r in records)
+
+
+def test_flag_reasons_explain_a_highlight(tmp_path, engine):
+    session = open_session(tmp_path, engine, TALK)
+    state, doc = session.state, session.doc
+    session.perform(SetTag(find(state, 0, "easy"), Tag.T, engine.form))
+    ev = FileEvidence.of(state, sentence_initial(doc, state))
+    learned = flag_reasons(state, find(state, 1, "easy"), ev, learner=session.learner)
+    assert learned[0] == "changed by what you taught"
+    # "easy" in cue 3 is now cased differently from cue 1's "Easy"
+    other = flag_reasons(state, find(state, 2, "easy"), ev, learner=session.learner)
+    assert "cased differently in cue 1 ('Easy')" in other
+    low = min(state.positions(), key=lambda p: state.word(p).confidence)
+    if state.word(low).confidence < state.threshold:
+        assert any(r.startswith("low confidence") for r in flag_reasons(state, low))
