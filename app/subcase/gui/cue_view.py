@@ -29,7 +29,8 @@ from . import theme
 COL_NUM, COL_START, COL_END, COL_TEXT = range(4)
 HEADERS = ("#", "Start", "End", "Text")
 
-MARKERS = {Status.ACCEPTED: "\u2713", Status.CHANGED: "\u270e", Status.EDITED: "e"}
+MARKERS = {Status.ACCEPTED: "\u2713", Status.CHANGED: "\u270e", Status.EDITED: "e",
+           Status.LEARNED: "\u2726"}  # a four-pointed star: "changed by what you taught"
 REVIEW_MARKER = "?"
 
 
@@ -211,6 +212,8 @@ class WordDelegate(QStyledItemDelegate):
                 fill = colours.changed_bg
             elif w.status is Status.EDITED:
                 fill = colours.edited_bg
+            elif w.status is Status.LEARNED:
+                fill = colours.learned_bg
             elif w.status is Status.ACCEPTED:
                 fill = colours.accepted_bg
             if fill is not None:

@@ -12,6 +12,7 @@ from pathlib import Path
 from PySide6.QtCore import QThreadPool, Qt
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
+from subcase.review.learning import make_learner
 from subcase.review import EditLog, ReviewSession, log_path_for
 from subcase.review import autosave
 from subcase.review.actions import realign
@@ -131,6 +132,7 @@ class FileHandlingMixin:
         log = EditLog(log_path_for(result.path))
         self.session = ReviewSession(result.doc, result.state, result.path, model_version=result.model_version,
                                      model_sha256=result.model_sha256, mode=result.mode, log=log)
+        self._attach_learner()
         self.session.listeners.append(self._on_session_changed)
         self.settings.add_recent(result.path)
         self._show_session()
@@ -141,6 +143,12 @@ class FileHandlingMixin:
         left = result.state.to_review()
         self.statusBar().showMessage(f"Cased {result.words} words; {left} to review (press N)", 8000)
         self.casing_finished.emit()
+
+    def _attach_learner(self) -> None:
+        """Learn from every fix in this file (review/learning.py), with the loaded model's forms."""
+        engine = self.engines.loaded
+        if self.session is not None and engine is not None and self.settings.learning:
+            self.session.learner = make_learner(engine)
 
     def _close_session(self) -> None:
         self.undo_stack.clear()
@@ -248,6 +256,7 @@ class FileHandlingMixin:
         log = EditLog(Path(data["log"])) if data.get("log") else EditLog(log_path_for(Path(data["source"])))
         self.session = ReviewSession(doc, state, Path(data["source"]), model_version=data["model_version"],
                                      model_sha256=data["model_sha256"], mode=data["mode"], log=log)
+        self._attach_learner()
         self.session.listeners.append(self._on_session_changed)
         self.base_sha256 = data["base_sha256"]
         self.restored_unsaved = True

@@ -178,8 +178,28 @@ class MainWindow(FileHandlingMixin, ReviewCommandsMixin, MenusMixin, QMainWindow
             self.word_label.setText(f"Cue {pos[0] + 1}: \u201c{w.form}\u201d (typed by hand)")
         else:
             alts = ", ".join(f"{t.value} {p:.0%}" for t, p in w.alternatives())
+            reasons = self.flag_reasons(pos)
+            why = f" \u2014 why: {'; '.join(reasons)}" if reasons else ""
             self.word_label.setText(f"Cue {pos[0] + 1}: \u201c{w.form}\u201d ({w.status.value}) \u2014 "
-                                    f"model {w.model_tag.value} {w.confidence:.0%} [{alts}]")
+                                    f"model {w.model_tag.value} {w.confidence:.0%} [{alts}]{why}")
+
+    def flag_reasons(self, pos) -> list[str]:
+        """Why the word at ``pos`` is highlighted or was changed by the app (review/flags.py)."""
+        from subcase.review.flags import FileEvidence, flag_reasons
+        from subcase.review.learning import sentence_initial
+
+        session = self.session
+        if session is None:
+            return []
+        # The file-wide evidence is rebuilt only when the document changed since.
+        key = (id(session), self.undo_stack.index(), self.undo_stack.count())
+        if getattr(self, "_evidence_key", None) != key:
+            self._evidence = FileEvidence.of(session.state, sentence_initial(session.doc, session.state))
+            self._evidence_key = key
+        engine = self.engines.loaded
+        learner = session.learner
+        return flag_reasons(session.state, pos, self._evidence, learner.is_rare if learner else None,
+                            engine.lexicon if engine is not None else None, learner)
 
     def _set_title(self) -> None:
         if self.doc is None or self.doc.path is None:

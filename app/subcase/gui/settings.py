@@ -14,6 +14,7 @@ from PySide6.QtCore import QByteArray, QSettings
 MAX_RECENT = 10
 MODES = ("restore", "caps", "keep")
 THEMES = ("system", "light", "dark")
+STYLES = ("model", "lower", "upper", "title")
 
 
 def make_qsettings() -> QSettings:
@@ -58,6 +59,23 @@ class Settings:
     @mode.setter
     def mode(self, value: str) -> None:
         self.q.setValue("casing/mode", value)
+
+    @property
+    def learning(self) -> bool:
+        """Learn from every fix within the file (review/learning.py); on by default."""
+        return self._get("review/learning", True, bool)
+
+    @learning.setter
+    def learning(self, value: bool) -> None:
+        self.q.setValue("review/learning", bool(value))
+
+    def house_style(self, category: str) -> str:
+        """The chosen style of "sound-cues" or "speaker-labels": model (default), lower, upper, title."""
+        v = self._get(f"style/{category}", "model", str)
+        return v if v in STYLES else "model"
+
+    def set_house_style(self, category: str, value: str) -> None:
+        self.q.setValue(f"style/{category}", value)
 
     @property
     def output_dir(self) -> str:

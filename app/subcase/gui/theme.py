@@ -23,6 +23,7 @@ class WordColours:
     accepted_bg: QColor
     changed_bg: QColor
     edited_bg: QColor
+    learned_bg: QColor  # words the app re-cased from what the editor taught
     markup: QColor
     note: QColor
     frame: QColor
@@ -34,6 +35,7 @@ LIGHT = WordColours(
     accepted_bg=QColor("#BDEBD9"),  # bluish green (#009E73), light
     changed_bg=QColor("#B7DDF5"),   # sky blue (#56B4E9), light
     edited_bg=QColor("#F6EFA6"),    # yellow (#F0E442), light
+    learned_bg=QColor("#EBC7DD"),   # reddish purple (#CC79A7), light
     markup=QColor("#7A7A7A"),
     note=QColor("#555555"),
     frame=QColor("#000000"),
@@ -45,6 +47,7 @@ DARK = WordColours(
     accepted_bg=QColor("#0D5A45"),
     changed_bg=QColor("#1C5A85"),
     edited_bg=QColor("#6B6320"),
+    learned_bg=QColor("#6B2F55"),
     markup=QColor("#9A9A9A"),
     note=QColor("#BBBBBB"),
     frame=QColor("#FFFFFF"),
