@@ -84,8 +84,12 @@ def output_path(src: Path, out_dir: Path, out_format: str | None) -> Path:
 
 def convert_file(engine: CasingEngine, src: Path, out_dir: Path, mode: Mode | str = Mode.RESTORE,
                  out_format: str | None = None, progress: Callable[[int, int], None] | None = None,
-                 cancel: Callable[[], bool] | None = None, keep_casing: bool = False) -> FileResult:
-    """Case one file into ``out_dir``.  Raises only ``CasingCancelled``."""
+                 cancel: Callable[[], bool] | None = None, keep_casing: bool = False,
+                 styles: dict | None = None) -> FileResult:
+    """Case one file into ``out_dir``.  Raises only ``CasingCancelled``.
+
+    ``styles`` maps a house-style category (sound cues, speaker labels) to its
+    style (review/housestyle.py); None or "model" keeps the model's casing."""
     result = FileResult(Path(src))
     try:
         dst = output_path(result.src, out_dir, out_format)
@@ -95,6 +99,10 @@ def convert_file(engine: CasingEngine, src: Path, out_dir: Path, mode: Mode | st
         result.warnings = [f"line {w.line}: {w.message}" for w in doc.warnings]
         casing = case_document(engine, doc, Mode(mode), progress=progress, cancel=cancel)
         result.changed = apply_casing(doc, casing)
+        if styles:
+            from subcase.review.housestyle import apply_styles
+            from subcase.review.state import ReviewState
+            result.changed += apply_styles(doc, ReviewState.from_casing(len(doc.cues), casing), styles, engine)
         result.words = len(casing.words)
         if keep_casing:
             result.casing = casing
@@ -116,7 +124,8 @@ def run_batch(engine: CasingEngine, inputs: Sequence[Path], out_dir: Path, mode:
               out_format: str | None = None,
               progress: Callable[[int, int, int, int], None] | None = None,
               on_file_done: Callable[[FileResult], None] | None = None,
-              cancel: Callable[[], bool] | None = None, keep_casing: bool = False) -> BatchResult:
+              cancel: Callable[[], bool] | None = None, keep_casing: bool = False,
+              styles: dict | None = None) -> BatchResult:
     """Convert every input; ``progress(file_index, n_files, done_in_file, total_in_file)``."""
     results: list[FileResult] = []
     n = len(inputs)
@@ -129,7 +138,8 @@ def run_batch(engine: CasingEngine, inputs: Sequence[Path], out_dir: Path, mode:
                 progress(i, n, done, total)
 
         try:
-            r = convert_file(engine, Path(src), out_dir, mode, out_format, file_progress, cancel, keep_casing)
+            r = convert_file(engine, Path(src), out_dir, mode, out_format, file_progress, cancel, keep_casing,
+                             styles)
         except CasingCancelled:
             return BatchResult(results, cancelled=True)
         results.append(r)

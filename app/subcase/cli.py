@@ -77,6 +77,21 @@ def _collect(paths: list[Path]):
     return inputs, bad
 
 
+def _styles(args) -> dict:
+    """The house style chosen on the command line (review/housestyle.py)."""
+    from subcase.review.housestyle import Category, Style
+    return {Category.SOUND: Style(args.sound_cues), Category.LABEL: Style(args.speaker_labels)}
+
+
+def _add_style_args(p: argparse.ArgumentParser) -> None:
+    styles = ["model", "lower", "upper", "title"]
+    p.add_argument("--sound-cues", choices=styles, default="model",
+                   help="how to write [sound cues] and (descriptions): as the model says (default), "
+                        "lower, UPPER or Title; names inside keep their capitals")
+    p.add_argument("--speaker-labels", choices=styles, default="model",
+                   help="how to write speaker labels (NAME: at a line start, after a dash, >> NAME:)")
+
+
 def cmd_convert(args) -> int:
     from subcase.batch import run_batch, write_details
 
@@ -101,7 +116,7 @@ def cmd_convert(args) -> int:
             print(_failure(r), file=sys.stderr)
 
     result = run_batch(engine, inputs, out_dir, args.mode, args.format, progress, on_done,
-                       keep_casing=bool(args.details))
+                       keep_casing=bool(args.details), styles=_styles(args))
     bar.close()
     elapsed = time.perf_counter() - t0
     if args.details:
@@ -150,7 +165,7 @@ def cmd_simulate_review(args) -> int:
         return 1
     engine = _engine(args)
     try:
-        results = run_simulation(inputs, engine, args)
+        results = run_simulation(inputs, engine, args, _styles(args))
     except SubtitleError as exc:
         print(f"subcase: {exc}", file=sys.stderr)
         return 1
@@ -187,6 +202,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "keep: never lower an existing capital")
     c.add_argument("--format", choices=["srt", "vtt"], help="output format (default: same as input)")
     c.add_argument("--details", metavar="FILE.jsonl", help="also write every word's tag, probabilities and highlight")
+    _add_style_args(c)
     c.add_argument("--model", type=Path, help=argparse.SUPPRESS)
     c.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     c.add_argument("-v", "--verbose", action="store_true", help="list parse warnings")
@@ -213,6 +229,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--no-learning", action="store_true", help="the same run with nothing learned (baseline)")
     s.add_argument("--json", metavar="FILE", help="also write the numbers as JSON")
     s.add_argument("--per-file", action="store_true", help="a row per file, not only the total")
+    _add_style_args(s)
     s.add_argument("--model", type=Path, help=argparse.SUPPRESS)
     s.set_defaults(func=cmd_simulate_review)
 

@@ -27,6 +27,7 @@ from typing import Callable
 
 from subcase.casing import CasingEngine, DocumentCasing, Mode, apply_casing, case_document, tag_of
 from subcase.review import Accept, EditText, ReviewSession, ReviewState, SetTag, Status
+from subcase.review.housestyle import StyleMap, styled_casing
 from subcase.review.learning import make_learner
 from subcase.subtitles import Document, load
 from subcase.subtitles.words import has_letters
@@ -61,13 +62,16 @@ def input_text(text: str, tokens, strip_punct: bool, upper: bool) -> str:
     return out
 
 
-def prepare(path: Path, engine: CasingEngine, strip_punct: bool = False, upper: bool = False) -> Prepared:
+def prepare(path: Path, engine: CasingEngine, strip_punct: bool = False, upper: bool = False,
+            styles: StyleMap | None = None) -> Prepared:
     ref = load(path)
     ref_words = [[t.text for t in cue.tokens() if t.is_word and has_letters(t.text)] for cue in ref.cues]
     doc = load(path)
     for i, cue in enumerate(doc.cues):
         doc.set_cue_text(i, input_text(cue.text, cue.tokens(), strip_punct, upper))
     casing = case_document(engine, doc, Mode.RESTORE)
+    if styles:
+        casing = styled_casing(doc, casing, styles, engine)
     return Prepared(Path(path).name, ref_words, doc, casing)
 
 
@@ -191,8 +195,10 @@ def format_table(results: dict, per_file: bool) -> str:
     return "\n".join(lines)
 
 
-def run_simulation(paths: list[Path], engine: CasingEngine, args) -> dict:
-    """The CLI's run: every file cased once, then reviewed by the simulated editor."""
+def run_simulation(paths: list[Path], engine: CasingEngine, args, styles: StyleMap | None = None) -> dict:
+    """The CLI's run: every file cased once, then reviewed by the simulated editor.
+
+    Chosen house styles are applied after casing, as the editor applies them when it opens a file."""
     threshold = engine.info.review_threshold if args.threshold is None else args.threshold
-    preps = [prepare(p, engine, args.strip_punct, args.upper) for p in paths]
+    preps = [prepare(p, engine, args.strip_punct, args.upper, styles) for p in paths]
     return simulate(preps, engine, threshold, plain_session if args.no_learning else learning_session)

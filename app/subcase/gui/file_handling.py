@@ -62,7 +62,7 @@ class FileHandlingMixin:
         if self.task is not None:
             self.cancel_casing()
         threshold = self.settings.threshold
-        task = LoadAndCaseTask(path, self.engines, self.settings.mode, threshold)
+        task = LoadAndCaseTask(path, self.engines, self.settings.mode, threshold, self.settings.house_styles())
         s = task.signals
         s.loaded.connect(lambda doc, t=task: self._on_loaded(t, doc))
         s.progress.connect(lambda d, n, t=task: self._on_progress(t, d, n))

@@ -77,6 +77,11 @@ class Settings:
     def set_house_style(self, category: str, value: str) -> None:
         self.q.setValue(f"style/{category}", value)
 
+    def house_styles(self) -> dict:
+        """Category -> Style for batch conversion and for what the editor proposes."""
+        from subcase.review.housestyle import Category, Style
+        return {c: Style(self.house_style(c.value)) for c in Category}
+
     @property
     def output_dir(self) -> str:
         return self._get("batch/output_dir", "", str)

@@ -72,9 +72,11 @@ class LoadSignals(QObject):
 
 
 class LoadAndCaseTask(QRunnable):
-    def __init__(self, path: Path, engines: EngineHolder, mode: str = "restore", threshold: float | None = None):
+    def __init__(self, path: Path, engines: EngineHolder, mode: str = "restore", threshold: float | None = None,
+                 styles: dict | None = None):
         super().__init__()
         self.setAutoDelete(False)  # the window keeps a reference while it runs
+        self.styles = styles
         self.path = Path(path)
         self.engines = engines
         self.mode = mode
@@ -118,6 +120,9 @@ class LoadAndCaseTask(QRunnable):
                                    cancel=self._cancel.is_set)
         if self._cancel.is_set():
             raise CasingCancelled()
+        if self.styles:  # the house style chosen in the settings is what the editor is proposed
+            from subcase.review.housestyle import styled_casing
+            casing = styled_casing(doc, casing, self.styles, engine)
         apply_casing(doc, casing)
         state = ReviewState.from_casing(len(doc.cues), casing, self.threshold)
         self.signals.cased.emit(CaseResult(self.path, doc, state, len(casing.words), self.mode,
@@ -157,11 +162,11 @@ class BatchTask(QRunnable):
     """Runs ``subcase.batch.run_batch``: the very code ``subcase convert`` uses."""
 
     def __init__(self, engines: EngineHolder, inputs: list[Path], out_dir: Path, mode: str,
-                 out_format: str | None):
+                 out_format: str | None, styles: dict | None = None):
         super().__init__()
         self.setAutoDelete(False)
         self.engines, self.inputs, self.out_dir = engines, list(inputs), Path(out_dir)
-        self.mode, self.out_format = mode, out_format
+        self.mode, self.out_format, self.styles = mode, out_format, styles
         self.signals = BatchSignals()
         self._cancel = threading.Event()
         self._done_files = 0
@@ -189,7 +194,8 @@ class BatchTask(QRunnable):
 
             with self.engines.lock:
                 result = run_batch(engine, self.inputs, self.out_dir, mode=self.mode, out_format=self.out_format,
-                                   progress=progress, on_file_done=on_file_done, cancel=self._cancel.is_set)
+                                   progress=progress, on_file_done=on_file_done, cancel=self._cancel.is_set,
+                                   styles=self.styles)
             self.signals.finished.emit(result)
         except Exception:
             self.signals.failed.emit(traceback.format_exc())

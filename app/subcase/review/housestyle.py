@@ -149,12 +149,17 @@ def plain_forms(engine, state: ReviewState, cats: dict[Pos, Category]) -> dict[P
     return out
 
 
-def style_of_fix(w: ReviewWord, before: str, after: str, category: Category = Category.SOUND) -> Style | None:
+def style_of_fix(w: ReviewWord, before: str, after: str, category: Category = Category.SOUND,
+                 first: bool = False) -> Style | None:
     """The style a human fix inside a category shows, or None when it shows none.
 
     A capital given to a word the model takes for a name says nothing about
-    the style (``[JOEL]`` -> ``[Joel]`` in a lower-case file)."""
+    the style (``[JOEL]`` -> ``[Joel]`` in a lower-case file), nor does one given
+    to the first word of a sound cue (``[Screen reader voicing]`` is written as
+    a sentence, not in Title case)."""
     t = tag_of(after)
+    if t is Tag.T and first and category is Category.SOUND:
+        return None
     if t is Tag.L:
         return Style.LOWER
     if t is Tag.U:
@@ -162,6 +167,32 @@ def style_of_fix(w: ReviewWord, before: str, after: str, category: Category = Ca
     if t is Tag.T and tag_of(before) is not Tag.T and (category is Category.LABEL or not is_name(w)):
         return Style.TITLE
     return None
+
+
+def styled_casing(doc: Document, casing, styles: StyleMap, engine):
+    """A ``DocumentCasing`` whose outputs carry the chosen house style (``doc`` is not changed):
+    what the editor proposes when a style is chosen in the settings."""
+    from dataclasses import replace as dc_replace
+
+    from subcase.casing import DocumentCasing, apply_casing
+
+    work = doc.copy()
+    apply_casing(work, casing)
+    state = ReviewState.from_casing(len(work.cues), casing)
+    if not apply_styles(work, state, styles, engine):
+        return casing
+    words = [dc_replace(w, output=state.cues[w.cue_index][k].form)
+             for w, k in zip(casing.words, _slots(casing))]
+    return DocumentCasing(words, casing.mode, casing.threshold)
+
+
+def _slots(casing) -> list[int]:
+    seen: dict[int, int] = {}
+    out = []
+    for w in casing.words:
+        out.append(seen.get(w.cue_index, 0))
+        seen[w.cue_index] = out[-1] + 1
+    return out
 
 
 def apply_styles(doc: Document, state: ReviewState, styles: StyleMap, engine) -> int:

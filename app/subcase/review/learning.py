@@ -122,7 +122,7 @@ class Learner:
         cat = self._cats.get(pos)
         if cat is not None:
             if changed and cat not in self.styles:
-                style = style_of_fix(w, d.before, form, cat)
+                style = style_of_fix(w, d.before, form, cat, first=self._cats.get((pos[0], pos[1] - 1)) != cat)
                 if style is not None:
                     self.styles[cat] = style
                     self._restyle(state, cat, changes, decided)
