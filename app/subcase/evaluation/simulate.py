@@ -149,8 +149,9 @@ def simulate_file(prep: Prepared, engine: CasingEngine, threshold: float,
             text = doc.cues[c].text
             session.perform(EditText(c, text[:w.start] + ref + text[w.end:]))
             n.edits += 1
-        # The N key: the next word to review after this one, in reading order.
-        pos = state.next_to_review(pos, wrap=False)
+        # The N key: the next word to review after this one, in reading order,
+        # wrapping round to the start as the app does.
+        pos = state.next_to_review(pos)
     for ws, rs in zip(state.cues, prep.ref_words):
         for w, r in zip(ws, rs):
             if w.form != r:

@@ -56,6 +56,8 @@ def flag_reasons(state: ReviewState, pos: Pos, evidence: FileEvidence | None = N
         out.append("changed by what you taught" if w.form != w.proposed else "confirmed by what you taught")
     if w.probs is not None and w.confidence < state.threshold:
         out.append(f"low confidence {w.confidence:.2f}")
+    if w.raised is not None:
+        out.append(w.raised)
     lower = w.form.lower()
     if learner is not None:
         ctx = learner.context(state, pos)

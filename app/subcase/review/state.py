@@ -37,6 +37,9 @@ class ReviewWord:
     model_tag: Tag | None    # None when the model never saw this word (typed by hand)
     probs: tuple[float, float, float, float] | None
     status: Status = Status.UNTOUCHED
+    # Why the app raised this word for review whatever its confidence (None: it did
+    # not), e.g. next to a word the editor changed (review/learning.py).
+    raised: str | None = field(default=None, compare=False)
     # Cached: counts and highlighting read it for every word on every keypress.
     confidence: float = field(init=False, repr=False, compare=False)
 
@@ -56,7 +59,7 @@ class ReviewWord:
 
     def flagged(self, threshold: float) -> bool:
         """Low confidence, whether or not someone decided already."""
-        return self.probs is not None and self.confidence < threshold
+        return self.probs is not None and (self.confidence < threshold or self.raised is not None)
 
     def needs_review(self, threshold: float) -> bool:
         return self.status is Status.UNTOUCHED and self.flagged(threshold)
@@ -157,7 +160,7 @@ class ReviewState:
                 words += 1
                 status = w.status
                 by_status[status] += 1
-                if w.probs is not None and w.confidence < t:
+                if w.probs is not None and (w.confidence < t or w.raised is not None):
                     flagged += 1
                     if status is untouched:
                         to_review += 1
