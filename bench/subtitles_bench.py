@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "app"))
 import pysrt  # noqa: E402
 import webvtt  # noqa: E402
 
-from subcase.subtitles import load  # noqa: E402
+from subcase.subtitles import load, save  # noqa: E402
 
 CUES = 10_000
 REPEAT = 3
@@ -66,12 +66,13 @@ def main() -> None:
             doc = load(path)
             assert doc.to_bytes() == path.read_bytes() and len(doc.cues) == CUES
             out = Path(tmp) / f"out.{fmt}"
-            save_s = best(lambda: doc.save(out, backup=False))
+            save_s = best(lambda: save(doc, out, backup=False))
 
             def edit_and_save() -> None:
                 for cue in doc.cues:
-                    doc.set_word(cue.index, 0, cue.words()[0].text.swapcase())
-                doc.save(out, backup=False)
+                    w = cue.words()[0]
+                    doc.recase(cue.index, [(w.start, w.end, w.text.swapcase())])
+                save(doc, out, backup=False)
             edit_s = best(edit_and_save)
             if fmt == "srt":
                 base_name, base_s = "pysrt", best(lambda: pysrt.open(str(path), encoding="utf-8"))

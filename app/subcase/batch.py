@@ -13,15 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
 
-from subcase.casing import CasingCancelled, CasingEngine, Mode, apply_casing, case_document
-from subcase.casing.document import DocumentCasing
-from subcase.subtitles import SubtitleError, load
-
-SUFFIXES = {".srt": "srt", ".vtt": "vtt"}
-
-
-class BatchCancelled(Exception):
-    pass
+from subcase.casing import CasingCancelled, CasingEngine, DocumentCasing, Mode, case_file
+from subcase.casing.engine import OnProgress, ShouldCancel
+from subcase.subtitles import SubtitleError, formats, save
 
 
 @dataclass
@@ -32,7 +26,8 @@ class FileResult:
     error: str | None = None
     words: int = 0
     changed: int = 0
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)       # problems the reader worked around
+    save_warnings: list[str] = field(default_factory=list)  # why players may misread the output
     casing: DocumentCasing | None = None
 
 
@@ -57,12 +52,12 @@ def collect_inputs(paths: Sequence[Path | str]) -> tuple[list[Path], list[FileRe
     seen: set[Path] = set()
     for p in map(Path, paths):
         if p.is_dir():
-            found = sorted(f for f in p.rglob("*") if f.is_file() and f.suffix.lower() in SUFFIXES)
+            found = sorted(f for f in p.rglob("*") if f.is_file() and formats.is_subtitle_path(f))
             if not found:
                 bad.append(FileResult(p, error="folder holds no .srt or .vtt files"))
             candidates = found
         elif p.is_file():
-            if p.suffix.lower() not in SUFFIXES:
+            if not formats.is_subtitle_path(p):
                 bad.append(FileResult(p, error=f"not a subtitle file (expected .srt or .vtt, got {p.suffix or 'no extension'})"))
                 continue
             candidates = [p]
@@ -78,13 +73,13 @@ def collect_inputs(paths: Sequence[Path | str]) -> tuple[list[Path], list[FileRe
 
 
 def output_path(src: Path, out_dir: Path, out_format: str | None) -> Path:
-    fmt = out_format or SUFFIXES.get(src.suffix.lower(), "srt")
-    return out_dir / (src.stem + "." + fmt)
+    fmt = formats.get(out_format) if out_format else (formats.for_path(src) or formats.SRT)
+    return out_dir / (src.stem + fmt.suffix)
 
 
 def convert_file(engine: CasingEngine, src: Path, out_dir: Path, mode: Mode | str = Mode.RESTORE,
-                 out_format: str | None = None, progress: Callable[[int, int], None] | None = None,
-                 cancel: Callable[[], bool] | None = None, keep_casing: bool = False,
+                 out_format: str | None = None, progress: OnProgress | None = None,
+                 cancel: ShouldCancel | None = None, keep_casing: bool = False,
                  styles: dict | None = None) -> FileResult:
     """Case one file into ``out_dir``.  Raises only ``CasingCancelled``.
 
@@ -95,19 +90,20 @@ def convert_file(engine: CasingEngine, src: Path, out_dir: Path, mode: Mode | st
         dst = output_path(result.src, out_dir, out_format)
         if dst.resolve() == result.src.resolve():
             raise SubtitleError(f"{src.name}: output would overwrite the input; choose another output folder")
-        doc = load(result.src)
-        result.warnings = [f"line {w.line}: {w.message}" for w in doc.warnings]
-        casing = case_document(engine, doc, Mode(mode), progress=progress, cancel=cancel)
-        result.changed = apply_casing(doc, casing)
+        cased = case_file(engine, result.src, mode, progress, cancel)
+        result.warnings = [str(w) for w in cased.doc.warnings]
+        result.changed = cased.changed
         if styles:
             from subcase.review.housestyle import apply_styles
             from subcase.review.state import ReviewState
-            result.changed += apply_styles(doc, ReviewState.from_casing(len(doc.cues), casing), styles, engine)
-        result.words = len(casing.words)
+            state = ReviewState.from_casing(len(cased.doc.cues), cased.casing)
+            result.changed += apply_styles(cased.doc, state, styles, engine)
+        result.words = len(cased.casing.words)
         if keep_casing:
-            result.casing = casing
+            result.casing = cased.casing
         out_dir.mkdir(parents=True, exist_ok=True)
-        result.dst = doc.save(dst, format=out_format, backup=False)
+        saved = save(cased.doc, dst, format=out_format, backup=False)
+        result.dst, result.save_warnings = saved.path, saved.warnings
         result.ok = True
     except CasingCancelled:
         raise
@@ -115,8 +111,6 @@ def convert_file(engine: CasingEngine, src: Path, out_dir: Path, mode: Mode | st
         result.error = str(exc)
     except OSError as exc:
         result.error = f"{exc.strerror or exc}: {exc.filename or src}"
-    except UnicodeError as exc:
-        result.error = f"cannot encode the output: {exc}"
     return result
 
 
@@ -124,7 +118,7 @@ def run_batch(engine: CasingEngine, inputs: Sequence[Path], out_dir: Path, mode:
               out_format: str | None = None,
               progress: Callable[[int, int, int, int], None] | None = None,
               on_file_done: Callable[[FileResult], None] | None = None,
-              cancel: Callable[[], bool] | None = None, keep_casing: bool = False,
+              cancel: ShouldCancel | None = None, keep_casing: bool = False,
               styles: dict | None = None) -> BatchResult:
     """Convert every input; ``progress(file_index, n_files, done_in_file, total_in_file)``."""
     results: list[FileResult] = []

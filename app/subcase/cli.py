@@ -31,7 +31,7 @@ def _failure(r) -> str:
     return f"FAILED {r.src}: {error}"
 
 
-class Progress:
+class ProgressBar:
     """A one-line progress bar on stderr (plain lines when stderr is not a terminal)."""
 
     def __init__(self, total: int, quiet: bool = False):
@@ -103,7 +103,7 @@ def cmd_convert(args) -> int:
         print(f"subcase: output {out_dir} exists and is not a folder", file=sys.stderr)
         return 1
     engine = _engine(args)
-    bar = Progress(len(inputs), args.quiet)
+    bar = ProgressBar(len(inputs), args.quiet)
     t0 = time.perf_counter()
 
     def progress(i: int, n: int, done: int, total: int) -> None:
@@ -114,6 +114,9 @@ def cmd_convert(args) -> int:
         if not r.ok:
             bar.close()
             print(_failure(r), file=sys.stderr)
+        for w in r.save_warnings:
+            bar.close()
+            print(f"warning {r.dst}: {w}", file=sys.stderr)
 
     result = run_batch(engine, inputs, out_dir, args.mode, args.format, progress, on_done,
                        keep_casing=bool(args.details), styles=_styles(args))
@@ -190,6 +193,9 @@ def cmd_gui(args) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from subcase.casing import modes
+    from subcase.subtitles import formats
+
     ap = argparse.ArgumentParser(prog="subcase", description="Truecasing editor for subtitles.")
     ap.add_argument("--version", action="version", version=f"subcase {__version__}")
     sub = ap.add_subparsers(dest="command")
@@ -197,10 +203,9 @@ def build_parser() -> argparse.ArgumentParser:
     c = sub.add_parser("convert", help="case .srt/.vtt files or folders into an output folder")
     c.add_argument("paths", nargs="+", type=Path, help="files or folders")
     c.add_argument("-o", "--output", required=True, help="output folder (inputs are never touched)")
-    c.add_argument("--mode", choices=["restore", "caps", "keep"], default="restore",
-                   help="restore: ignore input casing (default); caps: recase only ALL-CAPS lines; "
-                        "keep: never lower an existing capital")
-    c.add_argument("--format", choices=["srt", "vtt"], help="output format (default: same as input)")
+    c.add_argument("--mode", choices=modes.NAMES, default=modes.Mode.RESTORE.value,
+                   help="; ".join(f"{m.value}: {text}" for m, text in modes.HELP.items()))
+    c.add_argument("--format", choices=formats.NAMES, help="output format (default: same as input)")
     c.add_argument("--details", metavar="FILE.jsonl", help="also write every word's tag, probabilities and highlight")
     _add_style_args(c)
     c.add_argument("--model", type=Path, help=argparse.SUPPRESS)

@@ -38,7 +38,8 @@ def expected_bytes(engine, path: Path, final_forms: dict[tuple[int, int], str]) 
     doc = load(path)
     apply_casing(doc, case_document(engine, doc, Mode.RESTORE))
     for (cue, word_index), form in final_forms.items():
-        doc.set_word(cue, word_index, form)
+        w = doc.cues[cue].words()[word_index]
+        doc.recase(cue, [(w.start, w.end, form)])
     return doc.to_bytes()
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Callable
 
 from subcase.casing import CasingEngine, Mode
-from subcase.casing.document import case_token_lists
+from subcase.casing.stream import case_token_lists
 from subcase.subtitles import load
 from subcase.subtitles.words import Token, has_letters
 

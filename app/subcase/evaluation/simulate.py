@@ -27,7 +27,7 @@ from typing import Callable
 
 from subcase.casing import CasingEngine, DocumentCasing, Mode, apply_casing, case_document, tag_of
 from subcase.review import Accept, EditText, ReviewSession, ReviewState, SetTag, Status
-from subcase.review.housestyle import StyleMap, styled_casing
+from subcase.review.housestyle import StyleMap, apply_styles
 from subcase.review.learning import make_learner
 from subcase.subtitles import Document, load
 from subcase.subtitles.words import has_letters
@@ -44,6 +44,7 @@ class Prepared:
     ref_words: list[list[str]]      # per cue, the scored words as the humans wrote them
     source: Document                # the input the editor opens (casing removed)
     casing: DocumentCasing
+    styles: StyleMap | None = None  # the house style chosen for the file, applied as the editor opens it
 
 
 def input_text(text: str, tokens, strip_punct: bool, upper: bool) -> str:
@@ -70,9 +71,7 @@ def prepare(path: Path, engine: CasingEngine, strip_punct: bool = False, upper: 
     for i, cue in enumerate(doc.cues):
         doc.set_cue_text(i, input_text(cue.text, cue.tokens(), strip_punct, upper))
     casing = case_document(engine, doc, Mode.RESTORE)
-    if styles:
-        casing = styled_casing(doc, casing, styles, engine)
-    return Prepared(Path(path).name, ref_words, doc, casing)
+    return Prepared(Path(path).name, ref_words, doc, casing, styles)
 
 
 @dataclass
@@ -127,6 +126,8 @@ def simulate_file(prep: Prepared, engine: CasingEngine, threshold: float,
     doc = prep.source.copy()
     apply_casing(doc, prep.casing)
     state = ReviewState.from_casing(len(doc.cues), prep.casing, threshold)
+    if prep.styles:
+        apply_styles(doc, state, prep.styles, engine)
     for c, (words, ref) in enumerate(zip(state.cues, prep.ref_words)):
         if [w.input.lower() for w in words] != [r.lower() for r in ref]:
             raise ValueError(f"{prep.name}: cue {c + 1}: the cased words do not line up with the reference")

@@ -6,9 +6,10 @@ Loading and casing run in a worker; the window only ever sees finished
 objects through queued signals.
 
 MainWindow composes the parts, each in its own module: the actions, menus
-and toolbar (``menus``), opening/saving/autosave/drops (``file_handling``),
-the review commands on the undo stack (``review_commands``) and the find
-bar (``find_bar``).  What stays here is the window's own state, its status
+and toolbar (``menus``), opening and casing (``opening``), saving
+(``saving``), autosave and crash recovery (``recovery``), drops and the
+batch dialog (``drops``), the review commands on the undo stack
+(``review_commands``) and the find bar (``find_bar``).  What stays here is the window's own state, its status
 bar, the threshold, view settings, help and closing.
 """
 
@@ -30,18 +31,22 @@ from subcase.subtitles import Document
 from . import theme
 from .batch_dialog import BatchDialog
 from .cue_view import CueView
-from .file_handling import FileHandlingMixin
+from .drops import DropsMixin
 from .find_bar import FindBar
 from .help import ShortcutsDialog
 from .menus import MenusMixin
+from .opening import OpeningMixin
+from .recovery import RecoveryMixin
 from .review_commands import ReviewCommandsMixin
+from .saving import SavingMixin
 from .settings import Settings
 from .workers import EngineHolder, LoadAndCaseTask, WarmUpTask
 
 AUTOSAVE_DELAY_MS = 1500
 
 
-class MainWindow(FileHandlingMixin, ReviewCommandsMixin, MenusMixin, QMainWindow):
+class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCommandsMixin, MenusMixin,
+                 QMainWindow):
     casing_finished = Signal()       # a file is open and cased, ready to review
     casing_cancelled = Signal()
     casing_failed = Signal(str)
@@ -53,7 +58,6 @@ class MainWindow(FileHandlingMixin, ReviewCommandsMixin, MenusMixin, QMainWindow
         self.settings = settings or Settings()
         self.session: ReviewSession | None = None
         self.task: LoadAndCaseTask | None = None
-        self.base_sha256 = ""
         self.restored_unsaved = False
         self.last_error = ""
         self.batch_dialogs: list[BatchDialog] = []

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QDoubleSpinBox, QLabel, QToolBar
 
 from subcase.casing import TAG_NAMES, Tag
 
-from .settings import MODES
+from .settings import MODES, THEMES
 
 
 class MenusMixin:
@@ -71,7 +71,7 @@ class MenusMixin:
                             [QKeySequence.ZoomIn, "Ctrl+="])
         self.act_smaller = A("&Smaller Text", lambda: self.apply_font_size(self.settings.font_size - 1, save=True),
                              [QKeySequence.ZoomOut])
-        self.theme_group, self.act_themes = self._choices(("system", "light", "dark"), self.settings.theme,
+        self.theme_group, self.act_themes = self._choices(THEMES, self.settings.theme,
                                                           lambda t: self.set_theme(t))
 
         self.act_help = A("&Keyboard Shortcuts", self.show_shortcuts, ["F1"])

@@ -7,34 +7,33 @@ QUndoCommand so Ctrl+Z reverts it through the session too.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from PySide6.QtCore import QItemSelectionModel, Qt
 from PySide6.QtGui import QUndoCommand
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QMenu, QPlainTextEdit, QVBoxLayout
 
 from subcase.casing import TAG_NAMES, Tag, apply_tag
-from subcase.review import Accept, AcceptCue, EditText, SetTag
-from subcase.review.actions import Action, cycle_tag
+from subcase.review import Accept, AcceptCue, EditText, ReviewSession, SetTag
+from subcase.review.actions import Action, next_distinct_tag
 
 from .cue_view import COL_TEXT
 
-if TYPE_CHECKING:
-    from .main_window import MainWindow
-
 
 class ReviewCommand(QUndoCommand):
-    """A review Action on the Qt undo stack; the first redo() does it."""
+    """A review Action on the Qt undo stack; the first redo() does it.
 
-    def __init__(self, window: MainWindow, action: Action):
+    It holds the session it was pushed for: the window clears the stack
+    whenever it closes a session, so the two never part.
+    """
+
+    def __init__(self, session: ReviewSession, action: Action):
         super().__init__(action.label)
-        self.window, self.action = window, action
+        self.session, self.action = session, action
 
     def redo(self) -> None:
-        self.window.session.perform(self.action)
+        self.session.perform(self.action)
 
     def undo(self) -> None:
-        self.window.session.revert(self.action)
+        self.session.revert(self.action)
 
 
 class ReviewCommandsMixin:
@@ -47,7 +46,7 @@ class ReviewCommandsMixin:
     def _push(self, action: Action) -> None:
         if self.session is None or self.busy:
             return
-        self.undo_stack.push(ReviewCommand(self, action))
+        self.undo_stack.push(ReviewCommand(self.session, action))
 
     def _on_session_changed(self, cues: tuple[int, ...]) -> None:
         self.view.refresh(cues)
@@ -149,12 +148,7 @@ class ReviewCommandsMixin:
         pos = self.current_pos()
         if pos is None or self.session is None:
             return
-        w = self.session.state.word(pos)
-        tag = w.tag
-        for _ in range(4):  # skip tags that would write the same form (M without a lexicon entry)
-            tag = cycle_tag(tag)
-            if self._form(w.form, tag) != w.form:
-                break
+        tag = next_distinct_tag(self.session.state.word(pos), self._form)
         self._push(SetTag(pos, tag, self._form))
 
     def accept_word(self) -> None:

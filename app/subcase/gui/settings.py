@@ -11,8 +11,9 @@ from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings
 
+from subcase.casing.modes import NAMES as MODES
+
 MAX_RECENT = 10
-MODES = ("restore", "caps", "keep")
 THEMES = ("system", "light", "dark")
 STYLES = ("model", "lower", "upper", "title")
 
@@ -53,8 +54,8 @@ class Settings:
 
     @property
     def mode(self) -> str:
-        m = self._get("casing/mode", "restore", str)
-        return m if m in MODES else "restore"
+        m = self._get("casing/mode", MODES[0], str)
+        return m if m in MODES else MODES[0]
 
     @mode.setter
     def mode(self, value: str) -> None:

@@ -169,34 +169,9 @@ def style_of_fix(w: ReviewWord, before: str, after: str, category: Category = Ca
     return None
 
 
-def styled_casing(doc: Document, casing, styles: StyleMap, engine):
-    """A ``DocumentCasing`` whose outputs carry the chosen house style (``doc`` is not changed):
-    what the editor proposes when a style is chosen in the settings."""
-    from dataclasses import replace as dc_replace
-
-    from subcase.casing import DocumentCasing, apply_casing
-
-    work = doc.copy()
-    apply_casing(work, casing)
-    state = ReviewState.from_casing(len(work.cues), casing)
-    if not apply_styles(work, state, styles, engine):
-        return casing
-    words = [dc_replace(w, output=state.cues[w.cue_index][k].form)
-             for w, k in zip(casing.words, _slots(casing))]
-    return DocumentCasing(words, casing.mode, casing.threshold)
-
-
-def _slots(casing) -> list[int]:
-    seen: dict[int, int] = {}
-    out = []
-    for w in casing.words:
-        out.append(seen.get(w.cue_index, 0))
-        seen[w.cue_index] = out[-1] + 1
-    return out
-
-
 def apply_styles(doc: Document, state: ReviewState, styles: StyleMap, engine) -> int:
-    """Restyle every word of the chosen categories (batch conversion); returns words changed."""
+    """Restyle every word of the chosen categories, in the document and as the proposed form
+    in the review state (batch conversion, and what the editor is proposed); returns words changed."""
     chosen = {c: s for c, s in styles.items() if s is not Style.MODEL}
     if not chosen:
         return 0
@@ -208,7 +183,7 @@ def apply_styles(doc: Document, state: ReviewState, styles: StyleMap, engine) ->
         w = state.word(pos)
         new = style_form(w, style, engine.form, plain.get(pos))
         if new != w.form:
-            doc.set_word(w.cue_index, w.word_index, new)
+            doc.recase(w.cue_index, [(w.start, w.end, new)])
             w.form = w.proposed = new
             changed += 1
     return changed

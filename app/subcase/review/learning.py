@@ -37,7 +37,7 @@ from typing import Callable, Iterable
 from subcase.casing import Tag, tag_of
 from subcase.subtitles import Document
 
-from .actions import Action, Decision, EditText, Former
+from .actions import Action, Decision, EditText, TagWriter
 from .housestyle import Category, Style, StyleMap, categories_of, plain_forms, style_form, style_of_fix
 from .state import Pos, ReviewState, ReviewWord, Status
 
@@ -58,7 +58,7 @@ class Change:
 class Learner:
     """What the editor taught in this file so far, and where it applies."""
 
-    former: Former
+    former: TagWriter
     is_rare: IsRare = lambda w: False
     rules: dict[Context, str | None] = field(default_factory=dict)  # context -> its middle word's form (None: conflicting)
     confirmed: dict[Context, str] = field(default_factory=dict)   # context -> a form the editor accepted there
@@ -363,7 +363,7 @@ class Taught(Action):
                 w.raised = ch.raised
                 continue
             if ch.after_form != w.form:
-                doc.set_word(w.cue_index, w.word_index, ch.after_form)
+                doc.recase(w.cue_index, [(w.start, w.end, ch.after_form)])
                 w.form = ch.after_form
             w.status = Status.LEARNED
             out.append(Decision("learned", w.cue_index, replace(w), w.form, ch.before_form, caused_by=cause))
@@ -377,7 +377,7 @@ class Taught(Action):
                 w.raised = None
                 continue
             if w.form != ch.before_form:
-                doc.set_word(w.cue_index, w.word_index, ch.before_form)
+                doc.recase(w.cue_index, [(w.start, w.end, ch.before_form)])
             w.form, w.status = ch.before_form, ch.before_status
         self.human.undo(doc, state)
         self.learner.styles = dict(self._styles_before)

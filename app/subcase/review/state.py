@@ -12,7 +12,7 @@ from enum import Enum
 from typing import Iterator
 
 from subcase.casing import TAGS, Tag
-from subcase.casing.tags import tag_of
+from subcase.casing.tags import ranked, tag_of
 
 Pos = tuple[int, int]  # (cue index, slot in that cue's reviewable words)
 
@@ -28,7 +28,7 @@ class Status(str, Enum):
 @dataclass(slots=True)
 class ReviewWord:
     cue_index: int
-    word_index: int          # index among the cue's words, as Document.set_word counts them
+    word_index: int          # index among the cue's words (Cue.words()), as the edit log records it
     start: int               # offsets into the cue text
     end: int
     input: str               # as written in the opened file
@@ -65,9 +65,8 @@ class ReviewWord:
         return self.status is Status.UNTOUCHED and self.flagged(threshold)
 
     def alternatives(self) -> list[tuple[Tag, float]]:
-        if self.probs is None:
-            return [(t, 0.0) for t in TAGS]
-        return sorted(zip(TAGS, self.probs), key=lambda tp: -tp[1])
+        """Tags ranked by the model's probability, best first (in TAGS order for a hand-typed word)."""
+        return ranked(self.probs if self.probs is not None else (0.0,) * len(TAGS))
 
 
 class ReviewState:

@@ -17,10 +17,15 @@ class ModelError(Exception):
     """The shipped model is missing, damaged or cannot run here."""
 
 
+def available_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the OS has one)."""
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
+
+
 def default_threads() -> int:
     # Inference is the only heavy work while it runs; use every core we have,
     # but leave ORT's own spinning off so a GUI thread is never starved.
-    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
+    return available_cores()
 
 
 class OnnxSession:
