@@ -204,3 +204,56 @@ def run_simulation(paths: list[Path], engine: CasingEngine, args, styles: StyleM
     threshold = engine.info.review_threshold if args.threshold is None else args.threshold
     preps = [prepare(p, engine, args.strip_punct, args.upper, styles) for p in paths]
     return simulate(preps, engine, threshold, plain_session if args.no_learning else learning_session)
+
+
+# The configurations the README and the model card report (``python -m subcase.evaluation.simulate``).
+CARD_RUNS = (
+    ("punct", False, False), ("strip-punct", True, False), ("upper", False, True),
+)
+
+
+def card_runs(paths: list[Path], engine: CasingEngine, threshold: float | None = None) -> dict:
+    """Every reported configuration, with and without learning; each input is cased once."""
+    threshold = engine.info.review_threshold if threshold is None else threshold
+    out: dict = {"threshold": threshold, "model": engine.info.version, "runs": {}}
+    for name, strip, upper in CARD_RUNS:
+        preps = [prepare(p, engine, strip, upper) for p in paths]
+        for learning in (True, False):
+            key = f"{name}, {'learning' if learning else 'no learning'}"
+            out["runs"][key] = simulate(preps, engine, threshold, learning_session if learning else plain_session)
+    return out
+
+
+def markdown_table(data: dict) -> str:
+    """Totals of every configuration, then the per-file rows of the first one."""
+    lines = ["| input | learning | words | errors | visited | review load | accepts | tag changes | edits | "
+             "learned fixed | learned broken | residual errors | residual rate |",
+             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for key, res in data["runs"].items():
+        name, learning = key.split(", ")
+        t = res["total"]
+        a = t["actions"]
+        lines.append(f"| {name} | {learning} | {t['words']} | {t['initial_errors']} | {t['visited']} | "
+                     f"{100 * t['review_load']:.1f}% | {a['accepts']} | {a['tag_changes']} | {a['edits']} | "
+                     f"{t['learned_fixed']} | {t['learned_broken']} | {t['residual_errors']} | "
+                     f"{100 * t['residual_rate']:.2f}% |")
+    first_key = next(iter(data["runs"]))
+    lines += ["", f"Per file ({first_key}):", "",
+              "| file | words | errors | review load | learned fixed / broken | residual rate |",
+              "|---|---:|---:|---:|---:|---:|"]
+    for name, r in data["runs"][first_key]["files"].items():
+        lines.append(f"| {name} | {r['words']} | {r['initial_errors']} | {100 * r['review_load']:.1f}% | "
+                     f"{r['learned_fixed']} / {r['learned_broken']} | {100 * r['residual_rate']:.2f}% |")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":  # python -m subcase.evaluation.simulate REF_DIR OUT.json
+    import json
+    import sys
+
+    from subcase.batch import collect_inputs
+
+    inputs, _ = collect_inputs([Path(sys.argv[1])])
+    result = card_runs(inputs, CasingEngine())
+    Path(sys.argv[2]).write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+    print(markdown_table(result))
