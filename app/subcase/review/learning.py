@@ -10,20 +10,28 @@ app's action linked to that fix.
 Naive replace-all breaks as many words as it fixes (``And`` fixed at a cue
 start, then pushed onto every ``and``), so every rule is narrow:
 
-- **context**: a changed word is learned with its neighbours in the cue, the
-  lowercased trigram (left, word, right); it applies only where the same
-  trigram appears.  Sentence-initial words are never evidence and never
-  targets of a lower-case rule (their capital is positional).
-- **rare words and acronyms**: a word the tokenizer does not know as one piece
-  (a name such as ``Proog``) or a form that is UPPER or Mixed (``EM``,
-  ``QualWeb``) carries over to every occurrence of the word that is not at a
-  sentence start, in any context: such forms do not depend on the sentence.
-- **confirmation**: an accepted or corrected form also settles other
-  still-flagged occurrences of the same trigram that already have that form;
-  they are marked learned without a change, so the editor does not visit them.
+- **context**: a changed word is learned with two words on each side in its
+  cue (lowercased) and applies only where the same five words appear; one
+  word each side broke 3 words for 5 fixed on the dev subtitles without
+  punctuation.  Sentence-initial words are never evidence and never targets
+  of a lower-case or Title rule (their capital is positional).
+- **phrases**: a run of capitalised words (a name or title; small words such
+  as "of" inside) is learned as a whole with its two neighbours and applies
+  only where the whole run appears between the same neighbours.
+- **word-wide**: an UPPER or Mixed form (``EM``, ``QualWeb``) carries over to
+  every occurrence of the word away from sentence starts; a Title form only
+  for a word the model barely knows (split by the tokenizer, a name such as
+  ``Proog``), from its second agreeing fix.  Two different forms from the
+  editor switch the word-wide rule off.
+- **raised, not changed**: the other occurrences of a fixed word cased
+  otherwise are raised for review with the reason (``raise_disagreeing``).
 - **house style**: the first fix inside a sound cue or a speaker label sets
   that category's style for the file (see ``housestyle``); every unreviewed
   word of the category is restyled, names inside a cue keep their capitals.
+
+Measured and left off (README, "Simulated review"): confirmations from
+accepts (``confirm``) and raising the neighbours of a change
+(``raise_neighbours``).
 
 The learner reads only the document and the review state, so a profile from
 other files (issue 16) can seed it through ``rules`` and ``styles``.
