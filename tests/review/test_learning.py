@@ -173,3 +173,60 @@ def test_flag_reasons_explain_a_highlight(tmp_path, engine):
     low = min(state.positions(), key=lambda p: state.word(p).confidence)
     if state.word(low).confidence < state.threshold:
         assert any(r.startswith("low confidence") for r in flag_reasons(state, low))
+
+
+LABELS = """1
+00:00:01,000 --> 00:00:02,000
+- joel: fine.
+- clementine: whatever.
+
+2
+00:00:03,000 --> 00:00:04,000
+web accessibility: essential for some.
+
+3
+00:00:05,000 --> 00:00:06,000
+- joel: okay.
+- clementine: bye.
+"""
+
+
+def test_a_speaker_label_fix_restyles_the_other_labels_only(tmp_path, engine):
+    session = open_session(tmp_path, engine, LABELS)
+    state, doc = session.state, session.doc
+    joel = find(state, 0, "joel")
+    target = Tag.U if state.word(joel).tag is not Tag.U else Tag.T
+    session.perform(SetTag(joel, target, engine.form))
+    label = engine.form("clementine", target)
+    assert doc.cues[0].text.splitlines()[1].startswith(f"- {label}:")
+    assert doc.cues[2].text.splitlines()[0].startswith(f"- {engine.form('joel', target)}:")
+    assert doc.cues[2].text.splitlines()[1].startswith(f"- {label}:")
+    # "Web accessibility:" is a heading, not a speaker label: untouched
+    assert state.word((1, 0)).status is Status.UNTOUCHED and state.word((1, 1)).status is Status.UNTOUCHED
+
+
+def subtitles(*lines: str) -> str:
+    return "".join(f"{i + 1}\n00:00:0{i},000 --> 00:00:0{i},500\n{line}\n\n" for i, line in enumerate(lines))
+
+
+def test_other_occurrences_cased_otherwise_are_raised_for_review_not_changed(tmp_path, engine):
+    session = open_session(tmp_path, engine, subtitles("we met the fellows today.", "a friend came.",
+                                                       "so the fellows came over."))
+    state = session.state
+    first, other = find(state, 0, "fellows"), find(state, 2, "fellows")
+    assert state.word(first).form == state.word(other).form == "fellows"
+    session.perform(SetTag(first, Tag.T, engine.form))
+    w = state.word(other)
+    # another context, a common word: not changed, but back in the review queue with its reason
+    assert w.form == "fellows" and w.status is Status.UNTOUCHED and w.needs_review(state.threshold)
+    assert w.raised == "you wrote 'Fellows' in cue 1"
+    assert "you wrote 'Fellows' in cue 1" in flag_reasons(state, other)
+
+
+def test_an_upper_form_carries_over_to_every_occurrence_away_from_sentence_starts(tmp_path, engine):
+    session = open_session(tmp_path, engine, subtitles("we met the fellows today.", "a friend came.",
+                                                       "so the fellows came over."))
+    state = session.state
+    session.perform(SetTag(find(state, 0, "fellows"), Tag.U, engine.form))
+    w = state.word(find(state, 2, "fellows"))
+    assert w.form == "FELLOWS" and w.status is Status.LEARNED
