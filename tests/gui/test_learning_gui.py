@@ -68,3 +68,20 @@ def test_a_fix_by_keyboard_restyles_sound_cues_shows_why_and_undoes_as_one(qtbot
     qtbot.keyClick(window.view, Qt.Key_Z, Qt.ControlModifier)  # one undo: the fix and all it caused
     assert [c.text for c in doc.cues] == before
     assert all(w.status is Status.UNTOUCHED for w in state.all_words())
+
+
+def test_house_style_chosen_in_the_review_menu_is_what_the_editor_proposes(qtbot, make_window, tmp_path):
+    path = tmp_path / "film.srt"
+    path.write_text(FILM, encoding="utf-8")
+    window = make_window()
+    window.act_styles["sound-cues"]["lower"].trigger()
+    assert window.settings.house_style("sound-cues") == "lower"
+    open_and_wait(qtbot, window, path)
+    doc = window.session.doc
+    assert doc.cues[0].text == "[laughing]" and doc.cues[4].text == "[train horn blows]"
+    assert doc.cues[3].text == "[Joel sighs]"  # the name keeps its capital
+    # turning learning off takes effect for the next file opened
+    window.act_learning.setChecked(False)
+    assert window.settings.learning is False
+    open_and_wait(qtbot, window, path)
+    assert window.session.learner is None

@@ -136,8 +136,9 @@ def plain_forms(engine, state: ReviewState, cats: dict[Pos, Category]) -> dict[P
         return {}
     order = list(groups)
     # Led in by two neutral words, so that no word of the cue starts a sentence
-    # (a sentence start's capital says nothing about a name).
-    texts = ["we heard " + " ".join(state.word(p).form.lower() for p in groups[c]) for c in order]
+    # (a sentence start's capital says nothing about a name), and ended by a full
+    # stop, so that one cue's words do not colour the next one's.
+    texts = ["we heard " + " ".join(state.word(p).form.lower() for p in groups[c]) + "." for c in order]
     casing = case_texts(engine, texts)
     out: dict[Pos, str] = {}
     for w in casing.words:
