@@ -230,3 +230,16 @@ def test_an_upper_form_carries_over_to_every_occurrence_away_from_sentence_start
     session.perform(SetTag(find(state, 0, "fellows"), Tag.U, engine.form))
     w = state.word(find(state, 2, "fellows"))
     assert w.form == "FELLOWS" and w.status is Status.LEARNED
+
+
+def test_accepting_a_learned_word_makes_it_reviewed(tmp_path, engine):
+    session = open_session(tmp_path, engine, FILM)
+    state = session.state
+    session.perform(SetTag(find(state, 2, "door"), Tag.U, engine.form))
+    slams = find(state, 2, "slams")
+    assert state.word(slams).status is Status.LEARNED
+    action = Accept(slams)
+    session.perform(action)
+    assert state.word(slams).status is Status.CHANGED  # a human now stands behind "SLAMS"
+    session.revert(action)
+    assert state.word(slams).status is Status.LEARNED
