@@ -182,10 +182,9 @@ class Learner:
             right = self.neighbours(state, run[-1])[1]
             self.phrases[(left, *(x.lower() for x in words), right)] = words
             self._apply_phrase(state, left, words, right, changes, decided)
-            return
-        key = self.context(state, pos)
+        key: Context | None = self.context(state, pos) if len(run) < 2 or not changed else None
         lower = form.lower()
-        if self.need_both and (key[self.width - 1] is None or key[self.width + 1] is None):
+        if key is not None and self.need_both and (key[self.width - 1] is None or key[self.width + 1] is None):
             key = None  # a cue edge is no context: no rule (a word-level form may still follow)
         if key is None:
             pass
@@ -207,7 +206,7 @@ class Learner:
         elif len(forms) > 1:
             self.words.pop(lower, None)
         self._apply(state, lower, changes, decided)
-        if changed and self.raise_disagreeing:
+        if changed and self.raise_disagreeing and len(run) < 2:  # not from titles: written both ways
             self._raise_disagreeing(state, pos, form, changes, decided)
 
     def _raise_disagreeing(self, state: ReviewState, pos: Pos, form: str, changes: dict[Pos, Change],
