@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
-from subcase.review import Status
+from subcase.gui.cue_view import MARKERS
+from subcase.review import Look, Status, look_of
 
 from .conftest import needs_model, open_and_wait
 
@@ -52,18 +53,21 @@ def test_a_fix_by_keyboard_restyles_sound_cues_shows_why_and_undoes_as_one(qtbot
             break
     door = state.current
     assert state.word(door).form == "door"
-    # the status bar says why it is highlighted
+    # the status bar and Word Details say why it is highlighted
     assert "why: low confidence" in window.word_label.text()
+    assert "low confidence" in window.details.why_label.text()
 
     qtbot.keyClick(window.view, Qt.Key_U)  # UPPER: this file writes its sound cues in capitals
     assert doc.cues[2].text == "[DOOR SLAMS]\nI waited."
     assert doc.cues[3].text == "[JOEL SIGHS]" and doc.cues[4].text == "[TRAIN HORN BLOWS]"
     slams = (2, 1)
     assert state.word(slams).status is Status.LEARNED
-    # its own marker in the cue view, and its reason in the status bar
-    assert window.view.delegate.note_for(*slams).startswith("\u2726")
+    # its own look and marker in the cue view, and its reason in the status bar and Word Details
+    assert look_of(state.word(slams), state.threshold) is Look.LEARNED
+    assert window.view.delegate.gloss(state, *slams).startswith(MARKERS[Look.LEARNED])
     window.goto(slams)
     assert "why: changed by what you taught" in window.word_label.text()
+    assert "changed by what you taught" in window.details.why_label.text()
 
     qtbot.keyClick(window.view, Qt.Key_Z, Qt.ControlModifier)  # one undo: the fix and all it caused
     assert [c.text for c in doc.cues] == before

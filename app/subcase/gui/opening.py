@@ -145,9 +145,17 @@ class OpeningMixin:
 
     def _attach_learner(self) -> None:
         """Learn from every fix in this file (review/learning.py), with the loaded model's forms."""
+        from subcase.review.flags import FlagContext
+
         engine = self.engines.loaded
-        if self.session is not None and engine is not None and self.settings.learning:
+        if self.session is None:
+            return
+        if engine is not None and self.settings.learning:
             self.session.learner = make_learner(engine)
+        learner = self.session.learner
+        self.session.state.flag_context = FlagContext(
+            self.session.doc, learner, engine.lexicon if engine is not None else None,
+            learner.is_rare if learner is not None else None)
 
     def _close_session(self) -> None:
         self.undo_stack.clear()

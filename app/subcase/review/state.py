@@ -22,7 +22,9 @@ class Status(str, Enum):
     ACCEPTED = "accepted"    # a human looked and kept the proposed form
     CHANGED = "changed"      # a human chose a different tag
     EDITED = "edited"        # the word came from a hand edit of the cue text
-    LEARNED = "learned"      # re-cased by the app from what the editor taught (see review/learning.py)
+    # Changed by the app from what the editor taught elsewhere (learning from
+    # fixes); not a human decision on this word.  The GUI reserves a look for it.
+    LEARNED = "learned"
 
 
 @dataclass(slots=True)
@@ -76,6 +78,9 @@ class ReviewState:
         self.cues = cues
         self.threshold = threshold
         self.current: Pos | None = None
+        # What the document-level flag reasons read (flags.FlagContext), set by whoever opens
+        # the file with a model and a session; None: only each word's own evidence.
+        self.flag_context = None
 
     @classmethod
     def from_casing(cls, n_cues: int, casing, threshold: float | None = None) -> ReviewState:
@@ -115,6 +120,12 @@ class ReviewState:
             self.current = None
         elif s >= len(self.cues[c]):
             self.current = (c, len(self.cues[c]) - 1)
+
+    def flag_reasons(self, pos: Pos) -> list:
+        """Why the word at ``pos`` is flagged (``flags.FlagReason`` list, [] if it is not)."""
+        from .flags import flag_reasons
+
+        return flag_reasons(self, pos)
 
     # -- navigation ----------------------------------------------------------
     def next_to_review(self, after: Pos | None = None, backwards: bool = False, wrap: bool = True) -> Pos | None:
