@@ -84,7 +84,7 @@ def convert_file(engine: CasingEngine, src: Path, out_dir: Path, mode: Mode | st
     """Case one file into ``out_dir``.  Raises only ``CasingCancelled``.
 
     ``styles`` maps a house-style category (sound cues, speaker labels) to its
-    style (review/housestyle.py); None or "model" keeps the model's casing."""
+    style (casing/housestyle.py); None or "model" keeps the model's casing."""
     result = FileResult(Path(src))
     try:
         dst = output_path(result.src, out_dir, out_format)
@@ -94,10 +94,9 @@ def convert_file(engine: CasingEngine, src: Path, out_dir: Path, mode: Mode | st
         result.warnings = [str(w) for w in cased.doc.warnings]
         result.changed = cased.changed
         if styles:
-            from subcase.review.housestyle import apply_styles
-            from subcase.review.state import ReviewState
-            state = ReviewState.from_casing(len(cased.doc.cues), cased.casing)
-            result.changed += apply_styles(cased.doc, state, styles, engine)
+            from subcase.casing.housestyle import apply_styles, words_of
+            words = words_of(cased.casing, len(cased.doc.cues))
+            result.changed += apply_styles(cased.doc, words, styles, engine)
         result.words = len(cased.casing.words)
         if keep_casing:
             result.casing = cased.casing

@@ -78,8 +78,8 @@ def _collect(paths: list[Path]):
 
 
 def _styles(args) -> dict:
-    """The house style chosen on the command line (review/housestyle.py)."""
-    from subcase.review.housestyle import Category, Style
+    """The house style chosen on the command line (casing/housestyle.py)."""
+    from subcase.casing.housestyle import Category, Style
     return {Category.SOUND: Style(args.sound_cues), Category.LABEL: Style(args.speaker_labels)}
 
 

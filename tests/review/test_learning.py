@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-import pytest
 
 from subcase.casing import Tag, apply_casing, case_document
 from subcase.review import Accept, EditLog, ReviewSession, ReviewState, SetTag, Status, read_records
 from subcase.review.flags import FlagContext, flag_reasons
-from subcase.review.learning import make_learner, sentence_initial
+from subcase.review.learning import make_learner
 from subcase.subtitles import load
 
 FILM = """1
@@ -116,7 +114,7 @@ def test_a_phrase_fix_recases_the_same_phrase_elsewhere_and_nothing_else(tmp_pat
 
 def test_reviewed_words_are_never_changed(tmp_path, engine):
     session = open_session(tmp_path, engine, TALK)
-    state, doc = session.state, session.doc
+    state = session.state
     reviewed = find(state, 1, "easy")
     session.perform(Accept(reviewed))
     form = state.word(reviewed).form

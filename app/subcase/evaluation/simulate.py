@@ -27,7 +27,7 @@ from typing import Callable
 
 from subcase.casing import CasingEngine, DocumentCasing, Mode, apply_casing, case_document, tag_of
 from subcase.review import Accept, EditText, ReviewSession, ReviewState, SetTag, Status
-from subcase.review.housestyle import StyleMap, apply_styles
+from subcase.casing.housestyle import StyleMap, apply_styles
 from subcase.review.learning import make_learner
 from subcase.subtitles import Document, load
 from subcase.subtitles.words import has_letters
@@ -127,7 +127,7 @@ def simulate_file(prep: Prepared, engine: CasingEngine, threshold: float,
     apply_casing(doc, prep.casing)
     state = ReviewState.from_casing(len(doc.cues), prep.casing, threshold)
     if prep.styles:
-        apply_styles(doc, state, prep.styles, engine)
+        apply_styles(doc, state.cues, prep.styles, engine)
     for c, (words, ref) in enumerate(zip(state.cues, prep.ref_words)):
         if [w.input.lower() for w in words] != [r.lower() for r in ref]:
             raise ValueError(f"{prep.name}: cue {c + 1}: the cased words do not line up with the reference")
@@ -139,16 +139,16 @@ def simulate_file(prep: Prepared, engine: CasingEngine, threshold: float,
         n.visited += 1
         c, s = pos
         w = state.word(pos)
-        ref = prep.ref_words[c][s]
-        if w.form == ref:
+        target = prep.ref_words[c][s]
+        if w.form == target:
             session.perform(Accept(pos))
             n.accepts += 1
-        elif engine.form(w.form, tag_of(ref)) == ref:
-            session.perform(SetTag(pos, tag_of(ref), engine.form))
+        elif engine.form(w.form, tag_of(target)) == target:
+            session.perform(SetTag(pos, tag_of(target), engine.form))
             n.tag_changes += 1
         else:  # no tag writes it (an unknown mixed form): edit the cue text as the editor would
             text = doc.cues[c].text
-            session.perform(EditText(c, text[:w.start] + ref + text[w.end:]))
+            session.perform(EditText(c, text[:w.start] + target + text[w.end:]))
             n.edits += 1
         # The N key: the next word to review after this one, in reading order,
         # wrapping round to the start as the app does.
@@ -251,9 +251,8 @@ if __name__ == "__main__":  # python -m subcase.evaluation.simulate REF_DIR OUT.
     import json
     import sys
 
-    from subcase.batch import collect_inputs
-
-    inputs, _ = collect_inputs([Path(sys.argv[1])])
+    folder = Path(sys.argv[1])
+    inputs = sorted(p for p in folder.iterdir() if p.suffix.lower() in (".srt", ".vtt"))
     result = card_runs(inputs, CasingEngine())
     Path(sys.argv[2]).write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
     print(markdown_table(result))

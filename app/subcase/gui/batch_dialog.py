@@ -64,7 +64,7 @@ class BatchDialog(QDialog):
         wanted = settings.output_format
         self.format_combo.setCurrentIndex(next((i for i, (_, f) in enumerate(FORMATS) if (f or "keep") == wanted), 0))
         form.addRow("Output format:", self.format_combo)
-        # House style: how this batch writes [sound cues] and speaker labels (review/housestyle.py).
+        # House style: how this batch writes [sound cues] and speaker labels (casing/housestyle.py).
         self.style_combos: dict[str, QComboBox] = {}
         for category, label in (("sound-cues", "Sound cues:"), ("speaker-labels", "Speaker labels:")):
             combo = QComboBox()

@@ -204,7 +204,8 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
         """Why the word at ``pos`` is highlighted or was changed by the app (review/flags.py)."""
         if self.session is None:
             return []
-        return [str(r) for r in self.session.state.flag_reasons(pos)]
+        from subcase.review import flag_reasons
+        return [str(r) for r in flag_reasons(self.session.state, pos)]
 
     def _update_details(self) -> None:
         if self.session is None:

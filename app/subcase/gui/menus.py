@@ -67,7 +67,7 @@ class MenusMixin:
         self.mode_group, self.act_modes = self._choices(MODES, self.settings.mode,
                                                         lambda m: setattr(self.settings, "mode", m))
 
-        # House style (review/housestyle.py): what the editor proposes for the next file opened;
+        # House style (casing/housestyle.py): what the editor proposes for the next file opened;
         # within a file, the first fix in a category sets its style anyway.
         self.style_groups, self.act_styles = {}, {}
         for category in ("sound-cues", "speaker-labels"):

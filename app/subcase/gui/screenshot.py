@@ -90,10 +90,10 @@ def _teach_a_sound_cue(window) -> None:
     """Fix the first sound-cue word the model wrote lower case (or else UPPER) to the other style."""
     from subcase.casing import Tag
     from subcase.review import Status
-    from subcase.review.housestyle import Category, categories_of
+    from subcase.casing.housestyle import Category, categories_of
 
     session = window.session
-    cats = categories_of(session.doc, session.state)
+    cats = categories_of(session.doc, session.state.cues)
     sound = sorted(p for p, c in cats.items() if c is Category.SOUND)
     if not sound:
         return

@@ -85,7 +85,7 @@ class Settings:
 
     def house_styles(self) -> dict:
         """Category -> Style for batch conversion and for what the editor proposes."""
-        from subcase.review.housestyle import Category, Style
+        from subcase.casing.housestyle import Category, Style
         return {c: Style(self.house_style(c.value)) for c in Category}
 
     @property

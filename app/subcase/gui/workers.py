@@ -116,8 +116,8 @@ class LoadAndCaseTask(QRunnable):
             raise CasingCancelled()
         state = ReviewState.from_casing(len(cased.doc.cues), cased.casing, self.threshold)
         if self.styles:
-            from subcase.review.housestyle import apply_styles
-            apply_styles(cased.doc, state, self.styles, engine)
+            from subcase.casing.housestyle import apply_styles
+            apply_styles(cased.doc, state.cues, self.styles, engine)
         self.signals.cased.emit(CaseResult(self.path, cased.doc, state, len(cased.casing.words), self.mode,
                                            engine.info.version, engine.info.sha256))
 

@@ -46,7 +46,7 @@ from subcase.casing import Tag, tag_of
 from subcase.subtitles import Document
 
 from .actions import Action, Decision, EditText, TagWriter
-from .housestyle import Category, Style, StyleMap, categories_of, plain_forms, style_form, style_of_fix
+from subcase.casing.housestyle import Category, Style, StyleMap, categories_of, plain_forms, style_form, style_of_fix
 from .state import Pos, ReviewState, ReviewWord, Status
 
 Context = tuple[str | None, ...]  # lowercased words around and including the word, within the cue
@@ -70,7 +70,8 @@ class Learner:
     is_rare: IsRare = lambda w: False
     rules: dict[Context, str | None] = field(default_factory=dict)  # context -> its middle word's form (None: conflicting)
     confirmed: dict[Context, str] = field(default_factory=dict)   # context -> a form the editor accepted there
-    phrases: dict[tuple[str, ...], tuple[str, ...]] = field(default_factory=dict)  # multi-word names and titles
+    # multi-word names and titles: (left neighbour, *lowercased words, right neighbour) -> forms
+    phrases: dict[tuple[str | None, ...], tuple[str, ...]] = field(default_factory=dict)
     words: dict[str, str] = field(default_factory=dict)            # lowercased word -> form, any context
     styles: StyleMap = field(default_factory=dict)                 # category -> style, learned or chosen
     width: int = 2           # neighbours on each side in a context rule (1 broke 3 words for 5 fixed)
@@ -85,7 +86,7 @@ class Learner:
     raise_disagreeing: str = "word"
     # The category words cased as plain sentences (housestyle.plain_forms), asked for once
     # when a style is first learned; None: the model's probabilities tell names instead.
-    plain: Callable[[ReviewState, dict], dict[Pos, str]] | None = None
+    plain: Callable[[list, dict], dict[Pos, str]] | None = None
     _plain: dict[Pos, str] | None = field(default=None, repr=False)
     _seen: dict[str, dict[str, int]] = field(default_factory=dict, repr=False)  # word -> forms decided
     _initial: dict[Pos, bool] = field(default_factory=dict, repr=False)
@@ -97,7 +98,7 @@ class Learner:
     def prepare(self, doc: Document, state: ReviewState) -> None:
         """Sentence starts, categories and a word index; cheap enough to redo after a text edit."""
         self._initial = sentence_initial(doc, state)
-        self._cats = categories_of(doc, state)
+        self._cats = categories_of(doc, state.cues)
         self._index = {}
         self._plain = None
         for pos in state.positions():
@@ -299,7 +300,7 @@ class Learner:
     def _restyle(self, state: ReviewState, cat: Category, changes: dict[Pos, Change], decided: set[Pos]) -> None:
         style = self.styles[cat]
         if self._plain is None and self.plain is not None:
-            self._plain = self.plain(state, self._cats)
+            self._plain = self.plain(state.cues, self._cats)
         plain = self._plain or {}
         for pos, c in self._cats.items():
             if c != cat or pos in decided:
@@ -441,7 +442,7 @@ def make_learner(engine) -> Learner:
             cache[word] = len(engine.encoder.pieces([word])[0]) > 1
         return cache[word]
 
-    return Learner(engine.form, is_rare, plain=lambda state, cats: plain_forms(engine, state, cats))
+    return Learner(engine.form, is_rare, plain=lambda cues, cats: plain_forms(engine, cues, cats))
 
 
 __all__ = ["make_learner", "Change", "Learner", "Taught", "Style", "sentence_initial"]

@@ -12,7 +12,7 @@ import time
 import uuid
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 import subcase
 from subcase.digest import file_sha256
@@ -23,6 +23,9 @@ from . import autosave
 from .actions import Action, Decision, realign
 from .editlog import EDITLOG_SCHEMA, EditLog
 from .state import ReviewState
+
+if TYPE_CHECKING:
+    from .learning import Learner
 
 Listener = Callable[[tuple[int, ...]], None]
 
@@ -41,7 +44,7 @@ class ReviewSession:
         self.session_id = session_id or uuid.uuid4().hex
         self.listeners: list[Listener] = []
         # What the editor taught so far (review/learning.py); None: nothing is learned.
-        self.learner = None
+        self.learner: Learner | None = None
         self._taught: dict[int, Action] = {}  # id(human action) -> the Taught action that ran it
         self._seqs: dict[int, list[int]] = {}  # id(action) -> seqs of its records
         self._seq = int(time.time() * 1000) * 1000  # unique across sessions without reading the log

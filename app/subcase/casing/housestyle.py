@@ -16,17 +16,55 @@ Styles: lower, UPPER, Title, or model (as the model cased it).  In lower and
 Title style a word the model takes for a name keeps its capital (``[Joel]``,
 ``[man on PA]``): the model's probabilities are read without the UPPER tag,
 which a sound cue in an UPPER-style file gets for every word.
+
+The functions work on the words of each cue as anything with ``start``,
+``end``, ``form``, ``proposed``, ``model_tag`` and ``probs`` (``StyleWord``):
+the review state's words in the editor, ``words_of(casing)`` in batch
+conversion, so both apply the same style the same way.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from enum import Enum
+from typing import Callable, Protocol, Sequence
 
-from subcase.casing import TAGS, Tag, tag_of
 from subcase.subtitles import Document
 
-from .state import Pos, ReviewState, ReviewWord
+from .tags import TAGS, Tag, tag_of
+
+Pos = tuple[int, int]  # (cue index, index among the cue's cased words)
+TagWriter = Callable[[str, Tag], str]
+
+
+class StyleWord(Protocol):
+    start: int
+    end: int
+    form: str
+    proposed: str
+    model_tag: Tag | None
+    probs: tuple[float, float, float, float] | None
+
+
+@dataclass(slots=True)
+class Word:
+    """A cased word of batch conversion, as the style functions read it."""
+
+    start: int
+    end: int
+    form: str
+    proposed: str
+    model_tag: Tag | None
+    probs: tuple[float, float, float, float] | None
+
+
+def words_of(casing, n_cues: int) -> list[list[Word]]:
+    """The words of a ``DocumentCasing`` per cue, with their output as the current form."""
+    cues: list[list[Word]] = [[] for _ in range(n_cues)]
+    for w in casing.words:
+        cues[w.cue_index].append(Word(w.start, w.end, w.output, w.output, w.tag, tuple(w.probs)))
+    return cues
 
 
 class Category(str, Enum):
@@ -51,12 +89,12 @@ _LABEL = re.compile(r"^[ \t]*(?:(?P<chev>>>)[ \t]*|[-\u2010\u2013\u2014][ \t]*)?
                     r"(?P<name>[^\W\d_][\w'.\u2019 -]{0,40}?)[ \t]*:(?!//)", re.MULTILINE)
 
 
-def categories_of(doc: Document, state: ReviewState) -> dict[Pos, Category]:
-    """The sound-cue and speaker-label words of a document, by review position."""
+def categories_of(doc: Document, cues: Sequence[Sequence[StyleWord]]) -> dict[Pos, Category]:
+    """The sound-cue and speaker-label words of a document, by (cue, word) position."""
     out: dict[Pos, Category] = {}
     labels: dict[str, list[tuple[int, list[int], bool]]] = {}
     for c, cue in enumerate(doc.cues):
-        words = state.cues[c]
+        words = cues[c]
         if not words:
             continue
         text = cue.text
@@ -75,7 +113,7 @@ def categories_of(doc: Document, state: ReviewState) -> dict[Pos, Category]:
             labels.setdefault(name, []).append((c, inside, m.group("chev") is not None))
     # A speaker speaks more than once: a "Name:" seen once without >> is more likely
     # prose ("like RSI: repetitive stress injury").
-    for name, places in labels.items():
+    for places in labels.values():
         for c, inside, chev in places:
             if chev or len(places) >= 2:
                 for s in inside:
@@ -83,11 +121,11 @@ def categories_of(doc: Document, state: ReviewState) -> dict[Pos, Category]:
     return out
 
 
-def _namelike(w: ReviewWord) -> bool:
+def _namelike(w: StyleWord) -> bool:
     return w.model_tag is not None and w.model_tag is not Tag.L
 
 
-def is_name(w: ReviewWord) -> bool:
+def is_name(w: StyleWord) -> bool:
     """The model takes the word for a name (or a mixed form) once UPPER is left out."""
     if w.probs is None:
         return tag_of(w.proposed) in (Tag.T, Tag.M)
@@ -95,14 +133,14 @@ def is_name(w: ReviewWord) -> bool:
     return p[Tag.T] + p[Tag.M] > p[Tag.L]
 
 
-def name_tag(w: ReviewWord) -> Tag:
+def name_tag(w: StyleWord) -> Tag:
     if w.probs is None:
         return tag_of(w.proposed)
     p = dict(zip(TAGS, w.probs))
     return Tag.M if p[Tag.M] > p[Tag.T] else Tag.T
 
 
-def style_form(w: ReviewWord, style: Style, former, plain: str | None = None) -> str:
+def style_form(w: StyleWord, style: Style, former: TagWriter, plain: str | None = None) -> str:
     """The word written in ``style``.
 
     ``plain`` is the model's form for the word when the cue's words are cased
@@ -125,9 +163,9 @@ def _with_case(word: str, form: str) -> str:
     return "".join(f if a.lower() == f.lower() else a for a, f in zip(word, form)) if len(word) == len(form) else word
 
 
-def plain_forms(engine, state: ReviewState, cats: dict[Pos, Category]) -> dict[Pos, str]:
+def plain_forms(engine, cues: Sequence[Sequence[StyleWord]], cats: dict[Pos, Category]) -> dict[Pos, str]:
     """The model's forms for the category words of each cue, cased as one plain sentence per cue."""
-    from subcase.casing import case_texts
+    from .stream import case_texts
 
     groups: dict[int, list[Pos]] = {}
     for pos in sorted(cats):
@@ -138,7 +176,7 @@ def plain_forms(engine, state: ReviewState, cats: dict[Pos, Category]) -> dict[P
     # Led in by two neutral words, so that no word of the cue starts a sentence
     # (a sentence start's capital says nothing about a name), and ended by a full
     # stop, so that one cue's words do not colour the next one's.
-    texts = ["we heard " + " ".join(state.word(p).form.lower() for p in groups[c]) + "." for c in order]
+    texts = ["we heard " + " ".join(cues[p[0]][p[1]].form.lower() for p in groups[c]) + "." for c in order]
     casing = case_texts(engine, texts)
     out: dict[Pos, str] = {}
     for w in casing.words:
@@ -150,7 +188,7 @@ def plain_forms(engine, state: ReviewState, cats: dict[Pos, Category]) -> dict[P
     return out
 
 
-def style_of_fix(w: ReviewWord, before: str, after: str, category: Category = Category.SOUND,
+def style_of_fix(w: StyleWord, before: str, after: str, category: Category = Category.SOUND,
                  first: bool = False) -> Style | None:
     """The style a human fix inside a category shows, or None when it shows none.
 
@@ -170,21 +208,21 @@ def style_of_fix(w: ReviewWord, before: str, after: str, category: Category = Ca
     return None
 
 
-def apply_styles(doc: Document, state: ReviewState, styles: StyleMap, engine) -> int:
-    """Restyle every word of the chosen categories, in the document and as the proposed form
-    in the review state (batch conversion, and what the editor is proposed); returns words changed."""
+def apply_styles(doc: Document, cues: Sequence[Sequence[StyleWord]], styles: StyleMap, engine) -> int:
+    """Restyle every word of the chosen categories, in the document and as each word's form and
+    proposed form (batch conversion, and what the editor is proposed); returns words changed."""
     chosen = {c: s for c, s in styles.items() if s is not Style.MODEL}
     if not chosen:
         return 0
     changed = 0
-    cats = {p: c for p, c in categories_of(doc, state).items() if c in chosen}
-    plain = plain_forms(engine, state, cats)
+    cats = {p: c for p, c in categories_of(doc, cues).items() if c in chosen}
+    plain = plain_forms(engine, cues, cats)
     for pos, cat in cats.items():
         style = chosen[cat]
-        w = state.word(pos)
+        w = cues[pos[0]][pos[1]]
         new = style_form(w, style, engine.form, plain.get(pos))
         if new != w.form:
-            doc.recase(w.cue_index, [(w.start, w.end, new)])
+            doc.recase(pos[0], [(w.start, w.end, new)])
             w.form = w.proposed = new
             changed += 1
     return changed
