@@ -33,3 +33,18 @@ def test_simulate_review_cli_writes_json(tmp_path, dev_subtitles):
     for entry in (data["total"], data["files"][path.name]):
         assert set(entry) == set(KEYS)
         assert 0 < entry["review_load"] < 1 and entry["words"] == data["total"]["words"]
+
+
+def test_learning_in_the_simulated_review_fixes_a_film_s_names_and_breaks_nothing(engine, dev_subtitles):
+    """Elephants Dream without punctuation: the editor fixes "Emo" and "Proog"; the session
+    re-cases their other occurrences (names the tokenizer splits, from their second fix)."""
+    from subcase.evaluation.simulate import learning_session, plain_session
+
+    path = next(p for p in dev_subtitles if "elephantsdream" in p.name)
+    prep = prepare(path, engine, strip_punct=True)
+    threshold = engine.info.review_threshold
+    plain = simulate([prep], engine, threshold, plain_session)["total"]
+    taught = simulate([prep], engine, threshold, learning_session)["total"]
+    assert taught["learned_fixed"] >= 5 and taught["learned_broken"] == 0
+    assert taught["residual_errors"] <= plain["residual_errors"]
+    assert taught["actions"]["tag_changes"] < plain["actions"]["tag_changes"]
