@@ -244,3 +244,17 @@ def test_accepting_a_learned_word_makes_it_reviewed(tmp_path, engine):
     assert state.word(slams).status is Status.CHANGED  # a human now stands behind "SLAMS"
     session.revert(action)
     assert state.word(slams).status is Status.LEARNED
+
+
+def test_raised_words_go_back_once_the_editor_writes_the_word_both_ways(tmp_path, engine):
+    session = open_session(tmp_path, engine, subtitles("we met the fellows today.", "so the fellows came over.",
+                                                       "and the fellows left."))
+    state = session.state
+    first, second, third = (find(state, c, "fellows") for c in range(3))
+    session.perform(SetTag(first, Tag.T, engine.form))
+    assert state.word(second).raised and state.word(third).raised
+    action = Accept(third)  # the editor keeps "fellows" here: the file writes it both ways
+    session.perform(action)
+    assert state.word(second).raised is None  # back to what its confidence says
+    session.revert(action)
+    assert state.word(second).raised == "you wrote 'Fellows' in cue 1"

@@ -59,7 +59,8 @@ class Change:
     before_form: str
     before_status: Status
     after_form: str
-    raised: str | None = None  # only raised for review (the form stays), with this reason
+    raised: str | None = None  # only raised for review (the form stays), with this reason; "" lowers it again
+    before_raised: str | None = None  # the word's reason before, for undo
 
 
 @dataclass
@@ -139,7 +140,8 @@ class Learner:
             self._learn_one(doc, state, pos, d, changes, decided)
         if self.raise_neighbours:
             self._raise(state, decisions, changes, decided)
-        return [ch for ch in changes.values() if ch.after_form != ch.before_form or self.confirm or ch.raised]
+        return [ch for ch in changes.values()
+                if ch.after_form != ch.before_form or self.confirm or ch.raised is not None]
 
     def _raise(self, state: ReviewState, decisions: Iterable[Decision], changes: dict[Pos, Change],
                decided: set[Pos]) -> None:
@@ -206,9 +208,22 @@ class Learner:
             self.words[lower] = form
         elif len(forms) > 1:
             self.words.pop(lower, None)
+            if len(forms) == 2 and forms[form] == 1:
+                self._lower_raised(state, lower, changes, decided)
         self._apply(state, lower, changes, decided)
         if changed and self.raise_disagreeing and len(run) < 2:  # not from titles: written both ways
             self._raise_disagreeing(state, pos, form, changes, decided)
+
+    def _lower_raised(self, state: ReviewState, lower: str, changes: dict[Pos, Change], decided: set[Pos]) -> None:
+        """The editor has now written the word two ways: the occurrences raised because of
+        one of them go back to what their confidence says (a film's "station" fixed once to
+        "Station" must not keep every other "station" on the review list)."""
+        for other in self._index.get(lower, ()):
+            w = state.word(other)
+            if (other in decided or other in changes or w.status is not Status.UNTOUCHED
+                    or not (w.raised or "").startswith("you wrote ")):
+                continue
+            changes[other] = Change(other, w.form, w.status, w.form, raised="")
 
     def _raise_disagreeing(self, state: ReviewState, pos: Pos, form: str, changes: dict[Pos, Change],
                            decided: set[Pos]) -> None:
@@ -391,8 +406,9 @@ class Taught(Action):
         cause = _cause_index(decisions)
         for ch in self._changes:
             w = state.word(ch.pos)
-            if ch.raised is not None:  # no change, no record: the word is only shown for review
-                w.raised = ch.raised
+            if ch.raised is not None:  # no change, no record: the word is only shown for review (or not)
+                ch.before_raised = w.raised
+                w.raised = ch.raised or None
                 continue
             if ch.after_form != w.form:
                 doc.recase(w.cue_index, [(w.start, w.end, ch.after_form)])
@@ -406,7 +422,7 @@ class Taught(Action):
         for ch in reversed(self._changes):
             w = state.word(ch.pos)
             if ch.raised is not None:
-                w.raised = None
+                w.raised = ch.before_raised
                 continue
             if w.form != ch.before_form:
                 doc.recase(w.cue_index, [(w.start, w.end, ch.before_form)])
