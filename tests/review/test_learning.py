@@ -258,3 +258,15 @@ def test_raised_words_go_back_once_the_editor_writes_the_word_both_ways(tmp_path
     assert state.word(second).raised is None  # back to what its confidence says
     session.revert(action)
     assert state.word(second).raised == "you wrote 'Fellows' in cue 1"
+
+
+def test_a_new_learner_rebuilds_what_was_taught_from_the_reviewed_words(tmp_path, engine):
+    """After a crash recovery the session goes on learning from the decisions already made."""
+    session = open_session(tmp_path, engine, FILM)
+    state, doc = session.state, session.doc
+    session.perform(SetTag(find(state, 2, "door"), Tag.U, engine.form))
+    texts = [c.text for c in doc.cues]
+    fresh = make_learner(engine)
+    fresh.learn_from_reviewed(doc, state)
+    assert fresh.styles == session.learner.styles and fresh.styles
+    assert [c.text for c in doc.cues] == texts  # rebuilding changes nothing

@@ -143,6 +143,23 @@ class Learner:
         return [ch for ch in changes.values()
                 if ch.after_form != ch.before_form or self.confirm or ch.raised is not None]
 
+    def learn_from_reviewed(self, doc: Document, state: ReviewState) -> None:
+        """Rebuild what was taught from the words humans decided, changing nothing: after a
+        crash recovery the session goes on learning where it left off (and a profile built
+        from a reviewed file can start from the same rules)."""
+        self.prepare(doc, state)
+        scratch: dict[Pos, Change] = {}
+        for pos in state.positions():
+            w = state.word(pos)
+            if w.status is Status.CHANGED:
+                d = Decision("changed_tag", w.cue_index, w, w.form, w.proposed)
+            elif w.status is Status.ACCEPTED:
+                d = Decision("accepted", w.cue_index, w, w.form, w.form)
+            else:
+                continue
+            self._learn_one(doc, state, pos, d, scratch, {pos})
+            scratch.clear()
+
     def _raise(self, state: ReviewState, decisions: Iterable[Decision], changes: dict[Pos, Change],
                decided: set[Pos]) -> None:
         """Errors come in runs (titles, names, terms): the words beside a changed word are
