@@ -163,6 +163,9 @@ def cmd_simulate_review(args) -> int:
     from subcase.evaluation.simulate import format_table, run_simulation
     from subcase.subtitles import SubtitleError
 
+    if args.threshold is not None and not 0.0 < args.threshold <= 1.0:
+        print("subcase simulate-review: --threshold must be above 0 and at most 1", file=sys.stderr)
+        return 2
     inputs, _ = _collect(args.refs)
     if not inputs:
         return 1

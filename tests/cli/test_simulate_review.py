@@ -48,3 +48,8 @@ def test_learning_in_the_simulated_review_fixes_a_film_s_names_and_breaks_nothin
     assert taught["learned_fixed"] >= 5 and taught["learned_broken"] == 0
     assert taught["residual_errors"] <= plain["residual_errors"]
     assert taught["actions"]["tag_changes"] < plain["actions"]["tag_changes"]
+
+
+def test_simulate_review_refuses_a_threshold_out_of_range(dev_subtitles, capsys):
+    assert main(["simulate-review", str(dev_subtitles[0]), "--threshold", "1.5"]) == 2
+    assert "--threshold" in capsys.readouterr().err
