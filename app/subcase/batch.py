@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
 
-from subcase.casing import CasingCancelled, CasingEngine, DocumentCasing, Mode, case_file
+from subcase.casing import CasingCancelled, CasingEngine, DocumentCasing, LanguageError, Method, Mode, case_file
 from subcase.casing.engine import OnProgress, ShouldCancel
 from subcase.subtitles import SubtitleError, formats, save
 
@@ -29,6 +29,8 @@ class FileResult:
     warnings: list[str] = field(default_factory=list)       # problems the reader worked around
     save_warnings: list[str] = field(default_factory=list)  # why players may misread the output
     casing: DocumentCasing | None = None
+    language: str = ""        # the file's language and how it was cased, one line (DocumentCasing.summary)
+    not_by_model: bool = False  # some of it is in a language the model cannot case (see casing/rules.py)
 
 
 @dataclass
@@ -80,7 +82,7 @@ def output_path(src: Path, out_dir: Path, out_format: str | None) -> Path:
 def convert_file(engine: CasingEngine, src: Path, out_dir: Path, mode: Mode | str = Mode.RESTORE,
                  out_format: str | None = None, progress: OnProgress | None = None,
                  cancel: ShouldCancel | None = None, keep_casing: bool = False,
-                 styles: dict | None = None) -> FileResult:
+                 styles: dict | None = None, lang: str = "auto") -> FileResult:
     """Case one file into ``out_dir``.  Raises only ``CasingCancelled``.
 
     ``styles`` maps a house-style category (sound cues, speaker labels) to its
@@ -90,7 +92,9 @@ def convert_file(engine: CasingEngine, src: Path, out_dir: Path, mode: Mode | st
         dst = output_path(result.src, out_dir, out_format)
         if dst.resolve() == result.src.resolve():
             raise SubtitleError(f"{src.name}: output would overwrite the input; choose another output folder")
-        cased = case_file(engine, result.src, mode, progress, cancel)
+        cased = case_file(engine, result.src, mode, progress, cancel, lang)
+        result.language = cased.casing.summary()
+        result.not_by_model = any(m is not Method.MODEL for m in cased.casing.methods.values())
         result.warnings = [str(w) for w in cased.doc.warnings]
         result.changed = cased.changed
         if styles:
@@ -106,7 +110,7 @@ def convert_file(engine: CasingEngine, src: Path, out_dir: Path, mode: Mode | st
         result.ok = True
     except CasingCancelled:
         raise
-    except SubtitleError as exc:
+    except (SubtitleError, LanguageError) as exc:
         result.error = str(exc)
     except OSError as exc:
         result.error = f"{exc.strerror or exc}: {exc.filename or src}"
@@ -118,7 +122,7 @@ def run_batch(engine: CasingEngine, inputs: Sequence[Path], out_dir: Path, mode:
               progress: Callable[[int, int, int, int], None] | None = None,
               on_file_done: Callable[[FileResult], None] | None = None,
               cancel: ShouldCancel | None = None, keep_casing: bool = False,
-              styles: dict | None = None) -> BatchResult:
+              styles: dict | None = None, lang: str = "auto") -> BatchResult:
     """Convert every input; ``progress(file_index, n_files, done_in_file, total_in_file)``."""
     results: list[FileResult] = []
     n = len(inputs)
@@ -132,7 +136,7 @@ def run_batch(engine: CasingEngine, inputs: Sequence[Path], out_dir: Path, mode:
 
         try:
             r = convert_file(engine, Path(src), out_dir, mode, out_format, file_progress, cancel, keep_casing,
-                             styles)
+                             styles, lang)
         except CasingCancelled:
             return BatchResult(results, cancelled=True)
         results.append(r)
@@ -152,9 +156,13 @@ def write_details(path: Path, results: Sequence[FileResult], threshold: float, c
     for r in results:
         if not r.ok or r.casing is None:
             continue
+        guess = r.casing.language
         for w in r.casing.words:
+            lang = guess.cue_languages[w.cue_index] if guess is not None else None
+            method = r.casing.methods.get(lang) if lang is not None else None
             lines.append(json.dumps({
-                "file": str(r.src), "cue": w.cue_index, "word": w.word_index, "start": w.start, "end": w.end,
+                "file": str(r.src), "lang": lang, "method": method.value if method is not None else None,
+                "cue": w.cue_index, "word": w.word_index, "start": w.start, "end": w.end,
                 "input": w.input, "output": w.output, "tag": w.tag.value,
                 "probs": {t.value: round(p, 5) for t, p in zip(TAGS, w.probs)},
                 "confidence": round(w.confidence, 5), "highlighted": w.confidence < threshold,

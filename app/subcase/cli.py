@@ -111,6 +111,9 @@ def cmd_convert(args) -> int:
         bar.update(min(frac, 1.0), inputs[min(i, n - 1)].name)
 
     def on_done(r) -> None:
+        if r.ok and r.not_by_model:  # one line: why (some of) this file was not cased by the model
+            bar.close()
+            print(f"note {r.src}: {r.language}", file=sys.stderr)
         if not r.ok:
             bar.close()
             print(_failure(r), file=sys.stderr)
@@ -119,7 +122,7 @@ def cmd_convert(args) -> int:
             print(f"warning {r.dst}: {w}", file=sys.stderr)
 
     result = run_batch(engine, inputs, out_dir, args.mode, args.format, progress, on_done,
-                       keep_casing=bool(args.details), styles=_styles(args))
+                       keep_casing=bool(args.details), styles=_styles(args), lang=args.lang)
     bar.close()
     elapsed = time.perf_counter() - t0
     if args.details:
@@ -149,7 +152,8 @@ def cmd_evaluate(args) -> int:
     from subcase.subtitles import SubtitleError
     try:
         results = evaluate(inputs, engine, baselines=not args.no_baselines, per_cue=not args.no_per_cue,
-                           punct_settings=punct, log=lambda s: print(s, file=sys.stderr))
+                           punct_settings=punct, log=lambda s: print(s, file=sys.stderr),
+                           lang=args.lang)
     except SubtitleError as exc:
         print(f"subcase: {exc}", file=sys.stderr)
         return 1
@@ -195,6 +199,13 @@ def cmd_gui(args) -> int:
     return run_gui(argv)
 
 
+def _add_lang_arg(p: argparse.ArgumentParser) -> None:
+    from subcase.casing import LANGUAGES
+    p.add_argument("--lang", choices=("auto", *LANGUAGES), default="auto",
+                   help="language of the subtitles (default auto: detected per file, and per cue where a file "
+                        "mixes languages); languages without a model only get sentence starts capitalised")
+
+
 def build_parser() -> argparse.ArgumentParser:
     from subcase.casing import modes
     from subcase.subtitles import formats
@@ -211,6 +222,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--format", choices=formats.NAMES, help="output format (default: same as input)")
     c.add_argument("--details", metavar="FILE.jsonl", help="also write every word's tag, probabilities and highlight")
     _add_style_args(c)
+    _add_lang_arg(c)
     c.add_argument("--model", type=Path, help=argparse.SUPPRESS)
     c.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     c.add_argument("-v", "--verbose", action="store_true", help="list parse warnings")
@@ -225,6 +237,7 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--baselines-only", action="store_true", help=argparse.SUPPRESS)
     e.add_argument("--no-per-cue", action="store_true", help="skip the cue-by-cue comparison")
     e.add_argument("--json", metavar="FILE", help="also write all numbers as JSON")
+    _add_lang_arg(e)
     e.add_argument("--model", type=Path, help=argparse.SUPPRESS)
     e.set_defaults(func=cmd_evaluate)
 
@@ -238,6 +251,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", metavar="FILE", help="also write the numbers as JSON")
     s.add_argument("--per-file", action="store_true", help="a row per file, not only the total")
     _add_style_args(s)
+    _add_lang_arg(s)
     s.add_argument("--model", type=Path, help=argparse.SUPPRESS)
     s.set_defaults(func=cmd_simulate_review)
 

@@ -95,6 +95,8 @@ class CasingEngine:
         self.budget = int(budget or window.get("budget", BUDGET))
         self.step = int(step or window.get("step", STEP))
         self.batch = BATCH
+        # the languages this model cases (others go to casing/rules.py); the English model's card predates the field
+        self.languages: tuple[str, ...] = tuple(meta.get("languages", ("en",)))
         self._lock = threading.Lock()
         cal = meta.get("calibration", {})
         self.info = ModelInfo(

@@ -15,7 +15,8 @@ from subcase.subtitles import Document, load
 from .engine import CasingEngine, OnProgress, ShouldCancel
 from .gcpause import paused_gc
 from .modes import Mode
-from .stream import DocumentCasing, case_token_lists, line_numbers
+from .routing import case_by_language
+from .stream import DocumentCasing, line_numbers
 
 
 @dataclass
@@ -26,21 +27,25 @@ class CasedFile:
 
 
 def case_file(engine: CasingEngine, path: Path | str, mode: Mode | str = Mode.RESTORE,
-              progress: OnProgress | None = None, cancel: ShouldCancel | None = None) -> CasedFile:
+              progress: OnProgress | None = None, cancel: ShouldCancel | None = None,
+              lang: str = "auto") -> CasedFile:
     """Read a subtitle file, case it and apply the casing.  SubtitleError for a bad
-    file; CasingCancelled when ``cancel`` says so (nothing is returned then)."""
+    file; CasingCancelled when ``cancel`` says so (nothing is returned then).
+    ``lang``: "auto" detects the language of the file and of each cue (casing/language.py)."""
     doc = load(path)
-    casing = case_document(engine, doc, Mode(mode), progress, cancel)
+    casing = case_document(engine, doc, Mode(mode), progress, cancel, lang)
     return CasedFile(doc, casing, apply_casing(doc, casing))
 
 
 def case_document(engine: CasingEngine, doc: Document, mode: Mode | str = Mode.RESTORE,
-                  progress: OnProgress | None = None, cancel: ShouldCancel | None = None) -> DocumentCasing:
-    """Case a document's cues as one stream; markup is never seen by the model."""
+                  progress: OnProgress | None = None, cancel: ShouldCancel | None = None,
+                  lang: str = "auto") -> DocumentCasing:
+    """Case a document's cues as one stream; markup is never seen by the model.  Cues in
+    a language the model cannot case get the rules of casing/rules.py instead."""
     with paused_gc():
         token_lists = [cue.tokens() for cue in doc.cues]
         lines = [line_numbers(cue.text, toks) for cue, toks in zip(doc.cues, token_lists)]
-        return case_token_lists(engine, token_lists, lines, Mode(mode), progress, cancel)
+        return case_by_language(engine, token_lists, lines, Mode(mode), lang, progress, cancel)
 
 
 def apply_casing(doc: Document, casing: DocumentCasing) -> int:

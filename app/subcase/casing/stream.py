@@ -17,7 +17,9 @@ from .addresses import host_word_indices
 from .encoder import BOUNDARY
 from .engine import CasingEngine, OnProgress, ShouldCancel, StreamToken, WordPrediction
 from .gcpause import paused_gc
+from .language import LanguageGuess, name
 from .modes import Mode, is_caps_line, merge_keep
+from .rules import Method, method_note
 from .tags import TAGS, Tag, ranked
 
 
@@ -52,6 +54,15 @@ class DocumentCasing:
     mode: Mode
     threshold: float
     by_cue: dict[int, list[WordCasing]] = field(default_factory=dict)
+    language: LanguageGuess | None = None          # set by casing/routing.py
+    methods: dict[str, Method] = field(default_factory=dict)  # how each language of the file was cased
+
+    def summary(self) -> str:
+        """One line: the file's language and how it was cased (for the status bar, logs and --details)."""
+        if self.language is None:
+            return ""
+        return self.language.describe() + "; " + "; ".join(
+            f"{name(lang)}: {method_note(m)}" for lang, m in self.methods.items())
 
     def __post_init__(self) -> None:
         for w in self.words:

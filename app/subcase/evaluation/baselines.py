@@ -16,13 +16,13 @@ from .metrics import SENTENCE_END, scored_words
 _I_FORMS = {"i", "i'm", "i'll", "i've", "i'd", "i\u2019m", "i\u2019ll", "i\u2019ve", "i\u2019d"}
 
 
-def first_word_and_i(cues: list[list[Token]], punctuated: bool) -> list[list[str]]:
+def first_word_and_i(cues: list[list[Token]], punctuated: bool, pronoun_i: bool = True) -> list[list[str]]:
     """Capitalise sentence starts (after . ! ?, or every cue start when there is no
-    punctuation to go by) and the pronoun I; everything else lower case."""
+    punctuation to go by) and, with ``pronoun_i`` (English), the pronoun I; everything else lower case."""
     out: list[list[str]] = [[] for _ in cues]
     for c, tok, start in scored_words(cues, cue_starts_sentence=not punctuated):
         w = tok.text.lower()
-        out[c].append(apply_tag(w, Tag.T) if start or w in _I_FORMS else w)
+        out[c].append(apply_tag(w, Tag.T) if start or (pronoun_i and w in _I_FORMS) else w)
     return out
 
 

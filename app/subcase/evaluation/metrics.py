@@ -17,36 +17,10 @@ The review view: at a confidence threshold, the share of words highlighted
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterator, Sequence
 
+# the sentence-start scan is the casing rules' own (casing/rules.py): metrics and rules agree on it
+from subcase.casing.rules import SENTENCE_END, scored_words  # noqa: F401 (re-exported)
 from subcase.casing.tags import TAGS, Tag, tag_of
-from subcase.subtitles.words import Token, has_letters
-
-SENTENCE_END = {".", "!", "?", "\u2026"}
-
-
-def scored_words(cues: Sequence[Sequence[Token]], cue_starts_sentence: bool = False
-                 ) -> Iterator[tuple[int, Token, bool]]:
-    """(cue index, word, starts a sentence) for every word with letters: the words
-    all metrics count.  A sentence starts the text and follows . ! ? and, with
-    ``cue_starts_sentence``, every cue start (for input without punctuation).
-    A mark with a word straight after it ("w3.org", "U.S.A.") ends no sentence."""
-    start = True
-    for c, tokens in enumerate(cues):
-        start = start or cue_starts_sentence
-        stop_end = None  # end of the sentence-ending marks just passed, if they made ``start``
-        for tok in tokens:
-            if not tok.is_word:
-                if tok.text in SENTENCE_END and (not start or stop_end is not None):
-                    start, stop_end = True, tok.end
-                elif tok.text not in SENTENCE_END:
-                    stop_end = None
-                continue
-            if stop_end is not None and tok.start == stop_end:
-                start = False
-            if has_letters(tok.text):
-                yield c, tok, start
-            start, stop_end = False, None
 
 
 @dataclass

@@ -6,7 +6,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from subcase.casing import CasingEngine, Mode
+from subcase.casing import CasingEngine, DocumentCasing, Method, Mode
+from subcase.casing.language import detect
+from subcase.casing.language import name as language_name
+from subcase.casing.routing import case_by_language
+from subcase.casing.rules import method_for
 from subcase.casing.stream import case_token_lists
 from subcase.subtitles import load
 from subcase.subtitles.words import Token, has_letters
@@ -64,56 +68,112 @@ def run_model(engine: CasingEngine, inp: list[list[Token]], per_cue: bool = Fals
     return hyp, conf
 
 
+def _score_entry(engine: CasingEngine | None, outcomes: list[WordOutcome], review: bool) -> dict:
+    entry = score(outcomes)
+    if review and engine is not None and outcomes and outcomes[0].confidence is not None:
+        entry["review"] = review_view(outcomes, REVIEW_THRESHOLDS + [engine.info.review_threshold])
+        rated = [(o.confidence, o.ref == o.hyp) for o in outcomes if o.confidence is not None]
+        ece, table = calibration_table([c for c, _ in rated], [ok for _, ok in rated])
+        entry["ece"] = ece
+        entry["reliability"] = table
+    return entry
+
+
 def evaluate(paths: list[Path], engine: CasingEngine | None, baselines: bool = True, per_cue: bool = True,
-             punct_settings: tuple[bool, ...] = (True, False), log: Callable[[str], None] = lambda s: None) -> dict:
+             punct_settings: tuple[bool, ...] = (True, False), log: Callable[[str], None] = lambda s: None,
+             lang: str = "auto") -> dict:
+    """Scores over all files ("systems"), and per language ("languages").
+
+    "subcase" is what ``convert`` writes: the model for its languages, the rules
+    of casing/rules.py for others.  For a language the model does not case, the
+    English model's own output is scored beside it ("English model, forced"), so
+    the choice of casing/rules.py stays measured.  The rule baseline capitalises
+    sentence starts (and, in English, the pronoun I)."""
     refs = [load_reference(p) for p in paths]
+    guesses = [detect([" ".join(t.text for t in tokens) for tokens in ref.cues], lang) for ref in refs]
+    model_languages = engine.languages if engine is not None else ("en",)
     truecase = None
     if baselines:
         try:
             truecase = TruecaseBaseline()
         except RuntimeError as exc:
             log(str(exc))
-    results: dict = {"files": len(refs), "words": sum(len(w) for r in refs for w in _ref_words(r)), "systems": {}}
+    results: dict = {"files": len(refs), "words": sum(len(w) for r in refs for w in _ref_words(r)), "systems": {},
+                     "languages": {}}
+    for ref, guess in zip(refs, guesses):
+        group = results["languages"].setdefault(guess.language, {"files": 0, "words": 0, "systems": {}})
+        group["files"] += 1
+        group["words"] += sum(len(w) for w in _ref_words(ref))
+        group["method"] = method_for(guess.language, model_languages).value
     for punctuated in punct_settings:
         key = "punct" if punctuated else "nopunct"
         systems: dict[str, list[WordOutcome]] = {}
-        for ref in refs:
+        by_language: dict[str, dict[str, list[WordOutcome]]] = {}
+        for ref, guess in zip(refs, guesses):
             inp = model_input(ref, punctuated)
+            english = guess.language == "en"
+            mine: dict[str, list[WordOutcome]] = {}
             if engine is not None:
-                hyp, conf = run_model(engine, inp)
-                systems.setdefault("subcase", []).extend(_outcomes(ref, hyp, conf))
-                if per_cue:
+                casing = case_by_language(engine, inp, None, Mode.RESTORE, guess=guess)
+                hyp, conf = _casing_words(casing, len(inp))
+                mine["subcase"] = _outcomes(ref, hyp, conf)
+                if method_for(guess.language, model_languages) is not Method.MODEL:
+                    hyp, conf = run_model(engine, inp)
+                    mine["English model, forced"] = _outcomes(ref, hyp, conf)
+                elif per_cue:
                     hyp, conf = run_model(engine, inp, per_cue=True)
-                    systems.setdefault("subcase (cue by cue)", []).extend(_outcomes(ref, hyp, conf))
+                    mine["subcase (cue by cue)"] = _outcomes(ref, hyp, conf)
             if baselines:
-                systems.setdefault("first word + I", []).extend(_outcomes(ref, first_word_and_i(inp, punctuated)))
-                if truecase is not None:
-                    systems.setdefault("truecase (PyPI)", []).extend(_outcomes(ref, truecase.case(inp, punctuated)))
+                rule = "first word + I" if english else "sentence starts"
+                mine[rule] = _outcomes(ref, first_word_and_i(inp, punctuated, pronoun_i=english))
+                if truecase is not None and english:
+                    mine["truecase (PyPI)"] = _outcomes(ref, truecase.case(inp, punctuated))
+            for name, outcomes in mine.items():
+                by_language.setdefault(guess.language, {}).setdefault(name, []).extend(outcomes)
+                if name != "English model, forced":
+                    systems.setdefault(name, []).extend(outcomes)
         for name, outcomes in systems.items():
-            entry = score(outcomes)
-            if engine is not None and outcomes and outcomes[0].confidence is not None:
-                entry["review"] = review_view(outcomes, REVIEW_THRESHOLDS + [engine.info.review_threshold])
-                rated = [(o.confidence, o.ref == o.hyp) for o in outcomes if o.confidence is not None]
-                ece, table = calibration_table([c for c, _ in rated], [ok for _, ok in rated])
-                entry["ece"] = ece
-                entry["reliability"] = table
-            results["systems"].setdefault(name, {})[key] = entry
+            results["systems"].setdefault(name, {})[key] = _score_entry(engine, outcomes, review=True)
+        for language, named in by_language.items():
+            for name, outcomes in named.items():
+                results["languages"][language]["systems"].setdefault(name, {})[key] = score(outcomes)
         log(f"evaluated {key}")
     if engine is not None:
         results["model"] = {"version": engine.info.version, "sha256": engine.info.sha256,
-                            "review_threshold": engine.info.review_threshold}
+                            "review_threshold": engine.info.review_threshold, "languages": list(model_languages)}
     return results
+
+
+def _casing_words(casing: DocumentCasing, n_cues: int) -> tuple[list[list[str]], list[list[float]]]:
+    hyp: list[list[str]] = [[] for _ in range(n_cues)]
+    conf: list[list[float]] = [[] for _ in range(n_cues)]
+    for w in casing.words:
+        hyp[w.cue_index].append(w.output)
+        conf[w.cue_index].append(w.confidence)
+    return hyp, conf
+
+
+def _system_rows(systems: dict) -> list[str]:
+    lines = []
+    for name, by_input in systems.items():
+        for key, s in by_input.items():
+            lines.append(f"{name:24} {key:8} {100*s['precision']:6.1f} {100*s['recall']:6.1f} {100*s['f1']:6.1f} "
+                         f"{100*s['ser']:6.1f} {100*s['intrinsic_f1']:6.1f} {100*s['intrinsic_ser']:6.1f} "
+                         f"{100*s['cer']:6.1f} {100*s['T_f1']:6.1f} {100*s['U_f1']:6.1f} {100*s['M_f1']:6.1f}")
+    return lines
 
 
 def format_report(results: dict) -> str:
     lines = [f"{results['files']} files, {results['words']} words with letters"]
     hdr = f"{'system':24} {'input':8} {'P':>6} {'R':>6} {'F1':>6} {'SER':>6} {'iF1':>6} {'iSER':>6} {'CER':>6} {'T F1':>6} {'U F1':>6} {'M F1':>6}"
     lines += ["", hdr, "-" * len(hdr)]
-    for name, by_input in results["systems"].items():
-        for key, s in by_input.items():
-            lines.append(f"{name:24} {key:8} {100*s['precision']:6.1f} {100*s['recall']:6.1f} {100*s['f1']:6.1f} "
-                         f"{100*s['ser']:6.1f} {100*s['intrinsic_f1']:6.1f} {100*s['intrinsic_ser']:6.1f} "
-                         f"{100*s['cer']:6.1f} {100*s['T_f1']:6.1f} {100*s['U_f1']:6.1f} {100*s['M_f1']:6.1f}")
+    lines += _system_rows(results["systems"])
+    languages = results.get("languages", {})
+    if len(languages) > 1 or any(code != "en" for code in languages):
+        for code, group in languages.items():
+            lines += ["", f"{language_name(code)} ({code}): {group['files']} files, {group['words']} words; "
+                          f"subcase uses: {group['method']}", hdr, "-" * len(hdr)]
+            lines += _system_rows(group["systems"])
     lines.append("(P/R/F1/SER over non-lowercase words; i* = intrinsic, sentence-initial Title words excluded; "
                  "CER = character-level capitalization error rate; all in %)")
     for name, by_input in results["systems"].items():
