@@ -42,3 +42,15 @@ def dev_subtitles() -> list[Path]:
     if not DEV_SUBTITLES.is_dir():
         pytest.skip(f"shared dev subtitles not found at {DEV_SUBTITLES} (clone with ../shared beside the repo)")
     return sorted(p for p in DEV_SUBTITLES.iterdir() if p.suffix in (".srt", ".vtt"))
+
+
+DEV_SUBTITLES_ML = ROOT.parent / "shared" / "data" / "dev-subtitles-ml"
+
+
+@pytest.fixture(scope="session")
+def dev_subtitles_ml() -> dict[str, list[Path]]:
+    """The multilingual dev subtitles by language (es, fr, de, pt); dev only, never training data."""
+    if not DEV_SUBTITLES_ML.is_dir():
+        pytest.skip(f"shared multilingual dev subtitles not found at {DEV_SUBTITLES_ML}")
+    return {d.name: sorted(p for p in d.iterdir() if p.suffix in (".srt", ".vtt"))
+            for d in sorted(DEV_SUBTITLES_ML.iterdir()) if d.is_dir()}

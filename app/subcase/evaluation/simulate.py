@@ -66,13 +66,13 @@ def input_text(text: str, tokens, strip_punct: bool, upper: bool) -> str:
 
 
 def prepare(path: Path, engine: CasingEngine, strip_punct: bool = False, upper: bool = False,
-            styles: StyleMap | None = None) -> Prepared:
+            styles: StyleMap | None = None, lang: str = "auto") -> Prepared:
     ref = load(path)
     ref_words = [[t.text for t in cue.tokens() if t.is_word and has_letters(t.text)] for cue in ref.cues]
     doc = load(path)
     for i, cue in enumerate(doc.cues):
         doc.set_cue_text(i, input_text(cue.text, cue.tokens(), strip_punct, upper))
-    casing = case_document(engine, doc, Mode.RESTORE)
+    casing = case_document(engine, doc, Mode.RESTORE, lang=lang)
     return Prepared(Path(path).name, ref_words, doc, casing, styles)
 
 
@@ -176,6 +176,8 @@ def simulate(preps: list[Prepared], engine: CasingEngine, threshold: float,
         n = simulate_file(prep, engine, threshold, make_session)
         total.add(n)
         files[prep.name] = n.as_dict()
+        guess = prep.casing.language
+        files[prep.name]["language"] = guess.language if guess is not None else None
     return {"total": total.as_dict(), "files": files}
 
 
@@ -204,7 +206,7 @@ def run_simulation(paths: list[Path], engine: CasingEngine, args, styles: StyleM
 
     Chosen house styles are applied after casing, as the editor applies them when it opens a file."""
     threshold = engine.info.review_threshold if args.threshold is None else args.threshold
-    preps = [prepare(p, engine, args.strip_punct, args.upper, styles) for p in paths]
+    preps = [prepare(p, engine, args.strip_punct, args.upper, styles, getattr(args, "lang", "auto")) for p in paths]
     return simulate(preps, engine, threshold, plain_session if args.no_learning else learning_session)
 
 

@@ -130,7 +130,8 @@ class OpeningMixin:
             result.state.threshold = self.threshold_spin.value()
         log = EditLog(log_path_for(result.path))
         self.session = ReviewSession(result.doc, result.state, result.path, model_version=result.model_version,
-                                     model_sha256=result.model_sha256, mode=result.mode, log=log)
+                                     model_sha256=result.model_sha256, mode=result.mode, log=log,
+                                     cue_languages=result.cue_languages)
         self._attach_learner()
         self.session.listeners.append(self._on_session_changed)
         self.settings.add_recent(result.path)
@@ -140,7 +141,8 @@ class OpeningMixin:
             self.view.selectRow(0)
         self.view.setFocus()
         left = result.state.to_review()
-        self.statusBar().showMessage(f"Cased {result.words} words; {left} to review (press N)", 8000)
+        self.statusBar().showMessage(f"Cased {result.words} words; {left} to review (press N). "
+                                     f"Language: {result.language}", 15000)
         self.casing_finished.emit()
 
     def _attach_learner(self) -> None:

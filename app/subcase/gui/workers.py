@@ -16,7 +16,7 @@ from typing import Callable
 
 from PySide6.QtCore import QObject, QRunnable, Signal
 
-from subcase.casing import CasingCancelled, CasingEngine, ModelError, case_file
+from subcase.casing import CasingCancelled, CasingEngine, LanguageError, ModelError, case_file
 from subcase.casing.onnx_session import available_cores
 from subcase.review import ReviewState
 from subcase.subtitles import Document, SubtitleError, load
@@ -61,6 +61,8 @@ class CaseResult:
     mode: str
     model_version: str
     model_sha256: str
+    language: str = ""                        # the file's language and how it was cased (status bar)
+    cue_languages: list[str] | None = None    # per cue, for the edit log
 
 
 class LoadSignals(QObject):
@@ -97,6 +99,8 @@ class LoadAndCaseTask(QRunnable):
             self.signals.failed.emit(str(exc))
         except ModelError as exc:
             self.signals.failed.emit(f"The casing model cannot be used: {exc}")
+        except LanguageError as exc:
+            self.signals.failed.emit(f"The language of the file cannot be detected: {exc}")
         except Exception:  # a bug: report it instead of dying silently in a thread
             self.signals.failed.emit(traceback.format_exc())
         finally:
@@ -118,8 +122,10 @@ class LoadAndCaseTask(QRunnable):
         if self.styles:
             from subcase.casing.housestyle import apply_styles
             apply_styles(cased.doc, state.cues, self.styles, engine)
+        guess = cased.casing.language
         self.signals.cased.emit(CaseResult(self.path, cased.doc, state, len(cased.casing.words), self.mode,
-                                           engine.info.version, engine.info.sha256))
+                                           engine.info.version, engine.info.sha256, cased.casing.summary(),
+                                           guess.cue_languages if guess is not None else None))
 
 
 class EngineSignals(QObject):

@@ -33,7 +33,8 @@ Listener = Callable[[tuple[int, ...]], None]
 class ReviewSession:
     def __init__(self, doc: Document, state: ReviewState, source: Path, *, model_version: str,
                  model_sha256: str, mode: str = "restore", log: EditLog | None = None,
-                 session_id: str | None = None, base_sha256: str | None = None):
+                 session_id: str | None = None, base_sha256: str | None = None,
+                 cue_languages: list[str] | None = None):
         self.doc = doc
         self.state = state
         self.source = Path(source).resolve()
@@ -41,6 +42,7 @@ class ReviewSession:
         self.model_sha256 = model_sha256
         self.mode = mode
         self.log = log
+        self.cue_languages = cue_languages  # each cue's language (casing/language.py), recorded with each decision
         self.session_id = session_id or uuid.uuid4().hex
         self.listeners: list[Listener] = []
         # What the editor taught so far (review/learning.py); None: nothing is learned.
@@ -126,6 +128,8 @@ class ReviewSession:
             "model_version": self.model_version,
             "model_sha256": self.model_sha256,
             "mode": self.mode,
+            "language": (self.cue_languages[cue_index] if self.cue_languages is not None and cue_index is not None
+                         and cue_index < len(self.cue_languages) else None),
             "threshold": round(self.state.threshold, 4),
         }
 
