@@ -30,6 +30,7 @@ def test_simulate_review_cli_writes_json(tmp_path, dev_subtitles):
     assert main(["simulate-review", str(path), "--json", str(out), "--per-file", "--strip-punct"]) == 0
     data = json.loads(out.read_text())
     assert set(data) == {"total", "files"} and list(data["files"]) == [path.name]
+    assert data["files"][path.name].pop("language") == "en"  # detected (casing/language.py)
     for entry in (data["total"], data["files"][path.name]):
         assert set(entry) == set(KEYS)
         assert 0 < entry["review_load"] < 1 and entry["words"] == data["total"]["words"]

@@ -28,7 +28,10 @@ from typing import Any, Sequence
 LANGUAGES = ("en", "es", "fr", "de", "pt")          # what --lang accepts besides "auto"
 NAMES = {"en": "English", "es": "Spanish", "fr": "French", "de": "German", "pt": "Portuguese"}
 CUE_CONFIDENCE = 0.9
-CUE_MIN_WORDS = 3
+CUE_MIN_WORDS = 4
+CUE_OTHER_MAX = 0.05   # ...and gives the file's own language less than this
+FILE_MIN_WORDS = 12    # below this a file is too short to tell: it is taken to be in the model's language
+PRIOR = 0.2            # a file the model's language has this much chance for is taken to be in it
 UNKNOWN = "und"                                      # nothing to go by (no letters)
 
 
@@ -57,7 +60,8 @@ class LanguageGuess:
         return out
 
     def describe(self) -> str:
-        how = "given" if self.given else f"detected, p={self.confidence:.2f}"
+        how = "given" if self.given else (f"detected, p={self.confidence:.2f}" if self.confidence
+                                          else "too short to tell, assumed")
         text = f"{name(self.language)} ({how})"
         if self.mixed:
             text += "; cues in " + ", ".join(f"{name(lang)}: {n}" for lang, n in sorted(self.mixed.items()))
@@ -95,30 +99,69 @@ class Detector:
             return cls._model
 
     @classmethod
+    def probabilities(cls, text: str, k: int = 5) -> dict[str, float]:
+        """The ``k`` most likely languages of ``text``, best first; empty for text without letters."""
+        flat = " ".join(text.split()).lower()  # fastText reads one line; the input's case is no guide (ASR)
+        if not any(c.isalpha() for c in flat):
+            return {}
+        labels, probs = cls.model().predict(flat, k=k)
+        return {str(label).removeprefix("__label__"): float(min(p, 1.0)) for label, p in zip(labels, probs)}
+
+    @classmethod
     def predict(cls, text: str) -> tuple[str, float]:
         """The most likely language of ``text`` and its probability; UNKNOWN for text without letters."""
-        flat = " ".join(text.split()).lower()  # fastText reads one line; case carries no language here
-        if not any(c.isalpha() for c in flat):
-            return UNKNOWN, 0.0
-        labels, probs = cls.model().predict(flat, k=1)
-        return str(labels[0]).removeprefix("__label__"), float(min(probs[0], 1.0))
+        probs = cls.probabilities(text, k=1)
+        return next(iter(probs.items())) if probs else (UNKNOWN, 0.0)
 
 
-def detect(cue_texts: Sequence[str], lang: str = "auto") -> LanguageGuess:
+def _fill(sure: list[str | None], language: str) -> list[str]:
+    """Each cue's language: its own where sure, its sure neighbours' where they agree, else ``language``."""
+    before: list[str | None] = []
+    last: str | None = None
+    for lang in sure:
+        last = lang if lang is not None else last
+        before.append(last)
+    out: list[str] = [language] * len(sure)
+    nxt: str | None = None
+    for i in range(len(sure) - 1, -1, -1):
+        nxt = sure[i] if sure[i] is not None else nxt
+        if sure[i] is not None:
+            out[i] = sure[i] or language
+        elif before[i] is not None and before[i] == nxt:
+            out[i] = nxt or language
+    return out
+
+
+def detect(cue_texts: Sequence[str], lang: str = "auto", default: str = "en") -> LanguageGuess:
     """The language of a file given as its cue texts (markup-free), and of each cue.
 
-    ``lang`` other than "auto" is taken as given for the file and every cue."""
+    ``lang`` other than "auto" is taken as given for the file and every cue.
+    ``default`` (the model's language) wins where the text is too short to tell,
+    or where the detector gives it at least ``PRIOR``: fastText reads short
+    lower-case English as Dutch ("we met john in new york": nl 0.76, en 0.23)."""
     if lang != "auto":
         if lang not in LANGUAGES:
             raise ValueError(f"unknown language {lang!r}; choose auto or one of {', '.join(LANGUAGES)}")
         return LanguageGuess(lang, 1.0, [lang] * len(cue_texts), given=True)
-    language, confidence = Detector.predict(" ".join(cue_texts))
-    cues = []
-    for text in cue_texts:
-        cue_lang = language
-        if len(text.split()) >= CUE_MIN_WORDS:
-            guess, p = Detector.predict(text)
-            if guess != language and p >= CUE_CONFIDENCE:
-                cue_lang = guess
-        cues.append(cue_lang)
+    text = " ".join(cue_texts)
+    if sum(1 for w in text.split() if any(c.isalpha() for c in w)) < FILE_MIN_WORDS:
+        return LanguageGuess(default, 0.0, [default] * len(cue_texts))
+    probs = Detector.probabilities(text)
+    language, confidence = next(iter(probs.items()))
+    if probs.get(default, 0.0) >= PRIOR:
+        language, confidence = default, probs[default]
+    # a cue the detector is sure of takes its language; a cue between two sure cues of the
+    # same other language takes theirs (short cues are rarely sure); every other cue, the file's
+    sure: list[str | None] = []
+    for cue in cue_texts:
+        found = None
+        if len(cue.split()) >= CUE_MIN_WORDS:
+            cue_probs = Detector.probabilities(cue, k=3)  # top 3: enough to tell p(language) < 0.05 when sure
+            guess, p = next(iter(cue_probs.items()))
+            if guess != language and p >= CUE_CONFIDENCE and cue_probs.get(language, 0.0) < CUE_OTHER_MAX:
+                found = guess
+            elif guess == language:
+                found = language
+        sure.append(found)
+    cues = _fill(sure, language)
     return LanguageGuess(language, confidence, cues)

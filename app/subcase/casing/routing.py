@@ -29,7 +29,7 @@ def case_by_language(engine: CasingEngine, cues: Sequence[Sequence[Token]], line
     ``lang`` is "auto" (detect) or a language code taken as given; ``guess``,
     when known already, skips detection."""
     if guess is None:
-        guess = detect([" ".join(t.text for t in tokens) for tokens in cues], lang)
+        guess = detect([" ".join(t.text for t in tokens) for tokens in cues], lang, engine.languages[0])
     per_cue = [method_for(language, engine.languages) for language in guess.cue_languages]
     methods = {language: method_for(language, engine.languages)
                for language in [guess.language, *sorted(set(guess.cue_languages) - {guess.language})]}

@@ -90,8 +90,9 @@ def evaluate(paths: list[Path], engine: CasingEngine | None, baselines: bool = T
     the choice of casing/rules.py stays measured.  The rule baseline capitalises
     sentence starts (and, in English, the pronoun I)."""
     refs = [load_reference(p) for p in paths]
-    guesses = [detect([" ".join(t.text for t in tokens) for tokens in ref.cues], lang) for ref in refs]
     model_languages = engine.languages if engine is not None else ("en",)
+    guesses = [detect([" ".join(t.text for t in tokens) for tokens in ref.cues], lang, model_languages[0])
+               for ref in refs]
     truecase = None
     if baselines:
         try:

