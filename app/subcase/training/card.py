@@ -102,6 +102,9 @@ def write_card(models: Path, evaluation: dict | None) -> Path:
     ablation = models / "ablation.md"
     if ablation.exists():
         parts += ["", "## Ablations", "", ablation.read_text(encoding="utf-8").strip()]
+    languages = models / "languages.md"
+    if languages.exists():
+        parts += ["", "## Other languages", "", languages.read_text(encoding="utf-8").strip()]
     if evaluation:
         parts += ["", "## Evaluation on the shared dev subtitles", "",
                   "`subcase evaluate ../shared/data/dev-subtitles` (22 files of human-cased English subtitles, never "
