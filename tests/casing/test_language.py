@@ -99,3 +99,30 @@ def test_evaluate_groups_by_language(engine, dev_subtitles_ml, tmp_path, capsys)
         # where the English model (forced) puts some, right or wrong
         assert systems["subcase"]["punct"]["intrinsic_f1"] == 0.0
         assert systems["subcase"]["punct"]["precision"] > systems["English model, forced"]["punct"]["precision"]
+
+
+def test_a_companion_model_is_loaded_only_for_its_languages(tmp_path, dev_subtitles, dev_subtitles_ml):
+    """models/multilingual/ (here: the shipped network under a card that says "es") cases Spanish files,
+    is never loaded for English ones, and its languages are no longer given the rule."""
+    import shutil
+
+    from subcase.casing import CasingEngine
+    from subcase.paths import models_dir
+
+    root = tmp_path / "models"
+    shutil.copytree(models_dir(), root)
+    companion = root / "multilingual"
+    companion.mkdir()
+    for name in ("model.onnx", "tokenizer.json"):
+        shutil.copyfile(root / name, companion / name)
+    card = json.loads((root / "model.json").read_text(encoding="utf-8"))
+    card["languages"] = ["es", "en"]  # "en" stays with the main model
+    (companion / "model.json").write_text(json.dumps(card), encoding="utf-8")
+    engine = CasingEngine(root)
+    assert engine.model_languages == ("en", "es")
+    case_file(engine, dev_subtitles[0])
+    assert engine._companion is None  # English only: the second network was never loaded
+    cased = case_file(engine, dev_subtitles_ml["es"][0])
+    assert engine._companion is not None and engine.engine_for("es") is engine._companion
+    assert cased.casing.methods == {"es": Method.MODEL}
+    assert engine.engine_for("fr") is None

@@ -30,6 +30,7 @@ from .windows import assign_tokens, plan_windows
 BUDGET = 62          # sub-tokens per window, as in training, plus [CLS] and [SEP]
 STEP = 54            # a new window every 54 sub-tokens: 1.15x overlap, every word keeps some context both sides
 BATCH = 16           # windows per model call (16 beat 8, 32 and 64 on 2 cores)
+COMPANION = "multilingual"  # subfolder of the model folder with the model of other languages, if any
 
 OnProgress = Callable[[int, int], None]  # (window batches done, total)
 ShouldCancel = Callable[[], bool]
@@ -97,6 +98,21 @@ class CasingEngine:
         self.batch = BATCH
         # the languages this model cases (others go to casing/rules.py); the English model's card predates the field
         self.languages: tuple[str, ...] = tuple(meta.get("languages", ("en",)))
+        # A second model for other languages may sit in a subfolder (models/multilingual/).  Only its
+        # card is read here; its network is loaded the first time a file needs it, so a user who
+        # only cases English pays nothing for it (casing/routing.py asks ``engine_for``).
+        self._threads = threads
+        self._companion: CasingEngine | None = None
+        self._companion_dir = model_dir / COMPANION
+        self._companion_languages: tuple[str, ...] = ()
+        card = self._companion_dir / "model.json"
+        if card.is_file():
+            try:
+                self._companion_languages = tuple(
+                    lang for lang in json.loads(card.read_text(encoding="utf-8")).get("languages", ())
+                    if lang not in self.languages)
+            except ValueError as exc:
+                raise ModelError(f"{card} is not valid JSON: {exc}") from exc
         self._lock = threading.Lock()
         cal = meta.get("calibration", {})
         self.info = ModelInfo(
@@ -106,6 +122,24 @@ class CasingEngine:
             review_threshold=float(cal.get("review_threshold", 0.9)),
             card=meta,
         )
+
+    # -- which model cases which language ----------------------------------------------
+
+    @property
+    def model_languages(self) -> tuple[str, ...]:
+        """Every language a model cases: this one's, then its companion's."""
+        return self.languages + self._companion_languages
+
+    def engine_for(self, language: str) -> CasingEngine | None:
+        """The engine that cases ``language`` (loading the companion model on first use), or None."""
+        if language in self.languages:
+            return self
+        if language not in self._companion_languages:
+            return None
+        with self._lock:
+            if self._companion is None:
+                self._companion = CasingEngine(self._companion_dir, self._threads)
+        return self._companion
 
     # -- the model over a token stream -------------------------------------------------
 

@@ -30,33 +30,38 @@ def case_by_language(engine: CasingEngine, cues: Sequence[Sequence[Token]], line
     when known already, skips detection."""
     if guess is None:
         guess = detect([" ".join(t.text for t in tokens) for tokens in cues], lang, engine.languages[0])
-    per_cue = [method_for(language, engine.languages) for language in guess.cue_languages]
-    methods = {language: method_for(language, engine.languages)
+    known = engine.model_languages
+    per_cue = [method_for(language, known) for language in guess.cue_languages]
+    methods = {language: method_for(language, known)
                for language in [guess.language, *sorted(set(guess.cue_languages) - {guess.language})]}
-    if all(m is Method.MODEL for m in per_cue):
-        casing = case_token_lists(engine, cues, line_of, mode, progress, cancel)
+    main = engine.engine_for(guess.language) or engine  # its threshold is the document's
+    if all(m is Method.MODEL for m in per_cue) and len(set(guess.cue_languages)) == 1:
+        casing = case_token_lists(main, cues, line_of, mode, progress, cancel)
     else:
-        words = _model_runs(engine, cues, line_of, mode, per_cue, progress, cancel) + _rule_words(cues, per_cue)
+        words = _model_runs(engine, cues, line_of, mode, per_cue, guess.cue_languages, progress, cancel)
+        words += _rule_words(cues, per_cue)
         words.sort(key=lambda w: (w.cue_index, w.start))
-        casing = DocumentCasing(words, mode, engine.info.review_threshold)
+        casing = DocumentCasing(words, mode, main.info.review_threshold)
     casing.language = guess
     casing.methods = methods
     return casing
 
 
 def _model_runs(engine: CasingEngine, cues: Sequence[Sequence[Token]], line_of: Sequence[Sequence[int]] | None,
-                mode: Mode, per_cue: list[Method], progress: OnProgress | None,
+                mode: Mode, per_cue: list[Method], languages: list[str], progress: OnProgress | None,
                 cancel: ShouldCancel | None) -> list[WordCasing]:
+    """Runs of consecutive cues cased by the same model, each run as one stream."""
     words: list[WordCasing] = []
     c = 0
     while c < len(cues):
-        if per_cue[c] is not Method.MODEL:
+        model = engine.engine_for(languages[c]) if per_cue[c] is Method.MODEL else None
+        if model is None:
             c += 1
             continue
         end = c
-        while end < len(cues) and per_cue[end] is Method.MODEL:
+        while end < len(cues) and per_cue[end] is Method.MODEL and engine.engine_for(languages[end]) is model:
             end += 1
-        run = case_token_lists(engine, cues[c:end], line_of[c:end] if line_of else None, mode, progress, cancel)
+        run = case_token_lists(model, cues[c:end], line_of[c:end] if line_of else None, mode, progress, cancel)
         words += [WordCasing(w.cue_index + c, w.word_index, w.start, w.end, w.input, w.output, w.model_form, w.tag,
                              w.probs) for w in run.words]
         c = end

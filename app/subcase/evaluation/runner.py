@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from subcase.casing import CasingEngine, DocumentCasing, Method, Mode
+from subcase.casing import CasingEngine, DocumentCasing, Mode
 from subcase.casing.language import detect
 from subcase.casing.language import name as language_name
 from subcase.casing.routing import case_by_language
@@ -90,7 +90,7 @@ def evaluate(paths: list[Path], engine: CasingEngine | None, baselines: bool = T
     the choice of casing/rules.py stays measured.  The rule baseline capitalises
     sentence starts (and, in English, the pronoun I)."""
     refs = [load_reference(p) for p in paths]
-    model_languages = engine.languages if engine is not None else ("en",)
+    model_languages = engine.model_languages if engine is not None else ("en",)
     guesses = [detect([" ".join(t.text for t in tokens) for tokens in ref.cues], lang, model_languages[0])
                for ref in refs]
     truecase = None
@@ -118,7 +118,7 @@ def evaluate(paths: list[Path], engine: CasingEngine | None, baselines: bool = T
                 casing = case_by_language(engine, inp, None, Mode.RESTORE, guess=guess)
                 hyp, conf = _casing_words(casing, len(inp))
                 mine["subcase"] = _outcomes(ref, hyp, conf)
-                if method_for(guess.language, model_languages) is not Method.MODEL:
+                if guess.language not in engine.languages:
                     hyp, conf = run_model(engine, inp)
                     mine["English model, forced"] = _outcomes(ref, hyp, conf)
                 elif per_cue:
