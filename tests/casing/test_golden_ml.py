@@ -1,0 +1,36 @@
+"""Golden outputs of the multilingual companion model (models/multilingual/), when one is shipped."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from subcase.casing import case_texts
+
+GOLDEN = Path(__file__).resolve().parent / "golden_ml.json"
+
+
+@pytest.fixture(scope="module")
+def companion(engine):
+    if not (engine.model_dir / "multilingual" / "model.json").is_file():
+        pytest.skip("no multilingual model is shipped")
+    languages = [lang for lang in engine.model_languages if lang not in engine.languages]
+    model = engine.engine_for(languages[0])
+    assert model is not None and model is not engine
+    return model
+
+
+def test_golden_matches_the_shipped_multilingual_model(companion):
+    golden = json.loads(GOLDEN.read_text(encoding="utf-8"))
+    assert golden["sha256"] == companion.info.sha256, (
+        "models/multilingual/model.onnx changed: regenerate with "
+        "`PYTHONPATH=app python tests/casing/make_golden_ml.py` and review the differences")
+    assert golden["languages"] == list(companion.languages) and golden["cases"]
+    for lang, expected in golden["cases"].items():
+        casing = case_texts(companion, expected["texts"])
+        got = [{"cue": w.cue_index, "input": w.input, "output": w.output, "tag": w.tag.value} for w in casing.words]
+        assert got == [{k: e[k] for k in ("cue", "input", "output", "tag")} for e in expected["words"]], lang
+        for w, e in zip(casing.words, expected["words"]):
+            assert list(w.probs) == pytest.approx(e["probs"], abs=2e-3), (lang, w.input)
