@@ -22,6 +22,7 @@ from subcase.subtitles import Document, Saved, save
 from . import autosave
 from .actions import Action, Decision, realign
 from .editlog import EDITLOG_SCHEMA, EditLog
+from .logcontext import record_context
 from .state import ReviewState
 
 if TYPE_CHECKING:
@@ -142,6 +143,8 @@ class ReviewSession:
                      if w.probs else None,
                      confidence=round(w.confidence, 6) if w.probs else None,
                      proposed=w.proposed, before=d.before, final=d.final, final_tag=w.tag.value)
+            if self.log is not None:  # neighbours, sentence start, category: a profile reads them (issue 16)
+                r["context"] = record_context(self.doc, self.state, self.learner, w)
         if d.caused_by is not None:
             r["_cause"] = d.caused_by
         return r

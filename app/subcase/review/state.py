@@ -25,6 +25,9 @@ class Status(str, Enum):
     # Changed by the app from what the editor taught elsewhere (learning from
     # fixes); not a human decision on this word.  The GUI reserves a look for it.
     LEARNED = "learned"
+    # Changed by the app from the profile chosen for the file (what the editor taught in
+    # other files, review/profile.py); not reviewed here, and in-file learning may re-case it.
+    PROFILE = "profile"
 
 
 @dataclass(slots=True)

@@ -1,0 +1,52 @@
+"""What an edit-log record says about where a word stood, so that a profile can be
+rebuilt from the logs alone (issue 16).
+
+A decision is evidence about the word *in its context*: its neighbours in the
+cue, whether it starts a sentence (a positional capital says nothing about
+the word) and whether it is part of a sound cue or a speaker label (house
+style, not a name).  ``record_context`` reads that from the learner when the
+session has one (it has computed it already) and from the document otherwise.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from subcase.casing.housestyle import categories_of
+from subcase.subtitles import Document
+
+from .state import Pos, ReviewState, ReviewWord
+
+if TYPE_CHECKING:
+    from .learning import Learner
+
+WIDTH = 2  # neighbours kept on each side
+
+
+def _pos(state: ReviewState, w: ReviewWord) -> Pos | None:
+    if not 0 <= w.cue_index < len(state.cues):
+        return None
+    for s, x in enumerate(state.cues[w.cue_index]):
+        if x.word_index == w.word_index:
+            return (w.cue_index, s)
+    return None
+
+
+def record_context(doc: Document, state: ReviewState, learner: Learner | None, w: ReviewWord) -> dict | None:
+    """``{"left": [...], "right": [...], "initial": bool, "category": str | None}`` for the word, or None."""
+    pos = _pos(state, w)
+    if pos is None:
+        return None
+    c, s = pos
+    words = state.cues[c]
+    left = [words[k].form for k in range(max(0, s - WIDTH), s)]
+    right = [words[k].form for k in range(s + 1, min(len(words), s + 1 + WIDTH))]
+    if learner is not None and learner._prepared_for == id(state):
+        initial = learner.initial(pos)
+        cat = learner._cats.get(pos)
+    else:
+        from .learning import sentence_initial
+        initial = sentence_initial(doc, state).get(pos, False)
+        cat = categories_of(doc, state.cues).get(pos)
+    return {"left": left, "right": right, "initial": bool(initial),
+            "category": cat.value if cat is not None else None}
