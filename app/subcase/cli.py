@@ -310,7 +310,7 @@ def _profile_command(args, store) -> int:
                 print(f"subcase: {exc}", file=sys.stderr)
                 continue
             ok = all(len(m) == len(r) for m, r in zip(model, prep.ref_words))
-            ev.add_file(decisions_from_corrected(doc, model if ok else None))
+            ev.add_file(decisions_from_corrected(doc, model if ok else None), decisions_from_corrected(doc))
         p = ev.profile(args.name, engine.info.version, removed)
     else:
         logs = args.logs or [log_dir()]

@@ -81,7 +81,8 @@ def _run(paths: list[Path], engine: CasingEngine, threshold: float, strip_punct:
                          profile: Profile = profile, log_path: Path = log_path,
                          before: dict[str, list[WordOutcome]] = before) -> ReviewSession:
             before["without_profile"] = _outcomes(prep, doc, state)
-            session = profiled_session(profile, log_path, on_applied=applied_to)(doc, state, eng)
+            saved = log_path.with_name(log_path.stem + "-reviewed" + Path(prep.name).suffix)
+            session = profiled_session(profile, log_path, save_to=saved, on_applied=applied_to)(doc, state, eng)
             before["with_profile"] = _outcomes(prep, doc, state)
             return session
 

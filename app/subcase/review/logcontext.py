@@ -23,6 +23,20 @@ if TYPE_CHECKING:
 WIDTH = 2  # neighbours kept on each side
 
 
+def separator(text: str) -> str:
+    """What stands between two words, spaces left out and a line break written "/": casing after
+    "web accessibility:" on the same line is not casing after it at a line end."""
+    return "".join(ch for ch in text if not ch.isspace() or ch == "\n").replace("\n", "/").replace("|", "")
+
+
+def separators(text: str, words, s: int) -> list[str]:
+    """The separators before and after the ``s``-th of ``words`` (anything with start, end) in ``text``."""
+    w = words[s]
+    left = separator(text[words[s - 1].end:w.start]) if s > 0 else ""
+    right = separator(text[w.end:words[s + 1].start]) if s + 1 < len(words) else ""
+    return [left, right]
+
+
 def _pos(state: ReviewState, w: ReviewWord) -> Pos | None:
     if not 0 <= w.cue_index < len(state.cues):
         return None
@@ -33,7 +47,8 @@ def _pos(state: ReviewState, w: ReviewWord) -> Pos | None:
 
 
 def record_context(doc: Document, state: ReviewState, learner: Learner | None, w: ReviewWord) -> dict | None:
-    """``{"left": [...], "right": [...], "initial": bool, "category": str | None}`` for the word, or None."""
+    """``{"left": [...], "right": [...], "sep": [before, after], "initial": bool, "category": str | None}``
+    for the word, or None."""
     pos = _pos(state, w)
     if pos is None:
         return None
@@ -48,5 +63,5 @@ def record_context(doc: Document, state: ReviewState, learner: Learner | None, w
         from .learning import sentence_initial
         initial = sentence_initial(doc, state).get(pos, False)
         cat = categories_of(doc, state.cues).get(pos)
-    return {"left": left, "right": right, "initial": bool(initial),
+    return {"left": left, "right": right, "sep": separators(doc.cues[c].text, words, s), "initial": bool(initial),
             "category": cat.value if cat is not None else None}

@@ -51,6 +51,7 @@ from .editlog import EDITLOG_SCHEMA
 
 PROFILE_SCHEMA = 1
 MIN_EVIDENCE = 2          # agreeing decisions an entry needs (one fix is an anecdote)
+MIN_FILES = 2             # files they come from: one file's convention may be its own
 KNOWN_LOG_SCHEMAS = (2, EDITLOG_SCHEMA)  # 2 has no context: its records give no evidence
 HUMAN = ("accepted", "changed_tag")
 KINDS = ("phrase", "context", "word")
@@ -184,7 +185,7 @@ def _consistent(kind: str, key: str, form: str) -> bool:
     """An entry's form writes the same letters as its key (a profile can only change case)."""
     if kind == "context":
         parts = key.split("|")
-        return len(parts) == 3 and parts[1] == form.lower()
+        return len(parts) == 3 and parts[1] == form.lower() and bool(form)
     return key == form.lower() and (kind != "phrase" or " " in key)
 
 
@@ -205,11 +206,19 @@ class Skipped:
 
 @dataclass
 class Evidence:
-    """Counts per key and form, accumulated file by file (order does not matter)."""
+    """Counts per key and form, accumulated file by file (the order of files does not matter).
+
+    Two kinds of evidence: the editor's *decisions* (a change says the model gets
+    the key wrong) and the *documents* as the editor saved them (every word, so a
+    file that also writes the key otherwise is seen, decided or not)."""
 
     forms: dict[str, dict[str, dict[str, list[int]]]] = field(default_factory=lambda: {k: {} for k in KINDS})
+    # kind -> key -> forms the saved documents write it in, away from sentence starts
+    seen: dict[str, dict[str, set[str]]] = field(default_factory=lambda: {"context": {}, "word": {}})
+    phrase_cues: list[tuple[list[str], list[bool]]] = field(default_factory=list)  # saved cues: forms, starts
     styles: dict[str, dict[str, int]] = field(default_factory=dict)   # category -> style -> files
     files: int = 0
+    documents: int = 0
     decisions: int = 0
     skipped: Skipped = field(default_factory=Skipped)
 
@@ -221,8 +230,9 @@ class Evidence:
             seen.add((kind, key, form))
             counts[2] += 1
 
-    def add_file(self, decisions: list[dict]) -> None:
-        """One file's final human decisions: dicts with cue, word, form, proposed, left, right, initial, category."""
+    def add_file(self, decisions: list[dict], document: list[dict] | None = None) -> None:
+        """One file: its final human decisions and, if saved, every word of the saved document
+        (dicts with cue, word, form, proposed, left, right, initial, category)."""
         self.files += 1
         seen: set[tuple[str, str, str]] = set()
         file_styles: dict[str, str] = {}
@@ -239,9 +249,7 @@ class Evidence:
             if d["initial"]:
                 continue
             lower = form.lower()
-            left = d["left"][-1].lower() if d["left"] else ""
-            right = d["right"][0].lower() if d["right"] else ""
-            self.add("context", f"{left}|{lower}|{right}", form, changed, seen)
+            self.add("context", _context_key(d), form, changed, seen)
             self.add("word", lower, form, changed, seen)
         for cat, style in sorted(file_styles.items()):
             self.styles.setdefault(cat, {})
@@ -251,22 +259,80 @@ class Evidence:
                 forms = [words[k]["form"] for k in run]
                 self.add("phrase", " ".join(forms).lower(), " ".join(forms),
                          any(words[k]["form"] != words[k]["proposed"] for k in run), seen)
+        if document is not None:
+            self.add_document(document)
+
+    def add_document(self, words: list[dict]) -> None:
+        self.documents += 1
+        cues: dict[int, list[dict]] = {}
+        for d in sorted(words, key=lambda d: (d["cue"], d["word"])):
+            if d["category"] is not None:
+                continue
+            cues.setdefault(d["cue"], []).append(d)
+            if d["initial"]:
+                continue
+            self.seen["word"].setdefault(d["form"].lower(), set()).add(d["form"])
+            self.seen["context"].setdefault(_context_key(d), set()).add(d["form"])
+        for c in sorted(cues):
+            self.phrase_cues.append(([d["form"] for d in cues[c]], [d["initial"] for d in cues[c]]))
+
+    def _phrase_forms(self, keys: set[str]) -> dict[str, set[str]]:
+        """How the saved documents write each phrase; a sentence-initial first word is left as the
+        phrase writes it (its capital is positional)."""
+        out: dict[str, set[str]] = {}
+        if not keys:
+            return out
+        firsts: dict[str, list[list[str]]] = {}
+        for key in keys:
+            parts = key.split(" ")
+            firsts.setdefault(parts[0], []).append(parts)
+        for forms, initial in self.phrase_cues:
+            lowers = [f.lower() for f in forms]
+            for s, low in enumerate(lowers):
+                for parts in firsts.get(low, ()):
+                    n = len(parts)
+                    if lowers[s:s + n] != parts:
+                        continue
+                    written = forms[s:s + n]
+                    out.setdefault(" ".join(parts), set()).add(" ".join(written) if not initial[s] else
+                                                              "\0" + " ".join(written[1:]))
+        return out
 
     def profile(self, name: str, model_version: str, removed: Iterable[str] = ()) -> Profile:
         entries: dict[str, dict[str, Entry]] = {k: {} for k in KINDS}
+        phrase_seen = self._phrase_forms({k for k, f in self.forms["phrase"].items() if len(f) == 1})
         for kind in KINDS:
             for key, forms in self.forms[kind].items():
                 if len(forms) != 1:
                     continue  # decided two ways somewhere: no entry
                 (form, (decisions, changes, files)), = forms.items()
-                if decisions < MIN_EVIDENCE or changes < 1:
+                if decisions < MIN_EVIDENCE or changes < 1 or files < MIN_FILES:
                     continue
                 if kind == "word" and tag_of(form) is Tag.L:
                     continue  # lowering a word everywhere breaks its names and titles: contexts only
+                if kind == "phrase":
+                    rest = "\0" + " ".join(form.split(" ")[1:])
+                    if phrase_seen.get(key, set()) - {form, rest}:
+                        continue  # a saved file writes the phrase otherwise
+                elif self.seen[kind].get(key, set()) - {form}:
+                    continue  # a saved file writes it otherwise away from sentence starts
                 entries[kind][key] = Entry(form, decisions, changes, files)
         styles = {c: next(iter(s)) for c, s in self.styles.items() if len(s) == 1}
-        sources = {"files": self.files, "decisions": self.decisions, "skipped": self.skipped.as_json()}
+        sources = {"files": self.files, "documents": self.documents, "decisions": self.decisions,
+                   "skipped": self.skipped.as_json()}
         return Profile(name, model_version, styles, entries, sorted(set(removed)), sources)
+
+
+def _context_key(d: dict) -> str:
+    """"left<sep>|word|<sep>right": the word between its neighbours and what separates them."""
+    left = d["left"][-1].lower() if d["left"] else ""
+    right = d["right"][0].lower() if d["right"] else ""
+    sep = d.get("sep") or ["", ""]
+    return context_key(left, sep[0], d["form"].lower(), sep[1], right)
+
+
+def context_key(left: str, sep_left: str, lower: str, sep_right: str, right: str) -> str:
+    return f"{left}{sep_left}|{lower}|{sep_right}{right}"
 
 
 def _style_shown(d: dict, changed: bool) -> str | None:
@@ -353,10 +419,33 @@ def final_decisions(records: list[dict], skipped: Skipped) -> dict[str, list[dic
             skipped.corrupt += 1
             continue
         cat = ctx.get("category")
+        sep = ctx.get("sep")
+        if not (isinstance(sep, list) and len(sep) == 2 and all(isinstance(x, str) for x in sep)):
+            sep = ["", ""]
         last.setdefault(str(r.get("file", "")), {})[(cue, word)] = {
-            "cue": cue, "word": word, "form": final, "proposed": proposed, "left": left, "right": right,
+            "cue": cue, "word": word, "form": final, "proposed": proposed, "left": left, "right": right, "sep": sep,
             "initial": bool(ctx.get("initial")), "category": cat if cat in CATEGORY_NAMES else None}
     return {f: list(d.values()) for f, d in sorted(last.items())}
+
+
+def saved_documents(records: list[dict], skipped: Skipped) -> dict[str, list[dict]]:
+    """Per subtitle file of the log, every word of the last document the editor saved."""
+    from subcase.subtitles import SubtitleError, loads
+
+    last: dict[str, dict] = {}
+    for r in sorted(records, key=lambda r: r["seq"]):
+        if r["action"] == "saved" and isinstance(r.get("document"), str):
+            last[str(r.get("file", ""))] = r
+    out: dict[str, list[dict]] = {}
+    for f, r in sorted(last.items()):
+        fmt = r.get("saved_format") if isinstance(r.get("saved_format"), str) else None
+        try:
+            doc = loads(r["document"].encode("utf-8"), Path(f).name or "saved.srt", fmt)
+        except (SubtitleError, ValueError):
+            skipped.corrupt += 1
+            continue
+        out[f] = decisions_from_corrected(doc)
+    return out
 
 
 def log_files(paths: Iterable[Path]) -> list[Path]:
@@ -376,11 +465,14 @@ def log_files(paths: Iterable[Path]) -> list[Path]:
 def evidence_from_logs(paths: Iterable[Path]) -> Evidence:
     ev = Evidence()
     per_file: dict[str, list[dict]] = {}
+    documents: dict[str, list[dict]] = {}
     for path in log_files(paths):
-        for f, decisions in final_decisions(read_log(path, ev.skipped), ev.skipped).items():
+        records = read_log(path, ev.skipped)
+        for f, decisions in final_decisions(records, ev.skipped).items():
             per_file.setdefault(f, []).extend(decisions)
-    for f in sorted(per_file):
-        ev.add_file(per_file[f])
+        documents.update(saved_documents(records, ev.skipped))  # logs in name order: the later save wins
+    for f in sorted(set(per_file) | set(documents)):
+        ev.add_file(per_file.get(f, []), documents.get(f))
     return ev
 
 
@@ -400,6 +492,7 @@ def decisions_from_corrected(doc, model_forms: list[list[str]] | None = None) ->
     from subcase.subtitles.words import has_letters
 
     from .learning import sentence_initial
+    from .logcontext import separators
     from .state import ReviewState, ReviewWord
 
     cues: list[list[ReviewWord]] = []
@@ -417,6 +510,7 @@ def decisions_from_corrected(doc, model_forms: list[list[str]] | None = None) ->
             cat = cats.get((c, s))
             out.append({"cue": c, "word": s, "form": w.form, "proposed": proposed,
                         "left": [x.form for x in words[max(0, s - 2):s]], "right": [x.form for x in words[s + 1:s + 3]],
+                        "sep": separators(doc.cues[c].text, words, s),
                         "initial": initial.get((c, s), False), "category": cat.value if cat is not None else None})
     return out
 

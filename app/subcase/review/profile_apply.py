@@ -24,7 +24,8 @@ from subcase.subtitles import Document
 
 from .actions import Action, Decision, TagWriter
 from .learning import OPEN, sentence_initial
-from .profile import Profile
+from .logcontext import separators
+from .profile import Profile, context_key
 from .state import Pos, ReviewState, Status
 
 
@@ -109,7 +110,8 @@ def apply_profile(doc: Document, state: ReviewState, profile: Profile, former: T
             words = state.cues[c]
             left = words[s - 1].form.lower() if s > 0 else ""
             right = words[s + 1].form.lower() if s + 1 < len(words) else ""
-            key = f"{left}|{lower}|{right}"
+            sep = separators(doc.cues[c].text, words, s)
+            key = context_key(left, sep[0], lower, sep[1], right)
             if key in contexts:
                 change(pos, _with_case(words[s].form, contexts[key].form), profile.entry_id("context", key))
                 continue

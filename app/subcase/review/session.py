@@ -96,8 +96,12 @@ class ReviewSession:
                     self.state.cues[c] = realign(self.state.cues[c], cue.words(), c)
             self.doc = saved.document
             self.state.clamp_current()
+        # The document as saved goes into the log too: a profile (issue 16) reads how the editor
+        # left every word, not only the ones they decided, so a form the file also writes
+        # otherwise is no evidence.
         self._log([self._base("saved", None) | {"saved_to": str(saved.path.resolve()),
-                                                 "saved_format": self.doc.format}])
+                                                 "saved_format": self.doc.format,
+                                                 "document": self.doc.render()}])
         self.base_sha256 = file_sha256(saved.path)
         return saved
 
