@@ -207,7 +207,7 @@ def run_simulation(paths: list[Path], engine: CasingEngine, args, styles: StyleM
     then the ``profile`` (issue 16), if any."""
     threshold = engine.info.review_threshold if args.threshold is None else args.threshold
     preps = [prepare(p, engine, args.strip_punct, args.upper, styles) for p in paths]
-    factory = plain_session if args.no_learning else learning_session
+    factory: SessionFactory = plain_session if args.no_learning else learning_session
     if profile is not None:
         from .profiled import profiled_session
         factory = profiled_session(profile, learning=not args.no_learning)

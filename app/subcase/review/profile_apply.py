@@ -115,12 +115,12 @@ def apply_profile(doc: Document, state: ReviewState, profile: Profile, former: T
             if key in contexts:
                 change(pos, _with_case(words[s].form, contexts[key].form), profile.entry_id("context", key))
                 continue
-            e = wide.get(lower)
-            if e is None:
+            anywhere = wide.get(lower)
+            if anywhere is None:
                 continue
-            t = tag_of(e.form)
+            t = tag_of(anywhere.form)
             if t in (Tag.U, Tag.M) or (t is Tag.T and is_rare(lower)):
-                change(pos, _with_case(words[s].form, e.form), profile.entry_id("word", lower))
+                change(pos, _with_case(words[s].form, anywhere.form), profile.entry_id("word", lower))
     return app
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Iterator
+from typing import Any, Iterator
 
 from subcase.casing import TAGS, Tag
 from subcase.casing.tags import ranked, tag_of
@@ -83,7 +83,7 @@ class ReviewState:
         self.current: Pos | None = None
         # What the document-level flag reasons read (flags.FlagContext), set by whoever opens
         # the file with a model and a session; None: only each word's own evidence.
-        self.flag_context = None
+        self.flag_context: Any = None
 
     @classmethod
     def from_casing(cls, n_cues: int, casing, threshold: float | None = None) -> ReviewState:
