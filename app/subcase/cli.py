@@ -174,19 +174,10 @@ def _profile_error():
 
 def _profile_adapter(name: str, engine):
     """``convert --profile``: the stored profile applied to each cased file, as the editor applies it."""
-    from subcase.review import ReviewState
     from subcase.review import profile_store
-    from subcase.review.learning import make_learner
-    from subcase.review.profile_apply import apply_profile
+    from subcase.review.profile_apply import profile_adapter
 
-    profile = profile_store.load(name, engine.info.version)
-    is_rare = make_learner(engine).is_rare
-
-    def adapt(doc, casing) -> int:
-        state = ReviewState.from_casing(len(doc.cues), casing)
-        return len(apply_profile(doc, state, profile, engine.form, is_rare, engine).by_pos)
-
-    return adapt
+    return profile_adapter(profile_store.load(name, engine.info.version), engine)
 
 
 def cmd_simulate_review(args) -> int:

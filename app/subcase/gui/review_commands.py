@@ -198,6 +198,28 @@ class ReviewCommandsMixin:
         if dialog.exec() == QDialog.Accepted:
             self.edit_cue_text(row, edit.toPlainText())
 
+    def show_profile_dialog(self) -> None:
+        from .profile_dialog import ProfileDialog
+
+        app = getattr(self, "profile_app", None)
+        if self.session is None or app is None:
+            return
+        self.profile_dialog = ProfileDialog(self, app)
+        self.profile_dialog.show()
+
+    def remove_profile_entry(self, entry_id: str) -> None:
+        """Take a wrong entry out of the open file's profile: its words go back, one undo step."""
+        from subcase.review.profile_apply import RemoveEntry
+
+        from .profile_dialog import persist
+
+        app = getattr(self, "profile_app", None)
+        if self.session is None or app is None:
+            return
+        self._push(RemoveEntry(app, entry_id, persist))
+        self.statusBar().showMessage(f"Removed from profile {app.profile.name}: {entry_id} (Ctrl+Z brings it back)",
+                                     8000)
+
     def show_alternatives_for_current(self) -> None:
         pos = self.current_pos()
         if pos is None:

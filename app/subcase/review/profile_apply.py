@@ -128,8 +128,9 @@ class RemoveEntry(Action):
     """Take one wrong profile entry out: its words that are still the profile's go back to
     their form before the profile, and the entry is marked removed.  Undo puts both back."""
 
-    def __init__(self, app: ProfileApplication, entry_id: str):
-        self.app, self.entry_id = app, entry_id
+    def __init__(self, app: ProfileApplication, entry_id: str, persist: Callable[[Profile], object] | None = None):
+        # persist: writes the profile after each change (the GUI stores it; undo stores it back)
+        self.app, self.entry_id, self.persist = app, entry_id, persist
         self.label = f"remove profile entry {entry_id.partition(':')[2]}"
         self._undo: list[tuple[Pos, str]] = []
         self._was_removed = entry_id in app.profile.removed
@@ -146,6 +147,8 @@ class RemoveEntry(Action):
             w.form, w.status = before, Status.UNTOUCHED
             del self.app.by_pos[pos]
         self.app.profile.remove(self.entry_id)
+        if self.persist is not None:
+            self.persist(self.app.profile)
         self.cues = tuple(sorted({p[0] for p, _ in self._undo}))
         self.focus = self._undo[0][0] if self._undo else None
         return []
@@ -158,6 +161,22 @@ class RemoveEntry(Action):
             self.app.by_pos[pos] = self.entry_id
         if not self._was_removed:
             self.app.profile.restore(self.entry_id)
+            if self.persist is not None:
+                self.persist(self.app.profile)
 
 
-__all__ = ["ProfileApplication", "RemoveEntry", "apply_profile"]
+def profile_adapter(profile: Profile, engine) -> Callable[[Document, object], int]:
+    """For batch conversion (``subcase convert --profile``, the batch dialog): the profile applied
+    to each cased document as the editor applies it when opening the file; returns words changed."""
+    from .learning import make_learner
+
+    is_rare = make_learner(engine).is_rare
+
+    def adapt(doc: Document, casing) -> int:
+        state = ReviewState.from_casing(len(doc.cues), casing)
+        return len(apply_profile(doc, state, profile, engine.form, is_rare, engine).by_pos)
+
+    return adapt
+
+
+__all__ = ["ProfileApplication", "RemoveEntry", "apply_profile", "profile_adapter"]
