@@ -226,3 +226,22 @@ def test_series_mode_on_three_small_files(tmp_path, dev_subtitles):
     assert len(logs) == 3
     assert any(json.loads(line)["action"] == "saved" and "document" in json.loads(line)
                for line in logs[0].read_text().splitlines())
+
+
+def test_simulate_review_with_a_profile_fixes_what_it_knows(tmp_path, engine, logs, monkeypatch, capsys):
+    monkeypatch.setenv("SUBCASE_DATA_DIR", str(tmp_path / "data"))
+    profile_store.save(build_from_logs("Proog show", engine.info.version, logs))
+    ref = tmp_path / "ep2.ref.srt"  # the episode as the editor would deliver it
+    ref.write_text(EPISODES[2].replace("proog", "Proog").replace("\nwe", "\nWe").replace("\nthe", "\nThe"),
+                   encoding="utf-8")
+    out = {}
+    for name, extra in (("with", ["--profile", "Proog show"]), ("without", [])):
+        assert main(["simulate-review", str(ref), "--json", str(tmp_path / f"{name}.json"), *extra]) == 0
+        out[name] = json.loads((tmp_path / f"{name}.json").read_text())["total"]
+    assert out["with"]["learned_fixed"] >= 2 and out["with"]["learned_broken"] == 0
+    assert out["with"]["residual_errors"] <= out["without"]["residual_errors"]
+    # the two "Proog" the model writes in lower case are the profile's: the editor is not sent to them
+    assert out["without"]["actions"]["tag_changes"] == 2 and out["with"]["actions"]["tag_changes"] == 0
+    assert out["with"]["visited"] < out["without"]["visited"]
+    assert main(["simulate-review", str(ref), "--profile", "nobody"]) == 1
+    assert "no profile named 'nobody'" in capsys.readouterr().err
