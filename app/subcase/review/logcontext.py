@@ -46,6 +46,23 @@ def _pos(state: ReviewState, w: ReviewWord) -> Pos | None:
     return None
 
 
+_cache: dict = {}
+
+
+def _structure(doc: Document, state: ReviewState) -> tuple[dict, dict]:
+    """Sentence starts and categories of the file, computed once per version of its text (a session
+    without a learner logs many records; each would otherwise read the whole file again)."""
+    from .learning import sentence_initial
+
+    texts = tuple(cue.text for cue in doc.cues)
+    key = (id(doc), id(state))
+    hit = _cache.get("key") == key and _cache.get("texts") == texts
+    if not hit:
+        _cache.clear()
+        _cache.update(key=key, texts=texts, starts=sentence_initial(doc, state), cats=categories_of(doc, state.cues))
+    return _cache["starts"], _cache["cats"]
+
+
 def record_context(doc: Document, state: ReviewState, learner: Learner | None, w: ReviewWord) -> dict | None:
     """``{"left": [...], "right": [...], "sep": [before, after], "initial": bool, "category": str | None}``
     for the word, or None."""
@@ -60,8 +77,8 @@ def record_context(doc: Document, state: ReviewState, learner: Learner | None, w
         initial = learner.initial(pos)
         cat = learner._cats.get(pos)
     else:
-        from .learning import sentence_initial
-        initial = sentence_initial(doc, state).get(pos, False)
-        cat = categories_of(doc, state.cues).get(pos)
+        starts, cats = _structure(doc, state)
+        initial = starts.get(pos, False)
+        cat = cats.get(pos)
     return {"left": left, "right": right, "sep": separators(doc.cues[c].text, words, s), "initial": bool(initial),
             "category": cat.value if cat is not None else None}
