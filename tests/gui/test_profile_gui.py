@@ -34,7 +34,7 @@ def test_choose_a_profile_see_it_and_remove_a_wrong_entry(qtbot, make_window, tm
     assert not window.act_profile_contents.isEnabled()
     # Review > Profile (next file opened) lists it; choosing it is remembered
     window._fill_profiles()
-    names = [a.text() for a in window.profile_menu.actions()]
+    names = [a.text() for a in window.profile_menu.actions() if a.isCheckable()]
     assert names == ["None", "Proog show"]
     window.profile_menu.actions()[1].trigger()
     assert window.settings.profile == "Proog show"
@@ -91,3 +91,52 @@ def test_the_batch_dialog_offers_the_profiles(qtbot, tmp_path, engines):
     with qtbot.waitSignal(dialog.finished_batch, timeout=180_000):
         dialog.start()
     assert (tmp_path / "out" / "ep3.srt").read_text(encoding="utf-8").count("Proog") == 2
+
+
+EPISODES = [
+    "1\n00:00:01,000 --> 00:00:02,000\nso we asked proog about it.\n\n"
+    "2\n00:00:03,000 --> 00:00:04,000\nthen we went home with proog and the dog.\n",
+    "1\n00:00:01,000 --> 00:00:02,000\nlater proog wrote a letter.\n\n"
+    "2\n00:00:03,000 --> 00:00:04,000\nwe all thanked proog for the cake.\n",
+]
+
+
+def fix_by_keyboard(qtbot, window, word: str, key) -> int:
+    """N to each flagged ``word`` and give it the tag of ``key``; returns how many were fixed."""
+    state = window.session.state
+    window.view.setFocus()
+    qtbot.waitUntil(window.view.hasFocus)
+    fixed = 0
+    for _ in range(len(list(state.positions()))):
+        qtbot.keyClick(window.view, Qt.Key_N)
+        pos = state.current
+        if pos is not None and state.word(pos).form == word:
+            qtbot.keyClick(window.view, key)
+            fixed += 1
+    return fixed
+
+
+def test_a_profile_started_in_the_editor_learns_from_each_saved_episode(qtbot, make_window, tmp_path):
+    paths = []
+    for k, text in enumerate(EPISODES + [EPISODE]):
+        p = tmp_path / f"ep{k + 1}.srt"
+        p.write_text(text, encoding="utf-8")
+        paths.append(p)
+    window = make_window()
+    open_and_wait(qtbot, window, paths[0])
+    assert window.new_profile("Proog show")
+    assert window.settings.profile == "Proog show"
+    assert fix_by_keyboard(qtbot, window, "proog", Qt.Key_T) == 2
+    assert window.save_to(paths[0])
+    assert "profile Proog show updated" in window.statusBar().currentMessage()
+    assert profile_store.load("Proog show").active("word") == {}  # one file is not enough
+
+    open_and_wait(qtbot, window, paths[1])  # opened with the profile: nothing to apply yet
+    assert fix_by_keyboard(qtbot, window, "proog", Qt.Key_T) == 2
+    assert window.save_to(paths[1])
+    learned = profile_store.load("Proog show")
+    assert learned.active("word")["proog"].form == "Proog" and len(learned.sources["logs"]) == 2
+
+    open_and_wait(qtbot, window, paths[2])  # the third episode starts with the name right
+    assert window.session.doc.cues[0].text == "We met Proog at the station."
+    assert fix_by_keyboard(qtbot, window, "proog", Qt.Key_T) == 0  # nothing left to fix there

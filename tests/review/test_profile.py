@@ -245,3 +245,18 @@ def test_simulate_review_with_a_profile_fixes_what_it_knows(tmp_path, engine, lo
     assert out["with"]["visited"] < out["without"]["visited"]
     assert main(["simulate-review", str(ref), "--profile", "nobody"]) == 1
     assert "no profile named 'nobody'" in capsys.readouterr().err
+
+
+def test_updating_with_the_next_file_s_log_equals_a_rebuild(tmp_path, engine, logs):
+    from subcase.review.profile import updated
+
+    version = engine.info.version
+    one = build_from_logs("Proog show", version, logs[:1])
+    assert updated(one, logs[1]).to_bytes() == build_from_logs("Proog show", version, logs).to_bytes()
+    # logs that are not on this computer (a colleague's profile): no silent loss of entries
+    one.sources["logs"] = [str(tmp_path / "elsewhere.jsonl")]
+    with pytest.raises(ProfileError, match="not on this computer"):
+        updated(one, logs[1])
+    del one.sources["logs"]
+    with pytest.raises(ProfileError, match="not built from edit logs"):
+        updated(one, logs[1])

@@ -24,7 +24,7 @@ from typing import Callable
 from subcase.casing import CasingEngine
 from subcase.review import ReviewSession, ReviewState
 from subcase.review.learning import sentence_initial
-from subcase.review.profile import Profile, build_from_logs
+from subcase.review.profile import Profile, build_from_logs, updated
 from subcase.subtitles import Document
 
 from .metrics import WordOutcome, score
@@ -62,6 +62,9 @@ def _run(paths: list[Path], engine: CasingEngine, threshold: float, strip_punct:
          log_dir: Path, progress: Progress | None) -> dict:
     version = engine.info.version
     logs: list[Path] = []
+    # The first file opens with an empty profile; after each file the profile is updated from
+    # that file's log, as the app does when the editor saves (profile.updated).
+    profile: Profile = build_from_logs(name, version, [])
     totals = {"with_profile": Counts(), "without_profile": Counts()}
     pooled: dict[str, list[WordOutcome]] = {"with_profile": [], "without_profile": []}
     files = []
@@ -69,7 +72,6 @@ def _run(paths: list[Path], engine: CasingEngine, threshold: float, strip_punct:
         if progress is not None:
             progress(f"{i + 1}/{len(paths)} {Path(path).name}")
         prep = prepare(path, engine, strip_punct, upper)
-        profile: Profile = build_from_logs(name, version, logs)
         before: dict[str, list[WordOutcome]] = {}
         applied: dict[str, int] = {}
         log_path = log_dir / f"{i + 1:03d}-{Path(path).stem}.jsonl"
@@ -86,10 +88,12 @@ def _run(paths: list[Path], engine: CasingEngine, threshold: float, strip_punct:
             before["with_profile"] = _outcomes(prep, doc, state)
             return session
 
+        entries = profile.size()  # what the file opened with
         runs = {"with_profile": simulate_file(prep, engine, threshold, with_profile),
                 "without_profile": simulate_file(prep, engine, threshold, learning_session)}
         logs.append(log_path)
-        row: dict = {"file": prep.name, "profile_entries": profile.size(), "profile_changed": applied.get("words", 0)}
+        profile = updated(profile, log_path)
+        row: dict = {"file": prep.name, "profile_entries": entries, "profile_changed": applied.get("words", 0)}
         for key, n in runs.items():
             row[key] = n.as_dict() | {"before_review": _scores(before["with_profile" if key == "with_profile"
                                                                        else "without_profile"])}
@@ -101,7 +105,10 @@ def _run(paths: list[Path], engine: CasingEngine, threshold: float, strip_punct:
     for key in ("with_profile", "without_profile"):
         out[key] = totals[key].as_dict() | {"before_review": _scores(pooled[key]) if pooled[key] else None}
     out["files"] = files
-    out["final_profile"] = build_from_logs(name, version, logs).to_bytes().decode("utf-8")
+    # Rebuilt from the same logs in one go, the profile is the same, byte for byte.
+    rebuilt = build_from_logs(name, version, logs)
+    assert rebuilt.to_bytes() == profile.to_bytes(), "a profile updated file by file differs from its rebuild"
+    out["final_profile"] = profile.to_bytes().decode("utf-8")
     return out
 
 

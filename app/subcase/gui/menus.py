@@ -79,6 +79,9 @@ class MenusMixin:
         self.act_learning.setToolTip("Re-case unreviewed words from each fix you make (next file opened)")
         self.act_learning.toggled.connect(lambda on: setattr(self.settings, "learning", on))
         # Profiles (review/profile.py): chosen for the next file opened; the open file's one is shown.
+        self.act_new_profile = A("&New Profile from This File\u2026", self.new_profile_dialog,
+                                 tip="Start a profile with what you teach in this file; it learns from every file "
+                                     "you open with it and save")
         self.act_profile_contents = A("Profile &Contents\u2026", self.show_profile_dialog,
                                       tip="What the open file's profile holds and changed here; remove a wrong entry")
 
@@ -119,6 +122,8 @@ class MenusMixin:
             a.triggered.connect(lambda _c=False, name=name: setattr(self.settings, "profile", name))
             group.addAction(a)
             self.profile_menu.addAction(a)
+        self.profile_menu.addSeparator()
+        self.profile_menu.addAction(self.act_new_profile)
 
     def _choices(self, names, current: str, choose) -> tuple[QActionGroup, dict[str, QAction]]:
         """One checkable action per name, exclusive; picking one calls ``choose(name)``."""
@@ -203,5 +208,6 @@ class MenusMixin:
             a.setEnabled(has_doc)
         self.act_cancel.setEnabled(self.busy)
         self.act_profile_contents.setEnabled(has_doc and getattr(self, "profile_app", None) is not None)
+        self.act_new_profile.setEnabled(has_doc)
         self.find_bar.edit.setEnabled(self.view.cue_model.doc is not None)
 

@@ -477,9 +477,30 @@ def evidence_from_logs(paths: Iterable[Path]) -> Evidence:
 
 
 def build_from_logs(name: str, model_version: str, paths: Iterable[Path], removed: Iterable[str] = ()) -> Profile:
+    """The profile of these logs; its ``sources["logs"]`` lists them (absolute paths, sorted), so
+    that the app can rebuild it with the next file's log (``updated``)."""
     if not valid_name(name):
         raise ProfileError(f"invalid profile name {name!r} (letters, digits, spaces, . ( ) + - _)")
-    return evidence_from_logs(paths).profile(name, model_version, removed)
+    paths = log_files(paths)
+    profile = evidence_from_logs(paths).profile(name, model_version, removed)
+    profile.sources["logs"] = sorted({str(p.resolve()) for p in paths})
+    return profile
+
+
+def updated(profile: Profile, new_log: Path) -> Profile:
+    """The profile rebuilt from its own logs and one more file's log: what the app does after the
+    editor saves a file opened with the profile.  Removed entries stay removed.  A profile whose
+    logs are not all on this computer (imported, or logs deleted) cannot be rebuilt: ProfileError."""
+    if "logs" not in profile.sources:
+        raise ProfileError(f"profile {profile.name} was not built from edit logs; rebuild it with subcase profile build")
+    names = profile.sources["logs"]
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise ProfileError(f"profile {profile.name}: its list of logs is invalid")
+    missing = [n for n in names if not Path(n).is_file()]
+    if missing:
+        raise ProfileError(f"profile {profile.name} was built from {len(missing)} log(s) not on this computer "
+                           f"(first: {missing[0]}); rebuild it with subcase profile build")
+    return build_from_logs(profile.name, profile.model_version, [*map(Path, names), Path(new_log)], profile.removed)
 
 
 def decisions_from_corrected(doc, model_forms: list[list[str]] | None = None) -> list[dict]:
@@ -515,5 +536,5 @@ def decisions_from_corrected(doc, model_forms: list[list[str]] | None = None) ->
     return out
 
 
-__all__ = ["Entry", "Evidence", "Profile", "ProfileError", "PROFILE_SCHEMA", "MIN_EVIDENCE", "build_from_logs",
+__all__ = ["Entry", "Evidence", "Profile", "ProfileError", "PROFILE_SCHEMA", "MIN_EVIDENCE", "build_from_logs", "updated",
            "evidence_from_logs", "read_log", "final_decisions", "log_files", "decisions_from_corrected", "valid_name"]
