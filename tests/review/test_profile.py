@@ -260,3 +260,19 @@ def test_updating_with_the_next_file_s_log_equals_a_rebuild(tmp_path, engine, lo
     del one.sources["logs"]
     with pytest.raises(ProfileError, match="not built from edit logs"):
         updated(one, logs[1])
+
+
+def test_accepting_a_profile_word_makes_it_reviewed(tmp_path, engine, logs):
+    from subcase.review import Accept
+
+    profile = build_from_logs("Proog show", engine.info.version, logs)
+    src = tmp_path / "ep2.srt"
+    src.write_text(EPISODES[2], encoding="utf-8")
+    session = open_file(src, engine)
+    apply_profile(session.doc, session.state, profile, engine.form, session.learner.is_rare, engine)
+    pos = positions(session.state, "proog")[0]
+    action = Accept(pos)
+    session.perform(action)
+    assert session.state.word(pos).status is Status.CHANGED  # the editor now owns the profile's form
+    session.revert(action)
+    assert session.state.word(pos).status is Status.PROFILE
