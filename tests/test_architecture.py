@@ -33,7 +33,7 @@ LAYERS: dict[str, set[str]] = {
     "batch": {"casing", "subtitles"},
     "evaluation": {"review", "casing", "subtitles"},  # simulate-review plays the editor through the review core
     "gui": {"review", "casing", "subtitles", "batch"},
-    "cli": {"batch", "casing", "subtitles", "evaluation", "gui"},
+    "cli": {"batch", "casing", "subtitles", "evaluation", "gui", "review"},  # review: profile commands
     "__main__": {"cli"},
     "training": {"casing", "subtitles", "evaluation"},
 }
