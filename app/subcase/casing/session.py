@@ -12,8 +12,10 @@ from pathlib import Path
 
 import numpy as np
 
+from subcase.errors import SubcaseError
 
-class ModelError(Exception):
+
+class ModelError(SubcaseError):
     """The shipped model is missing, damaged or cannot run here."""
 
 

@@ -20,6 +20,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from subcase.casing import Tag
+from subcase.errors import SubcaseError
 from subcase.subtitles import Document, load
 from subcase.subtitles.atomic import write_atomic
 
@@ -190,7 +191,7 @@ def find_recoverable() -> list[Recoverable]:
     return out
 
 
-class RestoreError(Exception):
+class RestoreError(SubcaseError):
     pass
 
 

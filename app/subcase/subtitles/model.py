@@ -109,6 +109,7 @@ class Document:
         for i, cue in enumerate(self.cues):
             cue.index = i
         self._backed_up: set[Path] = set()
+        self.last_backup: Path | None = None  # the backup the last save made, if any
 
     def __repr__(self) -> str:
         return f"<Document {self.format} {self.encoding} {len(self.cues)} cues {self.path}>"
@@ -169,15 +170,17 @@ class Document:
         return codec.encode(text, encoding, self.bom, name)
 
     def save(self, path: Path | str | None = None, format: str | None = None,
-              encoding: str | None = None, backup: bool = True) -> Path:
+             encoding: str | None = None, backup: bool = True, allow_read_only: bool = False) -> Path:
         """Write atomically; returns the path written.
 
         Without format, a path ending in .srt or .vtt picks the format.  The first
-        time a save overwrites an existing file, its old content is kept as
-        NAME.bak (unless backup is False); later saves leave that backup alone so
-        it still holds the original.  After a save that changes format or
-        encoding the document is re-read from what was written, so its cues are
-        new objects.
+        time this document is saved over an existing file, its old content is
+        kept in a new backup, NAME.bak (or NAME.bak.2, .3, ... when that name is
+        taken: a backup is never overwritten), unless backup is False; later
+        saves of the same document add none.  A symlink is written through to
+        its real file; a read-only file raises ReadOnlyError unless
+        allow_read_only.  After a save that changes format or encoding the
+        document is re-read from what was written, so its cues are new objects.
         """
         from . import atomic
         from .errors import SubtitleError
@@ -191,20 +194,19 @@ class Document:
             format = target.suffix.lower()[1:]
         data = self.to_bytes(format, encoding)
         key = target.resolve()
-        bak = None
-        if backup and target.exists() and key not in self._backed_up:
-            bak = target.with_name(target.name + ".bak")
+        want_backup = backup and target.exists() and key not in self._backed_up
         try:
-            atomic.write_atomic(target, data, bak)
+            bak = atomic.write_atomic(target, data, want_backup, allow_read_only=allow_read_only)
         except OSError as exc:
             raise SubtitleError(f"{target}: cannot save: {exc.strerror or exc}") from None
         if bak is not None:
             self._backed_up.add(key)
+        self.last_backup = bak
         if format is not None and format != self.format:
             fresh = loads(data, str(target), format)
             backed_up = self._backed_up
             self.__dict__.update(fresh.__dict__)
-            self._backed_up = backed_up
+            self._backed_up, self.last_backup = backed_up, bak
         elif encoding is not None:
             self.encoding, implied = normalize(encoding)
             if implied is not None:
