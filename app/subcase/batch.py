@@ -2,22 +2,25 @@
 
 Inputs are never touched: every output goes to the output folder under the
 input's own file name (with the extension of the chosen format), written
-atomically.  A bad file becomes a failed ``FileResult`` with a one-line reason;
+atomically.  Outputs are planned before any work starts (``outputs.py``): an
+input whose output would replace an input or another input's output fails.  A bad file becomes a failed ``FileResult`` with a one-line reason;
 the other files still convert.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
 
 from subcase.casing import CasingCancelled, CasingEngine, Mode, apply_casing, case_document
 from subcase.casing.document import DocumentCasing
+from subcase.errors import SubcaseError, describe_oserror
+from subcase.outputs import SUFFIXES, is_within, output_path, plan_outputs, same_file_key, special_kind
 from subcase.subtitles import SubtitleError, load
-
-SUFFIXES = {".srt": "srt", ".vtt": "vtt"}
+from subcase.subtitles.convert import conversion_losses
 
 
 class BatchCancelled(Exception):
@@ -32,7 +35,8 @@ class FileResult:
     error: str | None = None
     words: int = 0
     changed: int = 0
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # parse problems the reader worked around
+    losses: list[str] = field(default_factory=list)    # what a format conversion could not carry over
     casing: DocumentCasing | None = None
 
 
@@ -50,22 +54,37 @@ class BatchResult:
         return [r for r in self.results if r.ok]
 
 
-def collect_inputs(paths: Sequence[Path | str]) -> tuple[list[Path], list[FileResult]]:
-    """Expand folders (recursively) into .srt/.vtt files; report paths that cannot be used."""
+def collect_inputs(paths: Sequence[Path | str], exclude: Sequence[Path | str] = ()
+                   ) -> tuple[list[Path], list[FileResult]]:
+    """Expand folders (recursively) into .srt/.vtt files; report paths that cannot be used.
+
+    Files under a folder in ``exclude`` (the output folder) are left out of
+    folder walks, so a second run into ``FOLDER/cased`` does not take the
+    first run's outputs as inputs.  Special files are reported, never opened.
+    """
     files: list[Path] = []
     bad: list[FileResult] = []
     seen: set[Path] = set()
+    excluded = [Path(e) for e in exclude]
     for p in map(Path, paths):
         if p.is_dir():
-            found = sorted(f for f in p.rglob("*") if f.is_file() and f.suffix.lower() in SUFFIXES)
+            found = sorted(f for f in p.rglob("*") if f.suffix.lower() in SUFFIXES and f.is_file()
+                           and not any(is_within(f, e) for e in excluded))
             if not found:
-                bad.append(FileResult(p, error="folder holds no .srt or .vtt files"))
+                bad.append(FileResult(p, error="folder holds no .srt or .vtt files"
+                                      + (" outside the output folder" if excluded else "")))
             candidates = found
+        elif (kind := special_kind(p)) is not None:
+            bad.append(FileResult(p, error=f"is {kind}, not a regular file; subcase only reads regular files"))
+            continue
         elif p.is_file():
             if p.suffix.lower() not in SUFFIXES:
                 bad.append(FileResult(p, error=f"not a subtitle file (expected .srt or .vtt, got {p.suffix or 'no extension'})"))
                 continue
             candidates = [p]
+        elif os.path.lexists(p):
+            bad.append(FileResult(p, error="is a broken symbolic link"))
+            continue
         else:
             bad.append(FileResult(p, error="no such file or folder"))
             continue
@@ -77,19 +96,15 @@ def collect_inputs(paths: Sequence[Path | str]) -> tuple[list[Path], list[FileRe
     return files, bad
 
 
-def output_path(src: Path, out_dir: Path, out_format: str | None) -> Path:
-    fmt = out_format or SUFFIXES.get(src.suffix.lower(), "srt")
-    return out_dir / (src.stem + "." + fmt)
-
-
 def convert_file(engine: CasingEngine, src: Path, out_dir: Path, mode: Mode | str = Mode.RESTORE,
                  out_format: str | None = None, progress: Callable[[int, int], None] | None = None,
-                 cancel: Callable[[], bool] | None = None, keep_casing: bool = False) -> FileResult:
-    """Case one file into ``out_dir``.  Raises only ``CasingCancelled``."""
+                 cancel: Callable[[], bool] | None = None, keep_casing: bool = False,
+                 dst: Path | None = None) -> FileResult:
+    """Case one file into ``out_dir`` (as ``dst`` when the caller planned it).  Raises only ``CasingCancelled``."""
     result = FileResult(Path(src))
     try:
-        dst = output_path(result.src, out_dir, out_format)
-        if dst.resolve() == result.src.resolve():
+        dst = dst or output_path(result.src, out_dir, out_format)
+        if same_file_key(dst) == same_file_key(result.src):
             raise SubtitleError(f"{src.name}: output would overwrite the input; choose another output folder")
         doc = load(result.src)
         result.warnings = [f"line {w.line}: {w.message}" for w in doc.warnings]
@@ -98,15 +113,16 @@ def convert_file(engine: CasingEngine, src: Path, out_dir: Path, mode: Mode | st
         result.words = len(casing.words)
         if keep_casing:
             result.casing = casing
+        result.losses = conversion_losses(doc, out_format)
         out_dir.mkdir(parents=True, exist_ok=True)
         result.dst = doc.save(dst, format=out_format, backup=False)
         result.ok = True
     except CasingCancelled:
         raise
-    except SubtitleError as exc:
+    except SubcaseError as exc:
         result.error = str(exc)
     except OSError as exc:
-        result.error = f"{exc.strerror or exc}: {exc.filename or src}"
+        result.error = describe_oserror(exc, src)
     except UnicodeError as exc:
         result.error = f"cannot encode the output: {exc}"
     return result
@@ -117,24 +133,39 @@ def run_batch(engine: CasingEngine, inputs: Sequence[Path], out_dir: Path, mode:
               progress: Callable[[int, int, int, int], None] | None = None,
               on_file_done: Callable[[FileResult], None] | None = None,
               cancel: Callable[[], bool] | None = None, keep_casing: bool = False) -> BatchResult:
-    """Convert every input; ``progress(file_index, n_files, done_in_file, total_in_file)``."""
+    """Convert every input; ``progress(file_index, n_files, done_in_file, total_in_file)``.
+
+    ``progress(i, n, 1, 1)`` means file i is finished, so the overall fraction
+    is ``(i + done / total) / n`` throughout.
+    """
     results: list[FileResult] = []
     n = len(inputs)
-    for i, src in enumerate(inputs):
+    # Every output is decided before the first file is read (see outputs.py).
+    plan = plan_outputs([Path(p) for p in inputs], Path(out_dir), out_format)
+    for i, (src, planned) in enumerate(zip(inputs, plan)):
         if cancel is not None and cancel():
             return BatchResult(results, cancelled=True)
+        if planned.error is not None:
+            r = FileResult(Path(src), error=planned.error)
+            results.append(r)
+            if progress is not None:
+                progress(i, n, 1, 1)
+            if on_file_done is not None:
+                on_file_done(r)
+            continue
 
         def file_progress(done: int, total: int, i: int = i) -> None:
             if progress is not None:
                 progress(i, n, done, total)
 
         try:
-            r = convert_file(engine, Path(src), out_dir, mode, out_format, file_progress, cancel, keep_casing)
+            r = convert_file(engine, Path(src), out_dir, mode, out_format, file_progress, cancel, keep_casing,
+                             dst=planned.dst)
         except CasingCancelled:
             return BatchResult(results, cancelled=True)
         results.append(r)
         if progress is not None:
-            progress(i + 1, n, 1, 1)
+            progress(i, n, 1, 1)  # file i is complete (not "file i+1 started")
         if on_file_done is not None:
             on_file_done(r)
     return BatchResult(results)

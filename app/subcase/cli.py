@@ -5,8 +5,12 @@
     subcase evaluate REF...             score the truecaser on human-cased subtitles
     subcase bench                       speed and memory, side by side with baselines
 
-A user mistake (bad path, bad file, missing model) prints one line and exits
-non-zero; it never shows a traceback.
+A user mistake (bad path, bad file, missing model, an output that would
+replace an input) prints one line and never shows a traceback.  Exit status:
+0 everything converted; 1 a file failed or the run was refused (a
+``SubcaseError`` or ``OSError``); 2 a usage error (argparse); 130 Ctrl-C.
+Everything printed that came from outside (file names, error text) goes
+through ``terminal.safe`` so escape codes in a name are shown, not run.
 """
 
 from __future__ import annotations
@@ -18,6 +22,8 @@ import time
 from pathlib import Path
 
 from subcase import __version__
+from subcase.errors import SubcaseError, describe_oserror
+from subcase.terminal import safe
 
 COMMANDS = {"convert", "evaluate", "bench", "gui"}
 
@@ -28,7 +34,7 @@ def _failure(r) -> str:
     for prefix in (f"{r.src}: ", f"{r.src.name}: "):
         if error.startswith(prefix):
             error = error[len(prefix):]
-    return f"FAILED {r.src}: {error}"
+    return safe(f"FAILED {r.src}: {error}")
 
 
 class Progress:
@@ -46,11 +52,12 @@ class Progress:
         if self.tty:
             width = 30
             filled = int(width * fraction)
-            sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {100 * fraction:5.1f}% {label[:40]:40}")
+            label = safe(label)[:40]
+            sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {100 * fraction:5.1f}% {label:40}")
             sys.stderr.flush()
         elif fraction - self.last >= 0.1 or (fraction >= 1.0 and self.last < 1.0):
             self.last = fraction
-            sys.stderr.write(f"{100 * fraction:5.1f}% {label}\n")
+            sys.stderr.write(f"{100 * fraction:5.1f}% {safe(label)}\n")
 
     def close(self) -> None:
         if self.tty and not self.quiet:
@@ -62,14 +69,14 @@ def _engine(args):
     try:
         return CasingEngine(args.model) if getattr(args, "model", None) else CasingEngine()
     except ModelError as exc:
-        raise SystemExit(f"subcase: {exc}")
+        raise SystemExit(safe(f"subcase: {exc}"))
 
 
-def _collect(paths: list[Path]):
+def _collect(paths: list[Path], exclude: tuple[Path, ...] = ()):
     """Subtitle files under ``paths``; unusable paths are reported on stderr."""
     from subcase.batch import collect_inputs
 
-    inputs, bad = collect_inputs(paths)
+    inputs, bad = collect_inputs(paths, exclude)
     for r in bad:
         print(_failure(r), file=sys.stderr)
     if not inputs:
@@ -79,14 +86,19 @@ def _collect(paths: list[Path]):
 
 def cmd_convert(args) -> int:
     from subcase.batch import run_batch, write_details
+    from subcase.outputs import check_report_path, plan_outputs
 
-    inputs, bad = _collect(args.paths)
-    if not inputs:
-        return 1
     out_dir = Path(args.output)
     if out_dir.exists() and not out_dir.is_dir():
-        print(f"subcase: output {out_dir} exists and is not a folder", file=sys.stderr)
+        print(safe(f"subcase: output {out_dir} exists and is not a folder"), file=sys.stderr)
         return 1
+    inputs, bad = _collect(args.paths, (out_dir,))
+    if not inputs:
+        return 1
+    if args.details:
+        # Checked before the model loads or any file is read (outputs.py).
+        planned = [p.dst for p in plan_outputs(inputs, out_dir, args.format) if p.dst is not None]
+        check_report_path(Path(args.details), "--details", inputs, planned)
     engine = _engine(args)
     bar = Progress(len(inputs), args.quiet)
     t0 = time.perf_counter()
@@ -99,6 +111,10 @@ def cmd_convert(args) -> int:
         if not r.ok:
             bar.close()
             print(_failure(r), file=sys.stderr)
+        elif r.losses:
+            bar.close()
+            for loss in r.losses:  # always shown: the output lacks something the input had
+                print(safe(f"warning {r.src}: {loss}"), file=sys.stderr)
 
     result = run_batch(engine, inputs, out_dir, args.mode, args.format, progress, on_done,
                        keep_casing=bool(args.details))
@@ -111,12 +127,12 @@ def cmd_convert(args) -> int:
     changed = sum(r.changed for r in ok)
     warnings = sum(len(r.warnings) for r in ok)
     failed = len(result.failed) + len(bad)
-    print(f"converted {len(ok)} file(s), {failed} failed; {words} words, {changed} recased; "
-          f"{warnings} parse warning(s); {elapsed:.1f} s -> {out_dir}")
+    print(safe(f"converted {len(ok)} file(s), {failed} failed; {words} words, {changed} recased; "
+               f"{warnings} parse warning(s); {elapsed:.1f} s -> {out_dir}"))
     if args.verbose:
         for r in ok:
             for w in r.warnings:
-                print(f"warning {r.src.name}: {w}", file=sys.stderr)
+                print(safe(f"warning {r.src.name}: {w}"), file=sys.stderr)
     return 1 if failed else 0
 
 
@@ -126,18 +142,22 @@ def cmd_evaluate(args) -> int:
     inputs, _ = _collect(args.refs)
     if not inputs:
         return 1
+    if args.json:
+        from subcase.outputs import check_report_path
+        check_report_path(Path(args.json), "--json", inputs, [])  # before hours of evaluation, not after
     engine = None if args.baselines_only else _engine(args)
     punct = (True,) if args.punct_only else ((False,) if args.strip_punct else (True, False))
     from subcase.subtitles import SubtitleError
     try:
         results = evaluate(inputs, engine, baselines=not args.no_baselines, per_cue=not args.no_per_cue,
-                           punct_settings=punct, log=lambda s: print(s, file=sys.stderr))
+                           punct_settings=punct, log=lambda s: print(safe(s), file=sys.stderr))
     except SubtitleError as exc:
-        print(f"subcase: {exc}", file=sys.stderr)
+        print(safe(f"subcase: {exc}"), file=sys.stderr)
         return 1
-    print(format_report(results))
+    print("\n".join(safe(line) for line in format_report(results).splitlines()))
     if args.json:
-        Path(args.json).write_text(json.dumps(results, indent=2, default=str) + "\n", encoding="utf-8")
+        from subcase.subtitles.atomic import write_atomic
+        write_atomic(Path(args.json), (json.dumps(results, indent=2, default=str) + "\n").encode("utf-8"))
     return 0
 
 
@@ -207,6 +227,12 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
+    except SubcaseError as exc:  # a user mistake or an unusable file: one line, no traceback
+        print(safe(f"subcase: {exc}"), file=sys.stderr)
+        return 1
+    except OSError as exc:  # the disk, not the program: say which file and why
+        print(safe(f"subcase: {describe_oserror(exc)}"), file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("subcase: interrupted", file=sys.stderr)
         return 130

@@ -47,7 +47,10 @@ def loads(data: bytes, name: str = "x.srt", format: str | None = None) -> Docume
 
 
 def load(path: Path | str) -> Document:
+    from subcase.outputs import check_readable_file
+
     path = Path(path)
+    check_readable_file(path)  # a FIFO or device would block the read forever
     try:
         data = path.read_bytes()
     except OSError as exc:
