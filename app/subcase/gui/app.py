@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -88,6 +89,35 @@ def smoke_test(path: Path | None) -> int:
     return code
 
 
+INTERRUPTED = 130  # the shell's status for a program ended by Ctrl-C
+_WAKE_MS = 200
+
+
+def install_sigint_handler(app, windows) -> object:
+    """Make Ctrl-C in the terminal quit the app cleanly.
+
+    Qt's event loop runs in C++, and Python runs a signal handler only when
+    it next executes Python code, which an idle window may not do for a long
+    time; a timer that calls into Python every 200 ms gives it that chance.
+    The handler does not ask questions (nobody is at the window): unsaved
+    work is written to its crash-recovery snapshot, which the next start
+    offers to restore, and the app exits with status 130.  Returns the timer
+    (keep a reference).
+    """
+    from PySide6.QtCore import QTimer
+
+    def on_sigint(_signum, _frame) -> None:
+        for w in windows():
+            w.quit_on_interrupt()
+        app.exit(INTERRUPTED)
+
+    signal.signal(signal.SIGINT, on_sigint)
+    timer = QTimer()
+    timer.timeout.connect(lambda: None)  # only to let Python run its signal handlers
+    timer.start(_WAKE_MS)
+    return timer
+
+
 def run_gui(argv: list[str]) -> int:
     args = _parse(argv)
     if args.smoke_test:
@@ -102,6 +132,7 @@ def run_gui(argv: list[str]) -> int:
     app = make_app()
     window = MainWindow()
     window.show()
+    wake = install_sigint_handler(app, lambda: [window])  # noqa: F841 - kept alive until exec returns
 
     def start() -> None:
         restored = window.check_recovery()

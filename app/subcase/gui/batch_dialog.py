@@ -35,14 +35,19 @@ class BatchDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Batch convert")
         self.engines, self.settings = engines, settings
-        self.inputs, self.rejected_inputs = collect_inputs([Path(p) for p in paths])
+        self.paths = [Path(p) for p in paths]
+        out_dir = Path(settings.output_dir or str(default_output_dir(self.paths))).expanduser()
+        # The output folder is never walked for inputs: a second run into
+        # FOLDER/cased must not convert the first run's outputs again.
+        self.inputs, self.rejected_inputs = collect_inputs(self.paths, [out_dir])
+        self.inputs_for = out_dir
         self.task: BatchTask | None = None
         self.result: BatchResult | None = None
         self.report_text = ""
 
         layout = QVBoxLayout(self)
         form = QFormLayout()
-        self.out_edit = QLineEdit(settings.output_dir or str(default_output_dir([Path(p) for p in paths])))
+        self.out_edit = QLineEdit(str(out_dir))
         browse = QPushButton("Browse\u2026")
         browse.clicked.connect(self._browse)
         row = QHBoxLayout()
@@ -62,19 +67,13 @@ class BatchDialog(QDialog):
         form.addRow("Output format:", self.format_combo)
         layout.addLayout(form)
 
-        self.table = QTableWidget(len(self.inputs), 2, self)
+        self.table = QTableWidget(0, 2, self)
         self.table.setHorizontalHeaderLabels(["File", "Progress"])
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QTableWidget.NoEditTriggers)
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.Stretch)
         self.bars: list[QProgressBar] = []
-        for r, p in enumerate(self.inputs):
-            self.table.setItem(r, 0, QTableWidgetItem(str(p)))
-            bar = QProgressBar()
-            bar.setRange(0, 100)
-            bar.setValue(0)
-            self.table.setCellWidget(r, 1, bar)
-            self.bars.append(bar)
+        self._fill_table()
         layout.addWidget(self.table)
         self.overall = QProgressBar()
         self.overall.setRange(0, 1000)
@@ -102,6 +101,17 @@ class BatchDialog(QDialog):
             self.start_button.setEnabled(False)
             self._show_report(BatchResult([]))
 
+    def _fill_table(self) -> None:
+        self.table.setRowCount(len(self.inputs))
+        self.bars = []
+        for r, p in enumerate(self.inputs):
+            self.table.setItem(r, 0, QTableWidgetItem(str(p)))
+            bar = QProgressBar()
+            bar.setRange(0, 100)
+            bar.setValue(0)
+            self.table.setCellWidget(r, 1, bar)
+            self.bars.append(bar)
+
     def _browse(self) -> None:
         d = QFileDialog.getExistingDirectory(self, "Output folder", self.out_edit.text())
         if d:
@@ -115,6 +125,13 @@ class BatchDialog(QDialog):
         if self.running or not self.inputs:
             return
         out_dir = Path(self.out_edit.text()).expanduser()
+        if out_dir != self.inputs_for:  # the user picked another output folder: walk again without it
+            self.inputs, self.rejected_inputs = collect_inputs(self.paths, [out_dir])
+            self.inputs_for = out_dir
+            self._fill_table()
+            if not self.inputs:
+                self._show_report(BatchResult([]))
+                return
         mode = self.mode_combo.currentData()
         fmt = self.format_combo.currentData()
         self.settings.output_dir = str(out_dir)
@@ -160,7 +177,7 @@ class BatchDialog(QDialog):
                      + (f", {len(self.inputs) - len(result.results)} not started." if result.cancelled else "."))
         for r in ok:
             lines.append(f"OK      {r.src} -> {r.dst} ({r.changed} of {r.words} words changed)")
-            for w in r.warnings:
+            for w in r.losses + r.warnings:
                 lines.append(f"        warning: {w}")
         for r in failed:
             lines.append(f"FAILED  {r.src}: {r.error}")

@@ -12,10 +12,13 @@ from pathlib import Path
 from PySide6.QtCore import QThreadPool, Qt
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from subcase.review import EditLog, ReviewSession, log_path_for
+from subcase.review import ReviewSession, log_path_for
 from subcase.review import autosave
 from subcase.review.actions import realign
+from subcase.errors import ReadOnlyError, SubcaseError
+from subcase.outputs import special_kind
 from subcase.subtitles import Document, SubtitleError
+from subcase.subtitles.convert import conversion_losses
 
 from .batch_dialog import BatchDialog
 from .workers import CaseResult, LoadAndCaseTask
@@ -56,6 +59,14 @@ class FileHandlingMixin:
 
     def open_file(self, path: Path) -> bool:
         path = Path(path)
+        kind = special_kind(path)
+        if kind is not None:
+            # Checked here, not only in the worker: reading a FIFO blocks until
+            # someone writes to it, and no Cancel can interrupt that read.
+            message = f"{path}: is {kind}, not a regular file; subcase only opens regular files"
+            self.notify("Cannot open file", message, error=True)
+            self.casing_failed.emit(message)
+            return False
         if not self.confirm_discard():
             return False
         if self.task is not None:
@@ -122,13 +133,19 @@ class FileHandlingMixin:
         if task is not self.task:
             return
         self._end_task()
+        # The log first: if the user cancels, what was open before stays open.
+        go_on, log = self.open_edit_log(log_path_for(result.path))
+        if not go_on:
+            self._show_session()
+            self.statusBar().showMessage(f"Opening {result.path.name} cancelled: no edit log", 8000)
+            self.casing_cancelled.emit()
+            return
         self._close_session()
         if self.settings.threshold is None:
             self._set_spin(result.state.threshold)  # the model's calibrated default
         else:
             result.state.threshold = self.threshold_spin.value()
         self.base_sha256 = autosave.file_sha256(result.path)
-        log = EditLog(log_path_for(result.path))
         self.session = ReviewSession(result.doc, result.state, result.path, model_version=result.model_version,
                                      model_sha256=result.model_sha256, mode=result.mode, log=log)
         self.session.listeners.append(self._on_session_changed)
@@ -179,16 +196,30 @@ class FileHandlingMixin:
             return False
         doc = session.doc
         texts_before = [c.text for c in doc.cues]
+        target_format = fmt or (Path(path).suffix.lower()[1:] if Path(path).suffix.lower() in SUBTITLE_SUFFIXES
+                                else doc.format)
+        losses = conversion_losses(doc, target_format)
         try:
-            written = doc.save(path, format=fmt)
-        except (SubtitleError, UnicodeError) as exc:
+            try:
+                written = doc.save(path, format=fmt)
+            except ReadOnlyError as exc:
+                # The core never replaces a read-only file on its own; the user decides.
+                answer = self.ask("Read-only file",
+                                  f"{exc.path} is read-only.\n\nSave over it anyway? "
+                                  "It stays read-only afterwards.",
+                                  QMessageBox.Yes | QMessageBox.No, QMessageBox.No)
+                if answer != QMessageBox.Yes:
+                    self.statusBar().showMessage(f"Not saved: {exc.path} is read-only", 8000)
+                    return False
+                written = doc.save(path, format=fmt, allow_read_only=True)
+        except (SubcaseError, UnicodeError) as exc:
             self.notify("Cannot save", str(exc), error=True)
             return False
         # A format change re-reads the document; realign words whose cue text moved.
         for c, cue in enumerate(doc.cues):
             if c < len(texts_before) and cue.text != texts_before[c]:
                 session.state.cues[c] = realign(session.state.cues[c], cue.words(), c)
-        session.log_saved(written, doc.format)
+        self.run_logged(lambda: session.log_saved(written, doc.format), can_cancel=False)
         self.base_sha256 = autosave.file_sha256(written)
         self.restored_unsaved = False
         self.undo_stack.setClean()
@@ -196,6 +227,8 @@ class FileHandlingMixin:
         self.settings.add_recent(written)
         self._show_session()
         self.statusBar().showMessage(f"Saved {written}", 5000)
+        if losses:
+            self.notify("Saved with losses", f"Saved {written}, but:\n" + "\n".join(losses))
         return True
 
     # ------------------------------------------------------------------ autosave / recovery
@@ -244,8 +277,11 @@ class FileHandlingMixin:
 
     def restore_snapshot(self, data: dict) -> None:
         doc, state = autosave.restore(data)
+        go_on, log = self.open_edit_log(Path(data["log"]) if data.get("log")
+                                        else log_path_for(Path(data["source"])))
+        if not go_on:
+            raise autosave.RestoreError("restoring was cancelled: the edit log could not be opened")
         self._close_session()
-        log = EditLog(Path(data["log"])) if data.get("log") else EditLog(log_path_for(Path(data["source"])))
         self.session = ReviewSession(doc, state, Path(data["source"]), model_version=data["model_version"],
                                      model_sha256=data["model_sha256"], mode=data["mode"], log=log)
         self.session.listeners.append(self._on_session_changed)

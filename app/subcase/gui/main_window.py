@@ -30,6 +30,7 @@ from subcase.subtitles import Document
 from . import theme
 from .batch_dialog import BatchDialog
 from .cue_view import CueView
+from .edit_log_recovery import EditLogRecoveryMixin
 from .file_handling import FileHandlingMixin
 from .find_bar import FindBar
 from .help import ShortcutsDialog
@@ -41,7 +42,7 @@ from .workers import EngineHolder, LoadAndCaseTask, WarmUpTask
 AUTOSAVE_DELAY_MS = 1500
 
 
-class MainWindow(FileHandlingMixin, ReviewCommandsMixin, MenusMixin, QMainWindow):
+class MainWindow(FileHandlingMixin, ReviewCommandsMixin, EditLogRecoveryMixin, MenusMixin, QMainWindow):
     casing_finished = Signal()       # a file is open and cased, ready to review
     casing_cancelled = Signal()
     casing_failed = Signal(str)
@@ -106,6 +107,8 @@ class MainWindow(FileHandlingMixin, ReviewCommandsMixin, MenusMixin, QMainWindow
         sb = self.statusBar()
         self.word_label = QLabel("")
         self.word_label.setTextFormat(Qt.PlainText)  # it shows subtitle words
+        self.log_label = QLabel("")  # says so when the user chose to go on without an edit log
+        self.log_label.setTextFormat(Qt.PlainText)
         self.count_label = QLabel("")
         self.count_label.setTextFormat(Qt.PlainText)
         self.count_label.setMinimumWidth(self.count_label.fontMetrics().horizontalAdvance(
@@ -119,6 +122,7 @@ class MainWindow(FileHandlingMixin, ReviewCommandsMixin, MenusMixin, QMainWindow
         sb.addWidget(self.word_label, 1)
         sb.addPermanentWidget(self.progress)
         sb.addPermanentWidget(self.cancel_button)
+        sb.addPermanentWidget(self.log_label)
         sb.addPermanentWidget(self.count_label)
 
     def _restore_layout(self) -> None:
@@ -162,6 +166,7 @@ class MainWindow(FileHandlingMixin, ReviewCommandsMixin, MenusMixin, QMainWindow
         self.statusBar().showMessage(text.splitlines()[0] if text else title, 8000)
 
     def _update_status(self) -> None:
+        self.log_label.setText("No edit log" if self.session is not None and self.session.log is None else "")
         if self.session is None:
             self.count_label.setText("No file" if not self.busy else "")
             self.word_label.setText("")
@@ -273,7 +278,26 @@ class MainWindow(FileHandlingMixin, ReviewCommandsMixin, MenusMixin, QMainWindow
         return box
 
     # ------------------------------------------------------------------ closing
+    def quit_on_interrupt(self) -> None:
+        """Close without asking (Ctrl-C in the terminal): unsaved work stays in
+        its autosave snapshot for the next start to restore, never discarded."""
+        self.interrupted = True
+        self.close()
+
     def closeEvent(self, event: QCloseEvent) -> None:
+        if getattr(self, "interrupted", False):
+            if self.is_modified():
+                self.autosave_now(wait=True)
+            if self.task is not None:
+                self.task.cancel()
+            self.settings.sync()
+            if self.session is not None:
+                self.session.close()  # closes the log; the snapshot stays
+            self.session = None
+            self.autosaver.close()
+            QThreadPool.globalInstance().waitForDone(10000)
+            event.accept()
+            return
         if not self.confirm_discard():
             event.ignore()
             return

@@ -24,17 +24,28 @@ if TYPE_CHECKING:
 
 
 class ReviewCommand(QUndoCommand):
-    """A review Action on the Qt undo stack; the first redo() does it."""
+    """A review Action on the Qt undo stack.
 
-    def __init__(self, window: MainWindow, action: Action):
+    The action is performed (and logged) before the command is pushed, so a
+    decision the edit log refused never reaches the stack; the push's own
+    redo() is therefore skipped once.
+    """
+
+    def __init__(self, window: MainWindow, action: Action, performed: bool = False):
         super().__init__(action.label)
         self.window, self.action = window, action
+        self._skip_redo = performed
 
     def redo(self) -> None:
-        self.window.session.perform(self.action)
+        if self._skip_redo:
+            self._skip_redo = False
+            return
+        session = self.window.session
+        self.window.run_logged(lambda: session.perform(self.action), can_cancel=False)
 
     def undo(self) -> None:
-        self.window.session.revert(self.action)
+        session = self.window.session
+        self.window.run_logged(lambda: session.revert(self.action), can_cancel=False)
 
 
 class ReviewCommandsMixin:
@@ -47,7 +58,9 @@ class ReviewCommandsMixin:
     def _push(self, action: Action) -> None:
         if self.session is None or self.busy:
             return
-        self.undo_stack.push(ReviewCommand(self, action))
+        session = self.session
+        if self.run_logged(lambda: session.perform(action), can_cancel=True):
+            self.undo_stack.push(ReviewCommand(self, action, performed=True))
 
     def _on_session_changed(self, cues: tuple[int, ...]) -> None:
         self.view.refresh(cues)

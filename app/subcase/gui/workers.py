@@ -19,7 +19,8 @@ from PySide6.QtCore import QObject, QRunnable, Signal
 
 from subcase.casing import CasingCancelled, CasingEngine, Mode, ModelError, apply_casing, case_document
 from subcase.review import ReviewState
-from subcase.subtitles import Document, SubtitleError, load
+from subcase.errors import SubcaseError, describe_oserror
+from subcase.subtitles import Document, load
 
 
 def gui_engine() -> CasingEngine:
@@ -95,10 +96,12 @@ class LoadAndCaseTask(QRunnable):
             self._run()
         except CasingCancelled:
             self.signals.cancelled.emit()
-        except SubtitleError as exc:
-            self.signals.failed.emit(str(exc))
         except ModelError as exc:
             self.signals.failed.emit(f"The casing model cannot be used: {exc}")
+        except SubcaseError as exc:  # not subtitles, a special file, mixed encodings...
+            self.signals.failed.emit(str(exc))
+        except OSError as exc:
+            self.signals.failed.emit(describe_oserror(exc, self.path))
         except Exception:  # a bug: report it instead of dying silently in a thread
             self.signals.failed.emit(traceback.format_exc())
         finally:

@@ -17,7 +17,7 @@ from subcase.casing import TAGS
 from subcase.subtitles import Document
 
 from .actions import Action, Decision
-from .editlog import EDITLOG_SCHEMA, EditLog
+from .editlog import EDITLOG_SCHEMA, EditLog, EditLogError
 from .state import ReviewState
 
 Listener = Callable[[tuple[int, ...]], None]
@@ -41,24 +41,57 @@ class ReviewSession:
 
     # -- running actions -------------------------------------------------------
     def perform(self, action: Action) -> None:
-        """Do (or redo) an action and log its decisions."""
+        """Do (or redo) an action and log its decisions.
+
+        A decision counts only once it is on disk: if the log cannot be
+        written, the action is undone again, nobody is notified, and
+        EditLogError propagates for the editor to ask the user.
+        """
+        current = self.state.current
         decisions = action.do(self.doc, self.state)
+        try:
+            seqs = self._log([self._record(d) for d in decisions])
+        except EditLogError:
+            action.undo(self.doc, self.state)
+            self.state.current = current
+            raise
         if action.focus is not None:
             self.state.current = action.focus
         self.state.clamp_current()
-        self._seqs[id(action)] = self._log([self._record(d) for d in decisions])
+        self._seqs[id(action)] = seqs
         self._notify(action.cues)
 
     def revert(self, action: Action) -> None:
-        """Undo an action; the log gets an "undo" record for each of its records."""
+        """Undo an action; the log gets an "undo" record for each of its records.
+
+        As in perform, the undo stands only once its records are on disk;
+        otherwise the action is done again and EditLogError propagates.
+        """
+        current = self.state.current
         action.undo(self.doc, self.state)
+        undone = self._seqs.get(id(action), [])
+        try:
+            self._log([self._base("undo", action.cues[0] if action.cues else None) | {"undoes": s}
+                       for s in undone])
+        except EditLogError:
+            action.do(self.doc, self.state)
+            self.state.current = current
+            raise
+        self._seqs.pop(id(action), None)
         if action.focus is not None:
             self.state.current = action.focus
         self.state.clamp_current()
-        undone = self._seqs.pop(id(action), [])
-        self._log([self._base("undo", action.cues[0] if action.cues else None) | {"undoes": s}
-                   for s in undone])
         self._notify(action.cues)
+
+    def replace_log(self, log: EditLog | None) -> None:
+        """Continue in another log file (or, with None, without one); the
+        user chose this after the current log failed."""
+        if self.log is not None:
+            try:
+                self.log.close()
+            except OSError:
+                pass  # the old log is already failing; closing it must not stop the switch
+        self.log = log
 
     def log_saved(self, path: Path, fmt: str) -> None:
         self._log([self._base("saved", None) | {"saved_to": str(Path(path).resolve()), "saved_format": fmt}])
@@ -103,12 +136,14 @@ class ReviewSession:
 
     def _log(self, records: list[dict]) -> list[int]:
         seqs = []
+        seq = self._seq
         for r in records:
-            self._seq += 1
-            r["seq"] = self._seq
-            seqs.append(self._seq)
+            seq += 1
+            r["seq"] = seq
+            seqs.append(seq)
         if self.log is not None and records:
-            self.log.append(records)
+            self.log.append(records)  # EditLogError: nothing was recorded, seq is not advanced
+        self._seq = seq
         return seqs
 
     def close(self) -> None:
