@@ -3,7 +3,8 @@
 Inputs are never touched: every output goes to the output folder under the
 input's own file name (with the extension of the chosen format), written
 atomically.  Outputs are planned before any work starts (``outputs.py``): an
-input whose output would replace an input or another input's output fails.  A bad file becomes a failed ``FileResult`` with a one-line reason;
+input whose output would replace an input or another input's output fails.
+A bad file becomes a failed ``FileResult`` with a one-line reason;
 the other files still convert.
 """
 
@@ -15,16 +16,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
 
-from subcase.casing import CasingCancelled, CasingEngine, Mode, apply_casing, case_document
-from subcase.casing.document import DocumentCasing
+from subcase.casing import CasingCancelled, CasingEngine, DocumentCasing, Mode, case_file
+from subcase.casing.engine import OnProgress, ShouldCancel
 from subcase.errors import SubcaseError, describe_oserror
-from subcase.outputs import SUFFIXES, is_within, output_path, plan_outputs, same_file_key, special_kind
-from subcase.subtitles import SubtitleError, load
+from subcase.outputs import is_within, output_path, plan_outputs, same_file_key, special_kind
+from subcase.subtitles import SubtitleError, formats, save
 from subcase.subtitles.convert import conversion_losses
-
-
-class BatchCancelled(Exception):
-    pass
 
 
 @dataclass
@@ -35,8 +32,9 @@ class FileResult:
     error: str | None = None
     words: int = 0
     changed: int = 0
-    warnings: list[str] = field(default_factory=list)  # parse problems the reader worked around
-    losses: list[str] = field(default_factory=list)    # what a format conversion could not carry over
+    warnings: list[str] = field(default_factory=list)       # problems the reader worked around
+    save_warnings: list[str] = field(default_factory=list)  # why players may misread the output
+    losses: list[str] = field(default_factory=list)         # what a format conversion could not carry over
     casing: DocumentCasing | None = None
 
 
@@ -68,7 +66,7 @@ def collect_inputs(paths: Sequence[Path | str], exclude: Sequence[Path | str] = 
     excluded = [Path(e) for e in exclude]
     for p in map(Path, paths):
         if p.is_dir():
-            found = sorted(f for f in p.rglob("*") if f.suffix.lower() in SUFFIXES and f.is_file()
+            found = sorted(f for f in p.rglob("*") if formats.is_subtitle_path(f) and f.is_file()
                            and not any(is_within(f, e) for e in excluded))
             if not found:
                 bad.append(FileResult(p, error="folder holds no .srt or .vtt files"
@@ -78,7 +76,7 @@ def collect_inputs(paths: Sequence[Path | str], exclude: Sequence[Path | str] = 
             bad.append(FileResult(p, error=f"is {kind}, not a regular file; subcase only reads regular files"))
             continue
         elif p.is_file():
-            if p.suffix.lower() not in SUFFIXES:
+            if not formats.is_subtitle_path(p):
                 bad.append(FileResult(p, error=f"not a subtitle file (expected .srt or .vtt, got {p.suffix or 'no extension'})"))
                 continue
             candidates = [p]
@@ -97,8 +95,8 @@ def collect_inputs(paths: Sequence[Path | str], exclude: Sequence[Path | str] = 
 
 
 def convert_file(engine: CasingEngine, src: Path, out_dir: Path, mode: Mode | str = Mode.RESTORE,
-                 out_format: str | None = None, progress: Callable[[int, int], None] | None = None,
-                 cancel: Callable[[], bool] | None = None, keep_casing: bool = False,
+                 out_format: str | None = None, progress: OnProgress | None = None,
+                 cancel: ShouldCancel | None = None, keep_casing: bool = False,
                  dst: Path | None = None) -> FileResult:
     """Case one file into ``out_dir`` (as ``dst`` when the caller planned it).  Raises only ``CasingCancelled``."""
     result = FileResult(Path(src))
@@ -106,16 +104,16 @@ def convert_file(engine: CasingEngine, src: Path, out_dir: Path, mode: Mode | st
         dst = dst or output_path(result.src, out_dir, out_format)
         if same_file_key(dst) == same_file_key(result.src):
             raise SubtitleError(f"{src.name}: output would overwrite the input; choose another output folder")
-        doc = load(result.src)
-        result.warnings = [f"line {w.line}: {w.message}" for w in doc.warnings]
-        casing = case_document(engine, doc, Mode(mode), progress=progress, cancel=cancel)
-        result.changed = apply_casing(doc, casing)
-        result.words = len(casing.words)
+        cased = case_file(engine, result.src, mode, progress, cancel)
+        result.warnings = [str(w) for w in cased.doc.warnings]
+        result.changed = cased.changed
+        result.words = len(cased.casing.words)
         if keep_casing:
-            result.casing = casing
-        result.losses = conversion_losses(doc, out_format)
+            result.casing = cased.casing
+        result.losses = conversion_losses(cased.doc, out_format)
         out_dir.mkdir(parents=True, exist_ok=True)
-        result.dst = doc.save(dst, format=out_format, backup=False)
+        saved = save(cased.doc, dst, format=out_format, backup=False)
+        result.dst, result.save_warnings = saved.path, saved.warnings
         result.ok = True
     except CasingCancelled:
         raise
@@ -123,8 +121,6 @@ def convert_file(engine: CasingEngine, src: Path, out_dir: Path, mode: Mode | st
         result.error = str(exc)
     except OSError as exc:
         result.error = describe_oserror(exc, src)
-    except UnicodeError as exc:
-        result.error = f"cannot encode the output: {exc}"
     return result
 
 
@@ -132,7 +128,7 @@ def run_batch(engine: CasingEngine, inputs: Sequence[Path], out_dir: Path, mode:
               out_format: str | None = None,
               progress: Callable[[int, int, int, int], None] | None = None,
               on_file_done: Callable[[FileResult], None] | None = None,
-              cancel: Callable[[], bool] | None = None, keep_casing: bool = False) -> BatchResult:
+              cancel: ShouldCancel | None = None, keep_casing: bool = False) -> BatchResult:
     """Convert every input; ``progress(file_index, n_files, done_in_file, total_in_file)``.
 
     ``progress(i, n, 1, 1)`` means file i is finished, so the overall fraction
@@ -146,12 +142,12 @@ def run_batch(engine: CasingEngine, inputs: Sequence[Path], out_dir: Path, mode:
         if cancel is not None and cancel():
             return BatchResult(results, cancelled=True)
         if planned.error is not None:
-            r = FileResult(Path(src), error=planned.error)
-            results.append(r)
+            failed = FileResult(Path(src), error=planned.error)
+            results.append(failed)
             if progress is not None:
                 progress(i, n, 1, 1)
             if on_file_done is not None:
-                on_file_done(r)
+                on_file_done(failed)
             continue
 
         def file_progress(done: int, total: int, i: int = i) -> None:

@@ -37,7 +37,7 @@ def _failure(r) -> str:
     return safe(f"FAILED {r.src}: {error}")
 
 
-class Progress:
+class ProgressBar:
     """A one-line progress bar on stderr (plain lines when stderr is not a terminal)."""
 
     def __init__(self, total: int, quiet: bool = False):
@@ -69,7 +69,7 @@ def _engine(args):
     try:
         return CasingEngine(args.model) if getattr(args, "model", None) else CasingEngine()
     except ModelError as exc:
-        raise SystemExit(safe(f"subcase: {exc}"))
+        raise SystemExit(safe(f"subcase: {exc}")) from None
 
 
 def _collect(paths: list[Path], exclude: tuple[Path, ...] = ()):
@@ -100,7 +100,7 @@ def cmd_convert(args) -> int:
         planned = [p.dst for p in plan_outputs(inputs, out_dir, args.format) if p.dst is not None]
         check_report_path(Path(args.details), "--details", inputs, planned)
     engine = _engine(args)
-    bar = Progress(len(inputs), args.quiet)
+    bar = ProgressBar(len(inputs), args.quiet)
     t0 = time.perf_counter()
 
     def progress(i: int, n: int, done: int, total: int) -> None:
@@ -111,10 +111,12 @@ def cmd_convert(args) -> int:
         if not r.ok:
             bar.close()
             print(_failure(r), file=sys.stderr)
-        elif r.losses:
+        for loss in r.losses:  # always shown: the output lacks something the input had
             bar.close()
-            for loss in r.losses:  # always shown: the output lacks something the input had
-                print(safe(f"warning {r.src}: {loss}"), file=sys.stderr)
+            print(safe(f"warning {r.src}: {loss}"), file=sys.stderr)
+        for w in r.save_warnings:
+            bar.close()
+            print(safe(f"warning {r.dst}: {w}"), file=sys.stderr)
 
     result = run_batch(engine, inputs, out_dir, args.mode, args.format, progress, on_done,
                        keep_casing=bool(args.details))
@@ -176,6 +178,9 @@ def cmd_gui(args) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from subcase.casing import modes
+    from subcase.subtitles import formats
+
     ap = argparse.ArgumentParser(prog="subcase", description="Truecasing editor for subtitles.")
     ap.add_argument("--version", action="version", version=f"subcase {__version__}")
     sub = ap.add_subparsers(dest="command")
@@ -183,10 +188,9 @@ def build_parser() -> argparse.ArgumentParser:
     c = sub.add_parser("convert", help="case .srt/.vtt files or folders into an output folder")
     c.add_argument("paths", nargs="+", type=Path, help="files or folders")
     c.add_argument("-o", "--output", required=True, help="output folder (inputs are never touched)")
-    c.add_argument("--mode", choices=["restore", "caps", "keep"], default="restore",
-                   help="restore: ignore input casing (default); caps: recase only ALL-CAPS lines; "
-                        "keep: never lower an existing capital")
-    c.add_argument("--format", choices=["srt", "vtt"], help="output format (default: same as input)")
+    c.add_argument("--mode", choices=modes.NAMES, default=modes.Mode.RESTORE.value,
+                   help="; ".join(f"{m.value}: {text}" for m, text in modes.HELP.items()))
+    c.add_argument("--format", choices=formats.NAMES, help="output format (default: same as input)")
     c.add_argument("--details", metavar="FILE.jsonl", help="also write every word's tag, probabilities and highlight")
     c.add_argument("--model", type=Path, help=argparse.SUPPRESS)
     c.add_argument("-q", "--quiet", action="store_true", help="no progress bar")

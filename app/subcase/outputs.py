@@ -32,8 +32,7 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from subcase.errors import OutputConflictError, SpecialFileError, SubcaseError
-
-SUFFIXES = {".srt": "srt", ".vtt": "vtt"}
+from subcase.subtitles import formats
 
 
 def same_file_key(path: Path) -> str:
@@ -75,8 +74,8 @@ def check_readable_file(path: Path) -> None:
 
 
 def output_path(src: Path, out_dir: Path, out_format: str | None) -> Path:
-    fmt = out_format or SUFFIXES.get(src.suffix.lower(), "srt")
-    return out_dir / (src.stem + "." + fmt)
+    fmt = formats.get(out_format) if out_format else (formats.for_path(src) or formats.SRT)
+    return out_dir / (src.stem + fmt.suffix)
 
 
 @dataclass(frozen=True)

@@ -13,9 +13,8 @@ def test_convert_lowercased_dev_subtitles_changes_only_case(engine, dev_subtitle
     for path in dev_subtitles:
         doc = load(path)
         for cue in doc.cues:
-            for i, w in enumerate(cue.words()):
-                if w.text.lower() != w.text and len(w.text.lower()) == len(w.text):
-                    doc.set_word(cue.index, i, w.text.lower())
+            doc.recase(cue.index, [(w.start, w.end, w.text.lower()) for w in cue.words()
+                                   if w.text.lower() != w.text and len(w.text.lower()) == len(w.text)])
         lowered = doc.to_bytes()
         (src / path.name).write_bytes(lowered)
         originals[path.name] = (path.read_bytes(), lowered)

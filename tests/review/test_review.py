@@ -6,12 +6,12 @@ import os
 import pytest
 
 from subcase.casing import Tag
+from subcase.digest import file_sha256
 from subcase.review import (Accept, AcceptCue, EditLog, EditText, ReviewSession, SetTag, Status, log_path_for,
                             read_records)
 from subcase.review import autosave
-from subcase.review.actions import cycle_tag
+from subcase.review.actions import cycle_tag, next_distinct_tag
 from subcase.review.storage import file_key
-from subcase.subtitles import load
 
 from .conftest import form
 
@@ -106,13 +106,43 @@ def test_session_writes_one_record_per_decision(cased, srt_file, data_dir):
     assert r["file"] == str(srt_file.resolve())
     s.revert(a)
     s.perform(AcceptCue(0, state.threshold))
-    s.log_saved(srt_file, "srt")
+    before = s.base_sha256
+    saved = s.save()
+    assert saved.path == srt_file and saved.document is doc and saved.warnings == []
+    assert s.base_sha256 == file_sha256(srt_file) != before
     recs = read_records(path)
     assert [x["action"] for x in recs] == ["changed_tag", "undo", "accepted", "accepted", "saved"]
+    assert (recs[-1]["saved_to"], recs[-1]["saved_format"]) == (str(srt_file.resolve()), "srt")
     assert recs[1]["undoes"] == recs[0]["seq"]
     assert len({x["seq"] for x in recs}) == len(recs)
     assert seen == [(1,), (1,), (0,)]
     s.close()
+
+
+def test_saving_in_another_format_keeps_the_review(cased, srt_file, data_dir, tmp_path):
+    doc, state = cased
+    s = ReviewSession(doc, state, srt_file, model_version="v", model_sha256="ab" * 32)
+    s.perform(SetTag((1, 1), Tag.L, form))   # "fbi" in "<i>the fbi called</i>"
+    s.perform(Accept((0, 2)))                # "John"
+    saved = s.save(tmp_path / "film.vtt")
+    assert s.doc is saved.document and s.doc.format == "vtt" and doc.format == "srt"
+    assert saved.path.read_bytes().startswith(b"WEBVTT")
+    # every review word still points at its own letters in the converted text
+    for c, words in enumerate(s.state.cues):
+        text = s.doc.cues[c].text
+        assert [text[w.start:w.end] for w in words] == [w.form for w in words]
+    assert (s.state.word((1, 1)).form, s.state.word((1, 1)).status) == ("fbi", Status.CHANGED)
+    assert s.state.word((0, 2)).status is Status.ACCEPTED
+    assert s.base_sha256 == file_sha256(saved.path)
+
+
+def test_space_skips_tags_that_write_the_same_form(cased):
+    _, state = cased
+    john = state.word((0, 2))                        # "John", T
+    assert next_distinct_tag(john, form) is Tag.U    # M would write "John" again
+    i = state.word((0, 3))                           # a word with no M form either
+    i.form = "I"
+    assert next_distinct_tag(i, form) is Tag.L       # "I": U and M are the same as T
 
 
 def test_torn_last_line_is_skipped(tmp_path):

@@ -37,3 +37,9 @@ def assert_only_case_changed(before: bytes, after: bytes, encoding: str) -> None
     for i, (a, b) in enumerate(zip(old, new)):
         if a != b:
             assert a.isalpha() and a.lower() == b.lower(), f"{a!r} -> {b!r} at char {i} is not a case change"
+
+
+def recase_word(doc, cue_index: int, word_index: int, form: str) -> None:
+    """Recase the cue's ``word_index``-th word (as Cue.words() counts) through Document.recase."""
+    w = doc.cues[cue_index].words()[word_index]
+    doc.recase(cue_index, [(w.start, w.end, form)])

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from subcase.subtitles import load, loads
+from subcase.subtitles import formats, load, loads, save
 
-from .conftest import FIXTURES
+from .conftest import FIXTURES, recase_word
 
 
 def test_srt_to_vtt() -> None:
     doc = load(FIXTURES / "markup_crlf.srt")
-    out = doc.to_bytes("vtt").decode("utf-8")
+    out = doc.convert(formats.VTT).to_bytes().decode("utf-8")
     assert out.startswith("WEBVTT\r\n\r\n1\r\n00:00:01.000 --> 00:00:03.500\r\n")
     vtt = loads(out.encode(), "x.vtt")
     assert vtt.format == "vtt" and vtt.warnings == []
@@ -25,7 +25,7 @@ def test_srt_to_vtt() -> None:
 
 def test_vtt_to_srt() -> None:
     doc = load(FIXTURES / "features.vtt")
-    out = doc.to_bytes("srt").decode("utf-8")
+    out = doc.convert(formats.SRT).to_bytes().decode("utf-8")
     srt = loads(out.encode(), "x.srt")
     assert srt.format == "srt" and srt.warnings == []
     assert "WEBVTT" not in out and "STYLE" not in out and "NOTE" not in out and "fred" not in out
@@ -39,18 +39,30 @@ def test_vtt_to_srt() -> None:
 
 def test_save_as_converts_by_extension(tmp_path) -> None:
     doc = load(FIXTURES / "markup.srt")
-    doc.set_word(0, 0, "NESTED")
-    target = doc.save(tmp_path / "film.vtt")
+    recase_word(doc, 0, 0, "NESTED")
+    saved = save(doc, tmp_path / "film.vtt")
+    target = saved.path
     assert target.read_bytes().startswith(b"WEBVTT")
-    assert (doc.format, doc.path) == ("vtt", target)
+    assert (doc.format, saved.document.format, saved.document.path) == ("srt", "vtt", target)
+    doc = saved.document
     assert doc.cues[0].text.startswith("<i>NESTED")
     assert doc.to_bytes() == target.read_bytes()
-    back = doc.save(tmp_path / "film.srt")
-    assert load(back).cues[0].text == doc.cues[0].text
+    assert saved.warnings == []
+    back = save(doc, tmp_path / "film.srt")
+    assert load(back.path).cues[0].text == doc.cues[0].text
 
 
 def test_legacy_srt_to_vtt_is_utf8() -> None:
     doc = load(FIXTURES / "legacy_cp1252.srt")
-    out = doc.to_bytes("vtt")
+    out = doc.convert(formats.VTT).to_bytes()
     assert "Café crème" in out.decode("utf-8")
-    assert doc.to_bytes("vtt", encoding="utf-16").startswith(b"\xff\xfe")
+    assert doc.convert(formats.VTT).to_bytes(encoding="utf-16").startswith(b"\xff\xfe")
+
+
+def test_convert_leaves_the_document_alone() -> None:
+    doc = load(FIXTURES / "markup.srt")
+    before = doc.to_bytes()
+    vtt = doc.convert(formats.VTT)
+    assert vtt is not doc and vtt.cues[0] is not doc.cues[0]
+    assert (doc.format, doc.to_bytes()) == ("srt", before)
+    assert doc.convert(formats.SRT).to_bytes() == before

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from subcase.subtitles import SubtitleError, load, loads
+from subcase.subtitles import SubtitleError, load, loads, save
 
-from .conftest import FIXTURES
+from .conftest import FIXTURES, recase_word
 
 EXPECTED = {
     "markup.srt": ("utf-8", False, "\n"),
@@ -39,19 +39,19 @@ def test_legacy_text_decodes_to_the_right_letters() -> None:
 def test_legacy_casing_edit_keeps_code_page() -> None:
     path = FIXTURES / "legacy_cp1252.srt"
     doc = load(path)
-    doc.set_word(1, 0, "à")
+    recase_word(doc, 1, 0, "à")
     out = doc.to_bytes()
     assert out == path.read_bytes().replace(b"\xc0 bient", b"\xe0 bient")
 
 
 def test_save_in_another_encoding(tmp_path) -> None:
     doc = load(FIXTURES / "legacy_cp1252.srt")
-    target = doc.save(tmp_path / "out.srt", encoding="utf-8-sig")
+    target = save(doc, tmp_path / "out.srt", encoding="utf-8-sig").path
     assert target.read_bytes().startswith(b"\xef\xbb\xbfCafe"[:3])
     assert (doc.encoding, doc.bom) == ("utf-8", True)
     again = load(target)
     assert again.cues[0].text == "Café crème, s’il vous plaît – “naïve” déjà vu…"
-    doc.save(tmp_path / "out16.srt", encoding="utf-16")
+    save(doc, tmp_path / "out16.srt", encoding="utf-16")
     assert (tmp_path / "out16.srt").read_bytes()[:2] == b"\xff\xfe"
     assert load(tmp_path / "out16.srt").cues[1].text == again.cues[1].text
 

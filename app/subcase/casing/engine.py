@@ -9,19 +9,21 @@ the confidence of a word is the calibrated probability of its chosen tag.
 
 from __future__ import annotations
 
-import hashlib
 import json
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
 import numpy as np
 
+from subcase.digest import file_sha256
 from subcase.paths import models_dir
 
+from .calibration import apply_temperature
 from .encoder import WordEncoder
 from .lexicon import load_lexicon
-from .session import ModelError, OnnxSession
+from .onnx_session import ModelError, OnnxSession
 from .tags import TAGS, Tag, apply_tag
 from .windows import assign_tokens, plan_windows
 
@@ -29,8 +31,8 @@ BUDGET = 62          # sub-tokens per window, as in training, plus [CLS] and [SE
 STEP = 54            # a new window every 54 sub-tokens: 1.15x overlap, every word keeps some context both sides
 BATCH = 16           # windows per model call (16 beat 8, 32 and 64 on 2 cores)
 
-Progress = Callable[[int, int], None]
-Cancel = Callable[[], bool]
+OnProgress = Callable[[int, int], None]  # (window batches done, total)
+ShouldCancel = Callable[[], bool]
 
 
 class CasingCancelled(Exception):
@@ -64,16 +66,15 @@ class ModelInfo:
     card: dict
 
 
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
 class CasingEngine:
-    """Loads the shipped model once; thread-safe for one caller at a time."""
+    """Loads the shipped model once; any number of threads may call ``predict``.
+
+    Callers take turns per batch of windows, not per call: the engine's lock is
+    held only while the tokenizer cache is updated and while one batch runs
+    through the model.  A file opened during a long batch conversion therefore
+    interleaves with it instead of waiting for it, and either can be cancelled
+    between two batches.
+    """
 
     def __init__(self, model_dir: Path | None = None, threads: int | None = None, step: int | None = None,
                  budget: int | None = None):
@@ -94,10 +95,11 @@ class CasingEngine:
         self.budget = int(budget or window.get("budget", BUDGET))
         self.step = int(step or window.get("step", STEP))
         self.batch = BATCH
+        self._lock = threading.Lock()
         cal = meta.get("calibration", {})
         self.info = ModelInfo(
             version=str(meta.get("version", "unknown")),
-            sha256=str(meta.get("sha256") or _sha256(model_dir / "model.onnx")),
+            sha256=str(meta.get("sha256") or file_sha256(model_dir / "model.onnx")),
             temperature=float(cal.get("temperature", 1.0)),
             review_threshold=float(cal.get("review_threshold", 0.9)),
             card=meta,
@@ -105,8 +107,8 @@ class CasingEngine:
 
     # -- the model over a token stream -------------------------------------------------
 
-    def predict(self, stream: Sequence[StreamToken], progress: Progress | None = None,
-                cancel: Cancel | None = None) -> list[WordPrediction | None]:
+    def predict(self, stream: Sequence[StreamToken], progress: OnProgress | None = None,
+                cancel: ShouldCancel | None = None) -> list[WordPrediction | None]:
         """Predictions for every token of ``stream`` (None for punctuation)."""
         if not stream:
             return []
@@ -114,7 +116,8 @@ class CasingEngine:
         # the model is told so the way running text says it: a full stop before
         # the first word (context only; it gets no prediction of its own).
         stream = [StreamToken(".", False), *stream]
-        pieces = self.encoder.pieces([t.text.lower() for t in stream])
+        with self._lock:  # the encoder's cache of word pieces is shared
+            pieces = self.encoder.pieces([t.text.lower() for t in stream])
         lengths = [min(len(p), self.budget) for p in pieces]
         # every sub-token id in one flat array; token i owns flat[starts[i]:starts[i + 1]]
         flat = np.fromiter((t for p in pieces for t in p[:self.budget]), dtype=np.int64,
@@ -146,7 +149,8 @@ class CasingEngine:
                 ids[r, 1:span[w] + 1] = flat[lo:lo + span[w]]
                 ids[r, span[w] + 1] = self.encoder.sep_id
                 mask[r, :span[w] + 2] = 1
-            out = self.session.run(ids, mask)
+            with self._lock:
+                out = self.session.run(ids, mask)
             for r, w in enumerate(batch):
                 toks = groups[w]
                 probs[toks] = out[r, starts[toks] - starts[windows[w].first] + 1]
@@ -162,12 +166,7 @@ class CasingEngine:
 
     def calibrate(self, probs: np.ndarray) -> np.ndarray:
         """Temperature-scaled probabilities (rows sum to 1)."""
-        p = probs.astype(np.float64)
-        if self.info.temperature != 1.0:
-            logp = np.log(np.clip(p, 1e-12, 1.0)) / self.info.temperature
-            logp -= logp.max(axis=1, keepdims=True)
-            p = np.exp(logp)
-        return p / p.sum(axis=1, keepdims=True)
+        return apply_temperature(probs, self.info.temperature)
 
     def form(self, word: str, tag: Tag) -> str:
         """``word`` written with ``tag`` (M words from the case-mask lexicon)."""

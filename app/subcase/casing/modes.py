@@ -17,6 +17,14 @@ class Mode(str, Enum):
     KEEP = "keep"
 
 
+NAMES: tuple[str, ...] = tuple(m.value for m in Mode)  # for settings, menus and --mode
+HELP = {
+    Mode.RESTORE: "ignore the input's casing (default)",
+    Mode.CAPS: "recase only lines written entirely in capitals",
+    Mode.KEEP: "never lower a capital the input has",
+}
+
+
 def is_caps_line(words: list[str]) -> bool:
     letters = [c for w in words for c in w if c.isalpha()]
     return len(letters) >= 2 and all(c.isupper() for c in letters)

@@ -13,7 +13,7 @@ class of Caseiro's capitalization masks):
 from __future__ import annotations
 
 from enum import Enum
-from typing import Mapping
+from typing import Mapping, Sequence
 
 
 class Tag(str, Enum):
@@ -90,3 +90,8 @@ def apply_tag(word: str, tag: Tag, lexicon: Mapping[str, str] | None = None) -> 
     if form is None or len(form) != len(key):
         return _title(word)
     return form + word[len(key):].lower()
+
+
+def ranked(probs: Sequence[float]) -> list[tuple[Tag, float]]:
+    """Tags with their probabilities (in TAGS order), most probable first."""
+    return sorted(zip(TAGS, probs), key=lambda tp: -tp[1])

@@ -10,16 +10,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QThreadPool, Qt, Signal
+from PySide6.QtCore import QThreadPool, Signal
 from PySide6.QtWidgets import QComboBox, QDialog, QFileDialog, QFormLayout, QHBoxLayout, QHeaderView, QLineEdit, \
     QPlainTextEdit, QProgressBar, QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
 from subcase.batch import BatchResult, FileResult, collect_inputs
+from subcase.subtitles import FORMATS as SUBTITLE_FORMATS
 
 from .settings import MODES, Settings
 from .workers import BatchTask, EngineHolder
 
-FORMATS = (("Keep each file's format", None), ("SubRip (.srt)", "srt"), ("WebVTT (.vtt)", "vtt"))
+FORMATS = (("Keep each file's format", None),
+           *((f"{f.label} ({f.suffix})", f.name) for f in SUBTITLE_FORMATS.values()))
 
 
 def default_output_dir(paths: list[Path]) -> Path:
@@ -177,7 +179,7 @@ class BatchDialog(QDialog):
                      + (f", {len(self.inputs) - len(result.results)} not started." if result.cancelled else "."))
         for r in ok:
             lines.append(f"OK      {r.src} -> {r.dst} ({r.changed} of {r.words} words changed)")
-            for w in r.losses + r.warnings:
+            for w in r.losses + r.save_warnings + r.warnings:
                 lines.append(f"        warning: {w}")
         for r in failed:
             lines.append(f"FAILED  {r.src}: {r.error}")

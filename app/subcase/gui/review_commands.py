@@ -7,45 +7,41 @@ QUndoCommand so Ctrl+Z reverts it through the session too.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from PySide6.QtCore import QItemSelectionModel, Qt
 from PySide6.QtGui import QUndoCommand
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QMenu, QPlainTextEdit, QVBoxLayout
 
 from subcase.casing import TAG_NAMES, Tag, apply_tag
-from subcase.review import Accept, AcceptCue, EditText, SetTag
-from subcase.review.actions import Action, cycle_tag
+from subcase.review import Accept, AcceptCue, EditText, ReviewSession, SetTag
+from subcase.review.actions import Action, next_distinct_tag
 
 from .cue_view import COL_TEXT
-
-if TYPE_CHECKING:
-    from .main_window import MainWindow
 
 
 class ReviewCommand(QUndoCommand):
     """A review Action on the Qt undo stack.
 
-    The action is performed (and logged) before the command is pushed, so a
-    decision the edit log refused never reaches the stack; the push's own
-    redo() is therefore skipped once.
+    It holds the session it was pushed for: the window clears the stack
+    whenever it closes a session, so the two never part.  The action is
+    performed (and logged) before the command is pushed, so a decision the
+    edit log refused never reaches the stack; the push's own redo() is
+    therefore skipped once.  Later undo/redo go through the window's
+    ``run_logged``, which asks the user if the log cannot be written.
     """
 
-    def __init__(self, window: MainWindow, action: Action, performed: bool = False):
+    def __init__(self, window: MainWindow, session: ReviewSession, action: Action, performed: bool = False):
         super().__init__(action.label)
-        self.window, self.action = window, action
+        self.window, self.session, self.action = window, session, action
         self._skip_redo = performed
 
     def redo(self) -> None:
         if self._skip_redo:
             self._skip_redo = False
             return
-        session = self.window.session
-        self.window.run_logged(lambda: session.perform(self.action), can_cancel=False)
+        self.window.run_logged(lambda: self.session.perform(self.action), can_cancel=False)
 
     def undo(self) -> None:
-        session = self.window.session
-        self.window.run_logged(lambda: session.revert(self.action), can_cancel=False)
+        self.window.run_logged(lambda: self.session.revert(self.action), can_cancel=False)
 
 
 class ReviewCommandsMixin:
@@ -60,7 +56,7 @@ class ReviewCommandsMixin:
             return
         session = self.session
         if self.run_logged(lambda: session.perform(action), can_cancel=True):
-            self.undo_stack.push(ReviewCommand(self, action, performed=True))
+            self.undo_stack.push(ReviewCommand(self, session, action, performed=True))
 
     def _on_session_changed(self, cues: tuple[int, ...]) -> None:
         self.view.refresh(cues)
@@ -162,12 +158,7 @@ class ReviewCommandsMixin:
         pos = self.current_pos()
         if pos is None or self.session is None:
             return
-        w = self.session.state.word(pos)
-        tag = w.tag
-        for _ in range(4):  # skip tags that would write the same form (M without a lexicon entry)
-            tag = cycle_tag(tag)
-            if self._form(w.form, tag) != w.form:
-                break
+        tag = next_distinct_tag(self.session.state.word(pos), self._form)
         self._push(SetTag(pos, tag, self._form))
 
     def accept_word(self) -> None:

@@ -8,7 +8,6 @@ the GUI can display it while the worker still cases the original).
 
 from __future__ import annotations
 
-import os
 import threading
 import traceback
 from dataclasses import dataclass
@@ -17,7 +16,8 @@ from typing import Callable
 
 from PySide6.QtCore import QObject, QRunnable, Signal
 
-from subcase.casing import CasingCancelled, CasingEngine, Mode, ModelError, apply_casing, case_document
+from subcase.casing import CasingCancelled, CasingEngine, ModelError, case_file
+from subcase.casing.onnx_session import available_cores
 from subcase.review import ReviewState
 from subcase.errors import SubcaseError, describe_oserror
 from subcase.subtitles import Document, load
@@ -26,21 +26,21 @@ from subcase.subtitles import Document, load
 def gui_engine() -> CasingEngine:
     """The engine as the GUI uses it: one core left for the GUI thread (the encoder
     already tokenizes in chunks, so it never holds the GIL for long)."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    return CasingEngine(threads=max(1, cores - 1))
+    return CasingEngine(threads=max(1, available_cores() - 1))
 
 
 class EngineHolder:
     """Loads the casing engine once, on first use, in whichever worker needs it.
 
-    The engine serves one caller at a time, so users take ``lock`` around calls.
+    Workers share the one engine; it takes turns between them per batch of
+    windows (see ``CasingEngine``), so a file opened during a batch conversion
+    cases alongside it, and each can be cancelled at any time.
     """
 
     def __init__(self, factory: Callable[[], CasingEngine] = gui_engine):
         self._factory = factory
         self._engine: CasingEngine | None = None
         self._load_lock = threading.Lock()
-        self.lock = threading.Lock()
 
     @property
     def loaded(self) -> CasingEngine | None:
@@ -87,10 +87,6 @@ class LoadAndCaseTask(QRunnable):
     def cancel(self) -> None:
         self._cancel.set()
 
-    @property
-    def is_cancelled(self) -> bool:
-        return self._cancel.is_set()
-
     def run(self) -> None:
         try:
             self._run()
@@ -108,22 +104,19 @@ class LoadAndCaseTask(QRunnable):
             self.done.set()
 
     def _run(self) -> None:
-        # The preview is a second, independent parse: cheaper for the GUI than
-        # doc.copy() (deepcopy holds the GIL in long stretches).
+        # The preview is a parse of its own (case_file reads the file again):
+        # cheaper for the GUI than doc.copy(), whose deepcopy holds the GIL in
+        # long stretches.
         self.signals.loaded.emit(load(self.path))
-        doc = load(self.path)
         if self._cancel.is_set():
             raise CasingCancelled()
         engine = self.engines.get()
-        with self.engines.lock:
-            casing = case_document(engine, doc, Mode(self.mode),
-                                   progress=lambda d, t: self.signals.progress.emit(d, t),
-                                   cancel=self._cancel.is_set)
+        cased = case_file(engine, self.path, self.mode, progress=lambda d, t: self.signals.progress.emit(d, t),
+                          cancel=self._cancel.is_set)
         if self._cancel.is_set():
             raise CasingCancelled()
-        apply_casing(doc, casing)
-        state = ReviewState.from_casing(len(doc.cues), casing, self.threshold)
-        self.signals.cased.emit(CaseResult(self.path, doc, state, len(casing.words), self.mode,
+        state = ReviewState.from_casing(len(cased.doc.cues), cased.casing, self.threshold)
+        self.signals.cased.emit(CaseResult(self.path, cased.doc, state, len(cased.casing.words), self.mode,
                                            engine.info.version, engine.info.sha256))
 
 
@@ -190,9 +183,8 @@ class BatchTask(QRunnable):
                 self.signals.file_done.emit(self._done_files, result)
                 self._done_files += 1
 
-            with self.engines.lock:
-                result = run_batch(engine, self.inputs, self.out_dir, mode=self.mode, out_format=self.out_format,
-                                   progress=progress, on_file_done=on_file_done, cancel=self._cancel.is_set)
+            result = run_batch(engine, self.inputs, self.out_dir, mode=self.mode, out_format=self.out_format,
+                               progress=progress, on_file_done=on_file_done, cancel=self._cancel.is_set)
             self.signals.finished.emit(result)
         except Exception:
             self.signals.failed.emit(traceback.format_exc())

@@ -9,7 +9,7 @@ wraps each one in a QUndoCommand.
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Callable
 
 from subcase.casing import TAGS, TAG_NAMES, Tag
@@ -18,7 +18,7 @@ from subcase.subtitles.words import has_letters
 
 from .state import Pos, ReviewState, ReviewWord, Status
 
-Former = Callable[[str, Tag], str]  # CasingEngine.form: a word written with a tag
+TagWriter = Callable[[str, Tag], str]  # a word written with a tag (CasingEngine.form)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,8 +57,8 @@ def _status_for(w: ReviewWord, form: str) -> Status:
 class SetTag(Action):
     """Write the current word with another tag (lower, Title, UPPER, Mixed)."""
 
-    def __init__(self, pos: Pos, tag: Tag, former: Former):
-        self.pos, self.tag, self.former = pos, Tag(tag), former
+    def __init__(self, pos: Pos, tag: Tag, write: TagWriter):
+        self.pos, self.tag, self.write = pos, Tag(tag), write
         self.cues = (pos[0],)
         self.focus = pos
         self.label = f"Set word to {TAG_NAMES[self.tag]}"
@@ -67,9 +67,9 @@ class SetTag(Action):
     def do(self, doc: Document, state: ReviewState) -> list[Decision]:
         w = state.word(self.pos)
         self._before = _snap(w)
-        new = self.former(w.form, self.tag)
+        new = self.write(w.form, self.tag)
         if new != w.form:
-            doc.set_word(w.cue_index, w.word_index, new)
+            doc.recase(w.cue_index, [(w.start, w.end, new)])
         old = w.form
         w.form = new
         w.status = _status_for(w, new)
@@ -79,13 +79,27 @@ class SetTag(Action):
         assert self._before is not None
         w = state.word(self.pos)
         if w.form != self._before.form:
-            doc.set_word(w.cue_index, w.word_index, self._before.form)
+            doc.recase(w.cue_index, [(w.start, w.end, self._before.form)])
         w.form, w.status = self._before.form, self._before.status
 
 
 def cycle_tag(current: Tag) -> Tag:
     """The next tag in L -> T -> U -> M -> L order."""
     return TAGS[(TAGS.index(current) + 1) % len(TAGS)]
+
+
+def next_distinct_tag(w: ReviewWord, write: TagWriter) -> Tag:
+    """The tag Space cycles ``w`` to: the next one that writes a different form.
+
+    M without a lexicon entry writes the same form as T, and a one-letter word
+    is the same in T and U; cycling through those would look like nothing happened.
+    """
+    tag = w.tag
+    for _ in range(len(TAGS)):
+        tag = cycle_tag(tag)
+        if write(w.form, tag) != w.form:
+            return tag
+    return tag
 
 
 class Accept(Action):

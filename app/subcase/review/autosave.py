@@ -10,7 +10,6 @@ offer to "recover" the first one's live work.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import queue
@@ -20,6 +19,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from subcase.casing import Tag
+from subcase.digest import file_sha256
 from subcase.errors import SubcaseError
 from subcase.subtitles import Document, load
 from subcase.subtitles.atomic import write_atomic
@@ -36,10 +36,6 @@ def autosave_dir() -> Path:
 
 def snapshot_path_for(source: Path) -> Path:
     return autosave_dir() / f"{file_key(source)}.json"
-
-
-def file_sha256(path: Path) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
 def snapshot(doc: Document, state: ReviewState, source: Path, base: Path, base_sha256: str, *, mode: str,
@@ -175,7 +171,7 @@ class Recoverable:
 
 def find_recoverable() -> list[Recoverable]:
     """Snapshots left by a process that is no longer running, newest first."""
-    out = []
+    out: list[Recoverable] = []
     directory = autosave_dir()
     if not directory.is_dir():
         return out

@@ -1,7 +1,9 @@
 """A review session: one document, its review state, and its edit log.
 
 The session is the only place that runs actions, so every human decision
-passes through ``_log`` and reaches the disk before the UI moves on.
+passes through ``_log`` and reaches the disk before the UI moves on.  It also
+saves the document (``save``): the edit log records it, and the session
+remembers the hash of what it wrote, which crash recovery checks.
 """
 
 from __future__ import annotations
@@ -13,10 +15,12 @@ from pathlib import Path
 from typing import Callable
 
 import subcase
+from subcase.digest import file_sha256
 from subcase.casing import TAGS
-from subcase.subtitles import Document
+from subcase.subtitles import Document, Saved, save
 
-from .actions import Action, Decision
+from . import autosave
+from .actions import Action, Decision, realign
 from .editlog import EDITLOG_SCHEMA, EditLog, EditLogError
 from .state import ReviewState
 
@@ -26,7 +30,7 @@ Listener = Callable[[tuple[int, ...]], None]
 class ReviewSession:
     def __init__(self, doc: Document, state: ReviewState, source: Path, *, model_version: str,
                  model_sha256: str, mode: str = "restore", log: EditLog | None = None,
-                 session_id: str | None = None):
+                 session_id: str | None = None, base_sha256: str | None = None):
         self.doc = doc
         self.state = state
         self.source = Path(source).resolve()
@@ -38,6 +42,9 @@ class ReviewSession:
         self.listeners: list[Listener] = []
         self._seqs: dict[int, list[int]] = {}  # id(action) -> seqs of its records
         self._seq = int(time.time() * 1000) * 1000  # unique across sessions without reading the log
+        # sha256 of the file the document was last read from or saved to: a
+        # crash-recovery snapshot only applies to that exact file.
+        self.base_sha256 = base_sha256 if base_sha256 is not None else file_sha256(doc.path or self.source)
 
     # -- running actions -------------------------------------------------------
     def perform(self, action: Action) -> None:
@@ -93,8 +100,41 @@ class ReviewSession:
                 pass  # the old log is already failing; closing it must not stop the switch
         self.log = log
 
-    def log_saved(self, path: Path, fmt: str) -> None:
-        self._log([self._base("saved", None) | {"saved_to": str(Path(path).resolve()), "saved_format": fmt}])
+    # -- saving ----------------------------------------------------------------
+    def save(self, path: Path | str | None = None, format: str | None = None, *,
+             allow_read_only: bool = False, log: bool = True) -> Saved:
+        """Write the document (SubtitleError if it cannot be), log it, remember its hash.
+
+        Saved in another format, the session goes on with the converted
+        document; a cue whose text the conversion changed (escaped or dropped
+        markup) gets its review words matched again, keeping their decisions.
+        A read-only file raises ReadOnlyError unless ``allow_read_only``.  With
+        ``log`` False the caller writes the "saved" record itself with
+        ``log_saved`` (the editor does, to ask the user if the log fails after
+        the file was written).
+        """
+        saved = save(self.doc, path, format=format, allow_read_only=allow_read_only)
+        if saved.document is not self.doc:
+            for c, cue in enumerate(saved.document.cues):
+                if cue.text != self.doc.cues[c].text:
+                    self.state.cues[c] = realign(self.state.cues[c], cue.words(), c)
+            self.doc = saved.document
+            self.state.clamp_current()
+        self.base_sha256 = file_sha256(saved.path)
+        if log:
+            self.log_saved(saved)
+        return saved
+
+    def log_saved(self, saved: Saved) -> None:
+        """The "saved" record; EditLogError if it cannot be written."""
+        self._log([self._base("saved", None) | {"saved_to": str(saved.path.resolve()),
+                                                 "saved_format": saved.document.format}])
+
+    def snapshot(self) -> dict:
+        """A crash-recovery snapshot of the unsaved review (see ``autosave``)."""
+        return autosave.snapshot(self.doc, self.state, self.source, self.doc.path or self.source, self.base_sha256,
+                                 mode=self.mode, model_version=self.model_version, model_sha256=self.model_sha256,
+                                 session_id=self.session_id, log_path=self.log.path if self.log else None)
 
     def _notify(self, cues: tuple[int, ...]) -> None:
         for listener in list(self.listeners):

@@ -12,7 +12,7 @@ from enum import Enum
 from typing import Iterator
 
 from subcase.casing import TAGS, Tag
-from subcase.casing.tags import tag_of
+from subcase.casing.tags import ranked, tag_of
 
 Pos = tuple[int, int]  # (cue index, slot in that cue's reviewable words)
 
@@ -22,12 +22,15 @@ class Status(str, Enum):
     ACCEPTED = "accepted"    # a human looked and kept the proposed form
     CHANGED = "changed"      # a human chose a different tag
     EDITED = "edited"        # the word came from a hand edit of the cue text
+    # Changed by the app from what the editor taught elsewhere (learning from
+    # fixes); not a human decision on this word.  The GUI reserves a look for it.
+    LEARNED = "learned"
 
 
 @dataclass(slots=True)
 class ReviewWord:
     cue_index: int
-    word_index: int          # index among the cue's words, as Document.set_word counts them
+    word_index: int          # index among the cue's words (Cue.words()), as the edit log records it
     start: int               # offsets into the cue text
     end: int
     input: str               # as written in the opened file
@@ -61,9 +64,8 @@ class ReviewWord:
         return self.status is Status.UNTOUCHED and self.flagged(threshold)
 
     def alternatives(self) -> list[tuple[Tag, float]]:
-        if self.probs is None:
-            return [(t, 0.0) for t in TAGS]
-        return sorted(zip(TAGS, self.probs), key=lambda tp: -tp[1])
+        """Tags ranked by the model's probability, best first (in TAGS order for a hand-typed word)."""
+        return ranked(self.probs if self.probs is not None else (0.0,) * len(TAGS))
 
 
 class ReviewState:
@@ -112,6 +114,12 @@ class ReviewState:
             self.current = None
         elif s >= len(self.cues[c]):
             self.current = (c, len(self.cues[c]) - 1)
+
+    def flag_reasons(self, pos: Pos) -> list:
+        """Why the word at ``pos`` is flagged (``flags.FlagReason`` list, [] if it is not)."""
+        from .flags import flag_reasons
+
+        return flag_reasons(self, pos)
 
     # -- navigation ----------------------------------------------------------
     def next_to_review(self, after: Pos | None = None, backwards: bool = False, wrap: bool = True) -> Pos | None:

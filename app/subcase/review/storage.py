@@ -32,3 +32,4 @@ def file_key(source: Path) -> str:
     digest = hashlib.sha256(resolved.encode("utf-8", "surrogatepass")).hexdigest()[:12]
     stem = re.sub(r"[^\w.-]+", "_", Path(source).stem)[:60] or "untitled"
     return f"{stem}.{digest}"
+

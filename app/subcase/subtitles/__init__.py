@@ -1,16 +1,20 @@
 """The subtitle document core: lossless SRT and WebVTT reading and writing.
 
     doc = load("film.srt")
-    doc.set_word(0, 2, "London")
-    doc.save()                      # atomic, keeps film.srt.bak
-    doc.save("film.vtt")            # converts
+    word = doc.cues[0].words()[2]
+    doc.recase(0, [(word.start, word.end, "London")])
+    save(doc)                       # atomic, keeps film.srt.bak
+    save(doc, "film.vtt")           # writes a converted copy
 
 No Qt here: the editor, the truecaser and batch conversion all build on it.
 """
 
+from .document import Cue, Document
 from .errors import ParseWarning, SubtitleError
-from .model import Cue, Document
+from .formats import FORMATS, Format
 from .reader import load, loads
+from .saving import Saved, save
 from .words import Token
 
-__all__ = ["load", "loads", "Document", "Cue", "SubtitleError", "ParseWarning", "Token"]
+__all__ = ["load", "loads", "save", "Saved", "Document", "Cue", "SubtitleError", "ParseWarning", "Token",
+           "FORMATS", "Format"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from . import markup
-from .model import Document
+from .document import Document
 
 _VOICE_RE = re.compile(r"<v(?:\.[^\s>]*)?\s+([^>]*)>", re.IGNORECASE)
 _CLASS_RE = re.compile(r"<(?:c|[ibuv])\.[^\s>]+[^>]*>|<c>", re.IGNORECASE)

@@ -5,29 +5,20 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from . import srt, vtt
+from . import formats
+from .document import Cue, Document
 from .encoding import decode
 from .errors import SubtitleError
-from .model import Cue, Document
-from .scan import newline_of, split_lines
-from .timecode import TIMING_RE
+from .lines import newline_of, split_lines
 
-FORMATS = ("srt", "vtt")
-_PARSERS = {"srt": srt.parse, "vtt": vtt.parse}
 _SIGNATURE_RE = re.compile(r"WEBVTT(?:[ \t\r\n]|$)")
 
 
-def check_format(fmt: str) -> str:
-    if fmt not in FORMATS:
-        raise SubtitleError(f"unknown subtitle format {fmt!r}; use 'srt' or 'vtt'")
-    return fmt
-
-
-def sniff(text: str, name: str) -> str:
-    """The format by content first (a WEBVTT signature), then by extension."""
+def sniff(text: str, name: str) -> formats.Format:
+    """The format by content first (a WEBVTT signature), then by the name's suffix; SRT otherwise."""
     if _SIGNATURE_RE.match(text):
-        return "vtt"
-    return "vtt" if Path(name).suffix.lower() == ".vtt" else "srt"
+        return formats.VTT
+    return formats.for_path(name) or formats.SRT
 
 
 def loads(data: bytes, name: str = "x.srt", format: str | None = None) -> Document:
@@ -35,15 +26,15 @@ def loads(data: bytes, name: str = "x.srt", format: str | None = None) -> Docume
     if not data:
         raise SubtitleError(f"{name}: the file is empty")
     decoded = decode(data, name)
-    fmt = check_format(format) if format else sniff(decoded.text, name)
-    segments, warnings = _PARSERS[fmt](decoded.text)
+    fmt = formats.get(format) if format else sniff(decoded.text, name)
+    segments, warnings = fmt.parse(decoded.text)
     has_cues = any(isinstance(s, Cue) for s in segments)
-    if not has_cues and not (fmt == "vtt" and _SIGNATURE_RE.match(decoded.text)):
+    if not has_cues and not (fmt is formats.VTT and _SIGNATURE_RE.match(decoded.text)):
         raise SubtitleError(
             f"{name}: no subtitle cues found (no 'start --> end' timing line); "
             "this is not an SRT or WebVTT file")
     newline = newline_of(split_lines(decoded.text))
-    return Document(fmt, decoded.encoding, decoded.bom, newline, segments, warnings)
+    return Document(fmt.name, decoded.encoding, decoded.bom, newline, segments, warnings)
 
 
 def load(path: Path | str) -> Document:
@@ -60,4 +51,4 @@ def load(path: Path | str) -> Document:
     return doc
 
 
-__all__ = ["load", "loads", "sniff", "check_format", "FORMATS", "TIMING_RE"]
+__all__ = ["load", "loads", "sniff"]

@@ -8,17 +8,13 @@ two formats differ only in the small rules passed in from srt.py and vtt.py.
 
 from __future__ import annotations
 
-import re
-from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable
 
+from .document import Cue, RawCue
 from .errors import ParseWarning
-from .model import Cue, RawCue
+from .lines import Line, split_lines
 from .timecode import Timing, parse_timing
-
-_NEWLINE_RE = re.compile(r"\r\n|\r|\n")
-Line = tuple[str, str]  # content, line ending ("" for an unterminated last line)
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,22 +34,6 @@ class _Pending:
     parsed: Timing
     text: list[Line] = field(default_factory=list)
     tail: list[Line] = field(default_factory=list)
-
-
-def split_lines(text: str) -> list[Line]:
-    lines: list[Line] = []
-    pos = 0
-    for m in _NEWLINE_RE.finditer(text):
-        lines.append((text[pos:m.start()], m.group()))
-        pos = m.end()
-    if pos < len(text):
-        lines.append((text[pos:], ""))
-    return lines
-
-
-def newline_of(lines: list[Line]) -> str:
-    counts = Counter(end for _, end in lines if end)
-    return counts.most_common(1)[0][0] if counts else "\n"
 
 
 def _blank(line: Line) -> bool:

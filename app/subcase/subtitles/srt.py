@@ -1,14 +1,14 @@
-"""SubRip: the scanner rules, and writing SRT from a WebVTT document."""
+"""SubRip: the scanner rules, and the cues of a new SRT file made from another format's."""
 
 from __future__ import annotations
 
 import re
+from typing import Sequence
 
 from . import markup
 from .errors import ParseWarning
-from .model import Cue
+from .document import Cue
 from .scan import Rules, scan
-from .timecode import timing_block
 
 _NUMBER_RE = re.compile(r"\s*[0-9]+\s*")
 
@@ -66,11 +66,10 @@ def text_from_vtt(text: str, settings: str) -> str:
     return _an_tag(settings) + "".join(out)
 
 
-def render(cues: list[Cue], newline: str) -> str:
-    """A fresh SRT file from another format's cues, numbered from 1."""
-    parts = []
+def from_cues(cues: Sequence[Cue], newline: str) -> list[str | Cue]:
+    """Fresh SRT cues (numbered from 1, tags SRT players know) from another format's cues."""
+    out: list[str | Cue] = []
     for number, cue in enumerate(cues, 1):
         lines = [ln for ln in text_from_vtt(cue.text, cue.settings).split("\n") if ln.strip()]
-        parts.append(timing_block(str(number), cue.start_ms, cue.end_ms, "", "srt", newline))
-        parts.append("".join(ln + newline for ln in lines) + newline)
-    return "".join(parts)
+        out.append(Cue(str(number), cue.start_ms, cue.end_ms, "", "\n".join(lines)))
+    return out

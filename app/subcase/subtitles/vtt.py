@@ -1,15 +1,14 @@
-"""WebVTT: the scanner rules, and writing WebVTT from an SRT document."""
+"""WebVTT: the scanner rules, and the cues of a new WebVTT file made from another format's."""
 
 from __future__ import annotations
 
-import html
 import re
+from typing import Sequence
 
 from . import markup
 from .errors import ParseWarning
-from .model import Cue
+from .document import Cue
 from .scan import Rules, scan
-from .timecode import timing_block
 
 HEADER_RE = re.compile(r"WEBVTT(?:[ \t].*)?")
 _BLOCK_RE = re.compile(r"(?:NOTE|STYLE|REGION)(?:[ \t].*)?")
@@ -60,12 +59,11 @@ def text_from_srt(text: str) -> tuple[str, str]:
     return "".join(out), settings
 
 
-def render(cues: list[Cue], newline: str) -> str:
-    """A fresh WebVTT file from another format's cues."""
-    parts = ["WEBVTT" + newline + newline]
+def from_cues(cues: Sequence[Cue], newline: str) -> list[str | Cue]:
+    """A header and fresh WebVTT cues (escaped text, {\\anN} as cue settings) from SRT cues."""
+    out: list[str | Cue] = ["WEBVTT" + newline + newline]
     for cue in cues:
         text, settings = text_from_srt(cue.text)
         lines = [ln for ln in text.split("\n") if ln.strip()]
-        parts.append(timing_block(cue.identifier, cue.start_ms, cue.end_ms, settings, "vtt", newline))
-        parts.append("".join(ln + newline for ln in lines) + newline)
-    return "".join(parts)
+        out.append(Cue(cue.identifier, cue.start_ms, cue.end_ms, settings, "\n".join(lines)))
+    return out

@@ -20,12 +20,14 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from subcase.casing.calibration import apply_temperature
 from subcase.casing.encoder import WordEncoder
+from subcase.evaluation.metrics import calibration_table
 
 from .data import DEFAULT_CACHE, load_or_build
 from .examples import IGNORE, held_out_batches
 from .lexicon_build import build_lexicon
-from .model import CaseTagger
+from .tagger import CaseTagger
 from .paths import encoder_dir
 from .train import BUDGET
 
@@ -46,7 +48,7 @@ def optimize(src: Path, dst: Path, hidden: int, heads: int) -> dict:
 
     LayerNormalization stays apart from its residual Add: on a 1,500-cue film the
     fused SkipLayerNormalization kernel took 0.19 s against 0.066 s for the pair
-    (the run-time session disables the fusion too, see ``casing.session``).
+    (the run-time session disables the fusion too, see ``casing.onnx_session``).
     """
     from onnxruntime.transformers.fusion_options import FusionOptions
     from onnxruntime.transformers.optimizer import optimize_model
@@ -94,20 +96,9 @@ def fit_temperature(probs: np.ndarray, gold: np.ndarray) -> float:
     return round(best_t, 2)
 
 
-def apply_temperature(probs: np.ndarray, t: float) -> np.ndarray:
-    z = np.log(np.clip(probs, 1e-12, 1)) / t
-    z -= z.max(1, keepdims=True)
-    e = np.exp(z)
-    return e / e.sum(1, keepdims=True)
-
-
-def ece(conf: np.ndarray, correct: np.ndarray, bins: int = 10) -> float:
-    total = 0.0
-    for b in range(bins):
-        sel = (conf >= b / bins) & ((conf < (b + 1) / bins) | (b == bins - 1))
-        if sel.any():
-            total += sel.mean() * abs(correct[sel].mean() - conf[sel].mean())
-    return float(total)
+def ece(conf: np.ndarray, correct: np.ndarray) -> float:
+    """Expected calibration error, as ``subcase evaluate`` reports it."""
+    return calibration_table(conf.tolist(), correct.tolist())[0]
 
 
 def review_threshold(conf: np.ndarray, correct: np.ndarray, target_catch: float = 0.9) -> float:

@@ -84,7 +84,7 @@ def main(argv=None) -> None:
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args(argv)
 
-    from .model import CaseTagger
+    from .tagger import CaseTagger
     from .paths import encoder_dir
     meta = json.loads((args.model / "model.json").read_text(encoding="utf-8"))
     sd, n_layers = state_from_onnx(args.model / "model.onnx")

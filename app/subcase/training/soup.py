@@ -20,7 +20,7 @@ from subcase.casing.encoder import WordEncoder
 
 from .data import DEFAULT_CACHE, load_or_build
 from .examples import held_out_batches
-from .model import CaseTagger
+from .tagger import CaseTagger
 from .paths import encoder_dir
 from .train import BUDGET, validate
 

@@ -14,14 +14,13 @@ import random
 import time
 from pathlib import Path
 
-import numpy as np
 import torch
 
 from subcase.casing.encoder import WordEncoder
 
 from .data import DEFAULT_CACHE, load_or_build
 from .examples import IGNORE, held_out_batches, make_batch, sample_window
-from .model import CaseTagger
+from .tagger import CaseTagger
 from .paths import encoder_dir
 
 SOURCE_WEIGHTS = {"seinfeld": 0.30, "wiki": 0.30, "fortunes": 0.10, "synthetic": 0.15, "tech": 0.15}

@@ -1,8 +1,9 @@
-"""Casing whole subtitle documents (or plain cue texts) with the engine.
+"""Casing cues as one stream of words: a sentence split across cues is cased as one.
 
-The words of all cues form one stream so that a sentence split across cues is
-cased as one sentence.  Results are per word, with positions in the cue text,
-so applying them changes letter case and nothing else.
+The input is each cue's tokens (offsets into its text); the result is one
+``WordCasing`` per word with letters, with its offsets, so that applying it
+(``pipeline.apply_casing``) changes letter case and nothing else.  Everything
+here is linear in the number of tokens, however they are spread over cues.
 """
 
 from __future__ import annotations
@@ -14,10 +15,10 @@ from subcase.subtitles.words import Token, has_letters, tokenize
 
 from .addresses import host_word_indices
 from .encoder import BOUNDARY
-from .engine import CasingEngine, Cancel, Progress, StreamToken, WordPrediction
+from .engine import CasingEngine, OnProgress, ShouldCancel, StreamToken, WordPrediction
 from .gcpause import paused_gc
 from .modes import Mode, is_caps_line, merge_keep
-from .tags import TAGS, Tag
+from .tags import TAGS, Tag, ranked
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +43,7 @@ class WordCasing:
 
     def alternatives(self) -> list[tuple[Tag, float]]:
         """Tags ranked by probability, best first."""
-        return sorted(zip(TAGS, self.probs), key=lambda tp: -tp[1])
+        return ranked(self.probs)
 
 
 @dataclass
@@ -56,24 +57,21 @@ class DocumentCasing:
         for w in self.words:
             self.by_cue.setdefault(w.cue_index, []).append(w)
 
-    def highlighted(self, threshold: float | None = None) -> list[WordCasing]:
-        t = self.threshold if threshold is None else threshold
-        return [w for w in self.words if w.confidence < t]
-
     def cue_texts(self, texts: Sequence[str]) -> list[str]:
         """The given cue texts with every word replaced by its output form."""
         out = []
         for i, text in enumerate(texts):
-            chars = list(text)
-            for w in self.by_cue.get(i, []):
-                chars[w.start:w.end] = w.output
-            out.append("".join(chars))
+            parts, pos = [], 0
+            for w in self.by_cue.get(i, []):  # in text order
+                parts += [text[pos:w.start], w.output]
+                pos = w.end
+            out.append("".join(parts) + text[pos:])
         return out
 
 
 def case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], line_of: Sequence[Sequence[int]] | None,
-                     mode: Mode = Mode.RESTORE, progress: Progress | None = None,
-                     cancel: Cancel | None = None) -> DocumentCasing:
+                     mode: Mode = Mode.RESTORE, progress: OnProgress | None = None,
+                     cancel: ShouldCancel | None = None) -> DocumentCasing:
     """Case cues given as token lists (offsets into each cue's text).
 
     ``line_of[c][k]`` is the line number of token k of cue c, used by caps mode.
@@ -83,7 +81,7 @@ def case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], line
 
 
 def _case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], line_of: Sequence[Sequence[int]] | None,
-                      mode: Mode, progress: Progress | None, cancel: Cancel | None) -> DocumentCasing:
+                      mode: Mode, progress: OnProgress | None, cancel: ShouldCancel | None) -> DocumentCasing:
     stream: list[StreamToken] = []
     where: list[tuple[int, int, Token] | None] = []
     hosts = {(c, k) for c, tokens in enumerate(cues) for k in host_word_indices(tokens)}
@@ -130,36 +128,22 @@ def _case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], lin
     return DocumentCasing(words, mode, engine.info.review_threshold)
 
 
-def _line_numbers(text: str, tokens: Sequence[Token]) -> list[int]:
-    return [text.count("\n", 0, t.start) for t in tokens]
+def line_numbers(text: str, tokens: Sequence[Token]) -> list[int]:
+    """The 0-based line of each token (tokens in text order), in one pass over the text."""
+    out, line, pos = [], 0, 0
+    for t in tokens:
+        line += text.count("\n", pos, t.start)
+        pos = t.start
+        out.append(line)
+    return out
 
 
 def case_texts(engine: CasingEngine, texts: Sequence[str], mode: Mode = Mode.RESTORE,
-               progress: Progress | None = None, cancel: Cancel | None = None) -> DocumentCasing:
+               progress: OnProgress | None = None, cancel: ShouldCancel | None = None) -> DocumentCasing:
     """Case plain (markup-free) cue texts as one stream."""
     token_lists = [tokenize(t) for t in texts]
-    lines = [_line_numbers(t, toks) for t, toks in zip(texts, token_lists)]
+    lines = [line_numbers(t, toks) for t, toks in zip(texts, token_lists)]
     return case_token_lists(engine, token_lists, lines, mode, progress, cancel)
 
 
-def case_document(engine: CasingEngine, doc, mode: Mode = Mode.RESTORE,
-                  progress: Progress | None = None, cancel: Cancel | None = None) -> DocumentCasing:
-    """Case a ``subcase.subtitles.Document``; markup is never seen by the model."""
-    with paused_gc():
-        token_lists = [cue.tokens() for cue in doc.cues]
-        lines = [_line_numbers(cue.text, toks) for cue, toks in zip(doc.cues, token_lists)]
-        return case_token_lists(engine, token_lists, lines, mode, progress, cancel)
-
-
-def apply_casing(doc, casing: DocumentCasing) -> int:
-    """Write every changed word into ``doc``; returns how many words changed."""
-    changed = 0
-    for w in casing.words:
-        if w.changed:
-            doc.set_word(w.cue_index, w.word_index, w.output)
-            changed += 1
-    return changed
-
-
-__all__ = ["WordCasing", "DocumentCasing", "case_texts", "case_document", "apply_casing", "case_token_lists",
-           "WordPrediction"]
+__all__ = ["WordCasing", "DocumentCasing", "case_texts", "case_token_lists", "line_numbers", "WordPrediction"]

@@ -6,22 +6,25 @@ rebuilt from that record wherever the parsed fields still equal what was read,
 so an unedited document saves byte for byte, and a casing edit changes only
 the letters it touched.  Edits are detected by comparison rather than flags,
 so assigning to a Cue's fields directly is as safe as the Document methods.
+
+This module knows no file format beyond rendering a cue's own head: reading
+lives in ``reader`` and the format modules, writing files in ``saving``, and
+converting to another format goes through a ``formats.Format`` passed in.
 """
 
 from __future__ import annotations
 
 import copy
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Iterable, Protocol, Sequence
 
 from . import markup
-from .encoding import UNICODE_CODECS, normalize
+from .encoding import encode
 from .errors import ParseWarning
+from .lines import NEWLINE_RE, normalize_newlines
 from .timecode import timing_block
 from .words import Token, tokenize
-
-_NEWLINE_RE = re.compile(r"\r\n|\r|\n")
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,8 +48,8 @@ class Cue:
     index: int = 0
     line: int = 0  # 1-based line of the timing line in the source, 0 if new
     raw: RawCue | None = field(default=None, repr=False)
-    # (text, tokens) of the last tokenisation: the truecaser asks for the
-    # words of a cue once per word it changes.
+    # (text, tokens) of the last tokenisation: the review core and the
+    # truecaser ask for a cue's words again and again.
     _tokens: tuple[str, list[Token]] | None = field(default=None, repr=False, compare=False)
 
     def head_key(self) -> tuple[str | None, int, int, str]:
@@ -79,7 +82,7 @@ class Cue:
         if raw is not None and self.text == raw.text:
             lines, endings = (raw.text.split("\n") if raw.endings else []), list(raw.endings)
         else:
-            lines = _NEWLINE_RE.split(self.text) if self.text else []
+            lines = NEWLINE_RE.split(self.text) if self.text else []
             if raw is not None and len(raw.endings) == len(lines):
                 endings = list(raw.endings)
             else:
@@ -91,6 +94,21 @@ class Cue:
                 endings[-1] = ""
         tail = raw.tail if raw is not None else newline
         return head + "".join(line + end for line, end in zip(lines, endings)) + tail
+
+
+class Converter(Protocol):
+    """What ``Document.convert`` needs of a target format (``formats.Format`` is one)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def encoding(self) -> str | None: ...  # the encoding a converted file must have (WebVTT: UTF-8), None to keep
+
+    def from_cues(self, cues: Sequence[Cue], newline: str) -> list[str | Cue]: ...
+
+
+Recasing = tuple[int, int, str]  # (start, end, new form): offsets in a cue's text
 
 
 class Document:
@@ -108,8 +126,8 @@ class Document:
         self.cues: list[Cue] = [s for s in segments if isinstance(s, Cue)]
         for i, cue in enumerate(self.cues):
             cue.index = i
-        self._backed_up: set[Path] = set()
-        self.last_backup: Path | None = None  # the backup the last save made, if any
+        # Targets whose original content is already kept as NAME.bak (see saving.save).
+        self.backed_up: set[Path] = set()
 
     def __repr__(self) -> str:
         return f"<Document {self.format} {self.encoding} {len(self.cues)} cues {self.path}>"
@@ -119,105 +137,80 @@ class Document:
         return self.cues[cue_index].plain_text()
 
     # -- editing -------------------------------------------------------------
-    def set_word(self, cue_index: int, word_index: int, new_form: str) -> None:
-        """Recase one word; anything but a change of letter case is refused."""
+    def recase(self, cue_index: int, spans: Iterable[Recasing]) -> None:
+        """Write new letter case over ranges of one cue's visible text, in one pass.
+
+        Every span is ``(start, end, form)`` with offsets into the cue text (a
+        word's ``Token.start``/``end``); spans may come in any order but must not
+        overlap or touch markup, and each form must differ from the text it
+        replaces in letter case only.  Otherwise ValueError, and nothing changes.
+        The cost is linear in the cue's length however many spans there are.
+        """
         cue = self.cues[cue_index]
-        words = cue.words()
-        if not 0 <= word_index < len(words):
-            raise IndexError(f"cue {cue_index} has {len(words)} words, no word {word_index}")
-        old = words[word_index]
-        if not _same_but_case(old.text, new_form):
-            raise ValueError(f"{new_form!r} is not a recasing of {old.text!r}")
-        cue.text = cue.text[:old.start] + new_form + cue.text[old.end:]
-        # A case change keeps every offset, so the tokens stay valid.
-        # (markup.split is itself blind to letter case, see markup.py).
-        if cue._tokens is not None:
-            tokens = list(cue._tokens[1])
-            tokens[tokens.index(old)] = Token(old.start, old.end, new_form, True)
-            cue._tokens = (cue.text, tokens)
+        text = cue.text
+        todo = sorted(spans)
+        if not todo:
+            return
+        markup_spans = [(m.start, m.end) for m in markup.split(text) if m.is_markup]
+        parts: list[str] = []
+        pos = 0
+        m = 0
+        for start, end, form in todo:
+            if start < pos or end > len(text) or start > end:
+                raise ValueError(f"cue {cue_index}: span {start}-{end} overlaps another or lies outside the text")
+            while m < len(markup_spans) and markup_spans[m][1] <= start:
+                m += 1
+            if m < len(markup_spans) and markup_spans[m][0] < end:
+                raise ValueError(f"cue {cue_index}: span {start}-{end} touches markup")
+            old = text[start:end]
+            if not _same_but_case(old, form):
+                raise ValueError(f"{form!r} is not a recasing of {old!r}")
+            parts.append(text[pos:start])
+            parts.append(form)
+            pos = end
+        parts.append(text[pos:])
+        new = "".join(parts)
+        cached = cue._tokens
+        cue.text = new
+        # A case change keeps every offset (markup.split and the tokenizer are
+        # blind to letter case), so the tokens only take their new letters.
+        if cached is not None and cached[0] == text:
+            cue._tokens = (new, [Token(t.start, t.end, new[t.start:t.end], t.is_word) for t in cached[1]])
 
     def set_cue_text(self, cue_index: int, text: str) -> None:
         """Replace a cue's text freely (markup allowed, any line breaks)."""
-        self.cues[cue_index].text = "\n".join(_NEWLINE_RE.split(text))
+        self.cues[cue_index].text = normalize_newlines(text)
 
     def copy(self) -> Document:
         return copy.deepcopy(self)
 
-    # -- writing -------------------------------------------------------------
+    def convert(self, target: Converter) -> Document:
+        """A new document in another format, built from these cues (this one is unchanged).
+
+        Markup and cue settings are translated by the target format; the file
+        keeps its encoding unless the target requires one.  Converting to the
+        document's own format gives a copy.
+        """
+        if target.name == self.format:
+            return self.copy()
+        segments = target.from_cues(self.cues, self.newline)
+        doc = Document(target.name, target.encoding or self.encoding, self.bom, self.newline, segments, [],
+                       self.path)
+        doc.backed_up = self.backed_up  # one history of backups, whatever the format
+        return doc
+
+    # -- the file's content --------------------------------------------------
     def render(self) -> str:
-        """The whole file as text in its own format."""
+        """The whole file as text, verbatim wherever it is unedited."""
         return "".join(s if isinstance(s, str) else s.render(self.format, self.newline)
                        for s in self._segments)
 
-
-    def to_bytes(self, format: str | None = None, encoding: str | None = None) -> bytes:
-        """The file as bytes, converted when format differs from the document's.
-
-        The encoding is kept unless another is asked for, except that a new
-        WebVTT file is UTF-8 as the WebVTT standard requires.
-        """
-        from . import encoding as codec, srt, vtt  # srt/vtt build on this module
-        from .reader import check_format
-
-        fmt = check_format(format) if format else self.format
-        if fmt == self.format:
-            text = self.render()
-        else:
-            text = (srt if fmt == "srt" else vtt).render(self.cues, self.newline)
-        if encoding is None:
-            encoding = "utf-8" if fmt == "vtt" and self.format != "vtt" else self.encoding
+    def to_bytes(self, encoding: str | None = None) -> bytes:
+        """The file as bytes, in its own encoding unless another is given."""
         name = str(self.path) if self.path else "document"
-        return codec.encode(text, encoding, self.bom, name)
-
-    def save(self, path: Path | str | None = None, format: str | None = None,
-             encoding: str | None = None, backup: bool = True, allow_read_only: bool = False) -> Path:
-        """Write atomically; returns the path written.
-
-        Without format, a path ending in .srt or .vtt picks the format.  The first
-        time this document is saved over an existing file, its old content is
-        kept in a new backup, NAME.bak (or NAME.bak.2, .3, ... when that name is
-        taken: a backup is never overwritten), unless backup is False; later
-        saves of the same document add none.  A symlink is written through to
-        its real file; a read-only file raises ReadOnlyError unless
-        allow_read_only.  After a save that changes format or encoding the
-        document is re-read from what was written, so its cues are new objects.
-        """
-        from . import atomic
-        from .errors import SubtitleError
-        from .reader import loads
-
-        if path is None and self.path is None:
-            raise SubtitleError("the document has no file name; give a path to save to")
-        target = Path(path) if path is not None else self.path
-        assert target is not None
-        if format is None and target.suffix.lower() in (".srt", ".vtt"):
-            format = target.suffix.lower()[1:]
-        data = self.to_bytes(format, encoding)
-        key = target.resolve()
-        want_backup = backup and target.exists() and key not in self._backed_up
-        try:
-            bak = atomic.write_atomic(target, data, want_backup, allow_read_only=allow_read_only)
-        except OSError as exc:
-            raise SubtitleError(f"{target}: cannot save: {exc.strerror or exc}") from None
-        if bak is not None:
-            self._backed_up.add(key)
-        self.last_backup = bak
-        if format is not None and format != self.format:
-            fresh = loads(data, str(target), format)
-            backed_up = self._backed_up
-            self.__dict__.update(fresh.__dict__)
-            self._backed_up, self.last_backup = backed_up, bak
-        elif encoding is not None:
-            self.encoding, implied = normalize(encoding)
-            if implied is not None:
-                self.bom = implied
-            elif self.encoding not in UNICODE_CODECS:
-                self.bom = False
-        self.path = target
-        return target
+        return encode(self.render(), encoding or self.encoding, self.bom, name)
 
 
 def _same_but_case(old: str, new: str) -> bool:
     return len(old) == len(new) and all(
         a == b or a.lower() == b.lower() or a.upper() == b.upper() for a, b in zip(old, new))
-

@@ -6,7 +6,7 @@ import pytest
 
 from subcase.subtitles import Cue, Document, Token, load, loads
 
-from .conftest import FIXTURES
+from .conftest import FIXTURES, recase_word
 
 
 @pytest.fixture
@@ -65,21 +65,32 @@ def test_plain_text(markup_doc: Document, vtt_doc: Document) -> None:
     assert vtt_doc.plain_text(4) == "Fish & chips <hot> \u00a0now été\nParis, London, Rome"
 
 
-def test_set_word_changes_case_only(markup_doc: Document) -> None:
+def test_recase_changes_case_only(markup_doc: Document) -> None:
     doc = markup_doc
-    doc.set_word(0, 1, "BOLD")
+    bold = doc.cues[0].words()[1]
+    doc.recase(0, [(bold.start, bold.end, "BOLD")])
     assert doc.cues[0].text == "<i>Nested <b>BOLD inside</b> italic</i>\nand <u>underlined</u> words"
-    with pytest.raises(ValueError):
-        doc.set_word(0, 1, "bald")
-    with pytest.raises(ValueError):
-        doc.set_word(0, 1, "bolder")
-    with pytest.raises(IndexError):
-        doc.set_word(0, 99, "x")
+    before = doc.cues[0].text
+    for bad in ([(bold.start, bold.end, "bald")],            # other letters
+                [(bold.start, bold.end, "bolder")],          # other length
+                [(0, 3, "<I>")],                             # markup
+                [(bold.start, bold.end, "Bold"), (bold.start + 1, bold.end, "OLD")],  # overlapping
+                [(len(before) - 2, len(before) + 5, "xxxxxxx")]):  # past the end
+        with pytest.raises(ValueError):
+            doc.recase(0, bad)
+        assert doc.cues[0].text == before  # nothing half-done
 
 
-def test_set_word_then_save_differs_only_there(markup_doc: Document) -> None:
+def test_recase_applies_many_spans_in_any_order(markup_doc: Document) -> None:
+    words = markup_doc.cues[0].words()
+    markup_doc.recase(0, [(w.start, w.end, w.text.upper()) for w in reversed(words)])
+    assert markup_doc.cues[0].text == "<i>NESTED <b>BOLD INSIDE</b> ITALIC</i>\nAND <u>UNDERLINED</u> WORDS"
+    assert [w.text for w in markup_doc.cues[0].words()] == [w.text.upper() for w in words]
+
+
+def test_recase_then_save_differs_only_there(markup_doc: Document) -> None:
     before = markup_doc.to_bytes()
-    markup_doc.set_word(1, 5, "dr")  # "Dr" in "says Dr. Watson"
+    recase_word(markup_doc, 1, 5, "dr")  # "Dr" in "says Dr. Watson"
     after = markup_doc.to_bytes()
     assert after == before.replace(b"says Dr. Watson", b"says dr. Watson")
 
@@ -101,7 +112,7 @@ def test_timing_edit_rewrites_only_that_head(markup_doc: Document) -> None:
 
 def test_copy_is_independent(markup_doc: Document) -> None:
     twin = markup_doc.copy()
-    twin.set_word(0, 0, "NESTED")
+    recase_word(twin, 0, 0, "NESTED")
     assert markup_doc.cues[0].text.startswith("<i>Nested")
     assert twin.cues[0].text.startswith("<i>NESTED")
     assert twin.to_bytes() != markup_doc.to_bytes()
@@ -110,7 +121,7 @@ def test_copy_is_independent(markup_doc: Document) -> None:
 def test_cached_tokens_match_a_fresh_tokenisation_after_edits(vtt_doc: Document) -> None:
     for cue in vtt_doc.cues:
         for i, word in enumerate(cue.words()):
-            vtt_doc.set_word(cue.index, i, word.text.swapcase())
+            recase_word(vtt_doc, cue.index, i, word.text.swapcase())
         fresh = loads(vtt_doc.to_bytes(), "x.vtt").cues[cue.index]
         assert cue.tokens() == fresh.tokens()
         assert [t.text for t in cue.words()] == [cue.text[t.start:t.end] for t in cue.words()]

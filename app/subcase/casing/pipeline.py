@@ -1,0 +1,53 @@
+"""Load, case, apply: the one path from a subtitle file to its recased document.
+
+``subcase convert`` (through ``subcase.batch``), the editor's loading worker
+and ``subcase bench`` all case files through ``case_file``, so what the
+editor shows is exactly what the command line writes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from subcase.subtitles import Document, load
+
+from .engine import CasingEngine, OnProgress, ShouldCancel
+from .gcpause import paused_gc
+from .modes import Mode
+from .stream import DocumentCasing, case_token_lists, line_numbers
+
+
+@dataclass
+class CasedFile:
+    doc: Document            # with the casing applied
+    casing: DocumentCasing   # every word's prediction, offsets into the cue texts
+    changed: int             # words whose form changed
+
+
+def case_file(engine: CasingEngine, path: Path | str, mode: Mode | str = Mode.RESTORE,
+              progress: OnProgress | None = None, cancel: ShouldCancel | None = None) -> CasedFile:
+    """Read a subtitle file, case it and apply the casing.  SubtitleError for a bad
+    file; CasingCancelled when ``cancel`` says so (nothing is returned then)."""
+    doc = load(path)
+    casing = case_document(engine, doc, Mode(mode), progress, cancel)
+    return CasedFile(doc, casing, apply_casing(doc, casing))
+
+
+def case_document(engine: CasingEngine, doc: Document, mode: Mode | str = Mode.RESTORE,
+                  progress: OnProgress | None = None, cancel: ShouldCancel | None = None) -> DocumentCasing:
+    """Case a document's cues as one stream; markup is never seen by the model."""
+    with paused_gc():
+        token_lists = [cue.tokens() for cue in doc.cues]
+        lines = [line_numbers(cue.text, toks) for cue, toks in zip(doc.cues, token_lists)]
+        return case_token_lists(engine, token_lists, lines, Mode(mode), progress, cancel)
+
+
+def apply_casing(doc: Document, casing: DocumentCasing) -> int:
+    """Write every changed word into ``doc``, one pass per cue; returns how many changed."""
+    changed = 0
+    for c, words in casing.by_cue.items():
+        spans = [(w.start, w.end, w.output) for w in words if w.changed]
+        doc.recase(c, spans)
+        changed += len(spans)
+    return changed

@@ -1,0 +1,165 @@
+"""Opening a file: the dialog and recent files, casing it in a worker, taking the result.
+
+A mixin for MainWindow.  Loading and casing run in a LoadAndCaseTask; the
+window only sees finished objects through its queued signals, and ignores
+signals from a task it has since replaced or cancelled.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QThreadPool
+from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+from subcase.outputs import special_kind
+from subcase.review import ReviewSession, log_path_for
+from subcase.subtitles import FORMATS, Document
+
+from .workers import CaseResult, LoadAndCaseTask
+
+
+def open_filter() -> str:
+    """File dialog filters: all subtitle formats, each format, anything."""
+    every = " ".join(f"*{f.suffix}" for f in FORMATS.values())
+    each = ";;".join(f"{f.label} (*{f.suffix})" for f in FORMATS.values())
+    return f"Subtitles ({every});;{each};;All files (*)"
+
+
+class OpeningMixin:
+    """Open dialog, recent files, the casing worker and what happens when it ends."""
+
+    def open_dialog(self) -> None:
+        start = str(Path(self.settings.recent_files[0]).parent) if self.settings.recent_files else ""
+        path, _ = QFileDialog.getOpenFileName(self, "Open subtitles", start, open_filter())
+        if path:
+            self.open_file(Path(path))
+
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        for p in self.settings.recent_files:
+            a = self.recent_menu.addAction(p.replace("&", "&&"))
+            a.triggered.connect(lambda _c=False, p=p: self.open_file(Path(p)))
+        self.recent_menu.setEnabled(bool(self.settings.recent_files))
+
+    def confirm_discard(self) -> bool:
+        """True when it is fine to drop the current review (saved, or the user says so)."""
+        if not self.is_modified():
+            return True
+        answer = self.ask("Unsaved review", f"Save the changes to {self.doc.path.name if self.doc.path else 'the file'}?",
+                          QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel, QMessageBox.Save)
+        if answer == QMessageBox.Save:
+            return self.save()
+        if answer == QMessageBox.Discard:
+            self.discard_autosave()
+            return True
+        return False
+
+    def open_file(self, path: Path) -> bool:
+        path = Path(path)
+        kind = special_kind(path)
+        if kind is not None:
+            # Checked here, not only in the worker: reading a FIFO blocks until
+            # someone writes to it, and no Cancel can interrupt that read.
+            message = f"{path}: is {kind}, not a regular file; subcase only opens regular files"
+            self.notify("Cannot open file", message, error=True)
+            self.casing_failed.emit(message)
+            return False
+        if not self.confirm_discard():
+            return False
+        if self.task is not None:
+            self.cancel_casing()
+        threshold = self.settings.threshold
+        task = LoadAndCaseTask(path, self.engines, self.settings.mode, threshold)
+        s = task.signals
+        s.loaded.connect(lambda doc, t=task: self._on_loaded(t, doc))
+        s.progress.connect(lambda d, n, t=task: self._on_progress(t, d, n))
+        s.cased.connect(lambda r, t=task: self._on_cased(t, r))
+        s.cancelled.connect(lambda t=task: self._on_cancelled(t))
+        s.failed.connect(lambda msg, t=task: self._on_failed(t, msg))
+        self.task = task
+        self.progress.setRange(0, 0)  # busy until the first progress report
+        self.progress.show()
+        self.cancel_button.show()
+        self.statusBar().showMessage(f"Opening {path.name}\u2026")
+        self._update_actions()
+        QThreadPool.globalInstance().start(task)
+        return True
+
+    def cancel_casing(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            self.statusBar().showMessage("Cancelling\u2026")
+
+    def _on_loaded(self, task, doc: Document) -> None:
+        if task is not self.task:
+            return
+        # Show the cues right away, uncased and read-only, while the model runs.
+        self.view.set_document(doc, None)
+        self.setWindowTitle(f"{Path(task.path).name} (casing\u2026) \u2014 subcase")
+        self._update_actions()
+
+    def _on_progress(self, task, done: int, total: int) -> None:
+        if task is not self.task:
+            return
+        self.progress.setRange(0, max(1, total))
+        self.progress.setValue(done)
+
+    def _end_task(self) -> None:
+        self.task = None
+        self.progress.hide()
+        self.cancel_button.hide()
+        self._update_actions()
+
+    def _on_cancelled(self, task) -> None:
+        if task is not self.task:
+            return
+        self._end_task()
+        self._show_session()  # back to what was open before, if anything
+        self.statusBar().showMessage("Casing cancelled", 5000)
+        self.casing_cancelled.emit()
+
+    def _on_failed(self, task, message: str) -> None:
+        if task is not self.task:
+            return
+        self._end_task()
+        self._show_session()
+        self.notify("Cannot open file", f"{task.path}:\n{message}", error=True)
+        self.casing_failed.emit(message)
+
+    def _on_cased(self, task, result: CaseResult) -> None:
+        if task is not self.task:
+            return
+        self._end_task()
+        # The log first: if the user cancels, what was open before stays open.
+        go_on, log = self.open_edit_log(log_path_for(result.path))
+        if not go_on:
+            self._show_session()
+            self.statusBar().showMessage(f"Opening {result.path.name} cancelled: no edit log", 8000)
+            self.casing_cancelled.emit()
+            return
+        self._close_session()
+        if self.settings.threshold is None:
+            self._set_spin(result.state.threshold)  # the model's calibrated default
+        else:
+            result.state.threshold = self.threshold_spin.value()
+        self.session = ReviewSession(result.doc, result.state, result.path, model_version=result.model_version,
+                                     model_sha256=result.model_sha256, mode=result.mode, log=log)
+        self.session.listeners.append(self._on_session_changed)
+        self.settings.add_recent(result.path)
+        self._show_session()
+        self._update_actions()
+        if self.view.cue_model.rowCount():
+            self.view.selectRow(0)
+        self.view.setFocus()
+        left = result.state.to_review()
+        self.statusBar().showMessage(f"Cased {result.words} words; {left} to review (press N)", 8000)
+        self.casing_finished.emit()
+
+    def _close_session(self) -> None:
+        self.undo_stack.clear()
+        self.restored_unsaved = False
+        self.autosave_timer.stop()
+        if self.session is not None:
+            self.session.close()
+        self.session = None

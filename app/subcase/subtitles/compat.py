@@ -1,0 +1,52 @@
+"""Would other players read what we wrote?  A check with pysrt and webvtt-py.
+
+subcase's own scanner keeps what these parsers lose (stray text, blank lines
+inside cues, loose timestamps), which is right for the editor, but a file is
+written for players.  Many are built on the same simple parsers, so after a
+save the written text is read back with pysrt (SRT) or webvtt-py (WebVTT):
+if they see a different number of cues or other timings than the document
+has, the user is warned that players may misread the file.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Sequence
+
+Timings = list[tuple[int, int]]  # (start ms, end ms) of each cue, in order
+
+
+def pysrt_timings(text: str) -> Timings:
+    import pysrt
+
+    # pysrt logs every item it cannot parse and skips it; the count tells us.
+    logging.getLogger("pysrt").setLevel(logging.CRITICAL)
+    return [(item.start.ordinal, item.end.ordinal) for item in pysrt.from_string(text)]
+
+
+def webvtt_timings(text: str) -> Timings:
+    import webvtt
+    from webvtt.errors import MalformedFileError
+
+    try:
+        captions = webvtt.from_string(text)
+    except MalformedFileError:
+        return []
+    return [(_ms(c.start), _ms(c.end)) for c in captions.captions]
+
+
+def _ms(stamp: str) -> int:
+    h, m, s = stamp.split(":")
+    return round((int(h) * 3600 + int(m) * 60 + float(s)) * 1000)
+
+
+def mismatch(ours: Sequence[tuple[int, int]], theirs: Timings, parser: str) -> str | None:
+    """A one-line reason when a reference parser reads other cues than we wrote, else None."""
+    if len(theirs) != len(ours):
+        return (f"{parser} reads {len(theirs)} cue(s) where the file has {len(ours)}; "
+                "players built on it may misread this file")
+    for k, (a, b) in enumerate(zip(ours, theirs)):
+        if a != b:
+            return (f"{parser} reads cue {k + 1} at {b[0]}-{b[1]} ms where the file has {a[0]}-{a[1]} ms; "
+                    "players built on it may misread this file")
+    return None

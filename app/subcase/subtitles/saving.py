@@ -1,0 +1,70 @@
+"""Saving a document: render, encode, write atomically, keep a backup, check the result.
+
+The document model only renders text; this module turns that into a file.
+A save in another format writes a converted document (``Document.convert``)
+and returns it: nothing is ever re-read from the bytes just written.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import atomic, compat, formats
+from .document import Document
+from .encoding import UNICODE_CODECS, encode, normalize
+from .errors import SubtitleError
+
+
+@dataclass
+class Saved:
+    path: Path
+    document: Document   # what was written: the document itself, or its conversion to another format
+    warnings: list[str] = field(default_factory=list)  # reasons players may misread the file
+    backup: Path | None = None  # the backup this save made, if any
+
+
+def save(doc: Document, path: Path | str | None = None, *, format: str | None = None,
+         encoding: str | None = None, backup: bool = True, allow_read_only: bool = False) -> Saved:
+    """Write atomically; SubtitleError if the file cannot be written.
+
+    Without ``format``, a path whose suffix names a format picks it, otherwise
+    the document's own format is kept.  The first time this document is saved
+    over an existing file, its old content is kept in a new backup, NAME.bak
+    (or NAME.bak.2, .3, ... when that name is taken: a backup is never
+    overwritten), unless ``backup`` is False; later saves of the same document
+    add none.  A symlink is written through to its real file; a read-only file
+    raises ReadOnlyError unless ``allow_read_only`` (see atomic.py).
+    """
+    if path is None and doc.path is None:
+        raise SubtitleError("the document has no file name; give a path to save to")
+    target = Path(path) if path is not None else doc.path
+    assert target is not None
+    fmt = formats.get(format) if format else (formats.for_path(target) or formats.get(doc.format))
+    written = doc if fmt.name == doc.format else doc.convert(fmt)
+    text = written.render()
+    codec = encoding or written.encoding
+    data = encode(text, codec, written.bom, str(target))
+    key = target.resolve()
+    want_backup = backup and target.exists() and key not in written.backed_up
+    try:
+        bak = atomic.write_atomic(target, data, want_backup, allow_read_only=allow_read_only)
+    except OSError as exc:
+        raise SubtitleError(f"{target}: cannot save: {exc.strerror or exc}") from None
+    if bak is not None:
+        written.backed_up.add(key)
+    if encoding is not None:
+        written.encoding, implied = normalize(encoding)
+        if implied is not None:
+            written.bom = implied
+        elif written.encoding not in UNICODE_CODECS:
+            written.bom = False
+    written.path = target
+    return Saved(target, written, check_readers(written, text, fmt), bak)
+
+
+def check_readers(doc: Document, text: str, fmt: formats.Format) -> list[str]:
+    """Warnings when the format's reference parser reads other cues from ``text`` than ``doc`` has."""
+    ours = [(c.start_ms, c.end_ms) for c in doc.cues]
+    problem = compat.mismatch(ours, fmt.reference_timings(text), fmt.reference_parser)
+    return [problem] if problem else []
