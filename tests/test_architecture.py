@@ -25,15 +25,16 @@ PACKAGE = Path(__file__).resolve().parents[1] / "app" / "subcase"
 # part -> the parts it may import (a part is a top-level module or package of subcase).
 # The package root (``import subcase`` for __version__) and the leaf utilities
 # below may be imported by anyone.
-LEAVES = {"_version", "paths", "digest"}
+LEAVES = {"_version", "paths", "digest", "errors", "terminal"}
 LAYERS: dict[str, set[str]] = {
     "subtitles": set(),
     "casing": {"subtitles"},
     "review": {"casing", "subtitles"},
-    "batch": {"casing", "subtitles"},
+    "outputs": {"subtitles"},
+    "batch": {"casing", "subtitles", "outputs"},
     "evaluation": {"casing", "subtitles"},
-    "gui": {"review", "casing", "subtitles", "batch"},
-    "cli": {"batch", "casing", "subtitles", "evaluation", "gui"},
+    "gui": {"review", "casing", "subtitles", "batch", "outputs"},
+    "cli": {"batch", "casing", "subtitles", "evaluation", "gui", "outputs"},
     "__main__": {"cli"},
     "training": {"casing", "subtitles", "evaluation"},
 }

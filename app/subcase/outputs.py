@@ -26,13 +26,16 @@ Rules (README, "Batch conversion"):
 from __future__ import annotations
 
 import os
-import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Sequence
 
 from subcase.errors import OutputConflictError, SpecialFileError, SubcaseError
 from subcase.subtitles import formats
+from subcase.subtitles.files import check_readable_file, special_kind
+
+__all__ = ["check_readable_file", "check_report_path", "is_within", "output_path", "plan_outputs",
+           "PlannedOutput", "same_file_key", "special_kind"]
 
 
 def same_file_key(path: Path) -> str:
@@ -45,32 +48,6 @@ def is_within(path: Path, folder: Path) -> bool:
     """True when path is folder or lies somewhere below it (after resolving links)."""
     p, f = same_file_key(path), same_file_key(folder)
     return p == f or p.startswith(f.rstrip(os.sep) + os.sep)
-
-
-def special_kind(path: Path) -> str | None:
-    """"a FIFO", "a device", "a socket" for special files; None otherwise.
-
-    Uses stat (which follows symlinks and never opens the file), so a link to
-    a FIFO is caught too.
-    """
-    try:
-        mode = os.stat(path).st_mode
-    except OSError:
-        return None
-    if stat.S_ISFIFO(mode):
-        return "a FIFO (named pipe)"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return None
-
-
-def check_readable_file(path: Path) -> None:
-    """SpecialFileError for a FIFO, device or socket; call before opening path."""
-    kind = special_kind(path)
-    if kind is not None:
-        raise SpecialFileError(f"is {kind}, not a regular file; subcase only reads regular files", path)
 
 
 def output_path(src: Path, out_dir: Path, out_format: str | None) -> Path:
@@ -126,6 +103,9 @@ def check_report_path(path: Path, option: str, inputs: Iterable[Path], outputs: 
     kind = special_kind(path)
     if kind is not None:
         raise SpecialFileError(f"{option} names {kind}, not a regular file", path)
+    from subcase.subtitles.atomic import is_read_only
+    if is_read_only(path):
+        raise SubcaseError(f"{option} names a read-only file; it is not replaced", path)
     parent = path.parent if str(path.parent) else Path(".")
     if not parent.is_dir():
         raise SubcaseError(f"{option}: the folder {parent} does not exist", path)

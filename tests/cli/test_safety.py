@@ -84,7 +84,7 @@ def test_details_in_a_missing_folder_is_refused_before_converting(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "subcase", "convert", str(src), "-o", str(tmp_path / "out"),
                            "--details", str(tmp_path / "nonexistent" / "x.jsonl"), "-q"],
                           capture_output=True, text=True, timeout=300,
-                          env=dict(os.environ, PYTHONPATH=str(ROOT / "app")))
+                          env=dict(os.environ))
     assert proc.returncode == 1
     assert "Traceback" not in proc.stderr
     lines = proc.stderr.strip().splitlines()
@@ -96,7 +96,7 @@ def test_evaluate_json_in_a_missing_folder_is_refused_up_front(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "subcase", "evaluate", str(EXAMPLE), "--no-baselines",
                            "--json", str(tmp_path / "nonexistent" / "x.json")],
                           capture_output=True, text=True, timeout=300,
-                          env=dict(os.environ, PYTHONPATH=str(ROOT / "app")))
+                          env=dict(os.environ))
     assert proc.returncode == 1
     assert "Traceback" not in proc.stderr
     assert proc.stderr.strip().splitlines() == [proc.stderr.strip()]  # exactly one line
@@ -212,3 +212,10 @@ def test_user_errors_are_one_line_with_status_1(tmp_path, capsys):
     assert main(["convert", str(EXAMPLE), "-o", str(tmp_path / "o"), "--details", str(tmp_path), "-q"]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "names a folder" in err
+    locked = tmp_path / "locked.jsonl"
+    locked.write_text("keep me\n")
+    os.chmod(locked, 0o444)
+    assert main(["convert", str(EXAMPLE), "-o", str(tmp_path / "o"), "--details", str(locked), "-q"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "read-only" in err and locked.read_text() == "keep me\n"
+    assert not (tmp_path / "o").exists()

@@ -269,7 +269,7 @@ def _last_box_text(window) -> str:
 # -- Ctrl-C ---------------------------------------------------------------------------------
 
 def test_ctrl_c_in_the_terminal_quits_the_gui(tmp_path):
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=str(ROOT / "app"),
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen",
                SUBCASE_DATA_DIR=str(tmp_path / "data"), SUBCASE_CONFIG_DIR=str(tmp_path / "config"))
     proc = subprocess.Popen([sys.executable, "-m", "subcase", "gui"], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
