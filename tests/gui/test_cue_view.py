@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QStyleOptionViewItem
 
 from subcase.gui.cue_view import COL_TEXT
 from subcase.casing import Mode, Tag, apply_casing, case_document
-from subcase.review import ReviewState, ReviewWord, Status
+from subcase.review import ReviewState, ReviewWord, Status, flag_reasons
 from subcase.subtitles import load
 
 from .conftest import needs_model, open_and_wait
@@ -210,7 +210,7 @@ def test_details_panel_says_why_and_sets_a_tag(qtbot, make_window, sample, engin
     w = state.word(pos)
     dock = window.details
     assert dock.word_label.text() == f"\u201c{w.form}\u201d"
-    reasons = [str(r) for r in state.flag_reasons(pos)]
+    reasons = [str(r) for r in flag_reasons(state, pos)]
     assert reasons and reasons[0].startswith("low confidence ")
     assert dock.why_label.text() == "\n".join(f"\u2022 {r}" for r in reasons)
     engine = engines.get()

@@ -3,7 +3,7 @@
 A dock beside the cue list (View › Word Details).  Everything in it is plain
 text: subtitle words go into QLabels with Qt.PlainText and into table items,
 which never interpret markup.  The reasons come from the review core
-(``ReviewState.flag_reasons``): the panel lists them, it does not compute them.
+(``review.flag_reasons``): the panel lists them, it does not compute them.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QAbstractItemView, QDockWidget, QHeaderView, QLabe
     QTableWidgetItem, QVBoxLayout, QWidget
 
 from subcase.casing import TAG_NAMES, Tag
-from subcase.review import ReviewState, look_of
+from subcase.review import ReviewState, flag_reasons, look_of
 
 from .cue_view import LOOK_NAMES, MARKERS
 
@@ -101,7 +101,7 @@ class WordDetailsDock(QDockWidget):
             else:
                 self.model_label.setText(f"Tag {TAG_NAMES[w.tag]} {p:.0%} \u00b7 the model said "
                                          f"{TAG_NAMES[w.model_tag]} {w.confidence:.0%}")
-        reasons = state.flag_reasons(pos)
+        reasons = flag_reasons(state, pos)
         self.why_title.setVisible(bool(reasons))
         self.why_label.setText("\n".join(f"\u2022 {r}" for r in reasons))
         alts = w.alternatives()

@@ -115,12 +115,6 @@ class ReviewState:
         elif s >= len(self.cues[c]):
             self.current = (c, len(self.cues[c]) - 1)
 
-    def flag_reasons(self, pos: Pos) -> list:
-        """Why the word at ``pos`` is flagged (``flags.FlagReason`` list, [] if it is not)."""
-        from .flags import flag_reasons
-
-        return flag_reasons(self, pos)
-
     # -- navigation ----------------------------------------------------------
     def next_to_review(self, after: Pos | None = None, backwards: bool = False, wrap: bool = True) -> Pos | None:
         """The next (or previous) word still to review, from ``after`` exclusive."""
