@@ -3,14 +3,12 @@ why in one line (issue 12).  Real files, the real model."""
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 
 import subcase.batch as batch
 from subcase.cli import main

@@ -14,13 +14,11 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication, QMessageBox
 
 from subcase.casing import Tag
 from subcase.review import log_path_for, read_records
-from subcase.review import autosave
 
 from .conftest import needs_model, open_and_wait
 

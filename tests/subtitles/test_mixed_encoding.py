@@ -3,14 +3,13 @@ and a recase changes no byte outside the letters it recased."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from subcase.errors import SubcaseError
-from subcase.subtitles import SubtitleError, load, loads
+from subcase.subtitles import SubtitleError, loads
 from subcase.subtitles.errors import MixedEncodingError
 
 from .conftest import recase_word
@@ -87,8 +86,8 @@ def _char_spans(doc) -> list[tuple[int, int]]:
         in_file = cue.text.replace("\n", nl)
         at = rendered.index(in_file, pos)
 
-        def where(offset: int) -> int:
-            return at + offset + (len(nl) - 1) * cue.text.count("\n", 0, offset)
+        def where(offset: int, at: int = at, text: str = cue.text) -> int:
+            return at + offset + (len(nl) - 1) * text.count("\n", 0, offset)
 
         spans += [(where(w.start), where(w.end)) for w in cue.words()]
         pos = at + len(in_file)

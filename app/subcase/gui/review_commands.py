@@ -7,6 +7,8 @@ QUndoCommand so Ctrl+Z reverts it through the session too.
 
 from __future__ import annotations
 
+from typing import Callable, Protocol
+
 from PySide6.QtCore import QItemSelectionModel, Qt
 from PySide6.QtGui import QUndoCommand
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QMenu, QPlainTextEdit, QVBoxLayout
@@ -16,6 +18,12 @@ from subcase.review import Accept, AcceptCue, EditText, ReviewSession, SetTag
 from subcase.review.actions import Action, next_distinct_tag
 
 from .cue_view import COL_TEXT
+
+
+class RunsLogged(Protocol):
+    """What a ReviewCommand needs of the window (EditLogRecoveryMixin.run_logged)."""
+
+    def run_logged(self, step: Callable[[], None], can_cancel: bool) -> bool: ...
 
 
 class ReviewCommand(QUndoCommand):
@@ -29,7 +37,7 @@ class ReviewCommand(QUndoCommand):
     ``run_logged``, which asks the user if the log cannot be written.
     """
 
-    def __init__(self, window: MainWindow, session: ReviewSession, action: Action, performed: bool = False):
+    def __init__(self, window: RunsLogged, session: ReviewSession, action: Action, performed: bool = False):
         super().__init__(action.label)
         self.window, self.session, self.action = window, session, action
         self._skip_redo = performed
