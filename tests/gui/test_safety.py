@@ -283,3 +283,18 @@ def test_ctrl_c_in_the_terminal_quits_the_gui(tmp_path):
     err = proc.stderr.read().decode()
     assert code == 130, err
     assert "Traceback" not in err and "KeyboardInterrupt" not in err
+
+
+def test_smoke_test_with_an_unwritable_log_folder_says_so_and_finishes(tmp_path):
+    """Before: a traceback on stderr and the window stuck at "Opening…" (here, until the 600 s timer)."""
+    (tmp_path / "data").write_text("a file where the data folder should be")
+    sample = tmp_path / "sample.srt"
+    sample.write_bytes((ROOT / "resources" / "examples" / "lowercase-example.srt").read_bytes())
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", SUBCASE_DATA_DIR=str(tmp_path / "data"),
+               SUBCASE_CONFIG_DIR=str(tmp_path / "config"))
+    proc = subprocess.run([sys.executable, "-m", "subcase", "gui", "--smoke-test", str(sample)], env=env,
+                          capture_output=True, text=True, timeout=180)
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert "cannot create the edit log" in proc.stderr and "going on without an edit log" in proc.stderr
+    assert "smoke-test: loaded" in proc.stdout

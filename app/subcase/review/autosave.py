@@ -141,8 +141,8 @@ class AutosaveWriter:
 def remove_snapshot(source: Path) -> None:
     try:
         snapshot_path_for(source).unlink()
-    except FileNotFoundError:
-        pass
+    except (FileNotFoundError, NotADirectoryError):
+        pass  # no snapshot (or no folder one could be in): nothing to remove
 
 
 def _alive(pid: int) -> bool:
