@@ -98,7 +98,7 @@ def cmd_convert(args) -> int:
     if args.details:
         # Checked before the model loads or any file is read (outputs.py).
         planned = [p.dst for p in plan_outputs(inputs, out_dir, args.format) if p.dst is not None]
-        check_report_path(Path(args.details), "--details", inputs, planned)
+        check_report_path(Path(args.details), "--details", inputs, planned, folders=[out_dir])
     engine = _engine(args)
     bar = ProgressBar(len(inputs), args.quiet)
     t0 = time.perf_counter()

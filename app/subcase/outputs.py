@@ -84,7 +84,8 @@ def plan_outputs(inputs: Sequence[Path], out_dir: Path, out_format: str | None) 
     return plan
 
 
-def check_report_path(path: Path, option: str, inputs: Iterable[Path], outputs: Iterable[Path]) -> None:
+def check_report_path(path: Path, option: str, inputs: Iterable[Path], outputs: Iterable[Path],
+                      folders: Iterable[Path] = ()) -> None:
     """Refuse a report file (``--details``, ``--json``) that would replace an
     input or an output of the run, or that cannot be written at all.
 
@@ -98,6 +99,9 @@ def check_report_path(path: Path, option: str, inputs: Iterable[Path], outputs: 
     for p in outputs:
         if same_file_key(p) == key:
             raise OutputConflictError(f"{option} would overwrite the output {p}; choose another file name", path)
+    for folder in folders:  # the output folder, which may not exist yet
+        if same_file_key(folder) == key:
+            raise OutputConflictError(f"{option} names the output folder {folder}; give a file name", path)
     if path.is_dir():
         raise SubcaseError(f"{option} names a folder; give a file name", path)
     kind = special_kind(path)

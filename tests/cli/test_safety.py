@@ -73,6 +73,9 @@ def test_details_may_not_replace_an_output(engine, tmp_path, capsys):
     err = capsys.readouterr().err
     assert rc == 1 and "--details would overwrite the output" in err
     assert not out.exists()
+    assert main(["convert", str(src), "-o", str(out), "--details", str(out), "-q"]) == 1
+    assert "--details names the output folder" in capsys.readouterr().err
+    assert not out.exists()
 
 
 def test_details_in_a_missing_folder_is_refused_before_converting(tmp_path):

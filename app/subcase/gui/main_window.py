@@ -331,6 +331,8 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
                 self.autosave_now(wait=True)
             if self.task is not None:
                 self.task.cancel()
+            for d in list(self.batch_dialogs):
+                d.close()  # cancels a running batch after its current window of words
             self.settings.sync()
             if self.session is not None:
                 self.session.close()  # closes the log; the snapshot stays
