@@ -32,7 +32,7 @@ LAYERS: dict[str, set[str]] = {
     "review": {"casing", "subtitles"},
     "outputs": {"subtitles"},
     "batch": {"casing", "subtitles", "outputs"},
-    "evaluation": {"casing", "subtitles"},
+    "evaluation": {"review", "casing", "subtitles"},  # simulate-review plays the editor through the review core
     "gui": {"review", "casing", "subtitles", "batch", "outputs"},
     "cli": {"batch", "casing", "subtitles", "evaluation", "gui", "outputs"},
     "__main__": {"cli"},

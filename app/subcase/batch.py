@@ -97,8 +97,11 @@ def collect_inputs(paths: Sequence[Path | str], exclude: Sequence[Path | str] = 
 def convert_file(engine: CasingEngine, src: Path, out_dir: Path, mode: Mode | str = Mode.RESTORE,
                  out_format: str | None = None, progress: OnProgress | None = None,
                  cancel: ShouldCancel | None = None, keep_casing: bool = False,
-                 dst: Path | None = None) -> FileResult:
-    """Case one file into ``out_dir`` (as ``dst`` when the caller planned it).  Raises only ``CasingCancelled``."""
+                 styles: dict | None = None, dst: Path | None = None) -> FileResult:
+    """Case one file into ``out_dir`` (as ``dst`` when the caller planned it).  Raises only ``CasingCancelled``.
+
+    ``styles`` maps a house-style category (sound cues, speaker labels) to its
+    style (casing/housestyle.py); None or "model" keeps the model's casing."""
     result = FileResult(Path(src))
     try:
         dst = dst or output_path(result.src, out_dir, out_format)
@@ -107,6 +110,10 @@ def convert_file(engine: CasingEngine, src: Path, out_dir: Path, mode: Mode | st
         cased = case_file(engine, result.src, mode, progress, cancel)
         result.warnings = [str(w) for w in cased.doc.warnings]
         result.changed = cased.changed
+        if styles:
+            from subcase.casing.housestyle import apply_styles, words_of
+            words = words_of(cased.casing, len(cased.doc.cues))
+            result.changed += apply_styles(cased.doc, words, styles, engine)
         result.words = len(cased.casing.words)
         if keep_casing:
             result.casing = cased.casing
@@ -128,7 +135,8 @@ def run_batch(engine: CasingEngine, inputs: Sequence[Path], out_dir: Path, mode:
               out_format: str | None = None,
               progress: Callable[[int, int, int, int], None] | None = None,
               on_file_done: Callable[[FileResult], None] | None = None,
-              cancel: ShouldCancel | None = None, keep_casing: bool = False) -> BatchResult:
+              cancel: ShouldCancel | None = None, keep_casing: bool = False,
+              styles: dict | None = None) -> BatchResult:
     """Convert every input; ``progress(file_index, n_files, done_in_file, total_in_file)``.
 
     ``progress(i, n, 1, 1)`` means file i is finished, so the overall fraction
@@ -156,7 +164,7 @@ def run_batch(engine: CasingEngine, inputs: Sequence[Path], out_dir: Path, mode:
 
         try:
             r = convert_file(engine, Path(src), out_dir, mode, out_format, file_progress, cancel, keep_casing,
-                             dst=planned.dst)
+                             styles, dst=planned.dst)
         except CasingCancelled:
             return BatchResult(results, cancelled=True)
         results.append(r)

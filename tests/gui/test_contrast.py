@@ -30,7 +30,7 @@ def test_every_pair_meets_wcag_aa(name):
         ratios[f"frame on {row}"] = theme.contrast(c.frame, bg)
     for look in LOOKS:
         fill, line = c.fill(look), c.line(look)
-        ratios[f"word text on {look.value} fill"] = theme.contrast(c.fill_text, fill)
+        ratios[f"word text on {look.value} fill"] = theme.contrast(c.text, fill)
         ratios[f"{look.value} underline on its fill"] = theme.contrast(line, fill)
     print("\n".join(f"{name}: {k} {v:.2f}" for k, v in ratios.items()))
     for k, v in ratios.items():

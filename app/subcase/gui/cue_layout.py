@@ -120,11 +120,59 @@ def _segments(text: str, a: int, b: int, words: Sequence[ReviewWord]) -> list[tu
     return out
 
 
+def _fitting(fm: QFontMetricsF, piece: str, room: float) -> int:
+    """How many leading characters of ``piece`` fit in ``room`` (plus one, which the cell clips)."""
+    lo, hi = 0, len(piece)
+    while lo < hi:  # the largest n with advance(piece[:n]) <= room
+        mid = (lo + hi + 1) // 2
+        if fm.horizontalAdvance(piece[:mid]) <= room:
+            lo = mid
+        else:
+            hi = mid - 1
+    return min(len(piece), lo + 1)
+
+
+class Advances:
+    """Advance widths of strings in one font, remembered.
+
+    A film repeats its words and the spaces between them, and every call
+    into Qt from a paint waits for the GIL while a worker thread cases; so
+    the first paint of a screenful asks Qt once per distinct string, not
+    once per run.  Bounded: it starts over past ``LIMIT`` strings.
+    """
+
+    LIMIT = 50_000
+    _by_font: dict[str, Advances] = {}
+
+    def __init__(self, font: QFont):
+        self.fm = QFontMetricsF(font)
+        self.widths: dict[str, float] = {}
+
+    @classmethod
+    def of(cls, font: QFont) -> Advances:
+        key = font.key()
+        adv = cls._by_font.get(key)
+        if adv is None:
+            adv = cls._by_font[key] = cls(font)
+        return adv
+
+    def __call__(self, piece: str) -> float:
+        w = self.widths.get(piece)
+        if w is None:
+            w = self.fm.horizontalAdvance(piece)
+            if len(piece) <= 64:  # long runs seldom repeat
+                if len(self.widths) >= self.LIMIT:
+                    self.widths.clear()
+                self.widths[piece] = w
+        return w
+
+
 def layout_cue(text: str, words: Sequence[ReviewWord], font: QFont, max_width: float,
                max_lines: int = MAX_LINES, max_chars: int = MAX_LINE_CHARS) -> CueLayout:
     """Runs for each shown line of ``text``; ``words`` are the cue's review words (sorted by offset)."""
-    fm = QFontMetricsF(font)
-    ellipsis_w = fm.horizontalAdvance(ELLIPSIS)
+    advance = Advances.of(font)
+    fm = advance.fm
+    ellipsis_w = advance(ELLIPSIS)
     spans, more = line_spans(text, max_lines)
     lines: list[Line] = []
     for a, b in spans:
@@ -137,7 +185,17 @@ def layout_cue(text: str, words: Sequence[ReviewWord], font: QFont, max_width: f
                 cut = True
                 break
             piece = text[s:e]
-            w = fm.horizontalAdvance(piece)
+            w = advance(piece)
+            if x + w > max_width and kind != WORD:
+                # keep what shows of a long run (a word stays whole: it can be clicked)
+                keep = _fitting(fm, piece, max_width - x)
+                if keep < len(piece):
+                    piece, e = piece[:keep], s + keep
+                    w = fm.horizontalAdvance(piece)
+                    cut = True
+                    runs.append(Run(kind, piece, s, e, slot, x, w))
+                    x += w
+                    break
             runs.append(Run(kind, piece, s, e, slot, x, w))
             x += w
         if cut:
@@ -148,7 +206,7 @@ def layout_cue(text: str, words: Sequence[ReviewWord], font: QFont, max_width: f
         last = lines[-1]
         x = last.runs[-1].x + last.runs[-1].width if last.runs else 0.0
         lines[-1] = Line(last.start, last.end, last.runs + (Run(ELISION, " " + ELLIPSIS, last.end, last.end, None, x,
-                                                                fm.horizontalAdvance(" " + ELLIPSIS)),), True)
+                                                                advance(" " + ELLIPSIS)),), True)
     return CueLayout(text, tuple(lines), more)
 
 

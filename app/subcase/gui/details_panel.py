@@ -3,7 +3,7 @@
 A dock beside the cue list (View › Word Details).  Everything in it is plain
 text: subtitle words go into QLabels with Qt.PlainText and into table items,
 which never interpret markup.  The reasons come from the review core
-(``review.flag_reasons``): the panel lists them, it does not compute them.
+(``subcase.review.flag_reasons``): the panel lists them, it does not compute them.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QAbstractItemView, QDockWidget, QHeaderView, QLabe
 from subcase.casing import TAG_NAMES, Tag
 from subcase.review import ReviewState, flag_reasons, look_of
 
-from .cue_view import LOOK_NAMES, MARKERS
+from .cue_delegates import LOOK_NAMES, MARKERS
 
 FormFn = Callable[[str, Tag], str]
 

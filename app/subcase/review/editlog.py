@@ -21,7 +21,7 @@ from subcase.errors import SubcaseError
 
 from .storage import data_dir, file_key
 
-EDITLOG_SCHEMA = 1
+EDITLOG_SCHEMA = 2  # 2: action "learned" with "caused_by" (the seq of the human decision)
 
 
 def log_dir() -> Path:

@@ -12,7 +12,7 @@ import time
 import uuid
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 import subcase
 from subcase.digest import file_sha256
@@ -23,6 +23,9 @@ from . import autosave
 from .actions import Action, Decision, realign
 from .editlog import EDITLOG_SCHEMA, EditLog, EditLogError
 from .state import ReviewState
+
+if TYPE_CHECKING:
+    from .learning import Learner
 
 Listener = Callable[[tuple[int, ...]], None]
 
@@ -40,6 +43,9 @@ class ReviewSession:
         self.log = log
         self.session_id = session_id or uuid.uuid4().hex
         self.listeners: list[Listener] = []
+        # What the editor taught so far (review/learning.py); None: nothing is learned.
+        self.learner: Learner | None = None
+        self._taught: dict[int, Action] = {}  # id(human action) -> the Taught action that ran it
         self._seqs: dict[int, list[int]] = {}  # id(action) -> seqs of its records
         self._seq = int(time.time() * 1000) * 1000  # unique across sessions without reading the log
         # sha256 of the file the document was last read from or saved to: a
@@ -50,10 +56,16 @@ class ReviewSession:
     def perform(self, action: Action) -> None:
         """Do (or redo) an action and log its decisions.
 
+        With a learner, the action runs inside a ``Taught`` action, so what the
+        app learns from it is done and undone with it as one step.
+
         A decision counts only once it is on disk: if the log cannot be
         written, the action is undone again, nobody is notified, and
         EditLogError propagates for the editor to ask the user.
         """
+        if self.learner is not None:
+            from .learning import Taught
+            action = self._taught.setdefault(id(action), Taught(action, self.learner))
         current = self.state.current
         decisions = action.do(self.doc, self.state)
         try:
@@ -74,6 +86,8 @@ class ReviewSession:
         As in perform, the undo stands only once its records are on disk;
         otherwise the action is done again and EditLogError propagates.
         """
+        human = action
+        action = self._taught.get(id(human), human)
         current = self.state.current
         action.undo(self.doc, self.state)
         undone = self._seqs.get(id(action), [])
@@ -85,6 +99,7 @@ class ReviewSession:
             self.state.current = current
             raise
         self._seqs.pop(id(action), None)
+        self._taught.pop(id(human), None)
         if action.focus is not None:
             self.state.current = action.focus
         self.state.clamp_current()
@@ -172,6 +187,8 @@ class ReviewSession:
                      if w.probs else None,
                      confidence=round(w.confidence, 6) if w.probs else None,
                      proposed=w.proposed, before=d.before, final=d.final, final_tag=w.tag.value)
+        if d.caused_by is not None:
+            r["_cause"] = d.caused_by
         return r
 
     def _log(self, records: list[dict]) -> list[int]:
@@ -181,6 +198,9 @@ class ReviewSession:
             seq += 1
             r["seq"] = seq
             seqs.append(seq)
+        for r in records:
+            if "_cause" in r:  # an app change links to the human decision of the same action
+                r["caused_by"] = seqs[r.pop("_cause")]
         if self.log is not None and records:
             self.log.append(records)  # EditLogError: nothing was recorded, seq is not advanced
         self._seq = seq
