@@ -128,3 +128,36 @@ def test_going_on_without_a_log_and_switching_logs(cased, tmp_path) -> None:
     session.perform(SetTag((0, 2), Tag.U, form))
     assert [r["final"] for r in read_records(tmp_path / "b.jsonl")] == ["JOHN"]
     assert read_records(tmp_path / "a.jsonl") == []
+
+
+def test_what_the_app_learned_is_rolled_back_with_the_decision(tmp_path, engine, tmpfs, fill_disk) -> None:
+    """With learning on, one decision restyles other cues; if its record cannot be
+    written, none of that shows, and a retry does it all once, logged."""
+    from subcase.casing import apply_casing, case_document
+    from subcase.review import ReviewState
+    from subcase.review.learning import make_learner
+    from subcase.subtitles import load
+
+    from .test_learning import FILM, find
+
+    path = tmp_path / "film.srt"
+    path.write_text(FILM, encoding="utf-8")
+    doc = load(path)
+    casing = case_document(engine, doc)
+    apply_casing(doc, casing)
+    state = ReviewState.from_casing(len(doc.cues), casing)
+    folder = tmpfs("64k")
+    session = ReviewSession(doc, state, path, model_version=engine.info.version, model_sha256=engine.info.sha256,
+                            log=EditLog(folder / "film.jsonl"))
+    session.learner = make_learner(engine)
+    before = [c.text for c in doc.cues]
+    filler = fill_disk(folder)
+    action = SetTag(find(state, 2, "door"), Tag.U, engine.form)
+    with pytest.raises(EditLogError):
+        session.perform(action)
+    assert [c.text for c in doc.cues] == before  # neither the decision nor what it taught
+    assert not any(w.status is Status.LEARNED for cue in state.cues for w in cue)
+    filler.unlink()
+    session.perform(action)
+    assert doc.cues[2].text == "[DOOR SLAMS]\nI waited." and doc.cues[5].text == "[TRAIN HORN BLOWS]"
+    assert read_records(folder / "film.jsonl")[0]["final"] == "DOOR"

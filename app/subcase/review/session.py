@@ -63,9 +63,11 @@ class ReviewSession:
         written, the action is undone again, nobody is notified, and
         EditLogError propagates for the editor to ask the user.
         """
+        human, wrapped_now = action, False
         if self.learner is not None:
             from .learning import Taught
-            action = self._taught.setdefault(id(action), Taught(action, self.learner))
+            wrapped_now = id(human) not in self._taught
+            action = self._taught.setdefault(id(human), Taught(human, self.learner))
         current = self.state.current
         decisions = action.do(self.doc, self.state)
         try:
@@ -73,6 +75,8 @@ class ReviewSession:
         except EditLogError:
             action.undo(self.doc, self.state)
             self.state.current = current
+            if wrapped_now:  # the action never happened: keep no wrapper an id could be reused for
+                self._taught.pop(id(human), None)
             raise
         if action.focus is not None:
             self.state.current = action.focus
