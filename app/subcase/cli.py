@@ -188,15 +188,19 @@ def cmd_simulate_review(args) -> int:
     inputs, _ = _collect(args.refs)
     if not inputs:
         return 1
+    if args.json:
+        from subcase.outputs import check_report_path
+        check_report_path(Path(args.json), "--json", inputs, [])  # before the simulation, not after
     engine = _engine(args)
     try:
         results = run_simulation(inputs, engine, args, _styles(args))
     except SubtitleError as exc:
-        print(f"subcase: {exc}", file=sys.stderr)
+        print(safe(f"subcase: {exc}"), file=sys.stderr)
         return 1
-    print(format_table(results, args.per_file))
+    print("\n".join(safe(line) for line in format_table(results, args.per_file).splitlines()))
     if args.json:
-        Path(args.json).write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+        from subcase.subtitles.atomic import write_atomic
+        write_atomic(Path(args.json), (json.dumps(results, indent=2) + "\n").encode("utf-8"))
     return 0
 
 

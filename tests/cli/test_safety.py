@@ -114,6 +114,17 @@ def test_evaluate_json_may_not_replace_a_reference(tmp_path, capsys):
     assert ref.read_bytes() == before
 
 
+def test_simulate_review_json_may_not_replace_a_reference(tmp_path, capsys):
+    ref = tmp_path / "ref.srt"
+    shutil.copy(EXAMPLE, ref)
+    before = ref.read_bytes()
+    assert main(["simulate-review", str(ref), "--json", str(ref)]) == 1
+    assert "--json would overwrite the input" in capsys.readouterr().err
+    assert ref.read_bytes() == before
+    assert main(["simulate-review", str(ref), "--json", str(tmp_path / "missing" / "x.json")]) == 1
+    assert "does not exist" in capsys.readouterr().err
+
+
 def test_fifo_is_refused_as_a_fifo_not_missing(tmp_path, capsys):
     fifo = tmp_path / "a.srt"
     os.mkfifo(fifo)
