@@ -34,7 +34,7 @@ LAYERS: dict[str, set[str]] = {
     "batch": {"casing", "subtitles", "outputs"},
     "evaluation": {"review", "casing", "subtitles"},  # simulate-review plays the editor through the review core
     "gui": {"review", "casing", "subtitles", "batch", "outputs"},
-    "cli": {"batch", "casing", "subtitles", "evaluation", "gui", "outputs"},
+    "cli": {"batch", "casing", "subtitles", "evaluation", "gui", "review", "outputs"},  # review: profile commands
     "__main__": {"cli"},
     "training": {"casing", "subtitles", "evaluation"},
 }

@@ -20,8 +20,10 @@ from subcase.casing import CasingCancelled, CasingEngine, DocumentCasing, Mode, 
 from subcase.casing.engine import OnProgress, ShouldCancel
 from subcase.errors import SubcaseError, describe_oserror
 from subcase.outputs import is_within, output_path, plan_outputs, same_file_key, special_kind
-from subcase.subtitles import SubtitleError, formats, save
+from subcase.subtitles import Document, SubtitleError, formats, save
 from subcase.subtitles.convert import conversion_losses
+
+Adapt = Callable[[Document, DocumentCasing], int]  # re-cases a cased document further; words changed
 
 
 @dataclass
@@ -97,8 +99,12 @@ def collect_inputs(paths: Sequence[Path | str], exclude: Sequence[Path | str] = 
 def convert_file(engine: CasingEngine, src: Path, out_dir: Path, mode: Mode | str = Mode.RESTORE,
                  out_format: str | None = None, progress: OnProgress | None = None,
                  cancel: ShouldCancel | None = None, keep_casing: bool = False,
-                 styles: dict | None = None, dst: Path | None = None) -> FileResult:
+                 styles: dict | None = None, adapt: Adapt | None = None,
+                 dst: Path | None = None) -> FileResult:
     """Case one file into ``out_dir`` (as ``dst`` when the caller planned it).  Raises only ``CasingCancelled``.
+
+    ``adapt(doc, casing)`` re-cases the cased document further (a profile, issue 16)
+    and returns the words it changed.
 
     ``styles`` maps a house-style category (sound cues, speaker labels) to its
     style (casing/housestyle.py); None or "model" keeps the model's casing."""
@@ -114,6 +120,8 @@ def convert_file(engine: CasingEngine, src: Path, out_dir: Path, mode: Mode | st
             from subcase.casing.housestyle import apply_styles, words_of
             words = words_of(cased.casing, len(cased.doc.cues))
             result.changed += apply_styles(cased.doc, words, styles, engine)
+        if adapt is not None:
+            result.changed += adapt(cased.doc, cased.casing)
         result.words = len(cased.casing.words)
         if keep_casing:
             result.casing = cased.casing
@@ -136,7 +144,7 @@ def run_batch(engine: CasingEngine, inputs: Sequence[Path], out_dir: Path, mode:
               progress: Callable[[int, int, int, int], None] | None = None,
               on_file_done: Callable[[FileResult], None] | None = None,
               cancel: ShouldCancel | None = None, keep_casing: bool = False,
-              styles: dict | None = None) -> BatchResult:
+              styles: dict | None = None, adapt: Adapt | None = None) -> BatchResult:
     """Convert every input; ``progress(file_index, n_files, done_in_file, total_in_file)``.
 
     ``progress(i, n, 1, 1)`` means file i is finished, so the overall fraction
@@ -164,7 +172,7 @@ def run_batch(engine: CasingEngine, inputs: Sequence[Path], out_dir: Path, mode:
 
         try:
             r = convert_file(engine, Path(src), out_dir, mode, out_format, file_progress, cancel, keep_casing,
-                             styles, dst=planned.dst)
+                             styles, adapt, dst=planned.dst)
         except CasingCancelled:
             return BatchResult(results, cancelled=True)
         results.append(r)

@@ -79,6 +79,14 @@ class BatchDialog(QDialog):
                                        if v == settings.house_style(category)))
             self.style_combos[category] = combo
             form.addRow(label, combo)
+        # A profile (review/profile.py): what the editor taught in other files of the series.
+        from subcase.review import profile_store
+        self.profile_combo = QComboBox()
+        self.profile_combo.addItem("None", "")
+        for name in profile_store.names():
+            self.profile_combo.addItem(name, name)
+        self.profile_combo.setCurrentIndex(max(0, self.profile_combo.findData(settings.profile)))
+        form.addRow("Profile:", self.profile_combo)
         layout.addLayout(form)
 
         self.table = QTableWidget(0, 2, self)
@@ -153,7 +161,18 @@ class BatchDialog(QDialog):
         self.settings.output_format = fmt or "keep"
         for category, combo in self.style_combos.items():
             self.settings.set_house_style(category, combo.currentData())
-        self.task = BatchTask(self.engines, self.inputs, out_dir, mode, fmt, self.settings.house_styles())
+        profile = None
+        name = self.profile_combo.currentData()
+        self.settings.profile = name
+        if name:
+            from subcase.review import profile_store
+            from subcase.review.profile import ProfileError
+            try:
+                profile = profile_store.load(name)
+            except ProfileError as exc:
+                self.report.setPlainText(str(exc))
+                return
+        self.task = BatchTask(self.engines, self.inputs, out_dir, mode, fmt, self.settings.house_styles(), profile)
         s = self.task.signals
         s.progress.connect(self._on_progress)
         s.file_done.connect(self._on_file_done)

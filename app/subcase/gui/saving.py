@@ -71,11 +71,27 @@ class SavingMixin:
         self.discard_autosave()
         self.settings.add_recent(saved.path)
         self._show_session()
+        profile_note = self._update_profile()  # whatever the warnings, the profile learns from the save
         if saved.warnings:
             self.notify("Saved, but players may misread the file",
                         f"{saved.path}:\n" + "\n".join(saved.warnings), error=True)
         elif losses:
-            self.notify("Saved with losses", f"Saved {saved.path}, but:\n" + "\n".join(losses))
+            self.notify("Saved with losses", f"Saved {saved.path}{profile_note}, but:\n" + "\n".join(losses))
         else:
-            self.statusBar().showMessage(f"Saved {saved.path}", 5000)
+            self.statusBar().showMessage(f"Saved {saved.path}" + profile_note, 5000)
         return True
+
+    def _update_profile(self) -> str:
+        """The open file's profile learns from this file's log (review/profile.py, ``updated``)."""
+        from subcase.review import profile_store
+        from subcase.review.profile import ProfileError, updated
+
+        app = getattr(self, "profile_app", None)
+        if app is None or self.session is None or self.session.log is None:
+            return ""
+        try:
+            app.profile = updated(app.profile, self.session.log.path)
+            profile_store.save(app.profile)
+        except ProfileError as exc:
+            return f"; profile not updated: {exc}"
+        return f"; profile {app.profile.name} updated ({app.profile.size()} entries)"

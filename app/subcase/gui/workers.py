@@ -158,11 +158,12 @@ class BatchTask(QRunnable):
     """Runs ``subcase.batch.run_batch``: the very code ``subcase convert`` uses."""
 
     def __init__(self, engines: EngineHolder, inputs: list[Path], out_dir: Path, mode: str,
-                 out_format: str | None, styles: dict | None = None):
+                 out_format: str | None, styles: dict | None = None, profile=None):
         super().__init__()
         self.setAutoDelete(False)
         self.engines, self.inputs, self.out_dir = engines, list(inputs), Path(out_dir)
         self.mode, self.out_format, self.styles = mode, out_format, styles
+        self.profile = profile  # a review.profile.Profile applied to every file, or None
         self.signals = BatchSignals()
         self._cancel = threading.Event()
         self._done_files = 0
@@ -188,9 +189,20 @@ class BatchTask(QRunnable):
                 self.signals.file_done.emit(self._done_files, result)
                 self._done_files += 1
 
+            adapt = None
+            if self.profile is not None:
+                from subcase.review import profile_store
+                from subcase.review.profile import ProfileError
+                from subcase.review.profile_apply import profile_adapter
+                try:
+                    profile_store.check_model(self.profile, engine.info.version)
+                except ProfileError as exc:
+                    self.signals.failed.emit(str(exc))
+                    return
+                adapt = profile_adapter(self.profile, engine)
             result = run_batch(engine, self.inputs, self.out_dir, mode=self.mode, out_format=self.out_format,
                                progress=progress, on_file_done=on_file_done, cancel=self._cancel.is_set,
-                               styles=self.styles)
+                               styles=self.styles, adapt=adapt)
             self.signals.finished.emit(result)
         except Exception:
             self.signals.failed.emit(traceback.format_exc())
