@@ -45,6 +45,18 @@ class BatchResult:
         return [r for r in self.results if r.ok]
 
 
+class BatchProgress:
+    """The overall fraction of a batch whose files may run side by side (``--jobs``)."""
+
+    def __init__(self, n_files: int):
+        self.fractions = [0.0] * max(n_files, 1)
+
+    def update(self, i: int, done: int, total: int) -> float:
+        if 0 <= i < len(self.fractions):
+            self.fractions[i] = max(self.fractions[i], done / total if total else 0.0)
+        return min(1.0, sum(self.fractions) / len(self.fractions))
+
+
 def collect_inputs(paths: Sequence[Path | str]) -> tuple[list[Path], list[FileResult]]:
     """Expand folders (recursively) into .srt/.vtt files; report paths that cannot be used."""
     files: list[Path] = []
@@ -127,7 +139,7 @@ def run_batch(engine: CasingEngine, inputs: Sequence[Path], out_dir: Path, mode:
             return BatchResult(results, cancelled=True)
         results.append(r)
         if progress is not None:
-            progress(i + 1, n, 1, 1)
+            progress(i, n, 1, 1)  # file i is done
         if on_file_done is not None:
             on_file_done(r)
     return BatchResult(results)

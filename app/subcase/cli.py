@@ -78,7 +78,7 @@ def _collect(paths: list[Path]):
 
 
 def cmd_convert(args) -> int:
-    from subcase.batch import run_batch, write_details
+    from subcase.batch import BatchProgress, write_details
 
     inputs, bad = _collect(args.paths)
     if not inputs:
@@ -87,13 +87,18 @@ def cmd_convert(args) -> int:
     if out_dir.exists() and not out_dir.is_dir():
         print(f"subcase: output {out_dir} exists and is not a folder", file=sys.stderr)
         return 1
-    engine = _engine(args)
+    from subcase.casing import ModelError
+    from subcase.casing.engine import load_model_info
+    try:
+        info = load_model_info(args.model)  # a missing model fails here, before any worker starts
+    except ModelError as exc:
+        raise SystemExit(f"subcase: {exc}")
     bar = ProgressBar(len(inputs), args.quiet)
+    overall = BatchProgress(len(inputs))
     t0 = time.perf_counter()
 
     def progress(i: int, n: int, done: int, total: int) -> None:
-        frac = (i + (done / total if total else 0)) / n
-        bar.update(min(frac, 1.0), inputs[min(i, n - 1)].name)
+        bar.update(overall.update(i, done, total), inputs[min(i, n - 1)].name)
 
     def on_done(r) -> None:
         if not r.ok:
@@ -103,12 +108,24 @@ def cmd_convert(args) -> int:
             bar.close()
             print(f"warning {r.dst}: {w}", file=sys.stderr)
 
-    result = run_batch(engine, inputs, out_dir, args.mode, args.format, progress, on_done,
-                       keep_casing=bool(args.details))
+    try:
+        if args.cluster:
+            from subcase.cluster import ClusterError, convert_on_cluster
+            try:
+                result = convert_on_cluster(args.cluster, inputs, out_dir, args.model, args.mode, args.format,
+                                            progress, on_done, keep_casing=bool(args.details))
+            except ClusterError as exc:
+                raise SystemExit(f"subcase: {exc}")
+        else:
+            from subcase.parallel import convert_batch, default_jobs
+            result = convert_batch(inputs, out_dir, args.jobs or default_jobs(), lambda: _engine(args), args.model, args.mode,
+                                   args.format, progress, on_done, keep_casing=bool(args.details))
+    except ModelError as exc:  # a worker could not load the model
+        raise SystemExit(f"subcase: {exc}")
     bar.close()
     elapsed = time.perf_counter() - t0
     if args.details:
-        write_details(Path(args.details), result.results, engine.info.review_threshold)
+        write_details(Path(args.details), result.results, info.review_threshold)
     ok = result.succeeded
     words = sum(r.words for r in ok)
     changed = sum(r.changed for r in ok)
@@ -158,6 +175,16 @@ def cmd_gui(args) -> int:
     return run_gui(argv)
 
 
+def _jobs(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return n
+
+
 def build_parser() -> argparse.ArgumentParser:
     from subcase.casing import modes
     from subcase.subtitles import formats
@@ -174,6 +201,11 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--format", choices=formats.NAMES, help="output format (default: same as input)")
     c.add_argument("--details", metavar="FILE.jsonl", help="also write every word's tag, probabilities and highlight")
     c.add_argument("--model", type=Path, help=argparse.SUPPRESS)
+    c.add_argument("-j", "--jobs", type=_jobs, default=None, metavar="N",
+                   help="files converted at a time, each in its own process (default: the number of cores)")
+    c.add_argument("--cluster", metavar="ADDRESS",
+                   help="send the files to a Dask cluster (e.g. tcp://host:8786); inputs and output folder "
+                        "must be on a path every worker sees (needs the 'cluster' extra)")
     c.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     c.add_argument("-v", "--verbose", action="store_true", help="list parse warnings")
     c.set_defaults(func=cmd_convert)
