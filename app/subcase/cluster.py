@@ -42,7 +42,6 @@ from subcase.casing.engine import ShouldCancel, load_model_info
 from subcase.parallel import FileDoneFn, InOrder, ProgressFn
 
 PLUGIN_NAME = "subcase-engine"
-CONNECT_TIMEOUT_S = 20
 CANCEL_POLL_S = 0.5  # a running file asks the scheduler whether to stop at most this often
 
 
@@ -65,34 +64,37 @@ def _engine_plugin_class() -> type:
         def __init__(self, model_dir: str | None, sha256: str):
             self.model_dir = model_dir
             self.sha256 = sha256
-            self._engine: Any = None
-            self._lock = threading.Lock()
+            self.threads = 1
+            self.worker_address = "?"
 
         def setup(self, worker: Any) -> None:
             self.threads = max(1, int(getattr(worker.state, "nthreads", 1)))
             self.worker_address = worker.address
 
         def engine(self) -> Any:
-            with self._lock:
-                if self._engine is None:
-                    from subcase.casing import CasingEngine, ModelError
-
-                    engine = CasingEngine(Path(self.model_dir) if self.model_dir else None, threads=self.threads)
-                    if engine.info.sha256 != self.sha256:
-                        raise ModelError(f"worker {self.worker_address} has model {engine.info.sha256[:12]}, "
-                                         f"not {self.sha256[:12]} as on the submitting machine; install the "
-                                         "same subcase on every worker")
-                    self._engine = engine
-                return self._engine
-
-        # the lock and the engine stay on the worker; only the settings travel
-        def __getstate__(self) -> dict[str, Any]:
-            return {"model_dir": self.model_dir, "sha256": self.sha256}
-
-        def __setstate__(self, state: dict[str, Any]) -> None:
-            self.__init__(state["model_dir"], state["sha256"])  # type: ignore[misc]
+            return _process_engine(self.model_dir, self.sha256, self.threads, self.worker_address)
 
     return EnginePlugin
+
+
+# The engine outlives the plugin: every batch registers its plugin again (Dask
+# replaces it), but a worker process loads a given model only once.
+_engines: dict[tuple[str | None, int], Any] = {}
+_engines_lock = threading.Lock()
+
+
+def _process_engine(model_dir: str | None, sha256: str, threads: int, worker_address: str) -> Any:
+    from subcase.casing import CasingEngine, ModelError
+
+    with _engines_lock:
+        key = (model_dir, threads)
+        if key not in _engines:
+            _engines[key] = CasingEngine(Path(model_dir) if model_dir else None, threads=threads)
+        engine = _engines[key]
+    if engine.info.sha256 != sha256:
+        raise ModelError(f"worker {worker_address} has model {engine.info.sha256[:12]}, not {sha256[:12]} as on "
+                         "the submitting machine; install the same subcase on every worker")
+    return engine
 
 
 def convert_remote(src: str, out_dir: str, mode: str, out_format: str | None, keep_casing: bool,
@@ -131,7 +133,9 @@ def _client(address: Any) -> tuple[Any, bool]:
     if isinstance(address, Client):
         return address, False
     try:
-        return Client(address, timeout=CONNECT_TIMEOUT_S, set_as_default=False), True
+        # the connect timeout is Dask's own setting (distributed.comm.timeouts.connect,
+        # or DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT), 30 s unless the user says otherwise
+        return Client(address, set_as_default=False), True
     except (OSError, TimeoutError, ValueError) as exc:
         raise ClusterError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
 
@@ -169,7 +173,7 @@ def convert_on_cluster(address: Any, inputs: Sequence[Path], out_dir: Path, mode
                                  pure=False, key=f"subcase-{i}-{uuid.uuid4().hex[:8]}")
                    for i, a in enumerate(abs_srcs)]
         index = {f.key: i for i, f in enumerate(futures)}
-        done_iter = as_completed(futures, with_results=False)
+        done_iter = as_completed(futures, loop=client.loop, with_results=False)
         cancelled = False
         while not cancelled and not done_iter.is_empty():
             if cancel is not None and cancel():

@@ -1,0 +1,85 @@
+"""``subcase convert --cluster``: a real Dask LocalCluster (two worker processes on
+127.0.0.1) gives the outputs, FAILED lines and exit status of a single process."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from test_parallel import GOOD, ROOT, make_folder, same_but_time, tree
+
+distributed = pytest.importorskip("distributed", reason="the cluster extra (dask[distributed]) is not installed")
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    # loopback only; no dashboard (it would need bokeh and open another port)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                  dashboard_address=None, silence_logs=40) as c:
+        yield c
+
+
+def run_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "app"), DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT="3s")
+    return subprocess.run([sys.executable, "-m", "subcase", "convert", *args], capture_output=True, text=True,
+                          cwd=cwd, env=env, timeout=300)
+
+
+@pytest.mark.usefixtures("engine")
+def test_cluster_gives_what_one_process_gives(cluster, tmp_path):
+    make_folder(tmp_path / "a")
+    make_folder(tmp_path / "b")
+    one = run_cli("in", "-o", "out", "-q", "-v", "--jobs", "1", cwd=tmp_path / "a")
+    dask = run_cli("in", "-o", "out", "-q", "-v", "--cluster", cluster.scheduler_address, cwd=tmp_path / "b")
+    assert one.returncode == dask.returncode == 1  # one bad file
+    assert tree(tmp_path / "a" / "out") == tree(tmp_path / "b" / "out")
+    assert len(tree(tmp_path / "b" / "out")) == len(GOOD) + 1
+    assert same_but_time(one.stdout) == same_but_time(dask.stdout)
+    assert one.stderr == dask.stderr
+    assert [line for line in dask.stderr.splitlines() if line.startswith("FAILED")] == [
+        f"FAILED {Path('in', 'season 2', 'bad.srt')}: contains binary data (NUL bytes); "
+        "this is not a subtitle text file"]
+
+
+@pytest.mark.usefixtures("engine")
+def test_python_entry_point_with_a_client_loads_the_model_once_per_worker(cluster, tmp_path):
+    from subcase.batch import collect_inputs
+    from subcase.cluster import PLUGIN_NAME, convert_on_cluster
+
+    src = make_folder(tmp_path, copies=2)
+    inputs, _ = collect_inputs([src])
+    with distributed.Client(cluster.scheduler_address, set_as_default=False) as client:
+        first = convert_on_cluster(client, inputs, tmp_path / "out1")
+        engines = client.run(lambda dask_worker: id(dask_worker.plugins[PLUGIN_NAME].engine()))
+        second = convert_on_cluster(client, inputs, tmp_path / "out2")
+        again = client.run(lambda dask_worker: id(dask_worker.plugins[PLUGIN_NAME].engine()))
+    assert [r.src for r in first.results] == inputs == [r.src for r in second.results]
+    assert len(first.failed) == 1 and first.failed[0].src.name == "bad.srt"
+    assert len(engines) == 2 and engines == again  # each worker kept its one engine across both batches
+    assert tree(tmp_path / "out1") == tree(tmp_path / "out2")
+
+
+@pytest.mark.usefixtures("engine")
+def test_cluster_cancel(cluster, tmp_path):
+    from subcase.batch import collect_inputs
+    from subcase.cluster import convert_on_cluster
+
+    inputs, _ = collect_inputs([make_folder(tmp_path, copies=8)])
+    done: list[Path] = []
+    result = convert_on_cluster(cluster.scheduler_address, inputs, tmp_path / "out",
+                                on_file_done=lambda r: done.append(r.src), cancel=lambda: len(done) >= 2)
+    assert result.cancelled
+    assert 2 <= len(result.results) < len(inputs)
+    assert [r.src for r in result.results] == done
+
+
+def test_unreachable_scheduler_is_one_line(tmp_path):
+    p = run_cli(str(ROOT / "resources" / "examples" / "lowercase-example.srt"), "-o", "out",
+                "--cluster", "tcp://127.0.0.1:9", cwd=tmp_path)
+    assert p.returncode == 1
+    assert p.stderr.strip().splitlines()[-1].startswith("subcase: cannot reach the Dask scheduler at tcp://127.0.0.1:9")
+    assert "Traceback" not in p.stderr

@@ -1,0 +1,142 @@
+"""``subcase convert --jobs N``: worker processes give what one process gives.
+
+Real processes, the real model, real files: a folder with one bad file is
+converted with ``--jobs 1`` and ``--jobs 2``; outputs must be byte-identical
+and stdout/stderr the same line for line (but the elapsed time).  Cancel and
+Ctrl-C stop the workers without a traceback or a half-written file.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from subcase.batch import BatchProgress, collect_inputs
+from subcase.parallel import run_batch_parallel
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "tests" / "fixtures" / "subtitles"
+EXAMPLE = ROOT / "resources" / "examples" / "lowercase-example.srt"
+GOOD = ["markup.srt", "features.vtt", "legacy_cp1252.srt", "utf16le_bom.srt", "malformed.srt", "markup_crlf.srt"]
+
+
+def make_folder(root: Path, copies: int = 1) -> Path:
+    src = root / "in"
+    (src / "season 2").mkdir(parents=True)
+    for k in range(copies):
+        for name in GOOD:
+            shutil.copy(FIXTURES / name, src / f"{k}-{name}")
+        shutil.copy(EXAMPLE, src / "season 2" / f"{k}-example.srt")
+    shutil.copy(FIXTURES / "binary.srt", src / "season 2" / "bad.srt")
+    return src
+
+
+def run_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "app"))
+    return subprocess.run([sys.executable, "-m", "subcase", "convert", *args], capture_output=True, text=True,
+                          cwd=cwd, env=env, timeout=300)
+
+
+def same_but_time(text: str) -> str:
+    return re.sub(r"; [0-9.]+ s ->", "; T s ->", text)
+
+
+def tree(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.usefixtures("engine")  # skips when the shipped model is missing
+def test_jobs_2_gives_what_one_process_gives(tmp_path):
+    # the same folder in two places, so that every path printed is the same
+    make_folder(tmp_path / "a")
+    make_folder(tmp_path / "b")
+    one = run_cli("in", "-o", "out", "-q", "-v", "--jobs", "1", cwd=tmp_path / "a")
+    two = run_cli("in", "-o", "out", "-q", "-v", "--jobs", "2", cwd=tmp_path / "b")
+    assert one.returncode == two.returncode == 1  # one bad file
+    assert tree(tmp_path / "a" / "out") == tree(tmp_path / "b" / "out")
+    assert len(tree(tmp_path / "a" / "out")) == len(GOOD) + 1
+    assert same_but_time(one.stdout) == same_but_time(two.stdout)
+    assert one.stderr == two.stderr
+    failed = [line for line in two.stderr.splitlines() if line.startswith("FAILED")]
+    assert failed == [f"FAILED {Path('in', 'season 2', 'bad.srt')}: contains binary data (NUL bytes); "
+                      "this is not a subtitle text file"]
+    assert "Traceback" not in two.stderr
+
+
+@pytest.mark.usefixtures("engine")
+def test_jobs_details_match(tmp_path):
+    for j in ("1", "2"):
+        make_folder(tmp_path / j)
+        run_cli("in", "-o", "out", "-q", "--jobs", j, "--details", "d.jsonl", cwd=tmp_path / j)
+    assert (tmp_path / "1" / "d.jsonl").read_bytes() == (tmp_path / "2" / "d.jsonl").read_bytes()
+    assert (tmp_path / "1" / "d.jsonl").stat().st_size > 1000
+
+
+def test_jobs_must_be_positive(tmp_path):
+    p = run_cli(str(EXAMPLE), "-o", "out", "--jobs", "0", cwd=tmp_path)
+    assert p.returncode == 2 and "must be at least 1" in p.stderr
+
+
+def test_jobs_with_a_missing_model_is_one_line(tmp_path):
+    make_folder(tmp_path)
+    p = run_cli("in", "-o", "out", "--jobs", "2", "--model", str(tmp_path / "nomodel"), cwd=tmp_path)
+    assert p.returncode == 1
+    assert p.stderr.strip().splitlines()[-1].startswith("subcase: the casing model is incomplete")
+    assert "Traceback" not in p.stderr
+
+
+@pytest.mark.usefixtures("engine")
+def test_cancel_stops_the_workers(tmp_path):
+    src = make_folder(tmp_path, copies=6)
+    inputs, _ = collect_inputs([src])
+    out = tmp_path / "out"
+    seen: list[int] = []
+    done: list[str] = []
+    overall = BatchProgress(len(inputs))
+    fractions: list[float] = []
+
+    def progress(i: int, n: int, d: int, t: int) -> None:
+        seen.append(i)
+        fractions.append(overall.update(i, d, t))
+
+    result = run_batch_parallel(inputs, out, jobs=2, progress=progress,
+                                on_file_done=lambda r: done.append(r.src.name),
+                                cancel=lambda: len(done) >= 3)
+    assert result.cancelled
+    assert 3 <= len(result.results) < len(inputs)
+    assert [r.src.name for r in result.results] == done  # what was reported is what is listed
+    names = [p.name for p in inputs]
+    assert sorted(done, key=names.index) == done     # in input order
+    assert fractions == sorted(fractions)             # the overall bar never moves back
+    written = sorted(p.name for p in out.iterdir())
+    assert written == sorted(r.dst.name for r in result.results if r.ok)  # no half-written file
+
+
+@pytest.mark.usefixtures("engine")
+def test_ctrl_c_stops_cleanly(tmp_path):
+    make_folder(tmp_path, copies=15)
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "app"))
+    proc = subprocess.Popen([sys.executable, "-m", "subcase", "convert", "in", "-o", "out", "--jobs", "2"],
+                            cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    deadline = time.monotonic() + 120
+    # wait until the workers are converting, then Ctrl-C the whole process group as a terminal does
+    while time.monotonic() < deadline and not (tmp_path / "out").is_dir():
+        time.sleep(0.05)
+    time.sleep(0.3)
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    if proc.returncode == 0:
+        pytest.skip("the batch finished before Ctrl-C arrived")
+    assert proc.returncode == 130
+    assert err.strip().splitlines()[-1] == "subcase: interrupted"
+    assert "Traceback" not in err
+    assert not [p for p in (tmp_path / "out").iterdir() if p.name.startswith(".")]  # no temp file left
