@@ -27,6 +27,7 @@ from __future__ import annotations
 import multiprocessing
 import queue
 import signal
+import sys
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -111,8 +112,11 @@ class InOrder:
 
 
 def _context() -> multiprocessing.context.BaseContext:
+    # a frozen bundle re-runs its own executable as the worker (entry.py calls
+    # freeze_support); spawn is the start method PyInstaller documents for that
     methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    frozen = getattr(sys, "frozen", False)
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods and not frozen else "spawn")
 
 
 def run_batch_parallel(inputs: Sequence[Path], out_dir: Path, jobs: int, model_dir: Path | None = None,

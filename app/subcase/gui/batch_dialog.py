@@ -11,10 +11,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QThreadPool, Qt, Signal
-from PySide6.QtWidgets import QComboBox, QDialog, QFileDialog, QFormLayout, QHBoxLayout, QHeaderView, QLineEdit, \
+from PySide6.QtWidgets import QComboBox, QSpinBox, QDialog, QFileDialog, QFormLayout, QHBoxLayout, QHeaderView, QLineEdit, \
     QPlainTextEdit, QProgressBar, QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
-from subcase.batch import BatchResult, FileResult, collect_inputs
+from subcase.batch import BatchProgress, BatchResult, FileResult, collect_inputs
+from subcase.parallel import default_jobs
 from subcase.subtitles import FORMATS as SUBTITLE_FORMATS
 
 from .settings import MODES, Settings
@@ -39,6 +40,7 @@ class BatchDialog(QDialog):
         self.engines, self.settings = engines, settings
         self.inputs, self.rejected_inputs = collect_inputs([Path(p) for p in paths])
         self.task: BatchTask | None = None
+        self.overall_progress = BatchProgress(len(self.inputs))
         self.result: BatchResult | None = None
         self.report_text = ""
 
@@ -62,6 +64,11 @@ class BatchDialog(QDialog):
         wanted = settings.output_format
         self.format_combo.setCurrentIndex(next((i for i, (_, f) in enumerate(FORMATS) if (f or "keep") == wanted), 0))
         form.addRow("Output format:", self.format_combo)
+        self.jobs_spin = QSpinBox()
+        self.jobs_spin.setRange(1, max(8, 2 * default_jobs()))
+        self.jobs_spin.setValue(settings.batch_jobs or default_jobs())
+        self.jobs_spin.setToolTip("Files converted at a time, each in its own process (one per core is fastest)")
+        form.addRow("Files at a time:", self.jobs_spin)
         layout.addLayout(form)
 
         self.table = QTableWidget(len(self.inputs), 2, self)
@@ -122,7 +129,10 @@ class BatchDialog(QDialog):
         self.settings.output_dir = str(out_dir)
         self.settings.mode = mode
         self.settings.output_format = fmt or "keep"
-        self.task = BatchTask(self.engines, self.inputs, out_dir, mode, fmt)
+        jobs = self.jobs_spin.value()
+        self.settings.batch_jobs = 0 if jobs == default_jobs() else jobs
+        self.overall_progress = BatchProgress(len(self.inputs))
+        self.task = BatchTask(self.engines, self.inputs, out_dir, mode, fmt, jobs)
         s = self.task.signals
         s.progress.connect(self._on_progress)
         s.file_done.connect(self._on_file_done)
@@ -130,7 +140,7 @@ class BatchDialog(QDialog):
         s.failed.connect(self._on_failed)
         self.start_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
-        for w in (self.out_edit, self.mode_combo, self.format_combo):
+        for w in (self.out_edit, self.mode_combo, self.format_combo, self.jobs_spin):
             w.setEnabled(False)
         self.report.setPlainText("Converting\u2026")
         QThreadPool.globalInstance().start(self.task)
@@ -143,8 +153,8 @@ class BatchDialog(QDialog):
     def _on_progress(self, i: int, n: int, done: int, total: int) -> None:
         frac = done / total if total else 0.0
         if i < len(self.bars):
-            self.bars[i].setValue(int(100 * frac))
-        self.overall.setValue(int(1000 * min(1.0, (i + frac) / max(1, n))))
+            self.bars[i].setValue(max(self.bars[i].value(), int(100 * frac)))
+        self.overall.setValue(int(1000 * self.overall_progress.update(i, done, total)))
 
     def _on_file_done(self, i: int, result: FileResult) -> None:
         if i < len(self.bars):

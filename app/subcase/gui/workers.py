@@ -147,14 +147,18 @@ class BatchSignals(QObject):
 
 
 class BatchTask(QRunnable):
-    """Runs ``subcase.batch.run_batch``: the very code ``subcase convert`` uses."""
+    """Runs ``subcase.parallel.convert_batch``: the very code ``subcase convert`` uses.
+
+    With ``jobs`` > 1 the files go to that many worker processes (each loads
+    the model once); with one job they are cased here with the shared engine.
+    """
 
     def __init__(self, engines: EngineHolder, inputs: list[Path], out_dir: Path, mode: str,
-                 out_format: str | None):
+                 out_format: str | None, jobs: int = 1):
         super().__init__()
         self.setAutoDelete(False)
         self.engines, self.inputs, self.out_dir = engines, list(inputs), Path(out_dir)
-        self.mode, self.out_format = mode, out_format
+        self.mode, self.out_format, self.jobs = mode, out_format, max(1, jobs)
         self.signals = BatchSignals()
         self._cancel = threading.Event()
         self._done_files = 0
@@ -165,24 +169,28 @@ class BatchTask(QRunnable):
 
     def run(self) -> None:
         try:
-            from subcase.batch import run_batch
+            from subcase.parallel import convert_batch
 
-            engine = self.engines.get()
-            last = [-1]
+            started: set[int] = set()
 
             def progress(i: int, n: int, done: int, total: int) -> None:
-                if i != last[0]:
-                    last[0] = i
+                if i not in started:  # files run side by side with jobs > 1
+                    started.add(i)
                     self.signals.file_started.emit(i)
                 self.signals.progress.emit(i, n, done, total)
 
+            index = {p: i for i, p in enumerate(self.inputs)}
+
             def on_file_done(result) -> None:
-                self.signals.file_done.emit(self._done_files, result)
+                # by input index: with jobs > 1 a cancelled batch may finish files out of order
+                self.signals.file_done.emit(index.get(result.src, self._done_files), result)
                 self._done_files += 1
 
-            result = run_batch(engine, self.inputs, self.out_dir, mode=self.mode, out_format=self.out_format,
-                               progress=progress, on_file_done=on_file_done, cancel=self._cancel.is_set)
+            result = convert_batch(self.inputs, self.out_dir, self.jobs, self.engines.get, None, self.mode,
+                                   self.out_format, progress, on_file_done, self._cancel.is_set)
             self.signals.finished.emit(result)
+        except ModelError as exc:  # the worker processes could not load the model
+            self.signals.failed.emit(f"The casing model cannot be used: {exc}")
         except Exception:
             self.signals.failed.emit(traceback.format_exc())
         finally:
