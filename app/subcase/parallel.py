@@ -24,17 +24,21 @@ inherits a running onnxruntime thread pool or a Qt application.
 
 from __future__ import annotations
 
-import multiprocessing
-import queue
 import signal
 import sys
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from subcase.batch import BatchResult, FileResult, convert_file, run_batch
 from subcase.casing.engine import ShouldCancel
 from subcase.casing.onnx_session import available_cores
+
+if TYPE_CHECKING:
+    import multiprocessing.context
+    from concurrent.futures import Future, ProcessPoolExecutor
+
+# multiprocessing and concurrent.futures are imported where a pool starts: a
+# one-file convert (the common case at a prompt) should not pay ~25 ms for them
 
 ProgressFn = Callable[[int, int, int, int], None]
 FileDoneFn = Callable[[FileResult], None]
@@ -112,6 +116,8 @@ class InOrder:
 
 
 def _context() -> multiprocessing.context.BaseContext:
+    import multiprocessing
+
     # a frozen bundle re-runs its own executable as the worker (entry.py calls
     # freeze_support); spawn is the start method PyInstaller documents for that
     methods = multiprocessing.get_all_start_methods()
@@ -128,6 +134,9 @@ def run_batch_parallel(inputs: Sequence[Path], out_dir: Path, jobs: int, model_d
     Raises ``ModelError`` when the workers cannot load the model, and
     KeyboardInterrupt after stopping the workers on Ctrl-C.
     """
+    import queue
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
     from subcase.casing import CasingCancelled
 
     n = len(inputs)
