@@ -162,7 +162,7 @@ def cmd_evaluate(args) -> int:
 
 
 def cmd_bench(args) -> int:
-    if args.runs < 1 or args.cues < 1:
+    if args.runs < 1 or args.cues < 1 or args.films < 0:
         print("subcase bench: --runs and --cues must be at least 1", file=sys.stderr)
         return 2
     from subcase.evaluation.bench import run_bench
@@ -226,6 +226,8 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--cues", type=int, default=1500, help="cues in the synthetic feature-length film")
     b.add_argument("--file", type=Path, help="benchmark this subtitle file instead")
     b.add_argument("--runs", type=int, default=3, help="conversions of the film per system (default 3)")
+    b.add_argument("--films", type=int, default=8, help="films in the folder for the --jobs figure (0: skip it)")
+    b.add_argument("--jobs", type=_jobs, default=2, help="worker processes for the folder figure (default 2)")
     b.add_argument("--model", type=Path, help=argparse.SUPPRESS)
     b.add_argument("--no-baseline", action="store_true")
     b.set_defaults(func=cmd_bench)
