@@ -92,7 +92,7 @@ def cmd_convert(args) -> int:
     try:
         info = load_model_info(args.model)  # a missing model fails here, before any worker starts
     except ModelError as exc:
-        raise SystemExit(f"subcase: {exc}")
+        raise SystemExit(f"subcase: {exc}") from None
     bar = ProgressBar(len(inputs), args.quiet)
     overall = BatchProgress(len(inputs))
     t0 = time.perf_counter()
@@ -115,13 +115,13 @@ def cmd_convert(args) -> int:
                 result = convert_on_cluster(args.cluster, inputs, out_dir, args.model, args.mode, args.format,
                                             progress, on_done, keep_casing=bool(args.details))
             except ClusterError as exc:
-                raise SystemExit(f"subcase: {exc}")
+                raise SystemExit(f"subcase: {exc}") from None
         else:
             from subcase.parallel import convert_batch, default_jobs
             result = convert_batch(inputs, out_dir, args.jobs or default_jobs(), lambda: _engine(args), args.model, args.mode,
                                    args.format, progress, on_done, keep_casing=bool(args.details))
     except ModelError as exc:  # a worker could not load the model
-        raise SystemExit(f"subcase: {exc}")
+        raise SystemExit(f"subcase: {exc}") from None
     bar.close()
     elapsed = time.perf_counter() - t0
     if args.details:

@@ -102,7 +102,8 @@ def convert_remote(src: str, out_dir: str, mode: str, out_format: str | None, ke
     """Runs on a Dask worker: one file, with the worker's engine."""
     from distributed import Event, get_worker
 
-    engine = get_worker().plugins[PLUGIN_NAME].engine()
+    plugin: Any = get_worker().plugins[PLUGIN_NAME]  # our EnginePlugin, registered by the client
+    engine = plugin.engine()
     event = Event(cancel_event)
     checked = [0.0, False]
 

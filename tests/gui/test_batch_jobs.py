@@ -49,7 +49,7 @@ def test_batch_with_two_jobs_converts_and_reports(qtbot, engines, tmp_path):
     assert dialog.task.jobs == 2
     report = dialog.report.toPlainText()
     assert "3 converted, 1 failed" in report and "FAILED" in report and "broken.srt" in report
-    states = {p.name: bar.format() for p, bar in zip(dialog.inputs, dialog.bars)}
+    states = {p.name: bar.format() for p, bar in zip(dialog.inputs, dialog.bars, strict=True)}
     assert states == {"a.srt": "done", "b.vtt": "done", "broken.srt": "failed", "c.srt": "done"}
     assert [bar.value() for bar in dialog.bars] == [100] * 4
     assert dialog.overall.value() == dialog.overall.maximum()

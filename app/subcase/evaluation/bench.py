@@ -78,12 +78,13 @@ def worker(system: str, film: Path, model: str | None, runs: int = 3) -> dict:
         # one tiny call so that the first real call does not pay ORT's lazy set-up
         case_texts(engine, ["warm up"])
         startup = time.perf_counter() - t_start
-        times = []
+        times, cpu = [], []
         for _ in range(runs):
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             cased = case_file(engine, film)
             save(cased.doc, out, backup=False)
             times.append(time.perf_counter() - t0)
+            cpu.append(time.process_time() - c0)
         doc = cased.doc
         words = len(cased.casing.words)
         lat = []
@@ -98,9 +99,9 @@ def worker(system: str, film: Path, model: str | None, runs: int = 3) -> dict:
         from subcase.subtitles.words import has_letters
         caser = TruecaseBaseline() if system == "truecase" else None
         startup = time.perf_counter() - t_start
-        times = []
+        times, cpu = [], []
         for _ in range(runs):
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             doc = load(film)
             tokens = [c.tokens() for c in doc.cues]
             forms = caser.case(tokens, True) if caser else first_word_and_i(tokens, True)
@@ -113,6 +114,7 @@ def worker(system: str, film: Path, model: str | None, runs: int = 3) -> dict:
                 words += len(spans)
             save(doc, out, backup=False)
             times.append(time.perf_counter() - t0)
+            cpu.append(time.process_time() - c0)
         lat = []
         for c in range(min(200, len(tokens))):
             t1 = time.perf_counter()
@@ -125,6 +127,8 @@ def worker(system: str, film: Path, model: str | None, runs: int = 3) -> dict:
     return {"system": system, "startup_s": startup, "convert_s": first, "words": words,
             "words_per_s": words / first if first else 0.0,
             "median_convert_s": median, "median_words_per_s": words / median if median else 0.0, "runs": runs,
+            # CPU seconds (all threads): steadier than wall time when other work shares the machine
+            "median_cpu_s": statistics.median(cpu), "words_per_cpu_s": words / statistics.median(cpu) if cpu else 0.0,
             "latency_p50_ms": 1000 * statistics.median(lat) if lat else 0.0,
             "latency_p95_ms": 1000 * lat[int(0.95 * (len(lat) - 1))] if lat else 0.0,
             "peak_rss_mb": peak, **ceiling}
@@ -148,15 +152,17 @@ def onnx_ceiling(engine, film: Path, words: int, repeats: int = 3) -> dict:
     finally:
         engine.session.run = session_run
     subtokens = int(sum(int(m.sum()) for _, m in recorded))
-    times = []
+    times, cpu = [], []
     for _ in range(repeats):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         for ids, mask in recorded:
             session_run(ids, mask)
         times.append(time.perf_counter() - t0)
-    t = statistics.median(times)
+        cpu.append(time.process_time() - c0)
+    t, c = statistics.median(times), statistics.median(cpu)
     return {"onnx_s": t, "subtokens": subtokens, "subtokens_per_s": subtokens / t if t else 0.0,
-            "onnx_words_per_s_cap": words / t if t else 0.0, "onnx_batches": len(recorded)}
+            "onnx_words_per_s_cap": words / t if t else 0.0, "onnx_batches": len(recorded),
+            "onnx_cpu_s": c, "subtokens_per_cpu_s": subtokens / c if c else 0.0}
 
 
 INT8_FLAGS = (("avx2", "AVX2"), ("avx512f", "AVX-512"), ("avx512_vnni", "AVX512-VNNI"), ("avx_vnni", "AVX-VNNI"),
@@ -219,8 +225,16 @@ def _words_of(stdout: str) -> int:
     return int(m.group(1)) if m else 0
 
 
+def _load() -> str:
+    try:
+        return "load average %.1f / %.1f / %.1f" % os.getloadavg()
+    except OSError:  # pragma: no cover - not on Linux
+        return "load average unknown"
+
+
 def run_bench(args) -> int:
     cpu = cpu_info()
+    load_before = _load()
     runs = args.runs
     with tempfile.TemporaryDirectory() as tmp:
         film = Path(args.file) if args.file else Path(tmp) / "film.srt"
@@ -254,25 +268,28 @@ def run_bench(args) -> int:
                 s_, walls, p = whole_process(_convert_cmd([folder], Path(tmp) / f"out-j{jobs}", args.model, jobs), runs)
                 folder_rows.append((jobs, _words_of(p.stdout), s_, walls, p.returncode))
 
+    load_after = _load()
     flags = ", ".join(f"{k} {'yes' if v else 'no'}" for k, v in cpu["flags"].items()) if cpu["known"] else "unknown"
     print(f"CPU: {cpu['model']}; {cpu['cores']} core(s) for this process; {flags}")
     print(f"     {cpu['onnxruntime']}")
+    print(f"machine: {load_before} before, {load_after} after (other work on the machine slows every figure; "
+          f"the CPU-second figures and the ratios suffer least)")
     film_name = film.name if args.file else f"{args.cues} cues (the dev subtitles, lower-cased, in order, repeated)"
     print(f"film: {film_name}")
     print()
     hdr = (f"{'system':16} {'words':>7} {'words/s':>9} {'convert':>9} {'median w/s':>11} {'start-up':>9} "
-           f"{'w/s incl.':>10} {'cue p50':>8} {'cue p95':>8} {'peak RSS':>9}")
+           f"{'w/s incl.':>10} {'w/CPU-s':>8} {'cue p50':>8} {'cue p95':>8} {'peak RSS':>9}")
     print(hdr)
     print("-" * len(hdr))
     for r in rows:
         incl = r["words"] / (r["startup_s"] + r["convert_s"]) if r["startup_s"] + r["convert_s"] else 0.0
         r["words_per_s_with_startup"] = incl
         print(f"{r['system']:16} {r['words']:7d} {r['words_per_s']:9.0f} {r['convert_s']:8.2f}s "
-              f"{r['median_words_per_s']:11.0f} {r['startup_s']:8.2f}s {incl:10.0f} "
+              f"{r['median_words_per_s']:11.0f} {r['startup_s']:8.2f}s {incl:10.0f} {r['words_per_cpu_s']:8.0f} "
               f"{r['latency_p50_ms']:6.1f}ms {r['latency_p95_ms']:6.1f}ms {r['peak_rss_mb']:7.0f}MB")
     print(f"(convert = read + case + write of the first run, start-up excluded; median w/s = median of {runs} runs "
           f"in the same process; start-up = imports + model load; w/s incl. = words / (start-up + convert); "
-          f"cue latency = casing one cue alone)")
+          f"w/CPU-s = words per CPU-second over all threads, median run; cue latency = casing one cue alone)")
     by = {r["system"]: r for r in rows}
     if "subcase" in by and len(by) > 1:
         sc = by["subcase"]
@@ -283,7 +300,9 @@ def run_bench(args) -> int:
                 continue
             ex = sc["median_words_per_s"] / r["median_words_per_s"] if r["median_words_per_s"] else 0.0
             inc = sc["words_per_s_with_startup"] / r["words_per_s_with_startup"] if r["words_per_s_with_startup"] else 0.0
-            print(f"  vs {name:15} {ex:5.2f}x without start-up (median runs), {inc:5.2f}x with start-up")
+            per_cpu = sc["words_per_cpu_s"] / r["words_per_cpu_s"] if r["words_per_cpu_s"] else 0.0
+            print(f"  vs {name:15} {ex:5.2f}x without start-up (median runs), {inc:5.2f}x with start-up, "
+                  f"{per_cpu:5.2f}x per CPU-second")
     print()
     if conv.returncode == 0 and conv_words:
         print(f"subcase convert, whole process, one film: {conv_s:.2f} s median of {len(conv_walls)} "
@@ -296,7 +315,8 @@ def run_bench(args) -> int:
         print(f"onnxruntime alone on the film's {sc['onnx_batches']} batches: {sc['subtokens_per_s']:.0f} sub-tokens/s "
               f"({sc['subtokens']} sub-tokens, {sc['subtokens'] / max(sc['words'], 1):.2f} per word, windows "
               f"overlapping) -> caps one process at {sc['onnx_words_per_s_cap']:.0f} words/s; "
-              f"the model is {100 * share:.0f}% of a conversion")
+              f"the model is {100 * share:.0f}% of a conversion's wall time; "
+              f"{sc['subtokens_per_cpu_s']:.0f} sub-tokens per CPU-second")
     for jobs, words, secs, walls, rc in folder_rows:
         rate = f"{words / secs:.0f} words/s" if rc == 0 and words else f"failed (exit {rc})"
         print(f"subcase convert --jobs {jobs}, whole process, {args.films} films ({words} words): {secs:.2f} s "
