@@ -117,9 +117,9 @@ def cmd_convert(args) -> int:
             except ClusterError as exc:
                 raise SystemExit(f"subcase: {exc}") from None
         else:
-            from subcase.parallel import convert_batch, default_jobs
-            result = convert_batch(inputs, out_dir, args.jobs or default_jobs(), lambda: _engine(args), args.model, args.mode,
-                                   args.format, progress, on_done, keep_casing=bool(args.details))
+            from subcase.parallel import auto_jobs, convert_batch
+            result = convert_batch(inputs, out_dir, args.jobs or auto_jobs(inputs), lambda: _engine(args), args.model,
+                                   args.mode, args.format, progress, on_done, keep_casing=bool(args.details))
     except ModelError as exc:  # a worker could not load the model
         raise SystemExit(f"subcase: {exc}") from None
     bar.close()
@@ -202,7 +202,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--details", metavar="FILE.jsonl", help="also write every word's tag, probabilities and highlight")
     c.add_argument("--model", type=Path, help=argparse.SUPPRESS)
     c.add_argument("-j", "--jobs", type=_jobs, default=None, metavar="N",
-                   help="files converted at a time, each in its own process (default: the number of cores)")
+                   help="files converted at a time, each in its own process (default: one per core; one for a batch "
+                        "under 512 KB, where starting the workers costs more than they save)")
     c.add_argument("--cluster", metavar="ADDRESS",
                    help="send the files to a Dask cluster (e.g. tcp://host:8786); inputs and output folder "
                         "must be on a path every worker sees (needs the 'cluster' extra)")

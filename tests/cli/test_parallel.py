@@ -140,3 +140,15 @@ def test_ctrl_c_stops_cleanly(tmp_path):
     assert err.strip().splitlines()[-1] == "subcase: interrupted"
     assert "Traceback" not in err
     assert not [p for p in (tmp_path / "out").iterdir() if p.name.startswith(".")]  # no temp file left
+
+
+def test_default_jobs_keeps_a_small_batch_in_one_process(tmp_path):
+    from subcase.parallel import SMALL_BATCH_BYTES, auto_jobs, default_jobs
+
+    small = make_folder(tmp_path / "small")
+    inputs, _ = collect_inputs([small])
+    assert auto_jobs(inputs) == 1
+    big = tmp_path / "big.srt"
+    cue = "1\n00:00:01,000 --> 00:00:02,000\nso we went down to the station, and nobody was there.\n\n"
+    big.write_text(cue * (SMALL_BATCH_BYTES // len(cue) + 1), encoding="utf-8")
+    assert auto_jobs([*inputs, big]) == default_jobs()
