@@ -201,10 +201,11 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--format", choices=formats.NAMES, help="output format (default: same as input)")
     c.add_argument("--details", metavar="FILE.jsonl", help="also write every word's tag, probabilities and highlight")
     c.add_argument("--model", type=Path, help=argparse.SUPPRESS)
-    c.add_argument("-j", "--jobs", type=_jobs, default=None, metavar="N",
+    where = c.add_mutually_exclusive_group()
+    where.add_argument("-j", "--jobs", type=_jobs, default=None, metavar="N",
                    help="files converted at a time, each in its own process (default: one per core; one for a batch "
                         "under 512 KB, where starting the workers costs more than they save)")
-    c.add_argument("--cluster", metavar="ADDRESS",
+    where.add_argument("--cluster", metavar="ADDRESS",
                    help="send the files to a Dask cluster (e.g. tcp://host:8786); inputs and output folder "
                         "must be on a path every worker sees (needs the 'cluster' extra)")
     c.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
