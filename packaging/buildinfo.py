@@ -59,12 +59,15 @@ def write_dist_info(dest: Path, version: str) -> Path:
     info = dest / f"{APP_NAME}-{version}.dist-info"
     info.mkdir(parents=True, exist_ok=True)
     meta = pyproject()["project"]
+    license = meta.get("license", "MIT")  # an SPDX string (PEP 639); older pyprojects had a table
+    if isinstance(license, dict):
+        license = license.get("text", "MIT")
     (info / "METADATA").write_text(
         "Metadata-Version: 2.1\n"
         f"Name: {APP_NAME}\n"
         f"Version: {version}\n"
         f"Summary: {meta.get('description', DESCRIPTION)}\n"
-        f"License: {meta.get('license', {}).get('text', 'MIT')}\n",
+        f"License: {license}\n",
         encoding="utf-8",
     )
     (info / "INSTALLER").write_text("pyinstaller\n", encoding="utf-8")

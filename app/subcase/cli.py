@@ -62,7 +62,7 @@ def _engine(args):
     try:
         return CasingEngine(args.model) if getattr(args, "model", None) else CasingEngine()
     except ModelError as exc:
-        raise SystemExit(f"subcase: {exc}")
+        raise SystemExit(f"subcase: {exc}") from None
 
 
 def _collect(paths: list[Path]):

@@ -1,5 +1,16 @@
-"""Where the shipped model and resources live, from a source tree, an installed
-wheel or a PyInstaller bundle alike."""
+"""Where the shipped model and resources live: in a PyInstaller bundle, an
+installed wheel or a source tree (editable install).
+
+* PyInstaller bundle: ``models/`` and ``resources/`` under the bundle root
+  (``sys._MEIPASS``), put there by packaging/subcase.spec;
+* installed wheel: ``subcase/_data/models`` and ``subcase/_data/resources``
+  inside the package, copied there at build time by setup.py;
+* source tree (``pip install -e .``, or ``PYTHONPATH=app``): ``models/`` and
+  ``resources/`` at the top of the repository.
+
+``SUBCASE_MODEL_DIR`` and ``SUBCASE_RESOURCES_DIR`` override the search.
+Standard library only: setup.py reads ``MODEL_FILES`` from here.
+"""
 
 from __future__ import annotations
 
@@ -7,16 +18,32 @@ import os
 import sys
 from pathlib import Path
 
+# The files of models/ that every build ships (wheel and sdist; see setup.py and
+# MANIFEST.in): the network, the tokenizer, the case-mask lexicon, the machine-
+# readable card (version, calibration, window) and the model card for people.
+MODEL_FILES = ("model.onnx", "tokenizer.json", "lexicon.json", "model.json", "MODEL_CARD.md")
+
+_PACKAGE = Path(__file__).resolve().parent
+
+
+def _source_root() -> Path | None:
+    """The repository root when this module runs from a source tree (app/subcase/)."""
+    root = _PACKAGE.parents[1]
+    if _PACKAGE.parent.name == "app" and (root / "pyproject.toml").is_file():
+        return root
+    return None
+
 
 def _roots() -> list[Path]:
+    """The places to look, most specific first."""
     roots = []
     bundle = getattr(sys, "_MEIPASS", None)
-    if bundle:  # PyInstaller puts data files under the bundle root
+    if bundle:
         roots.append(Path(bundle))
-    # source tree / editable install: app/subcase/paths.py -> repo root
-    roots.append(Path(__file__).resolve().parents[2])
-    # wheel install: data shipped inside the package
-    roots.append(Path(__file__).resolve().parent / "_data")
+    roots.append(_PACKAGE / "_data")
+    source = _source_root()
+    if source is not None:
+        roots.append(source)
     return roots
 
 
@@ -24,10 +51,14 @@ def _find(name: str, env: str) -> Path:
     override = os.environ.get(env)
     if override:
         return Path(override)
-    for root in _roots():
+    roots = _roots()
+    for root in roots:
         if (root / name).is_dir():
             return root / name
-    return _roots()[0] / name
+    # Nothing found: name the place this kind of install should have, so that the
+    # error the caller reports ("... model.onnx is missing") points at it.
+    expected = roots[0] if getattr(sys, "_MEIPASS", None) else roots[-1]
+    return expected / name
 
 
 def models_dir() -> Path:
@@ -36,7 +67,7 @@ def models_dir() -> Path:
 
 
 def resources_dir() -> Path:
-    """The folder holding icons, styles and the .desktop file."""
+    """The folder holding icons, styles, examples and the .desktop file."""
     return _find("resources", "SUBCASE_RESOURCES_DIR")
 
 

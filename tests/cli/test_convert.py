@@ -84,5 +84,5 @@ def test_modes_from_cli(engine, tmp_path, mode):
 
 def test_version_and_no_traceback_for_missing_output_parent(tmp_path):
     out = subprocess.run([sys.executable, "-m", "subcase", "--version"], capture_output=True, text=True,
-                         env={"PYTHONPATH": str(ROOT / "app"), "PATH": "/usr/bin:/bin"})
+                         env={"PATH": "/usr/bin:/bin"})
     assert out.returncode == 0 and out.stdout.startswith("subcase ")

@@ -51,6 +51,7 @@ def test_dist_info(tmp_path):
     import importlib.metadata as md
     dist = md.PathDistribution(info)
     assert dist.metadata["Name"] == "subcase" and dist.version == "9.8.7"
+    assert dist.metadata["License"] == "MIT"  # pyproject: the SPDX string, not a table
 
 
 def test_windows_version_info(monkeypatch):

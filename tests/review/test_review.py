@@ -12,7 +12,6 @@ from subcase.review import (Accept, AcceptCue, EditLog, EditText, ReviewSession,
 from subcase.review import autosave
 from subcase.review.actions import cycle_tag, next_distinct_tag
 from subcase.review.storage import file_key
-from subcase.subtitles import load
 
 from .conftest import form
 

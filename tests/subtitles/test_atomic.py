@@ -15,7 +15,7 @@ import pytest
 
 from subcase.subtitles import SubtitleError, atomic, load, loads, save
 
-from .conftest import FIXTURES, REPO, recase_word
+from .conftest import FIXTURES, recase_word
 
 CUES = 3000
 
@@ -49,8 +49,8 @@ CHILD = textwrap.dedent("""
 
 
 def _child(target: Path, mode: str) -> subprocess.Popen:
-    env = dict(os.environ, PYTHONPATH=str(REPO / "app"))
-    return subprocess.Popen([sys.executable, "-c", CHILD, str(target), mode], stdout=subprocess.PIPE, env=env)
+    # the child imports subcase as this interpreter has it installed (wheel or editable)
+    return subprocess.Popen([sys.executable, "-c", CHILD, str(target), mode], stdout=subprocess.PIPE)
 
 
 def _states() -> set[bytes]:

@@ -13,6 +13,28 @@ from pathlib import Path
 import numpy as np
 
 
+# onnxruntime's PyPI builds for Linux and macOS (1.29 and later) carry Microsoft's 1DS
+# telemetry, on by default: `import onnxruntime` writes a device id and an event queue to
+# ~/.cache/Microsoft/DeveloperTools/.onnxruntime and an uploader thread looks up
+# mobile.events.data.microsoft.com right after a session is created (measured with 1.32.0,
+# see README "Privacy").  disable_telemetry_events() does not stop the uploader; only an
+# environment variable read when onnxruntime initializes does.  1.29-1.32 read
+# ORT_DISABLE_TELEMETRY (docs/Privacy.md); the current source reads ORT_TELEMETRY_DISABLED.
+# Forced, not defaulted: subtitles may be unreleased work, and subcase talks to no one.
+TELEMETRY_SWITCHES = {"ORT_DISABLE_TELEMETRY": "1", "ORT_TELEMETRY_DISABLED": "1"}
+
+
+def disable_onnxruntime_telemetry() -> None:
+    """Switch onnxruntime's telemetry off for this process and its children.
+
+    Must run before onnxruntime is first imported: this module is the only one that
+    imports it, and it calls this at import time and again right before the import."""
+    os.environ.update(TELEMETRY_SWITCHES)
+
+
+disable_onnxruntime_telemetry()
+
+
 class ModelError(Exception):
     """The shipped model is missing, damaged or cannot run here."""
 
@@ -30,10 +52,12 @@ def default_threads() -> int:
 
 class OnnxSession:
     def __init__(self, model_path: Path, threads: int | None = None):
+        disable_onnxruntime_telemetry()
         try:
             import onnxruntime as ort
         except ImportError as exc:  # pragma: no cover - a broken install
             raise ModelError(f"onnxruntime is not installed or failed to load: {exc}") from exc
+        ort.disable_telemetry_events()  # the documented API too (it alone does not stop the uploader)
         if not model_path.is_file():
             raise ModelError(f"model file not found: {model_path}")
         opts = ort.SessionOptions()

@@ -62,6 +62,28 @@ def make_film(path: Path, n_cues: int) -> int:
     return words
 
 
+def make_long_cue(path: Path, n_bytes: int) -> int:
+    """An SRT file of one cue holding about ``n_bytes`` of lower-cased dev subtitle text
+    (lines of about 40 characters); returns its word count.  Casing must stay linear in a
+    cue's length: this is the case where anything quadratic shows."""
+    film = path.with_name("long-cue-source.srt")
+    make_film(film, 2000)
+    from subcase.subtitles import load
+
+    doc = load(film)
+    texts = [doc.plain_text(i).replace("\n", " ") for i in range(len(doc.cues))]
+    lines, size, words, i = [], 0, 0, 0
+    while size < n_bytes:
+        line = texts[i % len(texts)]
+        lines.append(line)
+        size += len(line.encode("utf-8")) + 1
+        words += len(line.split())
+        i += 1
+    path.write_text("1\n00:00:01,000 --> 01:00:00,000\n" + "\n".join(lines) + "\n", encoding="utf-8")
+    film.unlink()
+    return words
+
+
 def worker(system: str, film: Path, model: str | None, runs: int = 3) -> dict:
     """Runs inside the child process; returns the numbers as a dict.
 
@@ -202,15 +224,14 @@ def cpu_info() -> dict:
 
 
 def whole_process(cmd: list[str], runs: int) -> tuple[float, list[float], subprocess.CompletedProcess]:
-    """Median wall time of ``cmd`` as a user runs it (start-up included)."""
-    walls, proc = [], None
-    for _ in range(runs):
+    """Median wall time of ``cmd`` as a user runs it (start-up included); stops at a failure."""
+    walls: list[float] = []
+    while True:
         t0 = time.perf_counter()
         proc = subprocess.run(cmd, capture_output=True, text=True)
         walls.append(time.perf_counter() - t0)
-        if proc.returncode != 0:
-            break
-    return statistics.median(walls), walls, proc
+        if proc.returncode != 0 or len(walls) >= runs:
+            return statistics.median(walls), walls, proc
 
 
 def _convert_cmd(paths: list[Path], out: Path, model: Path | None, jobs: int) -> list[str]:

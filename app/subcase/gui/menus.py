@@ -74,6 +74,17 @@ class MenusMixin:
         self.theme_group, self.act_themes = self._choices(THEMES, self.settings.theme,
                                                           lambda t: self.set_theme(t))
 
+        self.act_show_tags = A("Show All &Tags", lambda: self.set_show_tags(self.act_show_tags.isChecked()),
+                               ["Ctrl+G"], tip="Tag and probability above every word")
+        self.act_show_tags.setCheckable(True)
+        self.act_show_tags.setChecked(self.settings.show_tags)
+        self.act_details = self.details.toggleViewAction()
+        self.act_details.setText("Word &Details")
+        self.act_details.setShortcut(QKeySequence("Ctrl+I"))
+        self.act_details.setStatusTip("The current word's tag, alternatives and why it is flagged")
+        self.act_limits = A("&Reading Limits\u2026", self.reading_limits_dialog,
+                            tip="Characters per line and per second past which the figures warn")
+
         self.act_help = A("&Keyboard Shortcuts", self.show_shortcuts, ["F1"])
         self.act_about = A("&About subcase", self.show_about)
         for a in (self.act_undo, self.act_redo):
@@ -118,7 +129,8 @@ class MenusMixin:
                 self.act_threshold_down, self.act_threshold_up, self.act_threshold_reset))
         add(m.addMenu("Casing &Mode (next file opened)"), self.act_modes.values())
         m = mb.addMenu("&View")
-        add(m, (self.act_bigger, self.act_smaller))
+        add(m, (self.act_details, self.act_show_tags, None, self.act_bigger, self.act_smaller, None,
+                self.act_limits))
         add(m.addMenu("&Theme"), self.act_themes.values())
         add(mb.addMenu("&Help"), (self.act_help, self.act_about))
 

@@ -9,7 +9,7 @@ wraps each one in a QUndoCommand.
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Callable
 
 from subcase.casing import TAGS, TAG_NAMES, Tag

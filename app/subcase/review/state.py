@@ -22,6 +22,9 @@ class Status(str, Enum):
     ACCEPTED = "accepted"    # a human looked and kept the proposed form
     CHANGED = "changed"      # a human chose a different tag
     EDITED = "edited"        # the word came from a hand edit of the cue text
+    # Changed by the app from what the editor taught elsewhere (learning from
+    # fixes); not a human decision on this word.  The GUI reserves a look for it.
+    LEARNED = "learned"
 
 
 @dataclass(slots=True)
