@@ -24,7 +24,7 @@ def cluster():
 
 
 def run_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "app"), DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT="3s")
+    env = dict(os.environ, DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT="3s")  # the installed subcase
     return subprocess.run([sys.executable, "-m", "subcase", "convert", *args], capture_output=True, text=True,
                           cwd=cwd, env=env, timeout=300)
 

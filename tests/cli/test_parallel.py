@@ -40,7 +40,7 @@ def make_folder(root: Path, copies: int = 1) -> Path:
 
 
 def run_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "app"))
+    env = dict(os.environ)  # the installed subcase, as the tests import it
     return subprocess.run([sys.executable, "-m", "subcase", "convert", *args], capture_output=True, text=True,
                           cwd=cwd, env=env, timeout=300)
 
@@ -123,7 +123,7 @@ def test_cancel_stops_the_workers(tmp_path):
 @pytest.mark.usefixtures("engine")
 def test_ctrl_c_stops_cleanly(tmp_path):
     make_folder(tmp_path, copies=15)
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "app"))
+    env = dict(os.environ)  # the installed subcase, as the tests import it
     proc = subprocess.Popen([sys.executable, "-m", "subcase", "convert", "in", "-o", "out", "--jobs", "2"],
                             cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
