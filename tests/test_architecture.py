@@ -33,7 +33,7 @@ LAYERS: dict[str, set[str]] = {
     "batch": {"casing", "subtitles"},
     "parallel": {"batch", "casing", "subtitles"},              # batch in worker processes (--jobs)
     "cluster": {"parallel", "batch", "casing", "subtitles"},   # batch on Dask (--cluster)
-    "evaluation": {"casing", "subtitles"},
+    "evaluation": {"review", "casing", "subtitles"},  # simulate-review plays the editor through the review core
     "gui": {"review", "casing", "subtitles", "batch", "parallel"},
     "cli": {"batch", "parallel", "cluster", "casing", "subtitles", "evaluation", "gui"},
     "__main__": {"cli"},

@@ -98,7 +98,7 @@ def _process_engine(model_dir: str | None, sha256: str, threads: int, worker_add
 
 
 def convert_remote(src: str, out_dir: str, mode: str, out_format: str | None, keep_casing: bool,
-                   cancel_event: str) -> FileResult:
+                   cancel_event: str, styles: dict | None = None) -> FileResult:
     """Runs on a Dask worker: one file, with the worker's engine."""
     from distributed import Event, get_worker
 
@@ -113,7 +113,7 @@ def convert_remote(src: str, out_dir: str, mode: str, out_format: str | None, ke
             checked[0], checked[1] = now, event.is_set()
         return bool(checked[1])
 
-    return convert_file(engine, Path(src), Path(out_dir), mode, out_format, None, should_cancel, keep_casing)
+    return convert_file(engine, Path(src), Path(out_dir), mode, out_format, None, should_cancel, keep_casing, styles)
 
 
 def _as_local(r: FileResult, src: Path, abs_src: Path, out_dir: Path, abs_out: Path) -> FileResult:
@@ -144,7 +144,8 @@ def _client(address: Any) -> tuple[Any, bool]:
 def convert_on_cluster(address: Any, inputs: Sequence[Path], out_dir: Path, model_dir: Path | None = None,
                        mode: str = "restore", out_format: str | None = None,
                        progress: ProgressFn | None = None, on_file_done: FileDoneFn | None = None,
-                       cancel: ShouldCancel | None = None, keep_casing: bool = False) -> BatchResult:
+                       cancel: ShouldCancel | None = None, keep_casing: bool = False,
+                       styles: dict | None = None) -> BatchResult:
     """Convert ``inputs`` on the Dask cluster at ``address`` (or a ``Client``).
 
     Raises ``ClusterError`` when the cluster cannot be used, ``ModelError``
@@ -171,7 +172,7 @@ def convert_on_cluster(address: Any, inputs: Sequence[Path], out_dir: Path, mode
         client.register_plugin(plugin, name=PLUGIN_NAME)
         # pure=False: converting the same file twice is two tasks, never a cached result
         futures = [client.submit(convert_remote, str(a), str(abs_out), mode, out_format, keep_casing, cancel_name,
-                                 pure=False, key=f"subcase-{i}-{uuid.uuid4().hex[:8]}")
+                                 styles, pure=False, key=f"subcase-{i}-{uuid.uuid4().hex[:8]}")
                    for i, a in enumerate(abs_srcs)]
         index = {f.key: i for i, f in enumerate(futures)}
         done_iter = as_completed(futures, loop=client.loop, with_results=False)

@@ -97,7 +97,7 @@ def _worker_engine() -> Any:
 
 
 def _convert_in_worker(index: int, src: Path, out_dir: Path, mode: str, out_format: str | None,
-                       keep_casing: bool) -> FileResult:
+                       keep_casing: bool, styles: dict | None) -> FileResult:
     engine = _worker_engine()  # loaded on the worker's first file, then kept
     progress_q, stop = _worker["progress_q"], _worker["stop"]
 
@@ -105,7 +105,7 @@ def _convert_in_worker(index: int, src: Path, out_dir: Path, mode: str, out_form
         progress_q.put((index, done, total))
 
     # CasingCancelled propagates to the parent through the future
-    return convert_file(engine, src, out_dir, mode, out_format, progress, stop.is_set, keep_casing)
+    return convert_file(engine, src, out_dir, mode, out_format, progress, stop.is_set, keep_casing, styles)
 
 
 # -- in the parent ----------------------------------------------------------------------
@@ -157,7 +157,8 @@ def _context() -> multiprocessing.context.BaseContext:
 def run_batch_parallel(inputs: Sequence[Path], out_dir: Path, jobs: int, model_dir: Path | None = None,
                        mode: str = "restore", out_format: str | None = None,
                        progress: ProgressFn | None = None, on_file_done: FileDoneFn | None = None,
-                       cancel: ShouldCancel | None = None, keep_casing: bool = False) -> BatchResult:
+                       cancel: ShouldCancel | None = None, keep_casing: bool = False,
+                       styles: dict | None = None) -> BatchResult:
     """Convert ``inputs`` in ``jobs`` worker processes (see the module's docstring).
 
     Raises ``ModelError`` when the workers cannot load the model, and
@@ -192,7 +193,7 @@ def run_batch_parallel(inputs: Sequence[Path], out_dir: Path, jobs: int, model_d
     try:
         futures: dict[Future[FileResult], int] = {
             pool.submit(_convert_in_worker, i, Path(src), Path(out_dir), str(getattr(mode, "value", mode)),
-                        out_format, keep_casing): i
+                        out_format, keep_casing, styles): i
             for i, src in enumerate(inputs)}
         pending = set(futures)
         while pending:
@@ -241,10 +242,13 @@ def _stop(pool: ProcessPoolExecutor, futures: dict[Future[FileResult], int], sto
 def convert_batch(inputs: Sequence[Path], out_dir: Path, jobs: int, engine: EngineFactory,
                   model_dir: Path | None = None, mode: str = "restore", out_format: str | None = None,
                   progress: ProgressFn | None = None, on_file_done: FileDoneFn | None = None,
-                  cancel: ShouldCancel | None = None, keep_casing: bool = False) -> BatchResult:
+                  cancel: ShouldCancel | None = None, keep_casing: bool = False,
+                  styles: dict | None = None) -> BatchResult:
     """The one entry for a batch: in this process (one job or one file, with
-    ``engine()`` and all its threads) or in ``jobs`` worker processes."""
+    ``engine()`` and all its threads) or in ``jobs`` worker processes.
+    ``styles``: the house style (casing/housestyle.py), as for ``run_batch``."""
     if jobs <= 1 or len(inputs) <= 1:
-        return run_batch(engine(), inputs, out_dir, mode, out_format, progress, on_file_done, cancel, keep_casing)
+        return run_batch(engine(), inputs, out_dir, mode, out_format, progress, on_file_done, cancel, keep_casing,
+                         styles)
     return run_batch_parallel(inputs, out_dir, jobs, model_dir, mode, out_format, progress, on_file_done, cancel,
-                              keep_casing)
+                              keep_casing, styles)

@@ -9,7 +9,7 @@ from subcase.cli import main
 
 def test_bench_prints_a_row_per_system(capsys):
     # with ../shared the film's 14th cue has a number among its words: baselines must skip it
-    rc = main(["bench", "--cues", "60", "--runs", "2", "--films", "2"])
+    rc = main(["bench", "--cues", "60", "--runs", "2", "--films", "2", "--long-cue", "30"])
     out = capsys.readouterr().out
     assert rc == 0
     rows = {line.split()[0]: line for line in out.splitlines()
@@ -26,6 +26,8 @@ def test_bench_prints_a_row_per_system(capsys):
     assert ceiling and int(ceiling.group(1)) > 0 and int(ceiling.group(2)) > int(words_per_s) / 2
     jobs = re.findall(r"--jobs (\d), whole process, 2 films \((\d+) words\)", out)
     assert [j for j, _ in jobs] == ["1", "2"] and jobs[0][1] == jobs[1][1] == str(2 * int(words))
+    long_cue = re.search(r"one cue of 30 KB \(([\d,]+) words\): convert ([\d.]+) s", out)
+    assert long_cue and int(long_cue.group(1).replace(",", "")) > 4000, out
 
 
 def test_bench_refuses_zero_runs(capsys):

@@ -33,11 +33,14 @@ def run_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
 def test_cluster_gives_what_one_process_gives(cluster, tmp_path):
     make_folder(tmp_path / "a")
     make_folder(tmp_path / "b")
-    one = run_cli("in", "-o", "out", "-q", "-v", "--jobs", "1", cwd=tmp_path / "a")
-    dask = run_cli("in", "-o", "out", "-q", "-v", "--cluster", cluster.scheduler_address, cwd=tmp_path / "b")
+    style = ["--sound-cues", "upper"]  # the house style reaches the workers
+    one = run_cli("in", "-o", "out", "-q", "-v", "--jobs", "1", *style, cwd=tmp_path / "a")
+    dask = run_cli("in", "-o", "out", "-q", "-v", "--cluster", cluster.scheduler_address, *style,
+                   cwd=tmp_path / "b")
     assert one.returncode == dask.returncode == 1  # one bad file
     assert tree(tmp_path / "a" / "out") == tree(tmp_path / "b" / "out")
-    assert len(tree(tmp_path / "b" / "out")) == len(GOOD) + 1
+    assert len(tree(tmp_path / "b" / "out")) == len(GOOD) + 2
+    assert "[DOOR SLAMS]" in (tmp_path / "b" / "out" / "styled.srt").read_text(encoding="utf-8")
     assert same_but_time(one.stdout) == same_but_time(dask.stdout)
     assert one.stderr == dask.stderr
     assert [line for line in dask.stderr.splitlines() if line.startswith("FAILED")] == [

@@ -36,6 +36,9 @@ def make_folder(root: Path, copies: int = 1) -> Path:
             shutil.copy(FIXTURES / name, src / f"{k}-{name}")
         shutil.copy(EXAMPLE, src / "season 2" / f"{k}-example.srt")
     shutil.copy(FIXTURES / "binary.srt", src / "season 2" / "bad.srt")
+    # a sound cue and a speaker label, for the house style
+    (src / "styled.srt").write_text("1\n00:00:01,000 --> 00:00:02,000\n[door slams]\njohn: we met in paris.\n",
+                                    encoding="utf-8")
     return src
 
 
@@ -58,11 +61,13 @@ def test_jobs_2_gives_what_one_process_gives(tmp_path):
     # the same folder in two places, so that every path printed is the same
     make_folder(tmp_path / "a")
     make_folder(tmp_path / "b")
-    one = run_cli("in", "-o", "out", "-q", "-v", "--jobs", "1", cwd=tmp_path / "a")
-    two = run_cli("in", "-o", "out", "-q", "-v", "--jobs", "2", cwd=tmp_path / "b")
+    style = ["--sound-cues", "upper"]  # the house style reaches the workers
+    one = run_cli("in", "-o", "out", "-q", "-v", "--jobs", "1", *style, cwd=tmp_path / "a")
+    two = run_cli("in", "-o", "out", "-q", "-v", "--jobs", "2", *style, cwd=tmp_path / "b")
     assert one.returncode == two.returncode == 1  # one bad file
     assert tree(tmp_path / "a" / "out") == tree(tmp_path / "b" / "out")
-    assert len(tree(tmp_path / "a" / "out")) == len(GOOD) + 1
+    assert len(tree(tmp_path / "a" / "out")) == len(GOOD) + 2
+    assert "[DOOR SLAMS]" in (tmp_path / "b" / "out" / "styled.srt").read_text(encoding="utf-8")
     assert same_but_time(one.stdout) == same_but_time(two.stdout)
     assert one.stderr == two.stderr
     failed = [line for line in two.stderr.splitlines() if line.startswith("FAILED")]

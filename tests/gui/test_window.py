@@ -18,7 +18,7 @@ from subcase.subtitles import load
 
 from subcase.gui.cue_view import COL_TEXT
 
-from .conftest import DATA, long_srt, needs_model, open_and_wait
+from .conftest import DATA, long_srt, needs_model, open_and_change_a_word, open_and_wait
 
 pytestmark = needs_model
 
@@ -104,7 +104,7 @@ def test_review_by_keyboard_then_save(qtbot, make_window, engines, sample):
     assert ch["model_tag"] == word.model_tag.value and set(ch["model_probs"]) == {t.value for t in TAGS}
     assert abs(sum(ch["model_probs"].values()) - 1) < 1e-3
     assert ch["model_version"] == engine.info.version and ch["model_sha256"] == engine.info.sha256
-    assert ch["file"] == str(sample.resolve()) and ch["schema"] == 1 and ch["time"]
+    assert ch["file"] == str(sample.resolve()) and ch["schema"] == 2 and ch["time"]
     assert records[1]["undoes"] == records[0]["seq"]
     assert [(r["cue_index"], r["word_index"], r["input"], r["final"]) for r in records[3:-1]] == \
         [(cue, w.word_index, w.input, w.form) for w in to_accept]
@@ -319,11 +319,7 @@ def test_smoke_test_entry_point(capsys, sample):
 
 def test_save_as_switches_format(qtbot, make_window, sample, tmp_path):
     window = make_window()
-    open_and_wait(qtbot, window, sample)
-    window.view.setFocus()
-    qtbot.keyClick(window.view, Qt.Key_N)
-    qtbot.keyClick(window.view, Qt.Key_U)
-    assert window.is_modified()
+    open_and_change_a_word(qtbot, window, sample)
     out = tmp_path / "converted.vtt"
     assert window.save_to(out)
     data = out.read_text(encoding="utf-8")

@@ -14,7 +14,9 @@ any host even where the absolute figures do not (int8 inference differs about
 - ``subcase convert`` as a user runs it: the whole process, start-up included;
 - the raw onnxruntime ceiling: the engine's own batches for the film replayed
   through the session alone (sub-tokens/s, and the words/s that caps);
-- ``subcase convert --jobs N`` on a folder of several films, whole process.
+- ``subcase convert --jobs N`` on a folder of several films, whole process;
+- a single cue of about 1 MB (``--long-cue``), where anything quadratic in a
+  cue's length would show; the target is under 10 s.
 """
 
 from __future__ import annotations
@@ -40,11 +42,12 @@ def _ms(t: float) -> str:
 def make_film(path: Path, n_cues: int) -> int:
     """A lower-cased SRT film of ``n_cues`` cues, cycling the dev subtitles' text when present."""
     from subcase.subtitles import load
+    from subcase.subtitles.formats import is_subtitle_path
 
     texts: list[str] = []
     if SHARED_DEV.is_dir():
         for f in sorted(SHARED_DEV.iterdir()):
-            if f.suffix in (".srt", ".vtt"):
+            if is_subtitle_path(f):
                 doc = load(f)
                 texts += [doc.plain_text(i) for i in range(len(doc.cues)) if doc.plain_text(i).strip()]
     if not texts:
@@ -84,7 +87,7 @@ def make_long_cue(path: Path, n_bytes: int) -> int:
     return words
 
 
-def worker(system: str, film: Path, model: str | None, runs: int = 3) -> dict:
+def worker(system: str, film: Path, model: str | None, runs: int = 3, with_ceiling: bool = True) -> dict:
     """Runs inside the child process; returns the numbers as a dict.
 
     The film is converted ``runs`` times: the first run is what one ``subcase
@@ -110,12 +113,13 @@ def worker(system: str, film: Path, model: str | None, runs: int = 3) -> dict:
         doc = cased.doc
         words = len(cased.casing.words)
         lat = []
-        texts = [doc.plain_text(i) for i in range(min(200, len(doc.cues)))]
+        # per-cue latency is a film's measure; a one-cue file would case itself again
+        texts = [doc.plain_text(i) for i in range(min(200, len(doc.cues)))] if len(doc.cues) > 1 else []
         for t in texts:
             t1 = time.perf_counter()
             case_texts(engine, [t])
             lat.append(time.perf_counter() - t1)
-        ceiling = onnx_ceiling(engine, film, words)
+        ceiling = onnx_ceiling(engine, film, words) if with_ceiling else {}
     else:
         from subcase.evaluation.baselines import TruecaseBaseline, first_word_and_i
         from subcase.subtitles.words import has_letters
@@ -253,6 +257,20 @@ def _load() -> str:
         return "load average unknown"
 
 
+def _run_worker(system: str, film: Path, runs: int, model: str | None, ceiling: bool = True) -> dict | str:
+    """The worker's numbers, or the reason it did not run."""
+    cmd = [sys.executable, "-m", "subcase.evaluation.bench", system, str(film), str(runs)] + \
+          ([str(model)] if model else []) + ([] if ceiling else ["--no-ceiling"])
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ))
+    wall = time.perf_counter() - t0
+    if proc.returncode != 0:
+        return (proc.stderr.strip().splitlines() or ["failed"])[-1]
+    row = json.loads(proc.stdout.strip().splitlines()[-1])
+    row["process_s"] = wall
+    return row
+
+
 def run_bench(args) -> int:
     cpu = cpu_info()
     load_before = _load()
@@ -264,17 +282,10 @@ def run_bench(args) -> int:
         systems = ["subcase"] + ([] if args.no_baseline else ["truecase", "first word + I"])
         rows = []
         for system in systems:
-            cmd = [sys.executable, "-m", "subcase.evaluation.bench", system, str(film), str(runs)] + \
-                  ([str(args.model)] if args.model else [])
-            t0 = time.perf_counter()
-            proc = subprocess.run(cmd, capture_output=True, text=True)
-            wall = time.perf_counter() - t0
-            if proc.returncode != 0:
-                last = (proc.stderr.strip().splitlines() or ["failed"])[-1]
-                print(f"{system}: not run ({last})")
+            row = _run_worker(system, film, runs, args.model)
+            if isinstance(row, str):
+                print(f"{system}: not run ({row})")
                 continue
-            row = json.loads(proc.stdout.strip().splitlines()[-1])
-            row["process_s"] = wall
             rows.append(row)
         # subcase convert as a user runs it, one film, start-up included
         conv_s, conv_walls, conv = whole_process(_convert_cmd([film], Path(tmp) / "out1", args.model, 1), runs)
@@ -288,6 +299,11 @@ def run_bench(args) -> int:
             for jobs in sorted({1, args.jobs}):
                 s_, walls, p = whole_process(_convert_cmd([folder], Path(tmp) / f"out-j{jobs}", args.model, jobs), runs)
                 folder_rows.append((jobs, _words_of(p.stdout), s_, walls, p.returncode))
+        long_cue = None
+        if args.long_cue > 0:
+            path = Path(tmp) / "long-cue.srt"
+            make_long_cue(path, args.long_cue * 1000)
+            long_cue = _run_worker("subcase", path, 1, args.model, ceiling=False)
 
     load_after = _load()
     flags = ", ".join(f"{k} {'yes' if v else 'no'}" for k, v in cpu["flags"].items()) if cpu["known"] else "unknown"
@@ -342,6 +358,12 @@ def run_bench(args) -> int:
         rate = f"{words / secs:.0f} words/s" if rc == 0 and words else f"failed (exit {rc})"
         print(f"subcase convert --jobs {jobs}, whole process, {args.films} films ({words} words): {secs:.2f} s "
               f"median of {len(walls)} -> {rate} with start-up")
+    if isinstance(long_cue, dict):
+        verdict = "OK" if long_cue["convert_s"] < 10 else "OVER 10 s"
+        print(f"one cue of {args.long_cue:,} KB ({long_cue['words']:,} words): convert {long_cue['convert_s']:.1f} s "
+              f"({long_cue['words_per_s']:,.0f} words/s, peak RSS {long_cue['peak_rss_mb']:.0f} MB) {verdict}")
+    elif long_cue is not None:
+        print(f"one cue of {args.long_cue:,} KB: not run ({long_cue})")
     print()
     print("Absolute figures depend on the host (int8 speed differs about 3x between AVX2-only CPUs and CPUs with "
           "VNNI); compare ratios across hosts.")
@@ -349,6 +371,7 @@ def run_bench(args) -> int:
 
 
 if __name__ == "__main__":
-    system, film, runs = sys.argv[1], Path(sys.argv[2]), int(sys.argv[3])
-    model = sys.argv[4] if len(sys.argv) > 4 else None
-    print(json.dumps(worker(system, film, model, runs)))
+    argv = [a for a in sys.argv[1:] if a != "--no-ceiling"]
+    system, film, runs = argv[0], Path(argv[1]), int(argv[2])
+    model = argv[3] if len(argv) > 3 else None
+    print(json.dumps(worker(system, film, model, runs, with_ceiling="--no-ceiling" not in sys.argv)))

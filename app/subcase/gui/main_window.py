@@ -195,8 +195,17 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
             self.word_label.setText(f"Cue {pos[0] + 1}: \u201c{w.form}\u201d (typed by hand)")
         else:
             alts = ", ".join(f"{t.value} {p:.0%}" for t, p in w.alternatives())
+            reasons = self.flag_reasons(pos)
+            why = f" \u2014 why: {'; '.join(reasons)}" if reasons else ""
             self.word_label.setText(f"Cue {pos[0] + 1}: \u201c{w.form}\u201d ({w.status.value}) \u2014 "
-                                    f"model {w.model_tag.value} {w.confidence:.0%} [{alts}]")
+                                    f"model {w.model_tag.value} {w.confidence:.0%} [{alts}]{why}")
+
+    def flag_reasons(self, pos) -> list[str]:
+        """Why the word at ``pos`` is highlighted or was changed by the app (review/flags.py)."""
+        if self.session is None:
+            return []
+        from subcase.review import flag_reasons
+        return [str(r) for r in flag_reasons(self.session.state, pos)]
 
     def _update_details(self) -> None:
         if self.session is None:

@@ -7,6 +7,13 @@ Opens the file with the real model and default settings at 1600x1000,
 makes a few review decisions so the looks show (to review, accepted,
 changed), moves to the next flagged word with the details panel open, and
 grabs the window.
+    xvfb-run -a -s "-screen 0 1600x1000x24" env PYTHONPATH=app \
+        python -m subcase.gui.screenshot --learning tests/gui/data/sdh.srt resources/screenshot-learning.png
+
+With ``--learning`` it instead fixes the first word of a sound cue (to UPPER,
+or to lower if the model wrote it UPPER), so the other sound cues show as
+"changed by what you taught", and leaves the cursor on one of them so the
+details panel and the status bar show why.
 """
 
 from __future__ import annotations
@@ -18,6 +25,8 @@ from pathlib import Path
 
 
 def main(argv: list[str]) -> int:
+    learning = "--learning" in argv
+    argv = [a for a in argv if a != "--learning"]
     src, out = Path(argv[0]), Path(argv[1])
     theme_name = argv[2] if len(argv) > 2 else "light"
     show_tags = "tags" in argv[3:]  # View › Show All Tags on
@@ -55,13 +64,16 @@ def main(argv: list[str]) -> int:
             confs = sorted(w.confidence for w in state.all_words())
             window.threshold_spin.setDecimals(3)
             window.threshold_spin.setValue(min(1.0, confs[min(len(confs) - 1, 7)] + 0.001))
-        window.next_to_review()
-        window.accept_word()          # accepted (green, thin underline); moves to the next flagged word
-        pos = state.current
-        if pos is not None:
-            w = state.word(pos)
-            window.set_tag(Tag.U if w.tag is not Tag.U else Tag.T)  # changed (blue, dashed), moves on
-        # the current word is now a flagged one: framed, its cue selected, its details in the panel
+        if learning:
+            _teach_a_sound_cue(window)
+        else:
+            window.next_to_review()
+            window.accept_word()          # accepted (green, thin underline); moves to the next flagged word
+            pos = state.current
+            if pos is not None:
+                w = state.word(pos)
+                window.set_tag(Tag.U if w.tag is not Tag.U else Tag.T)  # changed (blue, dashed), moves on
+            # the current word is now a flagged one: framed, its cue selected, its details in the panel
         window.view.setFocus()
         QTimer.singleShot(800, loop.quit)
         loop.exec()
@@ -72,6 +84,27 @@ def main(argv: list[str]) -> int:
               f"platform {app.platformName()})")
         window.close()
         return 0 if ok else 1
+
+
+def _teach_a_sound_cue(window) -> None:
+    """Fix the first sound-cue word the model wrote lower case (or else UPPER) to the other style."""
+    from subcase.casing import Tag
+    from subcase.review import Status
+    from subcase.casing.housestyle import Category, categories_of
+
+    session = window.session
+    cats = categories_of(session.doc, session.state.cues)
+    sound = sorted(p for p, c in cats.items() if c is Category.SOUND)
+    if not sound:
+        return
+    lower = [p for p in sound if session.state.word(p).tag is Tag.L]
+    pos = lower[0] if lower else sound[0]
+    window.goto(pos)
+    window.set_tag(Tag.U if lower else Tag.L, advance=False)
+    learned = [p for p in session.state.positions() if session.state.word(p).status is Status.LEARNED]
+    if learned:
+        window.goto(learned[len(learned) // 2])
+    window.statusBar().clearMessage()  # the word label (with its reasons) instead of "Cased N words"
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ MAX_RECENT = 10
 # came in; a header saved with the old four columns is not restored.
 HEADER_KEY = "window/cue_header_v2"
 THEMES = ("system", "light", "dark")
+STYLES = ("model", "lower", "upper", "title")
 DEFAULT_CPL = 42
 DEFAULT_CPS = 20.0
 
@@ -64,6 +65,28 @@ class Settings:
     @mode.setter
     def mode(self, value: str) -> None:
         self.q.setValue("casing/mode", value)
+
+    @property
+    def learning(self) -> bool:
+        """Learn from every fix within the file (review/learning.py); on by default."""
+        return self._get("review/learning", True, bool)
+
+    @learning.setter
+    def learning(self, value: bool) -> None:
+        self.q.setValue("review/learning", bool(value))
+
+    def house_style(self, category: str) -> str:
+        """The chosen style of "sound-cues" or "speaker-labels": model (default), lower, upper, title."""
+        v = self._get(f"style/{category}", "model", str)
+        return v if v in STYLES else "model"
+
+    def set_house_style(self, category: str, value: str) -> None:
+        self.q.setValue(f"style/{category}", value)
+
+    def house_styles(self) -> dict:
+        """Category -> Style for batch conversion and for what the editor proposes."""
+        from subcase.casing.housestyle import Category, Style
+        return {c: Style(self.house_style(c.value)) for c in Category}
 
     @property
     def output_dir(self) -> str:

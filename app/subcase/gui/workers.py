@@ -72,9 +72,11 @@ class LoadSignals(QObject):
 
 
 class LoadAndCaseTask(QRunnable):
-    def __init__(self, path: Path, engines: EngineHolder, mode: str = "restore", threshold: float | None = None):
+    def __init__(self, path: Path, engines: EngineHolder, mode: str = "restore", threshold: float | None = None,
+                 styles: dict | None = None):
         super().__init__()
         self.setAutoDelete(False)  # the window keeps a reference while it runs
+        self.styles = styles  # the house style chosen in the settings: what the editor is proposed
         self.path = Path(path)
         self.engines = engines
         self.mode = mode
@@ -113,6 +115,9 @@ class LoadAndCaseTask(QRunnable):
         if self._cancel.is_set():
             raise CasingCancelled()
         state = ReviewState.from_casing(len(cased.doc.cues), cased.casing, self.threshold)
+        if self.styles:
+            from subcase.casing.housestyle import apply_styles
+            apply_styles(cased.doc, state.cues, self.styles, engine)
         self.signals.cased.emit(CaseResult(self.path, cased.doc, state, len(cased.casing.words), self.mode,
                                            engine.info.version, engine.info.sha256))
 
@@ -154,11 +159,11 @@ class BatchTask(QRunnable):
     """
 
     def __init__(self, engines: EngineHolder, inputs: list[Path], out_dir: Path, mode: str,
-                 out_format: str | None, jobs: int = 1):
+                 out_format: str | None, styles: dict | None = None, jobs: int = 1):
         super().__init__()
         self.setAutoDelete(False)
         self.engines, self.inputs, self.out_dir = engines, list(inputs), Path(out_dir)
-        self.mode, self.out_format, self.jobs = mode, out_format, max(1, jobs)
+        self.mode, self.out_format, self.styles, self.jobs = mode, out_format, styles, max(1, jobs)
         self.signals = BatchSignals()
         self._cancel = threading.Event()
         self._done_files = 0
@@ -187,7 +192,7 @@ class BatchTask(QRunnable):
                 self._done_files += 1
 
             result = convert_batch(self.inputs, self.out_dir, self.jobs, self.engines.get, None, self.mode,
-                                   self.out_format, progress, on_file_done, self._cancel.is_set)
+                                   self.out_format, progress, on_file_done, self._cancel.is_set, styles=self.styles)
             self.signals.finished.emit(result)
         except ModelError as exc:  # the worker processes could not load the model
             self.signals.failed.emit(f"The casing model cannot be used: {exc}")
