@@ -77,11 +77,14 @@ def test_jobs_2_gives_what_one_process_gives(tmp_path):
 
 
 @pytest.mark.usefixtures("engine")
-def test_jobs_details_match(tmp_path):
+def test_jobs_details_mode_and_format_match(tmp_path):
     for j in ("1", "2"):
         make_folder(tmp_path / j)
-        run_cli("in", "-o", "out", "-q", "--jobs", j, "--details", "d.jsonl", cwd=tmp_path / j)
+        run_cli("in", "-o", "out", "-q", "--jobs", j, "--details", "d.jsonl", "--mode", "keep", "--format", "vtt",
+                cwd=tmp_path / j)
     assert (tmp_path / "1" / "d.jsonl").read_bytes() == (tmp_path / "2" / "d.jsonl").read_bytes()
+    assert tree(tmp_path / "1" / "out") == tree(tmp_path / "2" / "out")
+    assert {p.suffix for p in (tmp_path / "2" / "out").iterdir()} == {".vtt"}  # the format reached the workers
     assert (tmp_path / "1" / "d.jsonl").stat().st_size > 1000
 
 
