@@ -60,6 +60,16 @@ def test_batch_with_two_jobs_converts_and_reports(qtbot, engines, tmp_path):
     dialog.close()
 
 
+def test_files_at_a_time_defaults_to_automatic(qtbot, engines, tmp_path):
+    src = make_inputs(tmp_path)  # four small files: automatic keeps them in this process
+    dialog = open_dialog(qtbot, engines, src, tmp_path / "out", jobs=0)
+    assert dialog.jobs_spin.text() == "Automatic"
+    with qtbot.waitSignal(dialog.finished_batch, timeout=180_000):
+        qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
+    assert dialog.task.jobs == 1 and "3 converted, 1 failed" in dialog.report.toPlainText()
+    dialog.close()
+
+
 @needs_model
 def test_batch_with_two_jobs_cancels(qtbot, engines, tmp_path):
     src = make_inputs(tmp_path, films=10)

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QComboBox, QDialog, QFileDialog, QFormLayout, QHBo
     QPlainTextEdit, QProgressBar, QPushButton, QSpinBox, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
 from subcase.batch import BatchProgress, BatchResult, FileResult, collect_inputs
-from subcase.parallel import default_jobs
+from subcase.parallel import SMALL_BATCH_BYTES, auto_jobs, default_jobs
 from subcase.subtitles import FORMATS as SUBTITLE_FORMATS
 
 from .settings import MODES, Settings
@@ -76,10 +76,16 @@ class BatchDialog(QDialog):
                                        if v == settings.house_style(category)))
             self.style_combos[category] = combo
             form.addRow(label, combo)
+        # 0 shows as "Automatic": one per core, or one for a small batch (as `subcase convert`
+        # without --jobs), so dropping three short files does not wait for workers to start.
         self.jobs_spin = QSpinBox()
-        self.jobs_spin.setRange(1, max(8, 2 * default_jobs()))
-        self.jobs_spin.setValue(settings.batch_jobs or default_jobs())
-        self.jobs_spin.setToolTip("Files converted at a time, each in its own process (one per core is fastest)")
+        self.jobs_spin.setRange(0, max(8, 2 * default_jobs()))
+        self.jobs_spin.setSpecialValueText("Automatic")
+        self.jobs_spin.setValue(settings.batch_jobs)
+        self.jobs_spin.setToolTip(f"Files converted at a time, each in its own process. Automatic: one per core "
+                                  f"({default_jobs()} here), or one for a batch under "
+                                  f"{SMALL_BATCH_BYTES // 1024} KB, where starting the workers costs more than "
+                                  "they save")
         form.addRow("Files at a time:", self.jobs_spin)
         layout.addLayout(form)
 
@@ -143,8 +149,8 @@ class BatchDialog(QDialog):
         self.settings.output_format = fmt or "keep"
         for category, combo in self.style_combos.items():
             self.settings.set_house_style(category, combo.currentData())
-        jobs = self.jobs_spin.value()
-        self.settings.batch_jobs = 0 if jobs == default_jobs() else jobs
+        self.settings.batch_jobs = self.jobs_spin.value()
+        jobs = self.jobs_spin.value() or auto_jobs(self.inputs)
         self.overall_progress = BatchProgress(len(self.inputs))
         self.task = BatchTask(self.engines, self.inputs, out_dir, mode, fmt, self.settings.house_styles(), jobs)
         s = self.task.signals
