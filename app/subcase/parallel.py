@@ -166,6 +166,7 @@ def run_batch_parallel(inputs: Sequence[Path], out_dir: Path, jobs: int, model_d
     """
     import queue
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from concurrent.futures.process import BrokenProcessPool
 
     from subcase.casing import CasingCancelled
 
@@ -209,6 +210,11 @@ def run_batch_parallel(inputs: Sequence[Path], out_dir: Path, jobs: int, model_d
                 except CasingCancelled:
                     cancelled = True
                     continue
+                except BrokenProcessPool:
+                    # A worker was killed (out of memory, a signal): the pool cannot go on, and
+                    # every file not yet converted gets a FAILED line instead of a traceback.
+                    r = FileResult(Path(inputs[i]), error="the worker process converting it stopped "
+                                                          "unexpectedly (killed, or out of memory?)")
                 finished.add(i)
                 if progress is not None:
                     progress(i, n, 1, 1)

@@ -160,3 +160,32 @@ def test_default_jobs_keeps_a_small_batch_in_one_process(tmp_path):
     cue = "1\n00:00:01,000 --> 00:00:02,000\nso we went down to the station, and nobody was there.\n\n"
     big.write_text(cue * (SMALL_BATCH_BYTES // len(cue) + 1), encoding="utf-8")
     assert auto_jobs([*inputs, big]) == default_jobs()
+
+
+@pytest.mark.usefixtures("engine")
+def test_a_killed_worker_gives_failed_lines_not_a_traceback(tmp_path):
+    psutil = pytest.importorskip("psutil")  # comes with the cluster extra
+
+    src = make_folder(tmp_path, copies=6)
+    inputs, _ = collect_inputs([src])
+    killed: list[int] = []
+
+    def kill_a_worker(i: int, n: int, d: int, t: int) -> None:
+        if killed:
+            return
+        # the workers are the fork server's children (or ours, under spawn)
+        me = psutil.Process()
+        procs = me.children(recursive=True)
+        servers = {p.pid for p in procs if p.ppid() == me.pid}
+        workers = [p for p in procs if p.ppid() in servers] or [p for p in procs if p.ppid() == me.pid]
+        if workers:
+            killed.append(workers[0].pid)
+            workers[0].kill()
+
+    result = run_batch_parallel(inputs, tmp_path / "out", jobs=2, progress=kill_a_worker)
+    assert killed and not result.cancelled
+    assert [r.src for r in result.results] == inputs  # every file has a line, in input order
+    lost = [r for r in result.failed if "stopped unexpectedly" in (r.error or "")]
+    assert lost  # the files the pool could not finish are failures with a reason
+    written = {p.name for p in (tmp_path / "out").iterdir()}
+    assert written == {r.dst.name for r in result.results if r.ok}  # nothing half-written
