@@ -162,7 +162,7 @@ def convert_on_cluster(address: Any, inputs: Sequence[Path], out_dir: Path, mode
     n = len(srcs)
     mode = str(getattr(mode, "value", mode))
     order = InOrder(on_file_done)
-    from distributed import Event, as_completed
+    from distributed import Event, KilledWorker, as_completed
 
     cancel_name = f"subcase-cancel-{uuid.uuid4().hex}"
     stop = Event(cancel_name, client=client)
@@ -184,11 +184,14 @@ def convert_on_cluster(address: Any, inputs: Sequence[Path], out_dir: Path, mode
             for f in _wait_one(done_iter):
                 i = index[f.key]
                 try:
-                    r = f.result()
+                    r = _as_local(f.result(), srcs[i], abs_srcs[i], out_dir, abs_out)
                 except CasingCancelled:
                     cancelled = True
                     continue
-                order.add(i, _as_local(r, srcs[i], abs_srcs[i], out_dir, abs_out))
+                except KilledWorker as exc:
+                    # Dask retried the file on other workers and each died with it (out of memory?)
+                    r = FileResult(srcs[i], error=f"every worker that tried it died ({exc})")
+                order.add(i, r)
                 if progress is not None:
                     progress(i, n, 1, 1)
         if cancelled:

@@ -86,3 +86,35 @@ def test_unreachable_scheduler_is_one_line(tmp_path):
     assert p.returncode == 1
     assert p.stderr.strip().splitlines()[-1].startswith("subcase: cannot reach the Dask scheduler at tcp://127.0.0.1:9")
     assert "Traceback" not in p.stderr
+
+
+@pytest.mark.usefixtures("engine")
+def test_a_worker_killed_with_its_file_gives_a_failed_line(tmp_path):
+    import os
+    import signal
+
+    import dask
+
+    from subcase.batch import collect_inputs
+    from subcase.cluster import convert_on_cluster
+
+    inputs, _ = collect_inputs([make_folder(tmp_path, copies=6)])
+    # no retries: the first worker to die with a file gives up on that file
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0}), \
+            distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                     dashboard_address=None, silence_logs=50) as c, \
+            distributed.Client(c.scheduler_address, set_as_default=False) as client:
+        pids = list(client.run(os.getpid).values())
+        killed: list[int] = []
+
+        def kill_one(i: int, n: int, d: int, t: int) -> None:
+            if not killed:  # after the first file, while the others are running
+                killed.append(pids[0])
+                os.kill(pids[0], signal.SIGKILL)
+
+        result = convert_on_cluster(client, inputs, tmp_path / "out", progress=kill_one)
+    assert killed and not result.cancelled
+    assert [r.src for r in result.results] == inputs
+    died = [r for r in result.failed if "every worker that tried it died" in (r.error or "")]
+    assert died, [r.error for r in result.failed]
+    assert len(result.succeeded) >= len(inputs) // 2  # the other worker (and the restarted one) went on
