@@ -35,7 +35,7 @@ LAYERS: dict[str, set[str]] = {
     "cluster": {"parallel", "batch", "casing", "subtitles"},   # batch on Dask (--cluster)
     "evaluation": {"review", "casing", "subtitles"},  # simulate-review plays the editor through the review core
     "gui": {"review", "casing", "subtitles", "batch", "parallel"},
-    "cli": {"batch", "parallel", "cluster", "casing", "subtitles", "evaluation", "gui"},
+    "cli": {"batch", "parallel", "cluster", "casing", "subtitles", "evaluation", "gui", "review"},  # review: profiles
     "__main__": {"cli"},
     "training": {"casing", "subtitles", "evaluation"},
 }

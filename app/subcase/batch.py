@@ -15,7 +15,9 @@ from typing import Callable, Sequence
 
 from subcase.casing import CasingCancelled, CasingEngine, DocumentCasing, Mode, case_file
 from subcase.casing.engine import OnProgress, ShouldCancel
-from subcase.subtitles import SubtitleError, formats, save
+from subcase.subtitles import Document, SubtitleError, formats, save
+
+Adapt = Callable[[Document, DocumentCasing], int]  # re-cases a cased document further; words changed
 
 
 @dataclass
@@ -92,8 +94,11 @@ def output_path(src: Path, out_dir: Path, out_format: str | None) -> Path:
 def convert_file(engine: CasingEngine, src: Path, out_dir: Path, mode: Mode | str = Mode.RESTORE,
                  out_format: str | None = None, progress: OnProgress | None = None,
                  cancel: ShouldCancel | None = None, keep_casing: bool = False,
-                 styles: dict | None = None) -> FileResult:
+                 styles: dict | None = None, adapt: Adapt | None = None) -> FileResult:
     """Case one file into ``out_dir``.  Raises only ``CasingCancelled``.
+
+    ``adapt(doc, casing)`` re-cases the cased document further (a profile, issue 16)
+    and returns the words it changed.
 
     ``styles`` maps a house-style category (sound cues, speaker labels) to its
     style (casing/housestyle.py); None or "model" keeps the model's casing."""
@@ -109,6 +114,8 @@ def convert_file(engine: CasingEngine, src: Path, out_dir: Path, mode: Mode | st
             from subcase.casing.housestyle import apply_styles, words_of
             words = words_of(cased.casing, len(cased.doc.cues))
             result.changed += apply_styles(cased.doc, words, styles, engine)
+        if adapt is not None:
+            result.changed += adapt(cased.doc, cased.casing)
         result.words = len(cased.casing.words)
         if keep_casing:
             result.casing = cased.casing
@@ -130,7 +137,7 @@ def run_batch(engine: CasingEngine, inputs: Sequence[Path], out_dir: Path, mode:
               progress: Callable[[int, int, int, int], None] | None = None,
               on_file_done: Callable[[FileResult], None] | None = None,
               cancel: ShouldCancel | None = None, keep_casing: bool = False,
-              styles: dict | None = None) -> BatchResult:
+              styles: dict | None = None, adapt: Adapt | None = None) -> BatchResult:
     """Convert every input; ``progress(file_index, n_files, done_in_file, total_in_file)``."""
     results: list[FileResult] = []
     n = len(inputs)
@@ -144,7 +151,7 @@ def run_batch(engine: CasingEngine, inputs: Sequence[Path], out_dir: Path, mode:
 
         try:
             r = convert_file(engine, Path(src), out_dir, mode, out_format, file_progress, cancel, keep_casing,
-                             styles)
+                             styles, adapt)
         except CasingCancelled:
             return BatchResult(results, cancelled=True)
         results.append(r)

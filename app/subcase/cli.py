@@ -4,6 +4,7 @@
     subcase convert PATH... -o OUTDIR   case files or folders of .srt/.vtt
     subcase evaluate REF...             score the truecaser on human-cased subtitles
     subcase bench                       speed and memory, side by side with baselines
+    subcase profile build|list|show|export|import|delete   profiles: what the editor taught, per series
 
 A user mistake (bad path, bad file, missing model) prints one line and exits
 non-zero; it never shows a traceback.
@@ -19,7 +20,7 @@ from pathlib import Path
 
 from subcase import __version__
 
-COMMANDS = {"convert", "evaluate", "simulate-review", "bench", "gui"}
+COMMANDS = {"convert", "evaluate", "simulate-review", "bench", "gui", "profile"}
 
 
 def _failure(r) -> str:
@@ -108,6 +109,13 @@ def cmd_convert(args) -> int:
         info = load_model_info(args.model)  # a missing model fails here, before any worker starts
     except ModelError as exc:
         raise SystemExit(f"subcase: {exc}") from None
+    adapt_factory = None
+    if args.profile:
+        try:
+            adapt_factory = _profile_adapter_factory(args.profile, info.version)
+        except _profile_error() as exc:
+            print(f"subcase: {exc}", file=sys.stderr)
+            return 1
     bar = ProgressBar(len(inputs), args.quiet)
     overall = BatchProgress(len(inputs))
     t0 = time.perf_counter()
@@ -128,14 +136,15 @@ def cmd_convert(args) -> int:
             from subcase.cluster import ClusterError, convert_on_cluster
             try:
                 result = convert_on_cluster(args.cluster, inputs, out_dir, args.model, args.mode, args.format,
-                                            progress, on_done, keep_casing=bool(args.details), styles=_styles(args))
+                                            progress, on_done, keep_casing=bool(args.details), styles=_styles(args),
+                                            adapt_factory=adapt_factory)
             except ClusterError as exc:
                 raise SystemExit(f"subcase: {exc}") from None
         else:
             from subcase.parallel import auto_jobs, convert_batch
             result = convert_batch(inputs, out_dir, args.jobs or auto_jobs(inputs), lambda: _engine(args), args.model,
                                    args.mode, args.format, progress, on_done, keep_casing=bool(args.details),
-                                   styles=_styles(args))
+                                   styles=_styles(args), adapt_factory=adapt_factory)
     except ModelError as exc:  # a worker could not load the model
         raise SystemExit(f"subcase: {exc}") from None
     bar.close()
@@ -177,6 +186,24 @@ def cmd_evaluate(args) -> int:
     return 0
 
 
+def _profile_error():
+    from subcase.review.profile import ProfileError
+    return ProfileError
+
+
+def _profile_adapter_factory(name: str, model_version: str):
+    """``convert --profile``: the stored profile applied to each cased file, as the editor applies it.
+
+    A factory ``engine -> adapt`` rather than the adapter itself, so that each
+    worker process (``--jobs``, ``--cluster``) builds it around its own engine."""
+    from functools import partial
+
+    from subcase.review import profile_store
+    from subcase.review.profile_apply import profile_adapter
+
+    return partial(profile_adapter, profile_store.load(name, model_version))
+
+
 def cmd_simulate_review(args) -> int:
     from subcase.evaluation.simulate import format_table, run_simulation
     from subcase.subtitles import SubtitleError
@@ -184,18 +211,130 @@ def cmd_simulate_review(args) -> int:
     if args.threshold is not None and not 0.0 < args.threshold <= 1.0:
         print("subcase simulate-review: --threshold must be above 0 and at most 1", file=sys.stderr)
         return 2
+    if args.series and (args.profile or args.no_learning):
+        print("subcase simulate-review: --series builds its own profile file by file "
+              "(no --profile, no --no-learning)", file=sys.stderr)
+        return 2
     inputs, _ = _collect(args.refs)
     if not inputs:
         return 1
     engine = _engine(args)
+    if args.series:
+        return _simulate_series(inputs, engine, args)
     try:
-        results = run_simulation(inputs, engine, args, _styles(args))
+        profile = None
+        if args.profile:
+            from subcase.review import profile_store
+            profile = profile_store.load(args.profile, engine.info.version)
+        results = run_simulation(inputs, engine, args, _styles(args), profile=profile)
     except SubtitleError as exc:
+        print(f"subcase: {exc}", file=sys.stderr)
+        return 1
+    except _profile_error() as exc:
         print(f"subcase: {exc}", file=sys.stderr)
         return 1
     print(format_table(results, args.per_file))
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+def _simulate_series(inputs: list[Path], engine, args) -> int:
+    from subcase.evaluation.series import format_series, run_series
+    from subcase.subtitles import SubtitleError
+
+    try:
+        result = run_series(inputs, engine, args.threshold, args.strip_punct, args.upper,
+                            log_dir=Path(args.keep_logs) if args.keep_logs else None,
+                            progress=None if args.quiet else lambda s: print(s, file=sys.stderr))
+    except (SubtitleError, _profile_error()) as exc:
+        print(f"subcase: {exc}", file=sys.stderr)
+        return 1
+    print(format_series(result))
+    if args.json:
+        out = {k: v for k, v in result.items() if k != "final_profile"}
+        Path(args.json).write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+def cmd_profile(args) -> int:
+    from subcase.review import profile_store
+    from subcase.review.profile import ProfileError
+    try:
+        return _profile_command(args, profile_store)
+    except ProfileError as exc:
+        print(f"subcase: {exc}", file=sys.stderr)
+        return 1
+
+
+def _profile_command(args, store) -> int:
+    from subcase.review.editlog import log_dir
+    from subcase.review.profile import Evidence, build_from_logs, decisions_from_corrected, valid_name
+
+    what = args.profile_command
+    if what == "list":
+        for name in store.names():
+            try:
+                p = store.load(name)
+                print(f"{name}\t{p.size()} entries\tmodel {p.model_version}\t{p.sources.get('files', 0)} files")
+            except _profile_error() as exc:
+                print(f"{name}\tunreadable: {exc}")
+        return 0
+    if what == "delete":
+        store.delete(args.name)
+        print(f"deleted profile {args.name}")
+        return 0
+    if what == "export":
+        print(f"exported profile {args.name} -> {store.export(args.name, Path(args.dest))}")
+        return 0
+    if what == "show":
+        p = store.load(args.name)
+        if args.json:
+            sys.stdout.write(p.to_bytes().decode("utf-8"))
+            return 0
+        print(f"profile {p.name}: model {p.model_version}; built from {p.sources}")
+        for cat, style in sorted(p.active_styles().items()):
+            print(f"  style:{cat}\t{style}")
+        for kind in ("phrase", "context", "word"):
+            for key, e in sorted(p.active(kind).items()):
+                print(f"  {kind}:{key}\t{e.form}\t{e.decisions} decisions, {e.changes} changes, {e.files} files")
+        if p.removed:
+            print(f"  removed: {', '.join(p.removed)}")
+        return 0
+    engine = _engine(args)
+    if what == "import":
+        p = store.import_file(Path(args.file), engine.info.version, args.name, args.replace)
+        print(f"imported profile {p.name} ({p.size()} entries)")
+        return 0
+    # build
+    if not valid_name(args.name):
+        raise _profile_error()(f"invalid profile name {args.name!r} (letters, digits, spaces, . ( ) + - _)")
+    removed = store.load(args.name).removed if store.exists(args.name) and not args.reset else []
+    if args.from_subtitles:
+        from subcase.evaluation.simulate import prepare
+        from subcase.subtitles import SubtitleError, load
+        inputs, _ = _collect(args.from_subtitles)
+        ev = Evidence()
+        for src in inputs:
+            try:
+                # The model's forms for the same words, so that only what it gets wrong counts as a change.
+                prep = prepare(src, engine)
+                model = [[w.output for w in prep.casing.words if w.cue_index == c] for c in range(len(prep.ref_words))]
+                doc = load(src)
+            except SubtitleError as exc:
+                print(f"subcase: {exc}", file=sys.stderr)
+                continue
+            ok = all(len(m) == len(r) for m, r in zip(model, prep.ref_words))
+            ev.add_file(decisions_from_corrected(doc, model if ok else None), decisions_from_corrected(doc))
+        p = ev.profile(args.name, engine.info.version, removed)
+    else:
+        logs = args.logs or [log_dir()]
+        p = build_from_logs(args.name, engine.info.version, [Path(x) for x in logs], removed)
+    path = store.save(p)
+    sk = p.sources.get("skipped", {})
+    print(f"built profile {p.name}: {p.size()} entries from {p.sources.get('files', 0)} files, "
+          f"{p.sources.get('decisions', 0)} decisions; skipped {sk.get('corrupt', 0)} corrupt line(s), "
+          f"{sk.get('schema', 0)} of an unknown schema, {sk.get('no_context', 0)} without context -> {path}")
     return 0
 
 
@@ -238,6 +377,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="; ".join(f"{m.value}: {text}" for m, text in modes.HELP.items()))
     c.add_argument("--format", choices=formats.NAMES, help="output format (default: same as input)")
     c.add_argument("--details", metavar="FILE.jsonl", help="also write every word's tag, probabilities and highlight")
+    c.add_argument("--profile", metavar="NAME", help="apply this profile (subcase profile list) after casing")
     _add_style_args(c)
     c.add_argument("--model", type=Path, help=argparse.SUPPRESS)
     where = c.add_mutually_exclusive_group()
@@ -272,6 +412,12 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--no-learning", action="store_true", help="the same run with nothing learned (baseline)")
     s.add_argument("--json", metavar="FILE", help="also write the numbers as JSON")
     s.add_argument("--per-file", action="store_true", help="a row per file, not only the total")
+    s.add_argument("--profile", metavar="NAME", help="apply this profile to every file as it is opened")
+    s.add_argument("--series", action="store_true",
+                   help="the files are one series, in name order: after each file a profile is rebuilt from its "
+                        "edit log and applied to the next; compared with the same series without a profile")
+    s.add_argument("--keep-logs", metavar="DIR", help="with --series: write the edit logs here (default: a temporary folder)")
+    s.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
     _add_style_args(s)
     s.add_argument("--model", type=Path, help=argparse.SUPPRESS)
     s.set_defaults(func=cmd_simulate_review)
@@ -287,6 +433,33 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--long-cue", type=int, default=1000, metavar="KB",
                    help="also convert a file of one cue this large (default 1000 KB; 0 skips it)")
     b.set_defaults(func=cmd_bench)
+
+    pr = sub.add_parser("profile", help="profiles: what the editor taught in one series, for the next file")
+    psub = pr.add_subparsers(dest="profile_command", required=True)
+    pb = psub.add_parser("build", help="build (or rebuild) a profile from edit logs or corrected subtitles")
+    pb.add_argument("name")
+    src = pb.add_mutually_exclusive_group()
+    src.add_argument("--logs", nargs="+", metavar="LOG", help="edit logs (.jsonl) or folders of them "
+                                                             "(default: all of this user's edit logs)")
+    src.add_argument("--from-subtitles", nargs="+", type=Path, metavar="PATH",
+                     help="corrected .srt/.vtt files or folders (each is cased to see what the model gets wrong)")
+    pb.add_argument("--reset", action="store_true", help="forget the entries removed from the profile before")
+    pb.add_argument("--model", type=Path, help=argparse.SUPPRESS)
+    psub.add_parser("list", help="the stored profiles")
+    ps = psub.add_parser("show", help="what a profile holds")
+    ps.add_argument("name")
+    ps.add_argument("--json", action="store_true", help="the profile file itself")
+    pe = psub.add_parser("export", help="write a profile to share it")
+    pe.add_argument("name")
+    pe.add_argument("dest", help="file or folder")
+    pi = psub.add_parser("import", help="validate a shared profile and store it")
+    pi.add_argument("file")
+    pi.add_argument("--name", help="store it under this name")
+    pi.add_argument("--replace", action="store_true", help="replace a profile of the same name")
+    pi.add_argument("--model", type=Path, help=argparse.SUPPRESS)
+    pd = psub.add_parser("delete", help="delete a stored profile (its edit logs stay)")
+    pd.add_argument("name")
+    pr.set_defaults(func=cmd_profile)
 
     gu = sub.add_parser("gui", help="open the editor")
     gu.add_argument("file", nargs="?", type=Path)

@@ -39,7 +39,7 @@ from typing import Any, Sequence
 
 from subcase.batch import BatchResult, FileResult, convert_file
 from subcase.casing.engine import ShouldCancel, load_model_info
-from subcase.parallel import FileDoneFn, InOrder, ProgressFn
+from subcase.parallel import AdaptFactory, FileDoneFn, InOrder, ProgressFn
 
 PLUGIN_NAME = "subcase-engine"
 CANCEL_POLL_S = 0.5  # a running file asks the scheduler whether to stop at most this often
@@ -98,7 +98,8 @@ def _process_engine(model_dir: str | None, sha256: str, threads: int, worker_add
 
 
 def convert_remote(src: str, out_dir: str, mode: str, out_format: str | None, keep_casing: bool,
-                   cancel_event: str, styles: dict | None = None) -> FileResult:
+                   cancel_event: str, styles: dict | None = None,
+                   adapt_factory: AdaptFactory | None = None) -> FileResult:
     """Runs on a Dask worker: one file, with the worker's engine."""
     from distributed import Event, get_worker
 
@@ -113,7 +114,9 @@ def convert_remote(src: str, out_dir: str, mode: str, out_format: str | None, ke
             checked[0], checked[1] = now, event.is_set()
         return bool(checked[1])
 
-    return convert_file(engine, Path(src), Path(out_dir), mode, out_format, None, should_cancel, keep_casing, styles)
+    adapt = adapt_factory(engine) if adapt_factory is not None else None
+    return convert_file(engine, Path(src), Path(out_dir), mode, out_format, None, should_cancel, keep_casing, styles,
+                        adapt)
 
 
 def _as_local(r: FileResult, src: Path, abs_src: Path, out_dir: Path, abs_out: Path) -> FileResult:
@@ -145,7 +148,7 @@ def convert_on_cluster(address: Any, inputs: Sequence[Path], out_dir: Path, mode
                        mode: str = "restore", out_format: str | None = None,
                        progress: ProgressFn | None = None, on_file_done: FileDoneFn | None = None,
                        cancel: ShouldCancel | None = None, keep_casing: bool = False,
-                       styles: dict | None = None) -> BatchResult:
+                       styles: dict | None = None, adapt_factory: AdaptFactory | None = None) -> BatchResult:
     """Convert ``inputs`` on the Dask cluster at ``address`` (or a ``Client``).
 
     Raises ``ClusterError`` when the cluster cannot be used, ``ModelError``
@@ -172,7 +175,7 @@ def convert_on_cluster(address: Any, inputs: Sequence[Path], out_dir: Path, mode
         client.register_plugin(plugin, name=PLUGIN_NAME)
         # pure=False: converting the same file twice is two tasks, never a cached result
         futures = [client.submit(convert_remote, str(a), str(abs_out), mode, out_format, keep_casing, cancel_name,
-                                 styles, pure=False, key=f"subcase-{i}-{uuid.uuid4().hex[:8]}")
+                                 styles, adapt_factory, pure=False, key=f"subcase-{i}-{uuid.uuid4().hex[:8]}")
                    for i, a in enumerate(abs_srcs)]
         index = {f.key: i for i, f in enumerate(futures)}
         done_iter = as_completed(futures, loop=client.loop, with_results=False)

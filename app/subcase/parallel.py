@@ -43,6 +43,9 @@ if TYPE_CHECKING:
 ProgressFn = Callable[[int, int, int, int], None]
 FileDoneFn = Callable[[FileResult], None]
 EngineFactory = Callable[[], Any]
+# engine -> batch.Adapt (e.g. functools.partial(profile_adapter, profile)): picklable, so each
+# worker process builds the adapter around its own engine
+AdaptFactory = Callable[[Any], Any]
 
 POLL_S = 0.05  # how often the parent looks at progress and at ``cancel`` while files run
 
@@ -97,7 +100,7 @@ def _worker_engine() -> Any:
 
 
 def _convert_in_worker(index: int, src: Path, out_dir: Path, mode: str, out_format: str | None,
-                       keep_casing: bool, styles: dict | None) -> FileResult:
+                       keep_casing: bool, styles: dict | None, adapt_factory: AdaptFactory | None) -> FileResult:
     engine = _worker_engine()  # loaded on the worker's first file, then kept
     progress_q, stop = _worker["progress_q"], _worker["stop"]
 
@@ -105,7 +108,8 @@ def _convert_in_worker(index: int, src: Path, out_dir: Path, mode: str, out_form
         progress_q.put((index, done, total))
 
     # CasingCancelled propagates to the parent through the future
-    return convert_file(engine, src, out_dir, mode, out_format, progress, stop.is_set, keep_casing, styles)
+    adapt = adapt_factory(engine) if adapt_factory is not None else None
+    return convert_file(engine, src, out_dir, mode, out_format, progress, stop.is_set, keep_casing, styles, adapt)
 
 
 # -- in the parent ----------------------------------------------------------------------
@@ -158,7 +162,7 @@ def run_batch_parallel(inputs: Sequence[Path], out_dir: Path, jobs: int, model_d
                        mode: str = "restore", out_format: str | None = None,
                        progress: ProgressFn | None = None, on_file_done: FileDoneFn | None = None,
                        cancel: ShouldCancel | None = None, keep_casing: bool = False,
-                       styles: dict | None = None) -> BatchResult:
+                       styles: dict | None = None, adapt_factory: AdaptFactory | None = None) -> BatchResult:
     """Convert ``inputs`` in ``jobs`` worker processes (see the module's docstring).
 
     Raises ``ModelError`` when the workers cannot load the model, and
@@ -194,7 +198,7 @@ def run_batch_parallel(inputs: Sequence[Path], out_dir: Path, jobs: int, model_d
     try:
         futures: dict[Future[FileResult], int] = {
             pool.submit(_convert_in_worker, i, Path(src), Path(out_dir), str(getattr(mode, "value", mode)),
-                        out_format, keep_casing, styles): i
+                        out_format, keep_casing, styles, adapt_factory): i
             for i, src in enumerate(inputs)}
         pending = set(futures)
         while pending:
@@ -249,12 +253,15 @@ def convert_batch(inputs: Sequence[Path], out_dir: Path, jobs: int, engine: Engi
                   model_dir: Path | None = None, mode: str = "restore", out_format: str | None = None,
                   progress: ProgressFn | None = None, on_file_done: FileDoneFn | None = None,
                   cancel: ShouldCancel | None = None, keep_casing: bool = False,
-                  styles: dict | None = None) -> BatchResult:
+                  styles: dict | None = None, adapt_factory: AdaptFactory | None = None) -> BatchResult:
     """The one entry for a batch: in this process (one job or one file, with
     ``engine()`` and all its threads) or in ``jobs`` worker processes.
-    ``styles``: the house style (casing/housestyle.py), as for ``run_batch``."""
+    ``styles``: the house style (casing/housestyle.py), as for ``run_batch``;
+    ``adapt_factory(engine)``: the ``adapt`` of ``run_batch`` (a profile), built per engine."""
     if jobs <= 1 or len(inputs) <= 1:
-        return run_batch(engine(), inputs, out_dir, mode, out_format, progress, on_file_done, cancel, keep_casing,
-                         styles)
+        eng = engine()
+        adapt = adapt_factory(eng) if adapt_factory is not None else None
+        return run_batch(eng, inputs, out_dir, mode, out_format, progress, on_file_done, cancel, keep_casing,
+                         styles, adapt)
     return run_batch_parallel(inputs, out_dir, jobs, model_dir, mode, out_format, progress, on_file_done, cancel,
-                              keep_casing, styles)
+                              keep_casing, styles, adapt_factory)

@@ -155,7 +155,7 @@ def test_the_edit_log_links_app_changes_to_the_human_decision(tmp_path, engine):
     assert {r["final"] for r in learned} >= {"SLAMS", "SIGHS", "TRAIN", "HORN", "BLOWS"}
     undone = {r["undoes"] for r in records if r["action"] == "undo"}
     assert undone == {human[0]["seq"]} | {r["seq"] for r in learned}
-    assert all(r["schema"] == 2 for r in records)
+    assert all(r["schema"] == 3 for r in records)
 
 
 def test_flag_reasons_explain_a_highlight(tmp_path, engine):

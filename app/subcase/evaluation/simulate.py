@@ -133,9 +133,11 @@ def simulate_file(prep: Prepared, engine: CasingEngine, threshold: float,
     for c, (words, ref) in enumerate(zip(state.cues, prep.ref_words)):
         if [w.input.lower() for w in words] != [r.lower() for r in ref]:
             raise ValueError(f"{prep.name}: cue {c + 1}: the cased words do not line up with the reference")
-    session = make_session(doc, state, engine)
     n = Counts(words=sum(len(r) for r in prep.ref_words))
     n.initial_errors = sum(w.form != r for ws, rs in zip(state.cues, prep.ref_words) for w, r in zip(ws, rs))
+    # Made after counting the model's errors: a session may bring a profile that re-cases words
+    # (issue 16), and those count as learned below.
+    session = make_session(doc, state, engine)
     pos = state.next_to_review(None, wrap=False)
     while pos is not None:
         n.visited += 1
@@ -159,7 +161,7 @@ def simulate_file(prep: Prepared, engine: CasingEngine, threshold: float,
         for w, r in zip(ws, rs):
             if w.form != r:
                 n.residual_errors += 1
-            if w.status is Status.LEARNED:
+            if w.status in (Status.LEARNED, Status.PROFILE):  # the app's own changes
                 if w.form == r and w.proposed != r:
                     n.learned_fixed += 1
                 elif w.form != r and w.proposed == r:
@@ -199,13 +201,19 @@ def format_table(results: dict, per_file: bool) -> str:
     return "\n".join(lines)
 
 
-def run_simulation(paths: list[Path], engine: CasingEngine, args, styles: StyleMap | None = None) -> dict:
+def run_simulation(paths: list[Path], engine: CasingEngine, args, styles: StyleMap | None = None,
+                   profile=None) -> dict:
     """The CLI's run: every file cased once, then reviewed by the simulated editor.
 
-    Chosen house styles are applied after casing, as the editor applies them when it opens a file."""
+    Chosen house styles are applied after casing, as the editor applies them when it opens a file;
+    then the ``profile`` (issue 16), if any."""
     threshold = engine.info.review_threshold if args.threshold is None else args.threshold
     preps = [prepare(p, engine, args.strip_punct, args.upper, styles) for p in paths]
-    return simulate(preps, engine, threshold, plain_session if args.no_learning else learning_session)
+    factory: SessionFactory = plain_session if args.no_learning else learning_session
+    if profile is not None:
+        from .profiled import profiled_session
+        factory = profiled_session(profile, learning=not args.no_learning)
+    return simulate(preps, engine, threshold, factory)
 
 
 # The configurations the README and the model card report (``python -m subcase.evaluation.simulate``).

@@ -76,6 +76,14 @@ class BatchDialog(QDialog):
                                        if v == settings.house_style(category)))
             self.style_combos[category] = combo
             form.addRow(label, combo)
+        # A profile (review/profile.py): what the editor taught in other files of the series.
+        from subcase.review import profile_store
+        self.profile_combo = QComboBox()
+        self.profile_combo.addItem("None", "")
+        for name in profile_store.names():
+            self.profile_combo.addItem(name, name)
+        self.profile_combo.setCurrentIndex(max(0, self.profile_combo.findData(settings.profile)))
+        form.addRow("Profile:", self.profile_combo)
         # 0 shows as "Automatic": one per core, or one for a small batch (as `subcase convert`
         # without --jobs), so dropping three short files does not wait for workers to start.
         self.jobs_spin = QSpinBox()
@@ -149,10 +157,22 @@ class BatchDialog(QDialog):
         self.settings.output_format = fmt or "keep"
         for category, combo in self.style_combos.items():
             self.settings.set_house_style(category, combo.currentData())
+        profile = None
+        name = self.profile_combo.currentData()
+        self.settings.profile = name
+        if name:
+            from subcase.review import profile_store
+            from subcase.review.profile import ProfileError
+            try:
+                profile = profile_store.load(name)
+            except ProfileError as exc:
+                self.report.setPlainText(str(exc))
+                return
         self.settings.batch_jobs = self.jobs_spin.value()
         jobs = self.jobs_spin.value() or auto_jobs(self.inputs)
         self.overall_progress = BatchProgress(len(self.inputs))
-        self.task = BatchTask(self.engines, self.inputs, out_dir, mode, fmt, self.settings.house_styles(), jobs)
+        self.task = BatchTask(self.engines, self.inputs, out_dir, mode, fmt, self.settings.house_styles(), profile,
+                              jobs)
         s = self.task.signals
         s.progress.connect(self._on_progress)
         s.file_done.connect(self._on_file_done)

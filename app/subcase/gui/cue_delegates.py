@@ -32,10 +32,10 @@ from .cue_layout import ELISION, MARKUP, WORD, CueLayout, Line, layout_cue
 from .cue_model import COL_CPS, COL_NUM, CueModel
 
 # The marker of each look in the gloss ("Show all tags") and the details panel.
-MARKERS = {Look.REVIEW: "?", Look.ACCEPTED: "\u2713", Look.CHANGED: "\u270e", Look.LEARNED: "\u21ba",
+MARKERS = {Look.REVIEW: "?", Look.ACCEPTED: "\u2713", Look.CHANGED: "\u270e", Look.LEARNED: "\u21ba", Look.PROFILE: "p",
            Look.EDITED: "e", Look.PLAIN: ""}
 LOOK_NAMES = {Look.REVIEW: "to review", Look.ACCEPTED: "accepted", Look.CHANGED: "changed by you",
-              Look.LEARNED: "changed by what you taught", Look.EDITED: "typed by hand", Look.PLAIN: "not flagged"}
+              Look.LEARNED: "changed by what you taught", Look.PROFILE: "from your profile", Look.EDITED: "typed by hand", Look.PLAIN: "not flagged"}
 WARN_MARK = "!"  # after a reading figure past its limit: not colour alone
 REVIEW_MARK = "?"  # in the gutter of a line that has words to review
 _RIGHT_TOP = int(Qt.AlignRight | Qt.AlignTop)  # computed once: enum arithmetic is slow in a paint loop
@@ -280,6 +280,8 @@ class WordDelegate(QStyledItemDelegate):
             pen.setDashPattern([3, 2])   # in pen widths: 6 px dash, 4 px gap
         elif look is Look.LEARNED:
             pen.setDashPattern([1, 1.5])  # 2 px dots
+        elif look is Look.PROFILE:
+            pen.setDashPattern([4, 1.5, 1, 1.5])  # dash-dot: learned elsewhere
         elif look is Look.EDITED:
             pen.setWidthF(1)
             painter.setPen(pen)

@@ -62,6 +62,7 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
         self.engines = engines or EngineHolder()
         self.settings = settings or Settings()
         self.session: ReviewSession | None = None
+        self.profile_app = None  # the open file's profile, as applied (review/profile_apply.py)
         self.task: LoadAndCaseTask | None = None
         self.restored_unsaved = False
         self.last_error = ""

@@ -78,6 +78,12 @@ class MenusMixin:
         self.act_learning.setChecked(self.settings.learning)
         self.act_learning.setToolTip("Re-case unreviewed words from each fix you make (next file opened)")
         self.act_learning.toggled.connect(lambda on: setattr(self.settings, "learning", on))
+        # Profiles (review/profile.py): chosen for the next file opened; the open file's one is shown.
+        self.act_new_profile = A("&New Profile from This File\u2026", self.new_profile_dialog,
+                                 tip="Start a profile with what you teach in this file; it learns from every file "
+                                     "you open with it and save")
+        self.act_profile_contents = A("Profile &Contents\u2026", self.show_profile_dialog,
+                                      tip="What the open file's profile holds and changed here; remove a wrong entry")
 
         self.act_bigger = A("&Larger Text", lambda: self.apply_font_size(self.settings.font_size + 1, save=True),
                             [QKeySequence.ZoomIn, "Ctrl+="])
@@ -101,6 +107,23 @@ class MenusMixin:
         self.act_about = A("&About subcase", self.show_about)
         for a in (self.act_undo, self.act_redo):
             self.addAction(a)
+
+    def _fill_profiles(self) -> None:
+        """None, then every stored profile; the chosen one is checked."""
+        from subcase.review import profile_store
+
+        self.profile_menu.clear()
+        group = QActionGroup(self.profile_menu)
+        current = self.settings.profile
+        names = profile_store.names()
+        for name in ["", *names]:
+            a = QAction(name or "None", self.profile_menu, checkable=True)
+            a.setChecked(name == current or (not name and current not in names))
+            a.triggered.connect(lambda _c=False, name=name: setattr(self.settings, "profile", name))
+            group.addAction(a)
+            self.profile_menu.addAction(a)
+        self.profile_menu.addSeparator()
+        self.profile_menu.addAction(self.act_new_profile)
 
     def _choices(self, names, current: str, choose) -> tuple[QActionGroup, dict[str, QAction]]:
         """One checkable action per name, exclusive; picking one calls ``choose(name)``."""
@@ -143,6 +166,10 @@ class MenusMixin:
         add(m.addMenu("&Sound Cues (next file opened)"), self.act_styles["sound-cues"].values())
         add(m.addMenu("S&peaker Labels (next file opened)"), self.act_styles["speaker-labels"].values())
         m.addAction(self.act_learning)
+        self.profile_menu = m.addMenu("P&rofile (next file opened)")
+        self.profile_menu.aboutToShow.connect(self._fill_profiles)
+        self._fill_profiles()
+        m.addAction(self.act_profile_contents)
         m = mb.addMenu("&View")
         add(m, (self.act_details, self.act_show_tags, None, self.act_bigger, self.act_smaller, None,
                 self.act_limits))
@@ -180,5 +207,7 @@ class MenusMixin:
                   self.act_alternatives, *self.act_tag.values()):
             a.setEnabled(has_doc)
         self.act_cancel.setEnabled(self.busy)
+        self.act_profile_contents.setEnabled(has_doc and getattr(self, "profile_app", None) is not None)
+        self.act_new_profile.setEnabled(has_doc)
         self.find_bar.edit.setEnabled(self.view.cue_model.doc is not None)
 

@@ -140,7 +140,9 @@ class OpeningMixin:
             self.view.selectRow(0)
         self.view.setFocus()
         left = result.state.to_review()
-        self.statusBar().showMessage(f"Cased {result.words} words; {left} to review (press N)", 8000)
+        app = getattr(self, "profile_app", None)
+        from_profile = (f"; {len(app.by_pos)} from profile {app.profile.name}" if app is not None else "")
+        self.statusBar().showMessage(f"Cased {result.words} words{from_profile}; {left} to review (press N)", 8000)
         self.casing_finished.emit()
 
     def _attach_learner(self) -> None:
@@ -156,6 +158,28 @@ class OpeningMixin:
         self.session.state.flag_context = FlagContext(
             self.session.doc, learner, engine.lexicon if engine is not None else None,
             learner.is_rare if learner is not None else None)
+        self._apply_profile(engine)
+
+    def _apply_profile(self, engine) -> None:
+        """The chosen profile re-cases the words nobody reviewed (review/profile_apply.py)."""
+        from subcase.review import profile_store
+        from subcase.review.learning import make_learner as _make
+        from subcase.review.profile import ProfileError
+        from subcase.review.profile_apply import apply_profile
+
+        self.profile_app = None
+        name = self.settings.profile
+        if not name or engine is None or self.session is None:
+            return
+        try:
+            profile = profile_store.load(name, engine.info.version)
+        except ProfileError as exc:
+            self.statusBar().showMessage(f"Profile not applied: {exc}", 10000)
+            return
+        learner = self.session.learner
+        is_rare = learner.is_rare if learner is not None else _make(engine).is_rare
+        self.profile_app = apply_profile(self.session.doc, self.session.state, profile, engine.form, is_rare, engine)
+        self.session.state.flag_context.profile = self.profile_app
 
     def _close_session(self) -> None:
         self.undo_stack.clear()

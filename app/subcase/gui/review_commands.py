@@ -198,6 +198,61 @@ class ReviewCommandsMixin:
         if dialog.exec() == QDialog.Accepted:
             self.edit_cue_text(row, edit.toPlainText())
 
+    def show_profile_dialog(self) -> None:
+        from .profile_dialog import ProfileDialog
+
+        app = getattr(self, "profile_app", None)
+        if self.session is None or app is None:
+            return
+        self.profile_dialog = ProfileDialog(self, app)
+        self.profile_dialog.show()
+
+    def new_profile_dialog(self) -> None:
+        from PySide6.QtWidgets import QInputDialog
+
+        name, ok = QInputDialog.getText(self, "New profile", "Name of the series (e.g. \"Lupin S1\"):")
+        if ok and name.strip():
+            self.new_profile(name.strip())
+
+    def new_profile(self, name: str) -> bool:
+        """A profile built from this file's log, chosen for this file and the next ones; saving the
+        file updates it (saving.py)."""
+        from subcase.review import profile_store
+        from subcase.review.profile import ProfileError, build_from_logs
+        from subcase.review.profile_apply import ProfileApplication
+
+        if self.session is None:
+            return False
+        try:
+            if profile_store.exists(name):
+                raise ProfileError(f"a profile named {name!r} exists already")
+            logs = [self.session.log.path] if self.session.log is not None and self.session.log.path.is_file() else []
+            profile = build_from_logs(name, self.session.model_version, logs)
+            profile_store.save(profile)
+        except ProfileError as exc:
+            self.notify("Cannot create the profile", str(exc), error=True)
+            return False
+        self.settings.profile = name
+        self.profile_app = ProfileApplication(profile)
+        if self.session.state.flag_context is not None:
+            self.session.state.flag_context.profile = self.profile_app
+        self._update_actions()
+        self.statusBar().showMessage(f"Profile {name} created; it learns from this file when you save", 8000)
+        return True
+
+    def remove_profile_entry(self, entry_id: str) -> None:
+        """Take a wrong entry out of the open file's profile: its words go back, one undo step."""
+        from subcase.review.profile_apply import RemoveEntry
+
+        from .profile_dialog import persist
+
+        app = getattr(self, "profile_app", None)
+        if self.session is None or app is None:
+            return
+        self._push(RemoveEntry(app, entry_id, persist))
+        self.statusBar().showMessage(f"Removed from profile {app.profile.name}: {entry_id} (Ctrl+Z brings it back)",
+                                     8000)
+
     def show_alternatives_for_current(self) -> None:
         pos = self.current_pos()
         if pos is None:

@@ -58,5 +58,20 @@ class SavingMixin:
             self.notify("Saved, but players may misread the file",
                         f"{saved.path}:\n" + "\n".join(saved.warnings), error=True)
         else:
-            self.statusBar().showMessage(f"Saved {saved.path}", 5000)
+            self.statusBar().showMessage(f"Saved {saved.path}" + self._update_profile(), 5000)
         return True
+
+    def _update_profile(self) -> str:
+        """The open file's profile learns from this file's log (review/profile.py, ``updated``)."""
+        from subcase.review import profile_store
+        from subcase.review.profile import ProfileError, updated
+
+        app = getattr(self, "profile_app", None)
+        if app is None or self.session is None or self.session.log is None:
+            return ""
+        try:
+            app.profile = updated(app.profile, self.session.log.path)
+            profile_store.save(app.profile)
+        except ProfileError as exc:
+            return f"; profile not updated: {exc}"
+        return f"; profile {app.profile.name} updated ({app.profile.size()} entries)"

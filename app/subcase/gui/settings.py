@@ -75,6 +75,15 @@ class Settings:
     def learning(self, value: bool) -> None:
         self.q.setValue("review/learning", bool(value))
 
+    @property
+    def profile(self) -> str:
+        """The profile applied to the next file opened and to batches (review/profile.py); "" for none."""
+        return self._get("review/profile", "", str)
+
+    @profile.setter
+    def profile(self, value: str) -> None:
+        self.q.setValue("review/profile", value or "")
+
     def house_style(self, category: str) -> str:
         """The chosen style of "sound-cues" or "speaker-labels": model (default), lower, upper, title."""
         v = self._get(f"style/{category}", "model", str)

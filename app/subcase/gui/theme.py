@@ -56,12 +56,12 @@ class WordColours:
     @cached_property
     def _fills(self) -> dict[Look, QColor]:
         return {Look.REVIEW: self.review_bg, Look.ACCEPTED: self.accepted_bg, Look.CHANGED: self.changed_bg,
-                Look.LEARNED: self.learned_bg, Look.EDITED: self.edited_bg}
+                Look.LEARNED: self.learned_bg, Look.EDITED: self.edited_bg, Look.PROFILE: self.learned_bg}
 
     @cached_property
     def _lines(self) -> dict[Look, QColor]:
         return {Look.REVIEW: self.review_line, Look.ACCEPTED: self.accepted_line, Look.CHANGED: self.changed_line,
-                Look.LEARNED: self.learned_line, Look.EDITED: self.edited_line}
+                Look.LEARNED: self.learned_line, Look.EDITED: self.edited_line, Look.PROFILE: self.learned_line}
 
     def fill(self, look: Look) -> QColor | None:
         return self._fills.get(look)

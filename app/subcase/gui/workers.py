@@ -159,11 +159,12 @@ class BatchTask(QRunnable):
     """
 
     def __init__(self, engines: EngineHolder, inputs: list[Path], out_dir: Path, mode: str,
-                 out_format: str | None, styles: dict | None = None, jobs: int = 1):
+                 out_format: str | None, styles: dict | None = None, profile=None, jobs: int = 1):
         super().__init__()
         self.setAutoDelete(False)
         self.engines, self.inputs, self.out_dir = engines, list(inputs), Path(out_dir)
         self.mode, self.out_format, self.styles, self.jobs = mode, out_format, styles, max(1, jobs)
+        self.profile = profile  # a review.profile.Profile applied to every file, or None
         self.signals = BatchSignals()
         self._cancel = threading.Event()
         self._done_files = 0
@@ -191,8 +192,24 @@ class BatchTask(QRunnable):
                 self.signals.file_done.emit(index.get(result.src, self._done_files), result)
                 self._done_files += 1
 
+            adapt_factory = None
+            if self.profile is not None:
+                from functools import partial
+
+                from subcase.casing.engine import load_model_info
+                from subcase.review import profile_store
+                from subcase.review.profile import ProfileError
+                from subcase.review.profile_apply import profile_adapter
+                try:
+                    # the model's version from its card: worker processes load their own engines
+                    profile_store.check_model(self.profile, load_model_info().version)
+                except ProfileError as exc:
+                    self.signals.failed.emit(str(exc))
+                    return
+                adapt_factory = partial(profile_adapter, self.profile)
             result = convert_batch(self.inputs, self.out_dir, self.jobs, self.engines.get, None, self.mode,
-                                   self.out_format, progress, on_file_done, self._cancel.is_set, styles=self.styles)
+                                   self.out_format, progress, on_file_done, self._cancel.is_set, styles=self.styles,
+                                   adapt_factory=adapt_factory)
             self.signals.finished.emit(result)
         except ModelError as exc:  # the worker processes could not load the model
             self.signals.failed.emit(f"The casing model cannot be used: {exc}")

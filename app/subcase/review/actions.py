@@ -119,7 +119,8 @@ class Accept(Action):
     def do(self, doc: Document, state: ReviewState) -> list[Decision]:
         w = state.word(self.pos)
         self._before = w.status
-        if w.status in (Status.UNTOUCHED, Status.LEARNED):  # a learned word a human accepts is reviewed
+        # a learned word (or one from the profile) that a human accepts is reviewed
+        if w.status in (Status.UNTOUCHED, Status.LEARNED, Status.PROFILE):
             w.status = _status_for(w, w.form)
         return [Decision("accepted", w.cue_index, _snap(w), w.form, w.form)]
 

@@ -19,7 +19,8 @@ from typing import Iterable
 
 from .storage import data_dir, file_key
 
-EDITLOG_SCHEMA = 2  # 2: action "learned" with "caused_by" (the seq of the human decision)
+EDITLOG_SCHEMA = 3  # 2: action "learned" with "caused_by" (the seq of the human decision)
+# 3: word records carry "context" (neighbours in the cue, sentence start, sound cue or label), for profiles
 
 
 def log_dir() -> Path:

@@ -10,6 +10,7 @@ review list, as human-readable ``FlagReason`` objects, strongest first:
 - the model cased the same word differently elsewhere in this file (away
   from sentence starts, where a capital is positional), naming the cue;
 - the lexicon knows a mixed-case form of it;
+- a word the profile re-cased names the entry ("your profile writes this 'X'");
 - a word the model's vocabulary does not hold whole (split into pieces).
 
 A word the app re-cased from what the editor taught gets "changed by what
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
     from subcase.subtitles import Document
 
     from .learning import Learner
+    from .profile_apply import ProfileApplication
     from .state import Pos, ReviewState, ReviewWord
 
 
@@ -57,6 +59,7 @@ class FlagContext:
     learner: Learner | None = None
     lexicon: Mapping[str, str] | None = None
     is_rare: Callable[[str], bool] | None = None
+    profile: ProfileApplication | None = None  # the profile applied to the file (issue 16)
     _initial: dict | None = field(default=None, repr=False)
 
     def initial(self, state: ReviewState, pos: Pos) -> bool:
@@ -115,6 +118,10 @@ def flag_reasons(state: ReviewState, pos: Pos) -> list[FlagReason]:
     if word.status is Status.LEARNED:
         reasons.append(FlagReason("learned", "changed by what you taught" if word.form != word.proposed
                                   else "confirmed by what you taught"))
+    elif word.status is Status.PROFILE:
+        ctx0: FlagContext | None = getattr(state, "flag_context", None)
+        why = ctx0.profile.reason(pos) if ctx0 is not None and ctx0.profile is not None else None
+        reasons.append(FlagReason("profile", f"from your profile: {why}" if why else "from your profile"))
     elif not word.flagged(state.threshold):
         return reasons
     reason = low_confidence(word, state.threshold)
@@ -147,11 +154,12 @@ class Look(str, Enum):
     ACCEPTED = "accepted"  # a human kept the proposed form
     CHANGED = "changed"    # a human picked another tag
     LEARNED = "learned"    # changed by the app from what the editor taught
+    PROFILE = "profile"    # changed by the app from the file's profile (other files)
     EDITED = "edited"      # typed by hand in an edited cue
 
 
 _DECIDED = {Status.ACCEPTED: Look.ACCEPTED, Status.CHANGED: Look.CHANGED, Status.EDITED: Look.EDITED,
-            Status.LEARNED: Look.LEARNED}
+            Status.LEARNED: Look.LEARNED, Status.PROFILE: Look.PROFILE}
 
 
 def look_of(word: ReviewWord, threshold: float) -> Look:

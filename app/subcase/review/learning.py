@@ -49,6 +49,9 @@ from .actions import Action, Decision, EditText, TagWriter
 from subcase.casing.housestyle import Category, Style, StyleMap, categories_of, plain_forms, style_form, style_of_fix
 from .state import Pos, ReviewState, ReviewWord, Status
 
+# Words the learner may re-case: nobody reviewed them; a profile's change (issue 16) yields to
+# what the editor teaches in this file.
+OPEN = (Status.UNTOUCHED, Status.PROFILE)
 Context = tuple[str | None, ...]  # lowercased words around and including the word, within the cue
 IsRare = Callable[[str], bool]
 
@@ -298,7 +301,7 @@ class Learner:
             for k, f in enumerate(forms):
                 pos = (c, s + k)
                 w = words[s + k]
-                if pos in decided or w.status is not Status.UNTOUCHED or self._cats.get(pos) is not None:
+                if pos in decided or w.status not in OPEN or self._cats.get(pos) is not None:
                     continue
                 if k == 0 and self.initial(pos) and tag_of(f) is Tag.L:
                     continue
@@ -312,7 +315,7 @@ class Learner:
             if pos in decided or self._cats.get(pos) is not None:
                 continue
             w = state.word(pos)
-            if w.status is not Status.UNTOUCHED:
+            if w.status not in OPEN:
                 continue  # never touch what a human reviewed (or what was already learned)
             ctx = self.context(state, pos)
             form = self.rules.get(ctx)
@@ -338,7 +341,7 @@ class Learner:
             if c != cat or pos in decided:
                 continue
             w = state.word(pos)
-            if w.status is not Status.UNTOUCHED:
+            if w.status not in OPEN:
                 continue
             new = style_form(w, style, self.former, plain.get(pos))
             if new != w.form:

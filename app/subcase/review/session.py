@@ -22,6 +22,7 @@ from subcase.subtitles import Document, Saved, save
 from . import autosave
 from .actions import Action, Decision, realign
 from .editlog import EDITLOG_SCHEMA, EditLog
+from .logcontext import record_context
 from .state import ReviewState
 
 if TYPE_CHECKING:
@@ -95,8 +96,12 @@ class ReviewSession:
                     self.state.cues[c] = realign(self.state.cues[c], cue.words(), c)
             self.doc = saved.document
             self.state.clamp_current()
+        # The document as saved goes into the log too: a profile (issue 16) reads how the editor
+        # left every word, not only the ones they decided, so a form the file also writes
+        # otherwise is no evidence.
         self._log([self._base("saved", None) | {"saved_to": str(saved.path.resolve()),
-                                                 "saved_format": self.doc.format}])
+                                                 "saved_format": self.doc.format,
+                                                 "document": self.doc.render()}])
         self.base_sha256 = file_sha256(saved.path)
         return saved
 
@@ -142,6 +147,8 @@ class ReviewSession:
                      if w.probs else None,
                      confidence=round(w.confidence, 6) if w.probs else None,
                      proposed=w.proposed, before=d.before, final=d.final, final_tag=w.tag.value)
+            if self.log is not None:  # neighbours, sentence start, category: a profile reads them (issue 16)
+                r["context"] = record_context(self.doc, self.state, self.learner, w)
         if d.caused_by is not None:
             r["_cause"] = d.caused_by
         return r

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Iterator
+from typing import Any, Iterator
 
 from subcase.casing import TAGS, Tag
 from subcase.casing.tags import ranked, tag_of
@@ -25,6 +25,9 @@ class Status(str, Enum):
     # Changed by the app from what the editor taught elsewhere (learning from
     # fixes); not a human decision on this word.  The GUI reserves a look for it.
     LEARNED = "learned"
+    # Changed by the app from the profile chosen for the file (what the editor taught in
+    # other files, review/profile.py); not reviewed here, and in-file learning may re-case it.
+    PROFILE = "profile"
 
 
 @dataclass(slots=True)
@@ -80,7 +83,7 @@ class ReviewState:
         self.current: Pos | None = None
         # What the document-level flag reasons read (flags.FlagContext), set by whoever opens
         # the file with a model and a session; None: only each word's own evidence.
-        self.flag_context = None
+        self.flag_context: Any = None
 
     @classmethod
     def from_casing(cls, n_cues: int, casing, threshold: float | None = None) -> ReviewState:

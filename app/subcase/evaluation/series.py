@@ -1,0 +1,136 @@
+"""``subcase simulate-review --series``: the simulated editor works through a series file after file.
+
+The files are taken in the order of their names.  Each is cased once; then
+it is reviewed twice by the simulated editor of ``simulate``:
+
+- *without profile*: the app as it is today, learning within the file only;
+- *with profile*: before the file is opened, the profile is rebuilt from the
+  edit logs of the files reviewed so far (``profile.build_from_logs``, as
+  ``subcase profile build`` does) and applied as the app applies it; the
+  session writes a real edit log, which the next file's profile reads.
+
+Per file it reports the counts of ``simulate-review`` for both runs and the
+F1 and SER of the file *before any review*: the model's output, and the same
+with the profile applied (what the profile alone fixes).  Totals cover the
+files from the second on: the first file has no profile yet.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Callable
+
+from subcase.casing import CasingEngine
+from subcase.review import ReviewSession, ReviewState
+from subcase.review.learning import sentence_initial
+from subcase.review.profile import Profile, build_from_logs, updated
+from subcase.subtitles import Document
+
+from .metrics import WordOutcome, score
+from .profiled import profiled_session
+from .simulate import Counts, Prepared, learning_session, prepare, simulate_file
+
+Progress = Callable[[str], None]
+
+
+def _outcomes(prep: Prepared, doc: Document, state: ReviewState) -> list[WordOutcome]:
+    initial = sentence_initial(doc, state)
+    return [WordOutcome(r, w.form, initial.get((c, s), False))
+            for c, (ws, rs) in enumerate(zip(state.cues, prep.ref_words)) for s, (w, r) in enumerate(zip(ws, rs))]
+
+
+def _scores(outcomes: list[WordOutcome]) -> dict:
+    s = score(outcomes)
+    return {"f1": s["f1"], "ser": s["ser"], "intrinsic_f1": s["intrinsic_f1"], "intrinsic_ser": s["intrinsic_ser"]}
+
+
+def run_series(paths: list[Path], engine: CasingEngine, threshold: float | None = None, strip_punct: bool = False,
+               upper: bool = False, name: str = "series", log_dir: Path | None = None,
+               progress: Progress | None = None) -> dict:
+    """Both runs over the series; the edit logs go to ``log_dir`` (a temporary folder if None)."""
+    threshold = engine.info.review_threshold if threshold is None else threshold
+    ordered = sorted(paths, key=lambda p: Path(p).name)
+    if log_dir is None:
+        with tempfile.TemporaryDirectory(prefix="subcase-series-") as tmp:
+            return _run(ordered, engine, threshold, strip_punct, upper, name, Path(tmp), progress)
+    Path(log_dir).mkdir(parents=True, exist_ok=True)
+    return _run(ordered, engine, threshold, strip_punct, upper, name, Path(log_dir), progress)
+
+
+def _run(paths: list[Path], engine: CasingEngine, threshold: float, strip_punct: bool, upper: bool, name: str,
+         log_dir: Path, progress: Progress | None) -> dict:
+    version = engine.info.version
+    logs: list[Path] = []
+    # The first file opens with an empty profile; after each file the profile is updated from
+    # that file's log, as the app does when the editor saves (profile.updated).
+    profile: Profile = build_from_logs(name, version, [])
+    totals = {"with_profile": Counts(), "without_profile": Counts()}
+    pooled: dict[str, list[WordOutcome]] = {"with_profile": [], "without_profile": []}
+    files = []
+    for i, path in enumerate(paths):
+        if progress is not None:
+            progress(f"{i + 1}/{len(paths)} {Path(path).name}")
+        prep = prepare(path, engine, strip_punct, upper)
+        before: dict[str, list[WordOutcome]] = {}
+        applied: dict[str, int] = {}
+        log_path = log_dir / f"{i + 1:03d}-{Path(path).stem}.jsonl"
+
+        def applied_to(app, applied: dict[str, int] = applied) -> None:
+            applied["words"] = len(app.by_pos)
+
+        def with_profile(doc: Document, state: ReviewState, eng: CasingEngine, prep: Prepared = prep,
+                         profile: Profile = profile, log_path: Path = log_path,
+                         before: dict[str, list[WordOutcome]] = before) -> ReviewSession:
+            before["without_profile"] = _outcomes(prep, doc, state)
+            saved = log_path.with_name(log_path.stem + "-reviewed" + Path(prep.name).suffix)
+            session = profiled_session(profile, log_path, save_to=saved, on_applied=applied_to)(doc, state, eng)
+            before["with_profile"] = _outcomes(prep, doc, state)
+            return session
+
+        entries = profile.size()  # what the file opened with
+        runs = {"with_profile": simulate_file(prep, engine, threshold, with_profile),
+                "without_profile": simulate_file(prep, engine, threshold, learning_session)}
+        logs.append(log_path)
+        profile = updated(profile, log_path)
+        row: dict = {"file": prep.name, "profile_entries": entries, "profile_changed": applied.get("words", 0)}
+        for key, n in runs.items():
+            row[key] = n.as_dict() | {"before_review": _scores(before["with_profile" if key == "with_profile"
+                                                                       else "without_profile"])}
+            if i >= 1:
+                totals[key].add(n)
+                pooled[key] += before["with_profile" if key == "with_profile" else "without_profile"]
+        files.append(row)
+    out: dict = {}
+    for key in ("with_profile", "without_profile"):
+        out[key] = totals[key].as_dict() | {"before_review": _scores(pooled[key]) if pooled[key] else None}
+    out["files"] = files
+    # Rebuilt from the same logs in one go, the profile is the same, byte for byte.
+    rebuilt = build_from_logs(name, version, logs)
+    assert rebuilt.to_bytes() == profile.to_bytes(), "a profile updated file by file differs from its rebuild"
+    out["final_profile"] = profile.to_bytes().decode("utf-8")
+    return out
+
+
+def format_series(result: dict) -> str:
+    hdr = (f"{'file':34} {'entr':>4} {'prof':>4} | {'actions':>7} {'resid':>5} {'l.fix':>5} {'l.brk':>5} "
+           f"{'F1 0':>6} {'SER 0':>6} | {'actions':>7} {'resid':>5} {'l.fix':>5} {'l.brk':>5} {'F1 0':>6} {'SER 0':>6}")
+    lines = [f"{'':44} | {'with profile':^50} | {'without profile':^50}", hdr, "-" * len(hdr)]
+
+    def cols(r: dict) -> str:
+        a = r["actions"]
+        b = r["before_review"] or {"f1": 0.0, "ser": 0.0}
+        return (f"{a['accepts'] + a['tag_changes'] + a['edits']:7d} {r['residual_errors']:5d} {r['learned_fixed']:5d} "
+                f"{r['learned_broken']:5d} {b['f1']:6.4f} {b['ser']:6.4f}")
+
+    for f in result["files"]:
+        lines.append(f"{f['file'][-34:]:34} {f['profile_entries']:4d} {f['profile_changed']:4d} | "
+                     f"{cols(f['with_profile'])} | {cols(f['without_profile'])}")
+    lines.append("-" * len(hdr))
+    lines.append(f"{'total, files 2..' + str(len(result['files'])):34} {'':4} {'':4} | "
+                 f"{cols(result['with_profile'])} | {cols(result['without_profile'])}")
+    w, wo = result["with_profile"], result["without_profile"]
+    lines.append(f"review load {100 * w['review_load']:.2f}% vs {100 * wo['review_load']:.2f}%, "
+                 f"residual rate {100 * w['residual_rate']:.3f}% vs {100 * wo['residual_rate']:.3f}% "
+                 f"(with vs without profile, files 2..{len(result['files'])})")
+    return "\n".join(lines)

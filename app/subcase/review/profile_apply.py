@@ -1,0 +1,182 @@
+"""Applying a profile to a file as it is opened (issue 16).
+
+The profile's entries re-case the words nobody has reviewed: house style
+first, then whole phrases, then words between the same neighbours, then
+word-wide forms.  Every word it changes gets ``Status.PROFILE`` ("from your
+profile"), is not put on the review list for being changed, and names the
+entry in its flag reasons.  A word a human reviewed (accepted, changed,
+edited, or re-cased by what the editor taught here) is never touched.
+
+In-file learning goes on as before and may re-case a profile's word (the
+editor's fix in this file wins).  ``RemoveEntry`` takes one wrong entry out:
+its words go back to the model's form and the entry is marked removed in the
+profile; it is one undo step like any other action.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from subcase.casing import Tag, tag_of
+from subcase.casing.housestyle import Category, Style, categories_of, plain_forms, style_form
+from subcase.subtitles import Document
+
+from .actions import Action, Decision, TagWriter
+from .learning import OPEN, sentence_initial
+from .logcontext import separators
+from .profile import Profile, context_key
+from .state import Pos, ReviewState, Status
+
+
+@dataclass
+class ProfileApplication:
+    """Which entry changed which word, for flag reasons, the GUI and removal."""
+
+    profile: Profile
+    by_pos: dict[Pos, str] = field(default_factory=dict)   # position -> entry id
+    before: dict[Pos, str] = field(default_factory=dict)   # position -> the form before the profile
+
+    def reason(self, pos: Pos) -> str | None:
+        entry = self.by_pos.get(pos)
+        return self.profile.describe(entry) if entry is not None else None
+
+    def counts(self) -> dict[str, int]:
+        """Words changed per entry id."""
+        out: dict[str, int] = {}
+        for e in self.by_pos.values():
+            out[e] = out.get(e, 0) + 1
+        return dict(sorted(out.items()))
+
+
+def _with_case(word: str, form: str) -> str:
+    return "".join(f if a.lower() == f.lower() else a for a, f in zip(word, form)) if len(word) == len(form) else word
+
+
+def apply_profile(doc: Document, state: ReviewState, profile: Profile, former: TagWriter,
+                  is_rare: Callable[[str], bool] = lambda w: False, engine=None) -> ProfileApplication:
+    """Re-case the unreviewed words of ``doc`` from ``profile``; returns what changed.
+
+    ``is_rare``: a Title form applies word-wide only to a word the model barely
+    knows (a name), as in-file learning does; ``engine`` lets house style keep
+    the capitals of names inside sound cues (``plain_forms``)."""
+    app = ProfileApplication(profile)
+    initial = sentence_initial(doc, state)
+    cats = categories_of(doc, state.cues)
+
+    def change(pos: Pos, new: str, entry: str) -> None:
+        w = state.word(pos)
+        if new == w.form or w.status not in OPEN or pos in app.by_pos:
+            return
+        app.before[pos] = w.form
+        doc.recase(w.cue_index, [(w.start, w.end, new)])
+        w.form = new
+        w.status = Status.PROFILE
+        app.by_pos[pos] = entry
+
+    styles = profile.active_styles()
+    if styles:
+        chosen = {Category(c): Style(s) for c, s in styles.items() if s != "model"}
+        mine = {p: c for p, c in cats.items() if c in chosen}
+        plain = plain_forms(engine, state.cues, mine) if engine is not None and mine else {}
+        for pos, cat in sorted(mine.items()):
+            w = state.word(pos)
+            change(pos, style_form(w, chosen[cat], former, plain.get(pos)), profile.entry_id("style", cat.value))
+
+    index: dict[str, list[Pos]] = {}
+    for pos in state.positions():
+        if pos not in cats:
+            index.setdefault(state.word(pos).form.lower(), []).append(pos)
+
+    for key, e in sorted(profile.active("phrase").items(), key=lambda kv: -kv[0].count(" ")):  # longest first
+        lowers = key.split(" ")
+        forms = e.form.split(" ")
+        for c, s in index.get(lowers[0], ()):
+            words = state.cues[c]
+            if s + len(lowers) > len(words) or [w.form.lower() for w in words[s:s + len(lowers)]] != lowers:
+                continue
+            if any((c, s + k) in cats for k in range(len(lowers))):
+                continue
+            for k, f in enumerate(forms):
+                change((c, s + k), _with_case(words[s + k].form, f), profile.entry_id("phrase", key))
+
+    contexts = profile.active("context")
+    wide = profile.active("word")
+    for lower, places in sorted(index.items()):
+        for pos in places:
+            if initial.get(pos, False) or pos in app.by_pos:
+                continue
+            c, s = pos
+            words = state.cues[c]
+            left = words[s - 1].form.lower() if s > 0 else ""
+            right = words[s + 1].form.lower() if s + 1 < len(words) else ""
+            sep = separators(doc.cues[c].text, words, s)
+            key = context_key(left, sep[0], lower, sep[1], right)
+            if key in contexts:
+                change(pos, _with_case(words[s].form, contexts[key].form), profile.entry_id("context", key))
+                continue
+            anywhere = wide.get(lower)
+            if anywhere is None:
+                continue
+            t = tag_of(anywhere.form)
+            if t in (Tag.U, Tag.M) or (t is Tag.T and is_rare(lower)):
+                change(pos, _with_case(words[s].form, anywhere.form), profile.entry_id("word", lower))
+    return app
+
+
+class RemoveEntry(Action):
+    """Take one wrong profile entry out: its words that are still the profile's go back to
+    their form before the profile, and the entry is marked removed.  Undo puts both back."""
+
+    def __init__(self, app: ProfileApplication, entry_id: str, persist: Callable[[Profile], object] | None = None):
+        # persist: writes the profile after each change (the GUI stores it; undo stores it back)
+        self.app, self.entry_id, self.persist = app, entry_id, persist
+        self.label = f"remove profile entry {entry_id.partition(':')[2]}"
+        self._undo: list[tuple[Pos, str]] = []
+        self._was_removed = entry_id in app.profile.removed
+
+    def do(self, doc: Document, state: ReviewState) -> list[Decision]:
+        self._undo = []
+        for pos, entry in sorted(self.app.by_pos.items()):
+            w = state.word(pos)
+            if entry != self.entry_id or w.status is not Status.PROFILE:
+                continue  # a word the editor (or what they taught here) decided since keeps its form
+            before = self.app.before[pos]
+            self._undo.append((pos, w.form))
+            doc.recase(w.cue_index, [(w.start, w.end, before)])
+            w.form, w.status = before, Status.UNTOUCHED
+            del self.app.by_pos[pos]
+        self.app.profile.remove(self.entry_id)
+        if self.persist is not None:
+            self.persist(self.app.profile)
+        self.cues = tuple(sorted({p[0] for p, _ in self._undo}))
+        self.focus = self._undo[0][0] if self._undo else None
+        return []
+
+    def undo(self, doc: Document, state: ReviewState) -> None:
+        for pos, form in reversed(self._undo):
+            w = state.word(pos)
+            doc.recase(w.cue_index, [(w.start, w.end, form)])
+            w.form, w.status = form, Status.PROFILE
+            self.app.by_pos[pos] = self.entry_id
+        if not self._was_removed:
+            self.app.profile.restore(self.entry_id)
+            if self.persist is not None:
+                self.persist(self.app.profile)
+
+
+def profile_adapter(profile: Profile, engine) -> Callable[[Document, object], int]:
+    """For batch conversion (``subcase convert --profile``, the batch dialog): the profile applied
+    to each cased document as the editor applies it when opening the file; returns words changed."""
+    from .learning import make_learner
+
+    is_rare = make_learner(engine).is_rare
+
+    def adapt(doc: Document, casing) -> int:
+        state = ReviewState.from_casing(len(doc.cues), casing)
+        return len(apply_profile(doc, state, profile, engine.form, is_rare, engine).by_pos)
+
+    return adapt
+
+
+__all__ = ["ProfileApplication", "RemoveEntry", "apply_profile", "profile_adapter"]

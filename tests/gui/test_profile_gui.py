@@ -1,0 +1,142 @@
+"""Choosing a profile, seeing what it did, removing a wrong entry: the real window, offscreen."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from subcase.gui.cue_view import MARKERS
+from subcase.review import Look, Status, look_of
+from subcase.review import profile_store
+from subcase.review.flags import flag_reasons
+from subcase.review.profile import Entry, Profile
+
+from .conftest import needs_model, open_and_wait
+
+pytestmark = needs_model
+
+EPISODE = ("1\n00:00:01,000 --> 00:00:02,000\nwe met proog at the station.\n\n"
+           "2\n00:00:03,000 --> 00:00:04,000\nthe dog followed proog to the park.\n")
+
+
+def stored_profile(version: str) -> Profile:
+    """A profile as a colleague shares it: one name, decided in two earlier episodes."""
+    p = Profile("Proog show", version)
+    p.entries["word"]["proog"] = Entry("Proog", decisions=4, changes=4, files=2)
+    profile_store.save(p)
+    return p
+
+
+def test_choose_a_profile_see_it_and_remove_a_wrong_entry(qtbot, make_window, tmp_path, engines):
+    stored_profile(engines.get().info.version)
+    path = tmp_path / "ep3.srt"
+    path.write_text(EPISODE, encoding="utf-8")
+    window = make_window()
+    assert not window.act_profile_contents.isEnabled()
+    # Review > Profile (next file opened) lists it; choosing it is remembered
+    window._fill_profiles()
+    names = [a.text() for a in window.profile_menu.actions() if a.isCheckable()]
+    assert names == ["None", "Proog show"]
+    window.profile_menu.actions()[1].trigger()
+    assert window.settings.profile == "Proog show"
+
+    open_and_wait(qtbot, window, path)
+    state, doc = window.session.state, window.session.doc
+    assert doc.cues[0].text == "We met Proog at the station." and "Proog" in doc.cues[1].text
+    places = [p for p in state.positions() if state.word(p).form == "Proog"]
+    assert len(places) == 2
+    for p in places:
+        w = state.word(p)
+        assert w.status is Status.PROFILE and look_of(w, state.threshold) is Look.PROFILE
+    assert MARKERS[Look.PROFILE] == "p"
+    reasons = [str(r) for r in flag_reasons(state, places[0])]
+    assert reasons[0].startswith("from your profile: your profile writes this 'Proog'")
+    assert "from profile Proog show" in window.statusBar().currentMessage()
+
+    # Review > Profile Contents: what it holds and changed here
+    assert window.act_profile_contents.isEnabled()
+    window.act_profile_contents.trigger()
+    dialog = window.profile_dialog
+    qtbot.waitUntil(dialog.isVisible)
+    assert dialog.table.rowCount() == 1
+    assert [dialog.table.item(0, c).text() for c in (0, 1, 3)] == ["word:proog", "Proog", "2"]
+
+    # the entry is wrong for this editor: remove it, one step
+    dialog.table.selectRow(0)
+    qtbot.mouseClick(dialog.remove_button, Qt.LeftButton)
+    assert doc.cues[0].text == "We met proog at the station."
+    assert all(state.word(p).status is Status.UNTOUCHED for p in places)
+    assert profile_store.load("Proog show").removed == ["word:proog"]
+    assert dialog.table.rowCount() == 0
+    # ... and Edit > Undo brings it back, in the file and in the stored profile
+    window.act_undo.trigger()
+    assert doc.cues[0].text == "We met Proog at the station."
+    assert state.word(places[0]).status is Status.PROFILE
+    assert profile_store.load("Proog show").removed == []
+
+
+def test_the_batch_dialog_offers_the_profiles(qtbot, tmp_path, engines):
+    from subcase.gui.batch_dialog import BatchDialog
+    from subcase.gui.settings import Settings
+
+    stored_profile(engines.get().info.version)
+    path = tmp_path / "ep3.srt"
+    path.write_text(EPISODE, encoding="utf-8")
+    settings = Settings()
+    settings.profile = "Proog show"
+    dialog = BatchDialog([path], engines, settings)
+    qtbot.addWidget(dialog)
+    assert [dialog.profile_combo.itemText(i) for i in range(dialog.profile_combo.count())] == ["None", "Proog show"]
+    assert dialog.profile_combo.currentData() == "Proog show"
+    dialog.out_edit.setText(str(tmp_path / "out"))
+    with qtbot.waitSignal(dialog.finished_batch, timeout=180_000):
+        dialog.start()
+    assert (tmp_path / "out" / "ep3.srt").read_text(encoding="utf-8").count("Proog") == 2
+
+
+EPISODES = [
+    "1\n00:00:01,000 --> 00:00:02,000\nso we asked proog about it.\n\n"
+    "2\n00:00:03,000 --> 00:00:04,000\nthen we went home with proog and the dog.\n",
+    "1\n00:00:01,000 --> 00:00:02,000\nlater proog wrote a letter.\n\n"
+    "2\n00:00:03,000 --> 00:00:04,000\nwe all thanked proog for the cake.\n",
+]
+
+
+def fix_by_keyboard(qtbot, window, word: str, key) -> int:
+    """N to each flagged ``word`` and give it the tag of ``key``; returns how many were fixed."""
+    state = window.session.state
+    window.view.setFocus()
+    qtbot.waitUntil(window.view.hasFocus)
+    fixed = 0
+    for _ in range(len(list(state.positions()))):
+        qtbot.keyClick(window.view, Qt.Key_N)
+        pos = state.current
+        if pos is not None and state.word(pos).form == word:
+            qtbot.keyClick(window.view, key)
+            fixed += 1
+    return fixed
+
+
+def test_a_profile_started_in_the_editor_learns_from_each_saved_episode(qtbot, make_window, tmp_path):
+    paths = []
+    for k, text in enumerate(EPISODES + [EPISODE]):
+        p = tmp_path / f"ep{k + 1}.srt"
+        p.write_text(text, encoding="utf-8")
+        paths.append(p)
+    window = make_window()
+    open_and_wait(qtbot, window, paths[0])
+    assert window.new_profile("Proog show")
+    assert window.settings.profile == "Proog show"
+    assert fix_by_keyboard(qtbot, window, "proog", Qt.Key_T) == 2
+    assert window.save_to(paths[0])
+    assert "profile Proog show updated" in window.statusBar().currentMessage()
+    assert profile_store.load("Proog show").active("word") == {}  # one file is not enough
+
+    open_and_wait(qtbot, window, paths[1])  # opened with the profile: nothing to apply yet
+    assert fix_by_keyboard(qtbot, window, "proog", Qt.Key_T) == 2
+    assert window.save_to(paths[1])
+    learned = profile_store.load("Proog show")
+    assert learned.active("word")["proog"].form == "Proog" and len(learned.sources["logs"]) == 2
+
+    open_and_wait(qtbot, window, paths[2])  # the third episode starts with the name right
+    assert window.session.doc.cues[0].text == "We met Proog at the station."
+    assert fix_by_keyboard(qtbot, window, "proog", Qt.Key_T) == 0  # nothing left to fix there
