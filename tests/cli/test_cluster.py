@@ -17,9 +17,9 @@ distributed = pytest.importorskip("distributed", reason="the cluster extra (dask
 
 @pytest.fixture(scope="module")
 def cluster():
-    # loopback only; no dashboard (it would need bokeh and open another port)
+    # loopback only; the HTTP endpoint on a free loopback port (two clusters may run at once)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                  dashboard_address=None, silence_logs=40) as c:
+                                  dashboard_address="127.0.0.1:0", silence_logs=40) as c:
         yield c
 
 
@@ -102,7 +102,7 @@ def test_a_worker_killed_with_its_file_gives_a_failed_line(tmp_path):
     # no retries: the first worker to die with a file gives up on that file
     with dask.config.set({"distributed.scheduler.allowed-failures": 0}), \
             distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                     dashboard_address=None, silence_logs=50) as c, \
+                                     dashboard_address="127.0.0.1:0", silence_logs=50) as c, \
             distributed.Client(c.scheduler_address, set_as_default=False) as client:
         pids = list(client.run(os.getpid).values())
         killed: list[int] = []
