@@ -32,9 +32,11 @@ LAYERS: dict[str, set[str]] = {
     "review": {"casing", "subtitles"},
     "outputs": {"subtitles"},
     "batch": {"casing", "subtitles", "outputs"},
+    "parallel": {"batch", "casing", "subtitles", "outputs"},             # batch in worker processes (--jobs)
+    "cluster": {"parallel", "batch", "casing", "subtitles", "outputs"},  # batch on Dask (--cluster)
     "evaluation": {"review", "casing", "subtitles"},  # simulate-review plays the editor through the review core
-    "gui": {"review", "casing", "subtitles", "batch", "outputs"},
-    "cli": {"batch", "casing", "subtitles", "evaluation", "gui", "review", "outputs"},  # review: profile commands
+    "gui": {"review", "casing", "subtitles", "batch", "parallel", "outputs"},
+    "cli": {"batch", "parallel", "cluster", "casing", "subtitles", "evaluation", "gui", "review", "outputs"},  # review: profiles
     "__main__": {"cli"},
     "training": {"casing", "subtitles", "evaluation"},
 }

@@ -54,6 +54,18 @@ class BatchResult:
         return [r for r in self.results if r.ok]
 
 
+class BatchProgress:
+    """The overall fraction of a batch whose files may run side by side (``--jobs``)."""
+
+    def __init__(self, n_files: int):
+        self.fractions = [0.0] * max(n_files, 1)
+
+    def update(self, i: int, done: int, total: int) -> float:
+        if 0 <= i < len(self.fractions):
+            self.fractions[i] = max(self.fractions[i], done / total if total else 0.0)
+        return min(1.0, sum(self.fractions) / len(self.fractions))
+
+
 def collect_inputs(paths: Sequence[Path | str], exclude: Sequence[Path | str] = ()
                    ) -> tuple[list[Path], list[FileResult]]:
     """Expand folders (recursively) into .srt/.vtt files; report paths that cannot be used.

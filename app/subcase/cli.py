@@ -101,7 +101,7 @@ def _add_style_args(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_convert(args) -> int:
-    from subcase.batch import run_batch, write_details
+    from subcase.batch import BatchProgress, write_details
     from subcase.outputs import check_report_path, plan_outputs
 
     out_dir = Path(args.output)
@@ -115,20 +115,25 @@ def cmd_convert(args) -> int:
         # Checked before the model loads or any file is read (outputs.py).
         planned = [p.dst for p in plan_outputs(inputs, out_dir, args.format) if p.dst is not None]
         check_report_path(Path(args.details), "--details", inputs, planned, folders=[out_dir])
-    engine = _engine(args)
-    adapt = None
+    from subcase.casing import ModelError
+    from subcase.casing.engine import load_model_info
+    try:
+        info = load_model_info(args.model)  # a missing model fails here, before any worker starts
+    except ModelError as exc:
+        raise SystemExit(f"subcase: {exc}") from None
+    adapt_factory = None
     if args.profile:
         try:
-            adapt = _profile_adapter(args.profile, engine)
+            adapt_factory = _profile_adapter_factory(args.profile, info.version)
         except _profile_error() as exc:
             print(f"subcase: {exc}", file=sys.stderr)
             return 1
     bar = ProgressBar(len(inputs), args.quiet)
+    overall = BatchProgress(len(inputs))
     t0 = time.perf_counter()
 
     def progress(i: int, n: int, done: int, total: int) -> None:
-        frac = (i + (done / total if total else 0)) / n
-        bar.update(min(frac, 1.0), inputs[min(i, n - 1)].name)
+        bar.update(overall.update(i, done, total), inputs[min(i, n - 1)].name)
 
     def on_done(r) -> None:
         if not r.ok:
@@ -141,12 +146,26 @@ def cmd_convert(args) -> int:
             bar.close()
             print(safe(f"warning {r.dst}: {w}"), file=sys.stderr)
 
-    result = run_batch(engine, inputs, out_dir, args.mode, args.format, progress, on_done,
-                       keep_casing=bool(args.details), styles=_styles(args), adapt=adapt)
+    try:
+        if args.cluster:
+            from subcase.cluster import ClusterError, convert_on_cluster
+            try:
+                result = convert_on_cluster(args.cluster, inputs, out_dir, args.model, args.mode, args.format,
+                                            progress, on_done, keep_casing=bool(args.details), styles=_styles(args),
+                                            adapt_factory=adapt_factory)
+            except ClusterError as exc:
+                raise SystemExit(f"subcase: {exc}") from None
+        else:
+            from subcase.parallel import auto_jobs, convert_batch
+            result = convert_batch(inputs, out_dir, args.jobs or auto_jobs(inputs), lambda: _engine(args), args.model,
+                                   args.mode, args.format, progress, on_done, keep_casing=bool(args.details),
+                                   styles=_styles(args), adapt_factory=adapt_factory)
+    except ModelError as exc:  # a worker could not load the model
+        raise SystemExit(f"subcase: {exc}") from None
     bar.close()
     elapsed = time.perf_counter() - t0
     if args.details:
-        write_details(Path(args.details), result.results, engine.info.review_threshold)
+        write_details(Path(args.details), result.results, info.review_threshold)
     ok = result.succeeded
     words = sum(r.words for r in ok)
     changed = sum(r.changed for r in ok)
@@ -191,12 +210,17 @@ def _profile_error():
     return ProfileError
 
 
-def _profile_adapter(name: str, engine):
-    """``convert --profile``: the stored profile applied to each cased file, as the editor applies it."""
+def _profile_adapter_factory(name: str, model_version: str):
+    """``convert --profile``: the stored profile applied to each cased file, as the editor applies it.
+
+    A factory ``engine -> adapt`` rather than the adapter itself, so that each
+    worker process (``--jobs``, ``--cluster``) builds it around its own engine."""
+    from functools import partial
+
     from subcase.review import profile_store
     from subcase.review.profile_apply import profile_adapter
 
-    return profile_adapter(profile_store.load(name, engine.info.version), engine)
+    return partial(profile_adapter, profile_store.load(name, model_version))
 
 
 def cmd_simulate_review(args) -> int:
@@ -338,7 +362,7 @@ def _profile_command(args, store) -> int:
 
 
 def cmd_bench(args) -> int:
-    if args.runs < 1 or args.cues < 1:
+    if args.runs < 1 or args.cues < 1 or args.films < 0:
         print("subcase bench: --runs and --cues must be at least 1", file=sys.stderr)
         return 2
     from subcase.evaluation.bench import run_bench
@@ -349,6 +373,16 @@ def cmd_gui(args) -> int:
     from subcase.gui.app import run_gui
     argv = ([str(args.file)] if args.file else []) + (["--smoke-test"] if args.smoke_test else [])
     return run_gui(argv)
+
+
+def _jobs(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return n
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -369,6 +403,13 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--profile", metavar="NAME", help="apply this profile (subcase profile list) after casing")
     _add_style_args(c)
     c.add_argument("--model", type=Path, help=argparse.SUPPRESS)
+    where = c.add_mutually_exclusive_group()
+    where.add_argument("-j", "--jobs", type=_jobs, default=None, metavar="N",
+                   help="files converted at a time, each in its own process (default: one per core; one for a batch "
+                        "under 512 KB, where starting the workers costs more than they save)")
+    where.add_argument("--cluster", metavar="ADDRESS",
+                   help="send the files to a Dask cluster (e.g. tcp://host:8786); inputs and output folder "
+                        "must be on a path every worker sees (needs the 'cluster' extra)")
     c.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     c.add_argument("-v", "--verbose", action="store_true", help="list parse warnings")
     c.set_defaults(func=cmd_convert)
@@ -408,6 +449,8 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--cues", type=int, default=1500, help="cues in the synthetic feature-length film")
     b.add_argument("--file", type=Path, help="benchmark this subtitle file instead")
     b.add_argument("--runs", type=int, default=3, help="conversions of the film per system (default 3)")
+    b.add_argument("--films", type=int, default=8, help="films in the folder for the --jobs figure (0: skip it)")
+    b.add_argument("--jobs", type=_jobs, default=2, help="worker processes for the folder figure (default 2)")
     b.add_argument("--model", type=Path, help=argparse.SUPPRESS)
     b.add_argument("--no-baseline", action="store_true")
     b.add_argument("--long-cue", type=int, default=1000, metavar="KB",

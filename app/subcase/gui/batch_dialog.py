@@ -12,9 +12,10 @@ from pathlib import Path
 
 from PySide6.QtCore import QThreadPool, Signal
 from PySide6.QtWidgets import QComboBox, QDialog, QFileDialog, QFormLayout, QHBoxLayout, QHeaderView, QLineEdit, \
-    QPlainTextEdit, QProgressBar, QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
+    QPlainTextEdit, QProgressBar, QPushButton, QSpinBox, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
-from subcase.batch import BatchResult, FileResult, collect_inputs
+from subcase.batch import BatchProgress, BatchResult, FileResult, collect_inputs
+from subcase.parallel import SMALL_BATCH_BYTES, auto_jobs, default_jobs
 from subcase.subtitles import FORMATS as SUBTITLE_FORMATS
 
 from .settings import MODES, Settings
@@ -46,6 +47,7 @@ class BatchDialog(QDialog):
         self.inputs, self.rejected_inputs = collect_inputs(self.paths, [out_dir])
         self.inputs_for = out_dir
         self.task: BatchTask | None = None
+        self.overall_progress = BatchProgress(len(self.inputs))
         self.result: BatchResult | None = None
         self.report_text = ""
 
@@ -87,6 +89,17 @@ class BatchDialog(QDialog):
             self.profile_combo.addItem(name, name)
         self.profile_combo.setCurrentIndex(max(0, self.profile_combo.findData(settings.profile)))
         form.addRow("Profile:", self.profile_combo)
+        # 0 shows as "Automatic": one per core, or one for a small batch (as `subcase convert`
+        # without --jobs), so dropping three short files does not wait for workers to start.
+        self.jobs_spin = QSpinBox()
+        self.jobs_spin.setRange(0, max(8, 2 * default_jobs()))
+        self.jobs_spin.setSpecialValueText("Automatic")
+        self.jobs_spin.setValue(settings.batch_jobs)
+        self.jobs_spin.setToolTip(f"Files converted at a time, each in its own process. Automatic: one per core "
+                                  f"({default_jobs()} here), or one for a batch under "
+                                  f"{SMALL_BATCH_BYTES // 1024} KB, where starting the workers costs more than "
+                                  "they save")
+        form.addRow("Files at a time:", self.jobs_spin)
         layout.addLayout(form)
 
         self.table = QTableWidget(0, 2, self)
@@ -172,7 +185,11 @@ class BatchDialog(QDialog):
             except ProfileError as exc:
                 self.report.setPlainText(str(exc))
                 return
-        self.task = BatchTask(self.engines, self.inputs, out_dir, mode, fmt, self.settings.house_styles(), profile)
+        self.settings.batch_jobs = self.jobs_spin.value()
+        jobs = self.jobs_spin.value() or auto_jobs(self.inputs)
+        self.overall_progress = BatchProgress(len(self.inputs))
+        self.task = BatchTask(self.engines, self.inputs, out_dir, mode, fmt, self.settings.house_styles(), profile,
+                              jobs)
         s = self.task.signals
         s.progress.connect(self._on_progress)
         s.file_done.connect(self._on_file_done)
@@ -180,7 +197,7 @@ class BatchDialog(QDialog):
         s.failed.connect(self._on_failed)
         self.start_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
-        for w in (self.out_edit, self.mode_combo, self.format_combo, *self.style_combos.values()):
+        for w in (self.out_edit, self.mode_combo, self.format_combo, self.jobs_spin, *self.style_combos.values()):
             w.setEnabled(False)
         self.report.setPlainText("Converting\u2026")
         QThreadPool.globalInstance().start(self.task)
@@ -193,8 +210,8 @@ class BatchDialog(QDialog):
     def _on_progress(self, i: int, n: int, done: int, total: int) -> None:
         frac = done / total if total else 0.0
         if i < len(self.bars):
-            self.bars[i].setValue(int(100 * frac))
-        self.overall.setValue(int(1000 * min(1.0, (i + frac) / max(1, n))))
+            self.bars[i].setValue(max(self.bars[i].value(), int(100 * frac)))
+        self.overall.setValue(int(1000 * self.overall_progress.update(i, done, total)))
 
     def _on_file_done(self, i: int, result: FileResult) -> None:
         if i < len(self.bars):

@@ -13,8 +13,6 @@ import codecs
 import re
 from dataclasses import dataclass
 
-import charset_normalizer
-
 from .errors import MixedEncodingError, SubtitleError
 
 # Longest BOM first: the UTF-32-LE BOM starts with the UTF-16-LE one.
@@ -89,6 +87,9 @@ _CHAOS_MARGIN = 0.1
 
 def _legacy(data: bytes) -> Decoded | None:
     """Pick among charset-normalizer's plausible 8-bit candidates."""
+    # imported here: it costs ~30-60 ms at start-up and only legacy 8-bit files need it
+    import charset_normalizer
+
     results = list(charset_normalizer.from_bytes(data))
     if not results:
         return None
