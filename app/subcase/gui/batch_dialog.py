@@ -1,6 +1,6 @@
 """Batch conversion: many files or folders in, cased copies out.
 
-Runs ``subcase.batch.run_batch`` (the code behind ``subcase convert``) in a
+Runs ``subcase.parallel.convert_batch`` (the code behind ``subcase convert``) in a
 worker, with a progress bar per file and overall, cancel, and a final report
 of what failed and why.  Originals are never written: outputs go to the
 output folder, and batch refuses an output that would replace its input.
