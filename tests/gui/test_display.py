@@ -92,3 +92,10 @@ def test_a_real_x_server_passes_and_the_x11_plugin_shows_the_window(tmp_path):
     finally:
         xvfb.terminate()
         xvfb.wait(timeout=10)
+
+
+def test_the_readme_lists_the_packages_the_error_names():
+    from subcase.gui.display import XCB_PACKAGES
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert f"\napt-get install {XCB_PACKAGES}\n" in readme
