@@ -55,32 +55,36 @@ def best(fn) -> float:
     return min(times)
 
 
+def measure(fmt: str, tmp: str) -> None:
+    path = Path(tmp) / f"big.{fmt}"
+    path.write_text(make(fmt), encoding="utf-8", newline="")
+    load_s = best(lambda: load(path))
+    doc = load(path)
+    assert doc.to_bytes() == path.read_bytes() and len(doc.cues) == CUES
+    out = Path(tmp) / f"out.{fmt}"
+    save_s = best(lambda: save(doc, out, backup=False))
+
+    def edit_and_save() -> None:
+        for cue in doc.cues:
+            w = cue.words()[0]
+            doc.recase(cue.index, [(w.start, w.end, w.text.swapcase())])
+        save(doc, out, backup=False)
+    edit_s = best(edit_and_save)
+    if fmt == "srt":
+        base_name, base_s = "pysrt", best(lambda: pysrt.open(str(path), encoding="utf-8"))
+    else:
+        base_name, base_s = "webvtt-py", best(lambda: webvtt.read(str(path)))
+    print(f"{fmt:<6}{load_s:>13.3f}s{save_s:>13.3f}s{edit_s:>11.3f}s{base_s:>10.3f}s {base_name}")
+    total = load_s + save_s
+    print(f"      load+save {total:.3f}s {'OK' if total < 1 else 'OVER 1 s'}")
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         print(f"{CUES:,} cues, best of {REPEAT}")
         print(f"{'file':<6}{'subcase load':>14}{'subcase save':>14}{'edit+save':>12}{'baseline load':>16}")
         for fmt in ("srt", "vtt"):
-            path = Path(tmp) / f"big.{fmt}"
-            path.write_text(make(fmt), encoding="utf-8", newline="")
-            load_s = best(lambda: load(path))
-            doc = load(path)
-            assert doc.to_bytes() == path.read_bytes() and len(doc.cues) == CUES
-            out = Path(tmp) / f"out.{fmt}"
-            save_s = best(lambda: save(doc, out, backup=False))
-
-            def edit_and_save() -> None:
-                for cue in doc.cues:
-                    w = cue.words()[0]
-                    doc.recase(cue.index, [(w.start, w.end, w.text.swapcase())])
-                save(doc, out, backup=False)
-            edit_s = best(edit_and_save)
-            if fmt == "srt":
-                base_name, base_s = "pysrt", best(lambda: pysrt.open(str(path), encoding="utf-8"))
-            else:
-                base_name, base_s = "webvtt-py", best(lambda: webvtt.read(str(path)))
-            print(f"{fmt:<6}{load_s:>13.3f}s{save_s:>13.3f}s{edit_s:>11.3f}s{base_s:>10.3f}s {base_name}")
-            total = load_s + save_s
-            print(f"      load+save {total:.3f}s {'OK' if total < 1 else 'OVER 1 s'}")
+            measure(fmt, tmp)
 
 
 if __name__ == "__main__":

@@ -79,8 +79,12 @@ def output_path(src: Path, out_dir: Path, out_format: str | None) -> Path:
 
 def convert_file(engine: CasingEngine, src: Path, out_dir: Path, mode: Mode | str = Mode.RESTORE,
                  out_format: str | None = None, progress: OnProgress | None = None,
-                 cancel: ShouldCancel | None = None, keep_casing: bool = False) -> FileResult:
-    """Case one file into ``out_dir``.  Raises only ``CasingCancelled``."""
+                 cancel: ShouldCancel | None = None, keep_casing: bool = False,
+                 styles: dict | None = None) -> FileResult:
+    """Case one file into ``out_dir``.  Raises only ``CasingCancelled``.
+
+    ``styles`` maps a house-style category (sound cues, speaker labels) to its
+    style (casing/housestyle.py); None or "model" keeps the model's casing."""
     result = FileResult(Path(src))
     try:
         dst = output_path(result.src, out_dir, out_format)
@@ -89,6 +93,10 @@ def convert_file(engine: CasingEngine, src: Path, out_dir: Path, mode: Mode | st
         cased = case_file(engine, result.src, mode, progress, cancel)
         result.warnings = [str(w) for w in cased.doc.warnings]
         result.changed = cased.changed
+        if styles:
+            from subcase.casing.housestyle import apply_styles, words_of
+            words = words_of(cased.casing, len(cased.doc.cues))
+            result.changed += apply_styles(cased.doc, words, styles, engine)
         result.words = len(cased.casing.words)
         if keep_casing:
             result.casing = cased.casing
@@ -109,7 +117,8 @@ def run_batch(engine: CasingEngine, inputs: Sequence[Path], out_dir: Path, mode:
               out_format: str | None = None,
               progress: Callable[[int, int, int, int], None] | None = None,
               on_file_done: Callable[[FileResult], None] | None = None,
-              cancel: ShouldCancel | None = None, keep_casing: bool = False) -> BatchResult:
+              cancel: ShouldCancel | None = None, keep_casing: bool = False,
+              styles: dict | None = None) -> BatchResult:
     """Convert every input; ``progress(file_index, n_files, done_in_file, total_in_file)``."""
     results: list[FileResult] = []
     n = len(inputs)
@@ -122,7 +131,8 @@ def run_batch(engine: CasingEngine, inputs: Sequence[Path], out_dir: Path, mode:
                 progress(i, n, done, total)
 
         try:
-            r = convert_file(engine, Path(src), out_dir, mode, out_format, file_progress, cancel, keep_casing)
+            r = convert_file(engine, Path(src), out_dir, mode, out_format, file_progress, cancel, keep_casing,
+                             styles)
         except CasingCancelled:
             return BatchResult(results, cancelled=True)
         results.append(r)

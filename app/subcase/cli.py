@@ -19,7 +19,7 @@ from pathlib import Path
 
 from subcase import __version__
 
-COMMANDS = {"convert", "evaluate", "bench", "gui"}
+COMMANDS = {"convert", "evaluate", "simulate-review", "bench", "gui"}
 
 
 def _failure(r) -> str:
@@ -62,7 +62,7 @@ def _engine(args):
     try:
         return CasingEngine(args.model) if getattr(args, "model", None) else CasingEngine()
     except ModelError as exc:
-        raise SystemExit(f"subcase: {exc}")
+        raise SystemExit(f"subcase: {exc}") from None
 
 
 def _collect(paths: list[Path]):
@@ -75,6 +75,21 @@ def _collect(paths: list[Path]):
     if not inputs:
         print("subcase: no .srt or .vtt files to work on", file=sys.stderr)
     return inputs, bad
+
+
+def _styles(args) -> dict:
+    """The house style chosen on the command line (casing/housestyle.py)."""
+    from subcase.casing.housestyle import Category, Style
+    return {Category.SOUND: Style(args.sound_cues), Category.LABEL: Style(args.speaker_labels)}
+
+
+def _add_style_args(p: argparse.ArgumentParser) -> None:
+    styles = ["model", "lower", "upper", "title"]
+    p.add_argument("--sound-cues", choices=styles, default="model",
+                   help="how to write [sound cues] and (descriptions): as the model says (default), "
+                        "lower, UPPER or Title; names inside keep their capitals")
+    p.add_argument("--speaker-labels", choices=styles, default="model",
+                   help="how to write speaker labels (NAME: at a line start, after a dash, >> NAME:)")
 
 
 def cmd_convert(args) -> int:
@@ -104,7 +119,7 @@ def cmd_convert(args) -> int:
             print(f"warning {r.dst}: {w}", file=sys.stderr)
 
     result = run_batch(engine, inputs, out_dir, args.mode, args.format, progress, on_done,
-                       keep_casing=bool(args.details))
+                       keep_casing=bool(args.details), styles=_styles(args))
     bar.close()
     elapsed = time.perf_counter() - t0
     if args.details:
@@ -144,6 +159,28 @@ def cmd_evaluate(args) -> int:
     return 0
 
 
+def cmd_simulate_review(args) -> int:
+    from subcase.evaluation.simulate import format_table, run_simulation
+    from subcase.subtitles import SubtitleError
+
+    if args.threshold is not None and not 0.0 < args.threshold <= 1.0:
+        print("subcase simulate-review: --threshold must be above 0 and at most 1", file=sys.stderr)
+        return 2
+    inputs, _ = _collect(args.refs)
+    if not inputs:
+        return 1
+    engine = _engine(args)
+    try:
+        results = run_simulation(inputs, engine, args, _styles(args))
+    except SubtitleError as exc:
+        print(f"subcase: {exc}", file=sys.stderr)
+        return 1
+    print(format_table(results, args.per_file))
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
 def cmd_bench(args) -> int:
     if args.runs < 1 or args.cues < 1:
         print("subcase bench: --runs and --cues must be at least 1", file=sys.stderr)
@@ -173,6 +210,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="; ".join(f"{m.value}: {text}" for m, text in modes.HELP.items()))
     c.add_argument("--format", choices=formats.NAMES, help="output format (default: same as input)")
     c.add_argument("--details", metavar="FILE.jsonl", help="also write every word's tag, probabilities and highlight")
+    _add_style_args(c)
     c.add_argument("--model", type=Path, help=argparse.SUPPRESS)
     c.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     c.add_argument("-v", "--verbose", action="store_true", help="list parse warnings")
@@ -189,6 +227,19 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--json", metavar="FILE", help="also write all numbers as JSON")
     e.add_argument("--model", type=Path, help=argparse.SUPPRESS)
     e.set_defaults(func=cmd_evaluate)
+
+    s = sub.add_parser("simulate-review", help="play a simulated post-editor through the review of "
+                                               "human-cased files; print review load and residual errors")
+    s.add_argument("refs", nargs="+", type=Path, help="reference files or folders")
+    s.add_argument("--threshold", type=float, help="review threshold (default: the model's)")
+    s.add_argument("--strip-punct", action="store_true", help="input without punctuation")
+    s.add_argument("--upper", action="store_true", help="input in UPPER case instead of lower case")
+    s.add_argument("--no-learning", action="store_true", help="the same run with nothing learned (baseline)")
+    s.add_argument("--json", metavar="FILE", help="also write the numbers as JSON")
+    s.add_argument("--per-file", action="store_true", help="a row per file, not only the total")
+    _add_style_args(s)
+    s.add_argument("--model", type=Path, help=argparse.SUPPRESS)
+    s.set_defaults(func=cmd_simulate_review)
 
     b = sub.add_parser("bench", help="throughput, latency, start-up and memory against the truecase baseline")
     b.add_argument("--cues", type=int, default=1500, help="cues in the synthetic feature-length film")

@@ -7,14 +7,16 @@ import threading
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
+from PySide6.QtCore import QMimeData, QPoint, QPointF, QRect, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
-from PySide6.QtWidgets import QApplication, QLabel, QMessageBox
+from PySide6.QtWidgets import QLabel, QMessageBox
 
 from subcase.casing import TAGS, Mode, Tag, apply_casing, case_document
 from subcase.review import Status, log_path_for, read_records
 from subcase.review import autosave
 from subcase.subtitles import load
+
+from subcase.gui.cue_view import COL_TEXT
 
 from .conftest import DATA, long_srt, needs_model, open_and_wait
 
@@ -102,7 +104,7 @@ def test_review_by_keyboard_then_save(qtbot, make_window, engines, sample):
     assert ch["model_tag"] == word.model_tag.value and set(ch["model_probs"]) == {t.value for t in TAGS}
     assert abs(sum(ch["model_probs"].values()) - 1) < 1e-3
     assert ch["model_version"] == engine.info.version and ch["model_sha256"] == engine.info.sha256
-    assert ch["file"] == str(sample.resolve()) and ch["schema"] == 1 and ch["time"]
+    assert ch["file"] == str(sample.resolve()) and ch["schema"] == 2 and ch["time"]
     assert records[1]["undoes"] == records[0]["seq"]
     assert [(r["cue_index"], r["word_index"], r["input"], r["final"]) for r in records[3:-1]] == \
         [(cue, w.word_index, w.input, w.form) for w in to_accept]
@@ -160,10 +162,10 @@ def test_cue_text_is_plain_text_and_loads_nothing(qtbot, make_window, tmp_path):
         assert hits == []
         # painted as the characters they are: the tag is a literal grey run, not an image
         view = window.view
-        index = view.cue_model.index(0, 3)
-        opt = view.text_option(index)
-        pieces = view.delegate.layout(0, opt.rect, opt)
-        assert any(pc.kind == "markup" and pc.text == f'<img src="{url}">' for pc in pieces)
+        index = view.cue_model.index(0, COL_TEXT)
+        lay = view.delegate.layout(0, QRect(0, 0, 4000, 100))  # room for the whole line
+        runs = [r for line in lay.lines for r in line.runs]
+        assert any(r.kind == "markup" and r.text == f'<img src="{url}">' for r in runs)
         assert view.cue_model.data(index).lower() == hostile.lower()  # only letter case may differ
         assert view.cue_model.data(index, Qt.ToolTipRole) is None
         for label in window.findChildren(QLabel):

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from subcase.casing import TAGS, DocumentCasing, Tag, WordCasing, apply_casing, apply_tag
+from subcase.casing import DocumentCasing, Tag, WordCasing, apply_casing, apply_tag
 from subcase.review import ReviewState
 from subcase.subtitles import load
 

@@ -53,6 +53,28 @@ def make_film(path: Path, n_cues: int) -> int:
     return words
 
 
+def make_long_cue(path: Path, n_bytes: int) -> int:
+    """An SRT file of one cue holding about ``n_bytes`` of lower-cased dev subtitle text
+    (lines of about 40 characters); returns its word count.  Casing must stay linear in a
+    cue's length: this is the case where anything quadratic shows."""
+    film = path.with_name("long-cue-source.srt")
+    make_film(film, 2000)
+    from subcase.subtitles import load
+
+    doc = load(film)
+    texts = [doc.plain_text(i).replace("\n", " ") for i in range(len(doc.cues))]
+    lines, size, words, i = [], 0, 0, 0
+    while size < n_bytes:
+        line = texts[i % len(texts)]
+        lines.append(line)
+        size += len(line.encode("utf-8")) + 1
+        words += len(line.split())
+        i += 1
+    path.write_text("1\n00:00:01,000 --> 01:00:00,000\n" + "\n".join(lines) + "\n", encoding="utf-8")
+    film.unlink()
+    return words
+
+
 def worker(system: str, film: Path, model: str | None, runs: int = 3) -> dict:
     """Runs inside the child process; returns the numbers as a dict.
 

@@ -125,7 +125,7 @@ def review_view(outcomes: list[WordOutcome], thresholds: list[float]) -> list[di
     wrong = [o for o in scored if o.ref != o.hyp]
     rows = []
     for t in thresholds:
-        flagged = [o for o in scored if o.confidence < t]
+        flagged = [o for o in scored if o.confidence is not None and o.confidence < t]
         caught = sum(1 for o in flagged if o.ref != o.hyp)
         rows.append({"threshold": t, "review_load": len(flagged) / max(len(scored), 1),
                      "catch_rate": caught / max(len(wrong), 1) if wrong else 1.0,

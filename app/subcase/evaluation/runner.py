@@ -91,10 +91,10 @@ def evaluate(paths: list[Path], engine: CasingEngine | None, baselines: bool = T
                     systems.setdefault("truecase (PyPI)", []).extend(_outcomes(ref, truecase.case(inp, punctuated)))
         for name, outcomes in systems.items():
             entry = score(outcomes)
-            if outcomes and outcomes[0].confidence is not None:
+            if engine is not None and outcomes and outcomes[0].confidence is not None:
                 entry["review"] = review_view(outcomes, REVIEW_THRESHOLDS + [engine.info.review_threshold])
-                confs = [o.confidence for o in outcomes]
-                ece, table = calibration_table(confs, [o.ref == o.hyp for o in outcomes])
+                rated = [(o.confidence, o.ref == o.hyp) for o in outcomes if o.confidence is not None]
+                ece, table = calibration_table([c for c, _ in rated], [ok for _, ok in rated])
                 entry["ece"] = ece
                 entry["reliability"] = table
             results["systems"].setdefault(name, {})[key] = entry

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QThreadPool, Qt, Signal
+from PySide6.QtCore import QThreadPool, Signal
 from PySide6.QtWidgets import QComboBox, QDialog, QFileDialog, QFormLayout, QHBoxLayout, QHeaderView, QLineEdit, \
     QPlainTextEdit, QProgressBar, QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
@@ -22,6 +22,8 @@ from .workers import BatchTask, EngineHolder
 
 FORMATS = (("Keep each file's format", None),
            *((f"{f.label} ({f.suffix})", f.name) for f in SUBTITLE_FORMATS.values()))
+STYLE_CHOICES = (("model", "As the model says"), ("lower", "lower case"), ("upper", "UPPER CASE"),
+                 ("title", "Title Case"))
 
 
 def default_output_dir(paths: list[Path]) -> Path:
@@ -62,6 +64,16 @@ class BatchDialog(QDialog):
         wanted = settings.output_format
         self.format_combo.setCurrentIndex(next((i for i, (_, f) in enumerate(FORMATS) if (f or "keep") == wanted), 0))
         form.addRow("Output format:", self.format_combo)
+        # House style: how this batch writes [sound cues] and speaker labels (casing/housestyle.py).
+        self.style_combos: dict[str, QComboBox] = {}
+        for category, label in (("sound-cues", "Sound cues:"), ("speaker-labels", "Speaker labels:")):
+            combo = QComboBox()
+            for value, text in STYLE_CHOICES:
+                combo.addItem(text, value)
+            combo.setCurrentIndex(next(i for i, (v, _) in enumerate(STYLE_CHOICES)
+                                       if v == settings.house_style(category)))
+            self.style_combos[category] = combo
+            form.addRow(label, combo)
         layout.addLayout(form)
 
         self.table = QTableWidget(len(self.inputs), 2, self)
@@ -122,7 +134,9 @@ class BatchDialog(QDialog):
         self.settings.output_dir = str(out_dir)
         self.settings.mode = mode
         self.settings.output_format = fmt or "keep"
-        self.task = BatchTask(self.engines, self.inputs, out_dir, mode, fmt)
+        for category, combo in self.style_combos.items():
+            self.settings.set_house_style(category, combo.currentData())
+        self.task = BatchTask(self.engines, self.inputs, out_dir, mode, fmt, self.settings.house_styles())
         s = self.task.signals
         s.progress.connect(self._on_progress)
         s.file_done.connect(self._on_file_done)
@@ -130,7 +144,7 @@ class BatchDialog(QDialog):
         s.failed.connect(self._on_failed)
         self.start_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
-        for w in (self.out_edit, self.mode_combo, self.format_combo):
+        for w in (self.out_edit, self.mode_combo, self.format_combo, *self.style_combos.values()):
             w.setEnabled(False)
         self.report.setPlainText("Converting\u2026")
         QThreadPool.globalInstance().start(self.task)

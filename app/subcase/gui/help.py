@@ -6,7 +6,7 @@ Everything is plain-text table items.
 
 from __future__ import annotations
 
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QHeaderView, QLabel, QMenu, QMenuBar, QTableWidget, \
     QTableWidgetItem, QVBoxLayout
 from PySide6.QtCore import Qt

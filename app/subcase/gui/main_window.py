@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Callable
 
 from PySide6.QtCore import QThreadPool, QTimer, Qt, Signal
-from PySide6.QtGui import QCloseEvent, QIcon, QUndoStack
+from PySide6.QtGui import QCloseEvent, QGuiApplication, QIcon, QUndoStack
 from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QMenu, QMessageBox, QProgressBar, QPushButton, \
     QVBoxLayout, QWidget
 
@@ -31,9 +31,11 @@ from subcase.subtitles import Document
 from . import theme
 from .batch_dialog import BatchDialog
 from .cue_view import CueView
+from .details_panel import WordDetailsDock
 from .drops import DropsMixin
 from .find_bar import FindBar
 from .help import ShortcutsDialog
+from .limits_dialog import ReadingLimitsDialog
 from .menus import MenusMixin
 from .opening import OpeningMixin
 from .recovery import RecoveryMixin
@@ -43,6 +45,9 @@ from .settings import Settings
 from .workers import EngineHolder, LoadAndCaseTask, WarmUpTask
 
 AUTOSAVE_DELAY_MS = 1500
+# A first start (no saved geometry) takes this share of the screen's
+# available area: room for 20+ cues and the details panel on 1600x1000.
+SCREEN_SHARE = 0.9
 
 
 class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCommandsMixin, MenusMixin,
@@ -85,6 +90,11 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
         box.addWidget(self.view)
         box.addWidget(self.find_bar)
         self.setCentralWidget(central)
+        self.details = WordDetailsDock(self)
+        self.details.tag_chosen.connect(lambda tag: self.set_tag(tag, advance=False))
+        self.addDockWidget(Qt.RightDockWidgetArea, self.details)
+        self.view.set_show_tags(self.settings.show_tags)
+        self.view.set_limits(self.settings.cpl_limit, self.settings.cps_limit)
 
         self.autosave_timer = QTimer(self)
         self.autosave_timer.setSingleShot(True)
@@ -127,10 +137,12 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
 
     def _restore_layout(self) -> None:
         geometry, state, header = self.settings.layout()
-        if geometry:
-            self.restoreGeometry(geometry)
-        else:
-            self.resize(1000, 680)
+        if not (geometry and self.restoreGeometry(geometry)):
+            screen = self.screen() or QGuiApplication.primaryScreen()
+            area = screen.availableGeometry()
+            self.resize(int(area.width() * SCREEN_SHARE), int(area.height() * SCREEN_SHARE))
+            self.move(area.center() - self.rect().center())
+            self.resizeDocks([self.details], [min(340, max(270, self.width() // 5))], Qt.Horizontal)
         if state:
             self.restoreState(state)
         if header:
@@ -166,6 +178,7 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
         self.statusBar().showMessage(text.splitlines()[0] if text else title, 8000)
 
     def _update_status(self) -> None:
+        self._update_details()
         if self.session is None:
             self.count_label.setText("No file" if not self.busy else "")
             self.word_label.setText("")
@@ -182,8 +195,25 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
             self.word_label.setText(f"Cue {pos[0] + 1}: \u201c{w.form}\u201d (typed by hand)")
         else:
             alts = ", ".join(f"{t.value} {p:.0%}" for t, p in w.alternatives())
+            reasons = self.flag_reasons(pos)
+            why = f" \u2014 why: {'; '.join(reasons)}" if reasons else ""
             self.word_label.setText(f"Cue {pos[0] + 1}: \u201c{w.form}\u201d ({w.status.value}) \u2014 "
-                                    f"model {w.model_tag.value} {w.confidence:.0%} [{alts}]")
+                                    f"model {w.model_tag.value} {w.confidence:.0%} [{alts}]{why}")
+
+    def flag_reasons(self, pos) -> list[str]:
+        """Why the word at ``pos`` is highlighted or was changed by the app (review/flags.py)."""
+        if self.session is None:
+            return []
+        from subcase.review import flag_reasons
+        return [str(r) for r in flag_reasons(self.session.state, pos)]
+
+    def _update_details(self) -> None:
+        if self.session is None:
+            self.details.show_nothing("No file open." if not self.busy else "Casing\u2026")
+        elif self.session.state.current is None:
+            self.details.show_nothing()
+        else:
+            self.details.show_word(self.session.state, self.session.state.current, self._form)
 
     def _set_title(self) -> None:
         if self.doc is None or self.doc.path is None:
@@ -249,7 +279,23 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
     def set_theme(self, name: str) -> None:
         self.settings.theme = name
         theme.apply_theme(QApplication.instance(), name)
-        self.view.viewport().update()
+        self.view.apply_theme()
+
+    def set_show_tags(self, on: bool) -> None:
+        self.settings.show_tags = on
+        self.view.set_show_tags(on)
+
+    def reading_limits_dialog(self) -> ReadingLimitsDialog:
+        dialog = ReadingLimitsDialog(self.settings.cpl_limit, self.settings.cps_limit, self)
+        dialog.setAttribute(Qt.WA_DeleteOnClose)
+
+        def apply() -> None:
+            self.settings.cpl_limit, self.settings.cps_limit = dialog.cpl.value(), dialog.cps.value()
+            self.view.set_limits(self.settings.cpl_limit, self.settings.cps_limit)
+
+        dialog.accepted.connect(apply)
+        dialog.open()
+        return dialog
 
     def show_shortcuts(self) -> ShortcutsDialog:
         dialog = ShortcutsDialog(self.menuBar(), self)

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QDoubleSpinBox, QLabel, QToolBar
 
 from subcase.casing import TAG_NAMES, Tag
 
-from .settings import MODES, THEMES
+from .settings import MODES, STYLES, THEMES
 
 
 class MenusMixin:
@@ -67,12 +67,35 @@ class MenusMixin:
         self.mode_group, self.act_modes = self._choices(MODES, self.settings.mode,
                                                         lambda m: setattr(self.settings, "mode", m))
 
+        # House style (casing/housestyle.py): what the editor proposes for the next file opened;
+        # within a file, the first fix in a category sets its style anyway.
+        self.style_groups, self.act_styles = {}, {}
+        for category in ("sound-cues", "speaker-labels"):
+            self.style_groups[category], self.act_styles[category] = self._choices(
+                STYLES, self.settings.house_style(category),
+                lambda s, c=category: self.settings.set_house_style(c, s))
+        self.act_learning = QAction("&Learn from My Fixes", self, checkable=True)
+        self.act_learning.setChecked(self.settings.learning)
+        self.act_learning.setToolTip("Re-case unreviewed words from each fix you make (next file opened)")
+        self.act_learning.toggled.connect(lambda on: setattr(self.settings, "learning", on))
+
         self.act_bigger = A("&Larger Text", lambda: self.apply_font_size(self.settings.font_size + 1, save=True),
                             [QKeySequence.ZoomIn, "Ctrl+="])
         self.act_smaller = A("&Smaller Text", lambda: self.apply_font_size(self.settings.font_size - 1, save=True),
                              [QKeySequence.ZoomOut])
         self.theme_group, self.act_themes = self._choices(THEMES, self.settings.theme,
                                                           lambda t: self.set_theme(t))
+
+        self.act_show_tags = A("Show All &Tags", lambda: self.set_show_tags(self.act_show_tags.isChecked()),
+                               ["Ctrl+G"], tip="Tag and probability above every word")
+        self.act_show_tags.setCheckable(True)
+        self.act_show_tags.setChecked(self.settings.show_tags)
+        self.act_details = self.details.toggleViewAction()
+        self.act_details.setText("Word &Details")
+        self.act_details.setShortcut(QKeySequence("Ctrl+I"))
+        self.act_details.setStatusTip("The current word's tag, alternatives and why it is flagged")
+        self.act_limits = A("&Reading Limits\u2026", self.reading_limits_dialog,
+                            tip="Characters per line and per second past which the figures warn")
 
         self.act_help = A("&Keyboard Shortcuts", self.show_shortcuts, ["F1"])
         self.act_about = A("&About subcase", self.show_about)
@@ -117,8 +140,12 @@ class MenusMixin:
                 self.act_accept, self.act_accept_cue, None,
                 self.act_threshold_down, self.act_threshold_up, self.act_threshold_reset))
         add(m.addMenu("Casing &Mode (next file opened)"), self.act_modes.values())
+        add(m.addMenu("&Sound Cues (next file opened)"), self.act_styles["sound-cues"].values())
+        add(m.addMenu("S&peaker Labels (next file opened)"), self.act_styles["speaker-labels"].values())
+        m.addAction(self.act_learning)
         m = mb.addMenu("&View")
-        add(m, (self.act_bigger, self.act_smaller))
+        add(m, (self.act_details, self.act_show_tags, None, self.act_bigger, self.act_smaller, None,
+                self.act_limits))
         add(m.addMenu("&Theme"), self.act_themes.values())
         add(mb.addMenu("&Help"), (self.act_help, self.act_about))
 

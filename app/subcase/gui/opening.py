@@ -12,6 +12,7 @@ from pathlib import Path
 from PySide6.QtCore import QThreadPool
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
+from subcase.review.learning import make_learner
 from subcase.review import EditLog, ReviewSession, log_path_for
 from subcase.subtitles import FORMATS, Document
 
@@ -61,7 +62,7 @@ class OpeningMixin:
         if self.task is not None:
             self.cancel_casing()
         threshold = self.settings.threshold
-        task = LoadAndCaseTask(path, self.engines, self.settings.mode, threshold)
+        task = LoadAndCaseTask(path, self.engines, self.settings.mode, threshold, self.settings.house_styles())
         s = task.signals
         s.loaded.connect(lambda doc, t=task: self._on_loaded(t, doc))
         s.progress.connect(lambda d, n, t=task: self._on_progress(t, d, n))
@@ -130,6 +131,7 @@ class OpeningMixin:
         log = EditLog(log_path_for(result.path))
         self.session = ReviewSession(result.doc, result.state, result.path, model_version=result.model_version,
                                      model_sha256=result.model_sha256, mode=result.mode, log=log)
+        self._attach_learner()
         self.session.listeners.append(self._on_session_changed)
         self.settings.add_recent(result.path)
         self._show_session()
@@ -140,6 +142,20 @@ class OpeningMixin:
         left = result.state.to_review()
         self.statusBar().showMessage(f"Cased {result.words} words; {left} to review (press N)", 8000)
         self.casing_finished.emit()
+
+    def _attach_learner(self) -> None:
+        """Learn from every fix in this file (review/learning.py), with the loaded model's forms."""
+        from subcase.review.flags import FlagContext
+
+        engine = self.engines.loaded
+        if self.session is None:
+            return
+        if engine is not None and self.settings.learning:
+            self.session.learner = make_learner(engine)
+        learner = self.session.learner
+        self.session.state.flag_context = FlagContext(
+            self.session.doc, learner, engine.lexicon if engine is not None else None,
+            learner.is_rare if learner is not None else None)
 
     def _close_session(self) -> None:
         self.undo_stack.clear()

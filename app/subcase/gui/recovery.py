@@ -64,6 +64,9 @@ class RecoveryMixin:
         self.session = ReviewSession(doc, state, Path(data["source"]), model_version=data["model_version"],
                                      model_sha256=data["model_sha256"], mode=data["mode"], log=log,
                                      base_sha256=data["base_sha256"])
+        self._attach_learner()
+        if self.session.learner is not None:  # go on learning from the decisions already made
+            self.session.learner.learn_from_reviewed(doc, state)
         self.session.listeners.append(self._on_session_changed)
         self.restored_unsaved = True
         self._set_spin(state.threshold)

@@ -1,10 +1,19 @@
-"""Take the README screenshot of the real window (run under Xvfb, not offscreen).
+"""Take the README screenshots of the real window (run under Xvfb, not offscreen).
 
-    xvfb-run -a -s "-screen 0 1280x800x24" env PYTHONPATH=app \
-        python -m subcase.gui.screenshot tests/gui/data/sample.srt resources/screenshot.png
+    xvfb-run -a -s "-screen 0 1600x1000x24" env PYTHONPATH=app \
+        python -m subcase.gui.screenshot FILE resources/screenshot-light.png [light|dark] [tags]
 
-Opens the file with the real model, makes a few review decisions so every
-word state shows (to review, accepted, changed), and grabs the window.
+Opens the file with the real model and default settings at 1600x1000,
+makes a few review decisions so the looks show (to review, accepted,
+changed), moves to the next flagged word with the details panel open, and
+grabs the window.
+    xvfb-run -a -s "-screen 0 1600x1000x24" env PYTHONPATH=app \
+        python -m subcase.gui.screenshot --learning tests/gui/data/sdh.srt resources/screenshot-learning.png
+
+With ``--learning`` it instead fixes the first word of a sound cue (to UPPER,
+or to lower if the model wrote it UPPER), so the other sound cues show as
+"changed by what you taught", and leaves the cursor on one of them so the
+details panel and the status bar show why.
 """
 
 from __future__ import annotations
@@ -16,7 +25,11 @@ from pathlib import Path
 
 
 def main(argv: list[str]) -> int:
+    learning = "--learning" in argv
+    argv = [a for a in argv if a != "--learning"]
     src, out = Path(argv[0]), Path(argv[1])
+    theme_name = argv[2] if len(argv) > 2 else "light"
+    show_tags = "tags" in argv[3:]  # View › Show All Tags on
     with tempfile.TemporaryDirectory() as tmp:
         # Never touch the real settings or edit logs, nor the input file.
         os.environ["SUBCASE_DATA_DIR"] = str(Path(tmp) / "data")
@@ -35,8 +48,10 @@ def main(argv: list[str]) -> int:
         app = make_app()
         window = MainWindow()
         window.ask = lambda *a: QMessageBox.Discard
-        window.resize(1180, 640)
+        window.set_theme(theme_name)
+        window.set_show_tags(show_tags)
         window.show()
+        window.setGeometry(0, 0, 1600, 1000)  # the whole 1600x1000 screen (Xvfb has no window manager)
         loop = QEventLoop()
         window.casing_finished.connect(loop.quit)
         window.casing_failed.connect(lambda m: (print(m, file=sys.stderr), loop.quit()))
@@ -49,25 +64,47 @@ def main(argv: list[str]) -> int:
             confs = sorted(w.confidence for w in state.all_words())
             window.threshold_spin.setDecimals(3)
             window.threshold_spin.setValue(min(1.0, confs[min(len(confs) - 1, 7)] + 0.001))
-        window.next_to_review()
-        window.accept_word()          # accepted (green, check mark)
-        pos = state.current
-        if pos is not None:
-            w = state.word(pos)
-            window.set_tag(Tag.U if w.tag is not Tag.U else Tag.T)  # changed (blue, pencil)
+        if learning:
+            _teach_a_sound_cue(window)
+        else:
+            window.next_to_review()
+            window.accept_word()          # accepted (green, thin underline); moves to the next flagged word
+            pos = state.current
+            if pos is not None:
+                w = state.word(pos)
+                window.set_tag(Tag.U if w.tag is not Tag.U else Tag.T)  # changed (blue, dashed), moves on
+            # the current word is now a flagged one: framed, its cue selected, its details in the panel
         window.view.setFocus()
         QTimer.singleShot(800, loop.quit)
         loop.exec()
-        screen = window.screen()
-        pixmap = screen.grabWindow(window.winId()) if app.platformName() == "xcb" else window.grab()
-        if pixmap.isNull():
-            pixmap = window.grab()
+        pixmap = window.grab()  # exactly the window, painted by the platform's real fonts
         out.parent.mkdir(parents=True, exist_ok=True)
         ok = pixmap.save(str(out))
         print(f"{'saved' if ok else 'could not save'} {out} ({pixmap.width()}x{pixmap.height()}, "
               f"platform {app.platformName()})")
         window.close()
         return 0 if ok else 1
+
+
+def _teach_a_sound_cue(window) -> None:
+    """Fix the first sound-cue word the model wrote lower case (or else UPPER) to the other style."""
+    from subcase.casing import Tag
+    from subcase.review import Status
+    from subcase.casing.housestyle import Category, categories_of
+
+    session = window.session
+    cats = categories_of(session.doc, session.state.cues)
+    sound = sorted(p for p, c in cats.items() if c is Category.SOUND)
+    if not sound:
+        return
+    lower = [p for p in sound if session.state.word(p).tag is Tag.L]
+    pos = lower[0] if lower else sound[0]
+    window.goto(pos)
+    window.set_tag(Tag.U if lower else Tag.L, advance=False)
+    learned = [p for p in session.state.positions() if session.state.word(p).status is Status.LEARNED]
+    if learned:
+        window.goto(learned[len(learned) // 2])
+    window.statusBar().clearMessage()  # the word label (with its reasons) instead of "Cased N words"
 
 
 if __name__ == "__main__":

@@ -14,7 +14,13 @@ from PySide6.QtCore import QByteArray, QSettings
 from subcase.casing.modes import NAMES as MODES
 
 MAX_RECENT = 10
+# The cue table's column widths and order.  "v2": the CPS and CPL columns
+# came in; a header saved with the old four columns is not restored.
+HEADER_KEY = "window/cue_header_v2"
 THEMES = ("system", "light", "dark")
+STYLES = ("model", "lower", "upper", "title")
+DEFAULT_CPL = 42
+DEFAULT_CPS = 20.0
 
 
 def make_qsettings() -> QSettings:
@@ -61,6 +67,28 @@ class Settings:
         self.q.setValue("casing/mode", value)
 
     @property
+    def learning(self) -> bool:
+        """Learn from every fix within the file (review/learning.py); on by default."""
+        return self._get("review/learning", True, bool)
+
+    @learning.setter
+    def learning(self, value: bool) -> None:
+        self.q.setValue("review/learning", bool(value))
+
+    def house_style(self, category: str) -> str:
+        """The chosen style of "sound-cues" or "speaker-labels": model (default), lower, upper, title."""
+        v = self._get(f"style/{category}", "model", str)
+        return v if v in STYLES else "model"
+
+    def set_house_style(self, category: str, value: str) -> None:
+        self.q.setValue(f"style/{category}", value)
+
+    def house_styles(self) -> dict:
+        """Category -> Style for batch conversion and for what the editor proposes."""
+        from subcase.casing.housestyle import Category, Style
+        return {c: Style(self.house_style(c.value)) for c in Category}
+
+    @property
     def output_dir(self) -> str:
         return self._get("batch/output_dir", "", str)
 
@@ -93,6 +121,34 @@ class Settings:
     def font_size(self, value: int) -> None:
         self.q.setValue("view/font_size", int(value))
 
+    # "Show all tags": the per-word gloss above each line; off by default
+    @property
+    def show_tags(self) -> bool:
+        return self._get("view/show_tags", False, bool)
+
+    @show_tags.setter
+    def show_tags(self, value: bool) -> None:
+        self.q.setValue("view/show_tags", bool(value))
+
+    # Reading limits: characters per line and per second (markup excluded).
+    # Defaults follow Netflix's English timed-text guide (42 CPL, 20 CPS for
+    # adult programmes); BBC-style or children's work wants about 17 CPS.
+    @property
+    def cpl_limit(self) -> int:
+        return max(10, min(200, self._get("view/cpl_limit", DEFAULT_CPL, int)))
+
+    @cpl_limit.setter
+    def cpl_limit(self, value: int) -> None:
+        self.q.setValue("view/cpl_limit", int(value))
+
+    @property
+    def cps_limit(self) -> float:
+        return max(5.0, min(60.0, self._get("view/cps_limit", DEFAULT_CPS, float)))
+
+    @cps_limit.setter
+    def cps_limit(self, value: float) -> None:
+        self.q.setValue("view/cps_limit", float(value))
+
     @property
     def recent_files(self) -> list[str]:
         v = self.q.value("files/recent", [])
@@ -106,12 +162,12 @@ class Settings:
         self.q.setValue("files/recent", [p] + items[:MAX_RECENT - 1])
 
     def layout(self) -> tuple[QByteArray | None, QByteArray | None, QByteArray | None]:
-        return (self.q.value("window/geometry"), self.q.value("window/state"), self.q.value("window/header"))
+        return (self.q.value("window/geometry"), self.q.value("window/state"), self.q.value(HEADER_KEY))
 
     def save_layout(self, geometry: QByteArray, state: QByteArray, header: QByteArray) -> None:
         self.q.setValue("window/geometry", geometry)
         self.q.setValue("window/state", state)
-        self.q.setValue("window/header", header)
+        self.q.setValue(HEADER_KEY, header)
 
     def sync(self) -> None:
         self.q.sync()

@@ -72,9 +72,11 @@ class LoadSignals(QObject):
 
 
 class LoadAndCaseTask(QRunnable):
-    def __init__(self, path: Path, engines: EngineHolder, mode: str = "restore", threshold: float | None = None):
+    def __init__(self, path: Path, engines: EngineHolder, mode: str = "restore", threshold: float | None = None,
+                 styles: dict | None = None):
         super().__init__()
         self.setAutoDelete(False)  # the window keeps a reference while it runs
+        self.styles = styles  # the house style chosen in the settings: what the editor is proposed
         self.path = Path(path)
         self.engines = engines
         self.mode = mode
@@ -113,6 +115,9 @@ class LoadAndCaseTask(QRunnable):
         if self._cancel.is_set():
             raise CasingCancelled()
         state = ReviewState.from_casing(len(cased.doc.cues), cased.casing, self.threshold)
+        if self.styles:
+            from subcase.casing.housestyle import apply_styles
+            apply_styles(cased.doc, state.cues, self.styles, engine)
         self.signals.cased.emit(CaseResult(self.path, cased.doc, state, len(cased.casing.words), self.mode,
                                            engine.info.version, engine.info.sha256))
 
@@ -150,11 +155,11 @@ class BatchTask(QRunnable):
     """Runs ``subcase.batch.run_batch``: the very code ``subcase convert`` uses."""
 
     def __init__(self, engines: EngineHolder, inputs: list[Path], out_dir: Path, mode: str,
-                 out_format: str | None):
+                 out_format: str | None, styles: dict | None = None):
         super().__init__()
         self.setAutoDelete(False)
         self.engines, self.inputs, self.out_dir = engines, list(inputs), Path(out_dir)
-        self.mode, self.out_format = mode, out_format
+        self.mode, self.out_format, self.styles = mode, out_format, styles
         self.signals = BatchSignals()
         self._cancel = threading.Event()
         self._done_files = 0
@@ -181,7 +186,8 @@ class BatchTask(QRunnable):
                 self._done_files += 1
 
             result = run_batch(engine, self.inputs, self.out_dir, mode=self.mode, out_format=self.out_format,
-                               progress=progress, on_file_done=on_file_done, cancel=self._cancel.is_set)
+                               progress=progress, on_file_done=on_file_done, cancel=self._cancel.is_set,
+                               styles=self.styles)
             self.signals.finished.emit(result)
         except Exception:
             self.signals.failed.emit(traceback.format_exc())

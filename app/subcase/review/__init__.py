@@ -4,17 +4,19 @@
 - ``actions``: undoable edits (set tag, accept, accept cue, edit text) on a
   document and its review state; the GUI wraps each in a QUndoCommand.
 - ``session``: runs actions, writes one edit-log record per human decision.
+- ``flags``: why a word is flagged (human-readable reasons) and which look it has.
 - ``editlog``: the append-only JSON Lines log (versioned schema).
 - ``autosave``: crash-recovery snapshots of an unsaved review.
 """
 
 from .actions import Accept, AcceptCue, Action, EditText, SetTag
+from .flags import FlagReason, Look, flag_reasons, look_of
 from .editlog import EDITLOG_SCHEMA, EditLog, log_path_for, read_records
 from .session import ReviewSession
 from .state import ReviewState, ReviewWord, Status
 from .storage import data_dir
 
 __all__ = [
-    "Accept", "AcceptCue", "Action", "EditText", "SetTag", "EDITLOG_SCHEMA", "EditLog", "log_path_for",
+    "Accept", "AcceptCue", "FlagReason", "Look", "flag_reasons", "look_of", "Action", "EditText", "SetTag", "EDITLOG_SCHEMA", "EditLog", "log_path_for",
     "read_records", "ReviewSession", "ReviewState", "ReviewWord", "Status", "data_dir",
 ]

@@ -9,7 +9,7 @@ wraps each one in a QUndoCommand.
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Callable
 
 from subcase.casing import TAGS, TAG_NAMES, Tag
@@ -30,6 +30,9 @@ class Decision:
     word: ReviewWord | None      # a snapshot; None for a whole-cue text edit
     final: str                   # the final word form, or the new cue text
     before: str                  # the form (or cue text) before the decision
+    # For the app's own changes ("learned"): the index, in the same list of
+    # decisions, of the human decision that caused it; the log turns it into a seq.
+    caused_by: int | None = None
 
 
 class Action:
@@ -116,7 +119,7 @@ class Accept(Action):
     def do(self, doc: Document, state: ReviewState) -> list[Decision]:
         w = state.word(self.pos)
         self._before = w.status
-        if w.status is Status.UNTOUCHED:
+        if w.status in (Status.UNTOUCHED, Status.LEARNED):  # a learned word a human accepts is reviewed
             w.status = _status_for(w, w.form)
         return [Decision("accepted", w.cue_index, _snap(w), w.form, w.form)]
 

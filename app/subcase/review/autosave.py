@@ -170,7 +170,7 @@ class Recoverable:
 
 def find_recoverable() -> list[Recoverable]:
     """Snapshots left by a process that is no longer running, newest first."""
-    out = []
+    out: list[Recoverable] = []
     directory = autosave_dir()
     if not directory.is_dir():
         return out

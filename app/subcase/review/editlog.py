@@ -19,7 +19,7 @@ from typing import Iterable
 
 from .storage import data_dir, file_key
 
-EDITLOG_SCHEMA = 1
+EDITLOG_SCHEMA = 2  # 2: action "learned" with "caused_by" (the seq of the human decision)
 
 
 def log_dir() -> Path:

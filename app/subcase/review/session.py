@@ -12,7 +12,7 @@ import time
 import uuid
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 import subcase
 from subcase.digest import file_sha256
@@ -23,6 +23,9 @@ from . import autosave
 from .actions import Action, Decision, realign
 from .editlog import EDITLOG_SCHEMA, EditLog
 from .state import ReviewState
+
+if TYPE_CHECKING:
+    from .learning import Learner
 
 Listener = Callable[[tuple[int, ...]], None]
 
@@ -40,6 +43,9 @@ class ReviewSession:
         self.log = log
         self.session_id = session_id or uuid.uuid4().hex
         self.listeners: list[Listener] = []
+        # What the editor taught so far (review/learning.py); None: nothing is learned.
+        self.learner: Learner | None = None
+        self._taught: dict[int, Action] = {}  # id(human action) -> the Taught action that ran it
         self._seqs: dict[int, list[int]] = {}  # id(action) -> seqs of its records
         self._seq = int(time.time() * 1000) * 1000  # unique across sessions without reading the log
         # sha256 of the file the document was last read from or saved to: a
@@ -48,7 +54,13 @@ class ReviewSession:
 
     # -- running actions -------------------------------------------------------
     def perform(self, action: Action) -> None:
-        """Do (or redo) an action and log its decisions."""
+        """Do (or redo) an action and log its decisions.
+
+        With a learner, the action runs inside a ``Taught`` action, so what the
+        app learns from it is done and undone with it as one step."""
+        if self.learner is not None:
+            from .learning import Taught
+            action = self._taught.setdefault(id(action), Taught(action, self.learner))
         decisions = action.do(self.doc, self.state)
         if action.focus is not None:
             self.state.current = action.focus
@@ -58,6 +70,7 @@ class ReviewSession:
 
     def revert(self, action: Action) -> None:
         """Undo an action; the log gets an "undo" record for each of its records."""
+        action = self._taught.pop(id(action), action)
         action.undo(self.doc, self.state)
         if action.focus is not None:
             self.state.current = action.focus
@@ -129,6 +142,8 @@ class ReviewSession:
                      if w.probs else None,
                      confidence=round(w.confidence, 6) if w.probs else None,
                      proposed=w.proposed, before=d.before, final=d.final, final_tag=w.tag.value)
+        if d.caused_by is not None:
+            r["_cause"] = d.caused_by
         return r
 
     def _log(self, records: list[dict]) -> list[int]:
@@ -137,6 +152,9 @@ class ReviewSession:
             self._seq += 1
             r["seq"] = self._seq
             seqs.append(self._seq)
+        for r in records:
+            if "_cause" in r:  # an app change links to the human decision of the same action
+                r["caused_by"] = seqs[r.pop("_cause")]
         if self.log is not None and records:
             self.log.append(records)
         return seqs

@@ -22,6 +22,9 @@ class Status(str, Enum):
     ACCEPTED = "accepted"    # a human looked and kept the proposed form
     CHANGED = "changed"      # a human chose a different tag
     EDITED = "edited"        # the word came from a hand edit of the cue text
+    # Changed by the app from what the editor taught elsewhere (learning from
+    # fixes); not a human decision on this word.  The GUI reserves a look for it.
+    LEARNED = "learned"
 
 
 @dataclass(slots=True)
@@ -36,6 +39,9 @@ class ReviewWord:
     model_tag: Tag | None    # None when the model never saw this word (typed by hand)
     probs: tuple[float, float, float, float] | None
     status: Status = Status.UNTOUCHED
+    # Why the app raised this word for review whatever its confidence (None: it did
+    # not), e.g. next to a word the editor changed (review/learning.py).
+    raised: str | None = field(default=None, compare=False)
     # Cached: counts and highlighting read it for every word on every keypress.
     confidence: float = field(init=False, repr=False, compare=False)
 
@@ -55,7 +61,7 @@ class ReviewWord:
 
     def flagged(self, threshold: float) -> bool:
         """Low confidence, whether or not someone decided already."""
-        return self.probs is not None and self.confidence < threshold
+        return self.probs is not None and (self.confidence < threshold or self.raised is not None)
 
     def needs_review(self, threshold: float) -> bool:
         return self.status is Status.UNTOUCHED and self.flagged(threshold)
@@ -72,6 +78,9 @@ class ReviewState:
         self.cues = cues
         self.threshold = threshold
         self.current: Pos | None = None
+        # What the document-level flag reasons read (flags.FlagContext), set by whoever opens
+        # the file with a model and a session; None: only each word's own evidence.
+        self.flag_context = None
 
     @classmethod
     def from_casing(cls, n_cues: int, casing, threshold: float | None = None) -> ReviewState:
@@ -155,7 +164,7 @@ class ReviewState:
                 words += 1
                 status = w.status
                 by_status[status] += 1
-                if w.probs is not None and w.confidence < t:
+                if w.probs is not None and (w.confidence < t or w.raised is not None):
                     flagged += 1
                     if status is untouched:
                         to_review += 1

@@ -32,7 +32,7 @@ def webvtt_timings(text: str) -> Timings:
         captions = webvtt.from_string(text)
     except MalformedFileError:
         return []
-    return [(_ms(c.start), _ms(c.end)) for c in captions]
+    return [(_ms(c.start), _ms(c.end)) for c in captions.captions]
 
 
 def _ms(stamp: str) -> int:

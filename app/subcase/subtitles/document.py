@@ -99,8 +99,11 @@ class Cue:
 class Converter(Protocol):
     """What ``Document.convert`` needs of a target format (``formats.Format`` is one)."""
 
-    name: str
-    encoding: str | None  # the encoding a converted file must have (WebVTT: UTF-8), None to keep
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def encoding(self) -> str | None: ...  # the encoding a converted file must have (WebVTT: UTF-8), None to keep
 
     def from_cues(self, cues: Sequence[Cue], newline: str) -> list[str | Cue]: ...
 

@@ -120,11 +120,11 @@ def decode(data: bytes, name: str) -> Decoded:
     text = _roundtrips(data, "utf-8")
     if text is not None and "\x00" not in text:
         return Decoded(text, "utf-8", False)
-    codec = _utf16_without_bom(data)
-    if codec:
-        text = _roundtrips(data, codec)
+    utf16 = _utf16_without_bom(data)
+    if utf16:
+        text = _roundtrips(data, utf16)
         if text is not None:
-            return Decoded(text, codec, False)
+            return Decoded(text, utf16, False)
     if b"\x00" in data:
         raise SubtitleError(f"{name}: contains binary data (NUL bytes); this is not a subtitle text file")
     legacy = _legacy(data)

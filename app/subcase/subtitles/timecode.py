@@ -62,8 +62,8 @@ def parse_timing(line: str, fmt: str) -> Timing | None:
         return None
     problems: list[str] = []
     g = m.groups()
-    start = _ms(*g[0:5], fmt=fmt, problems=problems)
-    end = _ms(*g[5:10], fmt=fmt, problems=problems)
+    start = _ms(g[0], g[1], g[2], g[3], g[4], fmt, problems)
+    end = _ms(g[5], g[6], g[7], g[8], g[9], fmt, problems)
     return Timing(start, end, g[10] or "", tuple(problems))
 
 

@@ -111,6 +111,18 @@ def write_card(models: Path, evaluation: dict | None) -> Path:
                   "`subcase evaluate ../shared/data/dev-subtitles` (22 files of human-cased English subtitles, never "
                   "trained on; \"cue by cue\" is the same model without context across cue boundaries):", "",
                   "```", format_report(evaluation), "```"]
+    simulated = models / "simulate-review.json"
+    if simulated.exists():
+        from subcase.evaluation.simulate import markdown_table
+
+        data = json.loads(simulated.read_text(encoding="utf-8"))
+        parts += ["", "## Simulated review on the shared dev subtitles", "",
+                  "`subcase simulate-review ../shared/data/dev-subtitles` plays a simulated post-editor through the "
+                  "app's review core (next word to review, accept or set the reference's tag or edit), with and "
+                  "without learning from the fixes, at the default threshold "
+                  f"{data['threshold']}; written by `python -m subcase.evaluation.simulate "
+                  "../shared/data/dev-subtitles models/simulate-review.json` (see the README, \"Simulated "
+                  "review\", for what each mechanism did):", "", markdown_table(data)]
     path = models / "MODEL_CARD.md"
     path.write_text("\n".join(parts) + "\n", encoding="utf-8")
     return path

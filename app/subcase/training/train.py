@@ -14,7 +14,6 @@ import random
 import time
 from pathlib import Path
 
-import numpy as np
 import torch
 
 from subcase.casing.encoder import WordEncoder

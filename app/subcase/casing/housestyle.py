@@ -1,0 +1,228 @@
+"""House style: how a file writes its sound cues and speaker labels.
+
+No model can tell from lowercased input whether a file writes ``[LAUGHING]``
+or ``[laughing]``, ``MIERZWIAK:`` or ``Mierzwiak:``; each file is consistent
+with itself and files differ.  So each category has a style, chosen (settings,
+``--sound-cues``/``--speaker-labels``) or learned from the editor's first fix
+in the file (see ``learning.Learner``).
+
+- sound cues and descriptions: words inside ``[...]`` or ``(...)``, whole or
+  partial lines;
+- speaker labels: ``NAME:`` at a line start, after a dash, or after ``>>``.
+  Without ``>>`` a label must look like a name to the model (every word of it
+  tagged non-lower), so that ``Web accessibility: essential`` is not a label.
+
+Styles: lower, UPPER, Title, or model (as the model cased it).  In lower and
+Title style a word the model takes for a name keeps its capital (``[Joel]``,
+``[man on PA]``): the model's probabilities are read without the UPPER tag,
+which a sound cue in an UPPER-style file gets for every word.
+
+The functions work on the words of each cue as anything with ``start``,
+``end``, ``form``, ``proposed``, ``model_tag`` and ``probs`` (``StyleWord``):
+the review state's words in the editor, ``words_of(casing)`` in batch
+conversion, so both apply the same style the same way.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+from typing import Callable, Protocol, Sequence
+
+from subcase.subtitles import Document
+
+from .tags import TAGS, Tag, tag_of
+
+Pos = tuple[int, int]  # (cue index, index among the cue's cased words)
+TagWriter = Callable[[str, Tag], str]
+
+
+class StyleWord(Protocol):
+    start: int
+    end: int
+    form: str
+    proposed: str
+    model_tag: Tag | None
+    probs: tuple[float, float, float, float] | None
+
+
+@dataclass(slots=True)
+class Word:
+    """A cased word of batch conversion, as the style functions read it."""
+
+    start: int
+    end: int
+    form: str
+    proposed: str
+    model_tag: Tag | None
+    probs: tuple[float, float, float, float] | None
+
+
+def words_of(casing, n_cues: int) -> list[list[Word]]:
+    """The words of a ``DocumentCasing`` per cue, with their output as the current form."""
+    cues: list[list[Word]] = [[] for _ in range(n_cues)]
+    for w in casing.words:
+        cues[w.cue_index].append(Word(w.start, w.end, w.output, w.output, w.tag, tuple(w.probs)))
+    return cues
+
+
+class Category(str, Enum):
+    SOUND = "sound-cues"
+    LABEL = "speaker-labels"
+
+
+class Style(str, Enum):
+    LOWER = "lower"
+    UPPER = "upper"
+    TITLE = "title"
+    MODEL = "model"
+
+
+StyleMap = dict[Category, Style]
+NAME_DOUBT = 0.2  # a word in a cue keeps its capital in lower style when P(lower) is under this
+DEFAULT_STYLES: StyleMap = {Category.SOUND: Style.MODEL, Category.LABEL: Style.MODEL}
+
+_BRACKETS = re.compile(r"\[[^\[\]\n]*\]|\([^()\n]*\)")
+# A label: optional dash or >>, up to three words, a colon.  Offsets are checked against word tokens.
+_LABEL = re.compile(r"^[ \t]*(?:(?P<chev>>>)[ \t]*|[-\u2010\u2013\u2014][ \t]*)?"
+                    r"(?P<name>[^\W\d_][\w'.\u2019 -]{0,40}?)[ \t]*:(?!//)", re.MULTILINE)
+
+
+def categories_of(doc: Document, cues: Sequence[Sequence[StyleWord]]) -> dict[Pos, Category]:
+    """The sound-cue and speaker-label words of a document, by (cue, word) position."""
+    out: dict[Pos, Category] = {}
+    labels: dict[str, list[tuple[int, list[int], bool]]] = {}
+    for c, cue in enumerate(doc.cues):
+        words = cues[c]
+        if not words:
+            continue
+        text = cue.text
+        for m in _BRACKETS.finditer(text):
+            for s, w in enumerate(words):
+                if m.start() < w.start and w.end < m.end():
+                    out[(c, s)] = Category.SOUND
+        for m in _LABEL.finditer(text):
+            lo, hi = m.start("name"), m.end("name")
+            inside = [s for s, w in enumerate(words) if lo <= w.start and w.end <= hi]
+            if not inside or len(inside) > 3:
+                continue
+            if m.group("chev") is None and not all(_namelike(words[s]) for s in inside):
+                continue
+            name = m.group("name").strip().lower()
+            labels.setdefault(name, []).append((c, inside, m.group("chev") is not None))
+    # A speaker speaks more than once: a "Name:" seen once without >> is more likely
+    # prose ("like RSI: repetitive stress injury").
+    for places in labels.values():
+        for c, inside, chev in places:
+            if chev or len(places) >= 2:
+                for s in inside:
+                    out.setdefault((c, s), Category.LABEL)
+    return out
+
+
+def _namelike(w: StyleWord) -> bool:
+    return w.model_tag is not None and w.model_tag is not Tag.L
+
+
+def is_name(w: StyleWord) -> bool:
+    """The model takes the word for a name (or a mixed form) once UPPER is left out."""
+    if w.probs is None:
+        return tag_of(w.proposed) in (Tag.T, Tag.M)
+    p = dict(zip(TAGS, w.probs))
+    return p[Tag.T] + p[Tag.M] > p[Tag.L]
+
+
+def name_tag(w: StyleWord) -> Tag:
+    if w.probs is None:
+        return tag_of(w.proposed)
+    p = dict(zip(TAGS, w.probs))
+    return Tag.M if p[Tag.M] > p[Tag.T] else Tag.T
+
+
+def style_form(w: StyleWord, style: Style, former: TagWriter, plain: str | None = None) -> str:
+    """The word written in ``style``.
+
+    ``plain`` is the model's form for the word when the cue's words are cased
+    as a plain sentence (brackets and upper-case context left out): a name
+    there keeps its capital in lower and Title style."""
+    if style is Style.MODEL:
+        return w.proposed
+    if style is Style.UPPER:
+        return former(w.form, Tag.U)
+    if style in (Style.LOWER, Style.TITLE):
+        if plain is not None:
+            if tag_of(plain) is not Tag.L:
+                return _with_case(w.form, plain)
+        elif is_name(w):
+            return former(w.form, name_tag(w))
+    return former(w.form, Tag.L if style is Style.LOWER else Tag.T)
+
+
+def _with_case(word: str, form: str) -> str:
+    return "".join(f if a.lower() == f.lower() else a for a, f in zip(word, form)) if len(word) == len(form) else word
+
+
+def plain_forms(engine, cues: Sequence[Sequence[StyleWord]], cats: dict[Pos, Category]) -> dict[Pos, str]:
+    """The model's forms for the category words of each cue, cased as one plain sentence per cue."""
+    from .stream import case_texts
+
+    groups: dict[int, list[Pos]] = {}
+    for pos in sorted(cats):
+        groups.setdefault(pos[0], []).append(pos)
+    if not groups:
+        return {}
+    order = list(groups)
+    # Led in by two neutral words, so that no word of the cue starts a sentence
+    # (a sentence start's capital says nothing about a name), and ended by a full
+    # stop, so that one cue's words do not colour the next one's.
+    texts = ["we heard " + " ".join(cues[p[0]][p[1]].form.lower() for p in groups[c]) + "." for c in order]
+    casing = case_texts(engine, texts)
+    out: dict[Pos, str] = {}
+    for w in casing.words:
+        positions = groups[order[w.cue_index]]
+        k = w.word_index - 2
+        if 0 <= k < len(positions):
+            # Only a capital the model is sure of marks a name ("man" in "man on pa" is a coin flip).
+            out[positions[k]] = w.output if w.probs[0] < NAME_DOUBT else w.input.lower()
+    return out
+
+
+def style_of_fix(w: StyleWord, before: str, after: str, category: Category = Category.SOUND,
+                 first: bool = False) -> Style | None:
+    """The style a human fix inside a category shows, or None when it shows none.
+
+    A capital given to a word the model takes for a name says nothing about
+    the style (``[JOEL]`` -> ``[Joel]`` in a lower-case file), nor does one given
+    to the first word of a sound cue (``[Screen reader voicing]`` is written as
+    a sentence, not in Title case)."""
+    t = tag_of(after)
+    if t is Tag.T and first and category is Category.SOUND:
+        return None
+    if t is Tag.L:
+        return Style.LOWER
+    if t is Tag.U:
+        return Style.UPPER
+    if t is Tag.T and tag_of(before) is not Tag.T and (category is Category.LABEL or not is_name(w)):
+        return Style.TITLE
+    return None
+
+
+def apply_styles(doc: Document, cues: Sequence[Sequence[StyleWord]], styles: StyleMap, engine) -> int:
+    """Restyle every word of the chosen categories, in the document and as each word's form and
+    proposed form (batch conversion, and what the editor is proposed); returns words changed."""
+    chosen = {c: s for c, s in styles.items() if s is not Style.MODEL}
+    if not chosen:
+        return 0
+    changed = 0
+    cats = {p: c for p, c in categories_of(doc, cues).items() if c in chosen}
+    plain = plain_forms(engine, cues, cats)
+    for pos, cat in cats.items():
+        style = chosen[cat]
+        w = cues[pos[0]][pos[1]]
+        new = style_form(w, style, engine.form, plain.get(pos))
+        if new != w.form:
+            doc.recase(pos[0], [(w.start, w.end, new)])
+            w.form = w.proposed = new
+            changed += 1
+    return changed

@@ -1,0 +1,258 @@
+"""``subcase simulate-review``: a simulated post-editor plays the review through the app's own core.
+
+For every human-cased reference file the casing is removed (lower case, or
+UPPER with ``upper``; punctuation kept or stripped), the file is cased by the
+model exactly as the editor opens it, and a simulated editor then works
+through the same ``ReviewSession`` the GUI uses:
+
+- it goes to the next word to review in the app's own order
+  (``ReviewState.next_to_review`` from the current word, as the N key does);
+- it looks at the reference for that word only, as a person would;
+- it accepts the word when its form equals the reference, sets the
+  reference's tag when a tag gives the reference form, and otherwise edits
+  the cue text (the Edit cue text command) to write the word as the reference;
+- it stops when no word is left to review.
+
+Whatever the session does after a human decision (what it learns, the words
+it re-cases by itself) happens here too, because the actions go through
+``ReviewSession.perform``.  Words are the ones ``subcase evaluate`` scores: the
+words of the cue text without markup that contain a letter.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from subcase.casing import CasingEngine, DocumentCasing, Mode, apply_casing, case_document, tag_of
+from subcase.review import Accept, EditText, ReviewSession, ReviewState, SetTag, Status
+from subcase.casing.housestyle import StyleMap, apply_styles
+from subcase.review.learning import make_learner
+from subcase.subtitles import Document, load
+from subcase.subtitles.words import has_letters
+
+KEYS = ("words", "initial_errors", "visited", "review_load", "actions", "learned_fixed", "learned_broken",
+        "residual_errors", "residual_rate")
+
+
+@dataclass
+class Prepared:
+    """One reference file, with its input document and the model's casing of it (cased once)."""
+
+    name: str
+    ref_words: list[list[str]]      # per cue, the scored words as the humans wrote them
+    source: Document                # the input the editor opens (casing removed)
+    casing: DocumentCasing
+    styles: StyleMap | None = None  # the house style chosen for the file, applied as the editor opens it
+
+
+def input_text(text: str, tokens, strip_punct: bool, upper: bool) -> str:
+    """A cue's text with its casing removed; with ``strip_punct`` only its words, line by line."""
+    recase = str.upper if upper else str.lower
+    if strip_punct:
+        lines: dict[int, list[str]] = {}
+        for t in tokens:
+            if t.is_word:
+                lines.setdefault(text.count("\n", 0, t.start), []).append(recase(t.text))
+        return "\n".join(" ".join(ws) for _, ws in sorted(lines.items()))
+    out = text
+    for t in reversed(tokens):  # right to left: a case change that alters length moves no earlier offset
+        if t.is_word:
+            out = out[:t.start] + recase(t.text) + out[t.end:]
+    return out
+
+
+def prepare(path: Path, engine: CasingEngine, strip_punct: bool = False, upper: bool = False,
+            styles: StyleMap | None = None) -> Prepared:
+    ref = load(path)
+    ref_words = [[t.text for t in cue.tokens() if t.is_word and has_letters(t.text)] for cue in ref.cues]
+    doc = load(path)
+    for i, cue in enumerate(doc.cues):
+        doc.set_cue_text(i, input_text(cue.text, cue.tokens(), strip_punct, upper))
+    casing = case_document(engine, doc, Mode.RESTORE)
+    return Prepared(Path(path).name, ref_words, doc, casing, styles)
+
+
+@dataclass
+class Counts:
+    words: int = 0
+    initial_errors: int = 0
+    visited: int = 0
+    accepts: int = 0
+    tag_changes: int = 0
+    edits: int = 0
+    learned_fixed: int = 0
+    learned_broken: int = 0
+    residual_errors: int = 0
+    extra: dict = field(default_factory=dict)
+
+    def add(self, other: Counts) -> None:
+        for k in ("words", "initial_errors", "visited", "accepts", "tag_changes", "edits", "learned_fixed",
+                  "learned_broken", "residual_errors"):
+            setattr(self, k, getattr(self, k) + getattr(other, k))
+
+    def as_dict(self) -> dict:
+        return {
+            "words": self.words,
+            "initial_errors": self.initial_errors,
+            "visited": self.visited,
+            "review_load": self.visited / self.words if self.words else 0.0,
+            "actions": {"accepts": self.accepts, "tag_changes": self.tag_changes, "edits": self.edits},
+            "learned_fixed": self.learned_fixed,
+            "learned_broken": self.learned_broken,
+            "residual_errors": self.residual_errors,
+            "residual_rate": self.residual_errors / self.words if self.words else 0.0,
+        }
+
+
+SessionFactory = Callable[[Document, ReviewState, CasingEngine], ReviewSession]
+
+
+def plain_session(doc: Document, state: ReviewState, engine: CasingEngine) -> ReviewSession:
+    return ReviewSession(doc, state, doc.path or Path("simulated"), model_version=engine.info.version,
+                         model_sha256=engine.info.sha256, log=None)
+
+
+def learning_session(doc: Document, state: ReviewState, engine: CasingEngine) -> ReviewSession:
+    """The session as the editor gets it: it learns from every decision."""
+    session = plain_session(doc, state, engine)
+    session.learner = make_learner(engine)
+    return session
+
+
+def simulate_file(prep: Prepared, engine: CasingEngine, threshold: float,
+                  make_session: SessionFactory = plain_session) -> Counts:
+    doc = prep.source.copy()
+    apply_casing(doc, prep.casing)
+    state = ReviewState.from_casing(len(doc.cues), prep.casing, threshold)
+    if prep.styles:
+        apply_styles(doc, state.cues, prep.styles, engine)
+    for c, (words, ref) in enumerate(zip(state.cues, prep.ref_words)):
+        if [w.input.lower() for w in words] != [r.lower() for r in ref]:
+            raise ValueError(f"{prep.name}: cue {c + 1}: the cased words do not line up with the reference")
+    session = make_session(doc, state, engine)
+    n = Counts(words=sum(len(r) for r in prep.ref_words))
+    n.initial_errors = sum(w.form != r for ws, rs in zip(state.cues, prep.ref_words) for w, r in zip(ws, rs))
+    pos = state.next_to_review(None, wrap=False)
+    while pos is not None:
+        n.visited += 1
+        c, s = pos
+        w = state.word(pos)
+        target = prep.ref_words[c][s]
+        if w.form == target:
+            session.perform(Accept(pos))
+            n.accepts += 1
+        elif engine.form(w.form, tag_of(target)) == target:
+            session.perform(SetTag(pos, tag_of(target), engine.form))
+            n.tag_changes += 1
+        else:  # no tag writes it (an unknown mixed form): edit the cue text as the editor would
+            text = doc.cues[c].text
+            session.perform(EditText(c, text[:w.start] + target + text[w.end:]))
+            n.edits += 1
+        # The N key: the next word to review after this one, in reading order,
+        # wrapping round to the start as the app does.
+        pos = state.next_to_review(pos)
+    for ws, rs in zip(state.cues, prep.ref_words):
+        for w, r in zip(ws, rs):
+            if w.form != r:
+                n.residual_errors += 1
+            if w.status is Status.LEARNED:
+                if w.form == r and w.proposed != r:
+                    n.learned_fixed += 1
+                elif w.form != r and w.proposed == r:
+                    n.learned_broken += 1
+    session.close()
+    return n
+
+
+def simulate(preps: list[Prepared], engine: CasingEngine, threshold: float,
+             make_session: SessionFactory = plain_session) -> dict:
+    total = Counts()
+    files = {}
+    for prep in preps:
+        n = simulate_file(prep, engine, threshold, make_session)
+        total.add(n)
+        files[prep.name] = n.as_dict()
+    return {"total": total.as_dict(), "files": files}
+
+
+def format_table(results: dict, per_file: bool) -> str:
+    hdr = (f"{'file':44} {'words':>6} {'errors':>6} {'visited':>7} {'load':>6} {'acc':>5} {'tag':>4} {'edit':>4} "
+           f"{'l.fix':>5} {'l.brk':>5} {'resid':>5} {'rate':>6}")
+    lines = [hdr, "-" * len(hdr)]
+
+    def row(name: str, r: dict) -> str:
+        a = r["actions"]
+        return (f"{name[-44:]:44} {r['words']:6d} {r['initial_errors']:6d} {r['visited']:7d} "
+                f"{100 * r['review_load']:5.1f}% {a['accepts']:5d} {a['tag_changes']:4d} {a['edits']:4d} "
+                f"{r['learned_fixed']:5d} {r['learned_broken']:5d} {r['residual_errors']:5d} "
+                f"{100 * r['residual_rate']:5.2f}%")
+
+    if per_file:
+        for name, r in results["files"].items():
+            lines.append(row(name, r))
+        lines.append("-" * len(hdr))
+    lines.append(row(f"total ({len(results['files'])} files)", results["total"]))
+    return "\n".join(lines)
+
+
+def run_simulation(paths: list[Path], engine: CasingEngine, args, styles: StyleMap | None = None) -> dict:
+    """The CLI's run: every file cased once, then reviewed by the simulated editor.
+
+    Chosen house styles are applied after casing, as the editor applies them when it opens a file."""
+    threshold = engine.info.review_threshold if args.threshold is None else args.threshold
+    preps = [prepare(p, engine, args.strip_punct, args.upper, styles) for p in paths]
+    return simulate(preps, engine, threshold, plain_session if args.no_learning else learning_session)
+
+
+# The configurations the README and the model card report (``python -m subcase.evaluation.simulate``).
+CARD_RUNS = (
+    ("punct", False, False), ("strip-punct", True, False), ("upper", False, True),
+)
+
+
+def card_runs(paths: list[Path], engine: CasingEngine, threshold: float | None = None) -> dict:
+    """Every reported configuration, with and without learning; each input is cased once."""
+    threshold = engine.info.review_threshold if threshold is None else threshold
+    out: dict = {"threshold": threshold, "model": engine.info.version, "runs": {}}
+    for name, strip, upper in CARD_RUNS:
+        preps = [prepare(p, engine, strip, upper) for p in paths]
+        for learning in (True, False):
+            key = f"{name}, {'learning' if learning else 'no learning'}"
+            out["runs"][key] = simulate(preps, engine, threshold, learning_session if learning else plain_session)
+    return out
+
+
+def markdown_table(data: dict) -> str:
+    """Totals of every configuration, then the per-file rows of the first one."""
+    lines = ["| input | learning | words | errors | visited | review load | accepts | tag changes | edits | "
+             "learned fixed | learned broken | residual errors | residual rate |",
+             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for key, res in data["runs"].items():
+        name, learning = key.split(", ")
+        t = res["total"]
+        a = t["actions"]
+        lines.append(f"| {name} | {learning} | {t['words']} | {t['initial_errors']} | {t['visited']} | "
+                     f"{100 * t['review_load']:.1f}% | {a['accepts']} | {a['tag_changes']} | {a['edits']} | "
+                     f"{t['learned_fixed']} | {t['learned_broken']} | {t['residual_errors']} | "
+                     f"{100 * t['residual_rate']:.2f}% |")
+    first_key = next(iter(data["runs"]))
+    lines += ["", f"Per file ({first_key}):", "",
+              "| file | words | errors | review load | learned fixed / broken | residual rate |",
+              "|---|---:|---:|---:|---:|---:|"]
+    for name, r in data["runs"][first_key]["files"].items():
+        lines.append(f"| {name} | {r['words']} | {r['initial_errors']} | {100 * r['review_load']:.1f}% | "
+                     f"{r['learned_fixed']} / {r['learned_broken']} | {100 * r['residual_rate']:.2f}% |")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":  # python -m subcase.evaluation.simulate REF_DIR OUT.json
+    import json
+    import sys
+
+    folder = Path(sys.argv[1])
+    inputs = sorted(p for p in folder.iterdir() if p.suffix.lower() in (".srt", ".vtt"))
+    result = card_runs(inputs, CasingEngine())
+    Path(sys.argv[2]).write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+    print(markdown_table(result))

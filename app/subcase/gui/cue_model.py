@@ -1,0 +1,85 @@
+"""The cue table's model: number, timing, reading speed and the cue text, per row.
+
+Cue text is returned as the plain string it is (for accessibility and the
+find bar); it is painted by the delegates in ``cue_delegates``, never as a
+tooltip or rich text.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+
+from subcase.review import ReviewState
+from subcase.subtitles import Document
+from subcase.subtitles.timecode import format_ms
+
+from .reading_speed import CueReading, measure
+
+COL_NUM, COL_START, COL_END, COL_CPS, COL_CPL, COL_TEXT = range(6)
+HEADERS = ("#", "Start", "End", "CPS", "CPL", "Text")
+
+
+class CueModel(QAbstractTableModel):
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.doc: Document | None = None
+        self.state: ReviewState | None = None
+        self._readings: dict[int, tuple[str, int, int, CueReading]] = {}
+
+    def set_document(self, doc: Document | None, state: ReviewState | None) -> None:
+        self.beginResetModel()
+        self.doc, self.state = doc, state
+        self._readings.clear()
+        self.endResetModel()
+
+    def rowCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() or self.doc is None else len(self.doc.cues)
+
+    def columnCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(HEADERS)
+
+    def headerData(self, section, orientation, role=Qt.DisplayRole):
+        if orientation == Qt.Horizontal and role == Qt.DisplayRole:
+            return HEADERS[section]
+        if orientation == Qt.Horizontal and role == Qt.ToolTipRole:
+            return {COL_CPS: "Reading speed: characters per second (markup excluded)",
+                    COL_CPL: "Characters per line (markup excluded)"}.get(section)
+        return None
+
+    def reading(self, row: int) -> CueReading:
+        """CPL and CPS of a cue, cached until its text or timing changes."""
+        assert self.doc is not None
+        cue = self.doc.cues[row]
+        hit = self._readings.get(row)
+        if hit is not None and hit[0] is cue.text and hit[1] == cue.start_ms and hit[2] == cue.end_ms:
+            return hit[3]
+        r = measure(cue.text, cue.start_ms, cue.end_ms)
+        self._readings[row] = (cue.text, cue.start_ms, cue.end_ms, r)
+        return r
+
+    def data(self, index: QModelIndex, role=Qt.DisplayRole):
+        if not index.isValid() or self.doc is None:
+            return None
+        cue = self.doc.cues[index.row()]
+        col = index.column()
+        if role == Qt.DisplayRole:
+            if col == COL_NUM:
+                return cue.identifier if cue.identifier else str(index.row() + 1)
+            if col == COL_START:
+                return format_ms(cue.start_ms, self.doc.format)
+            if col == COL_END:
+                return format_ms(cue.end_ms, self.doc.format)
+            if col == COL_CPS:  # painted by ReadingDelegate; this is for accessibility
+                cps = self.reading(index.row()).cps
+                return "" if cps is None else f"{cps:.1f}"
+            if col == COL_CPL:
+                return " ".join(str(n) for n in self.reading(index.row()).line_chars)
+            return cue.text  # plain; painted by WordDelegate, read by accessibility
+        if role == Qt.TextAlignmentRole and col != COL_TEXT:
+            return int(Qt.AlignRight | Qt.AlignTop) if col in (COL_NUM, COL_CPS, COL_CPL) else \
+                int(Qt.AlignLeft | Qt.AlignTop)
+        return None
+
+    def refresh(self, cues) -> None:
+        for c in cues:
+            self.dataChanged.emit(self.index(c, 0), self.index(c, len(HEADERS) - 1))

@@ -1,0 +1,122 @@
+"""The word details panel: the current word's tag, probability, alternatives and why it is flagged.
+
+A dock beside the cue list (View › Word Details).  Everything in it is plain
+text: subtitle words go into QLabels with Qt.PlainText and into table items,
+which never interpret markup.  The reasons come from the review core
+(``subcase.review.flag_reasons``): the panel lists them, it does not compute them.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QAbstractItemView, QDockWidget, QHeaderView, QLabel, QTableWidget, \
+    QTableWidgetItem, QVBoxLayout, QWidget
+
+from subcase.casing import TAG_NAMES, Tag
+from subcase.review import ReviewState, flag_reasons, look_of
+
+from .cue_delegates import LOOK_NAMES, MARKERS
+
+FormFn = Callable[[str, Tag], str]
+
+
+def _label(parent: QWidget, bold: bool = False) -> QLabel:
+    label = QLabel(parent)
+    label.setTextFormat(Qt.PlainText)  # subtitle words are untrusted text
+    label.setWordWrap(True)
+    label.setTextInteractionFlags(Qt.TextSelectableByMouse)
+    if bold:
+        f = QFont(label.font())
+        f.setBold(True)
+        label.setFont(f)
+    return label
+
+
+class WordDetailsDock(QDockWidget):
+    """Shows one word; activating an alternative (Enter, double-click) asks for that tag."""
+
+    tag_chosen = Signal(object)  # Tag
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__("Word Details", parent)
+        self.setObjectName("word-details")  # saveState/restoreState key
+        self.setAllowedAreas(Qt.LeftDockWidgetArea | Qt.RightDockWidgetArea | Qt.BottomDockWidgetArea)
+        body = QWidget(self)
+        box = QVBoxLayout(body)
+        box.setContentsMargins(8, 6, 8, 6)
+        self.word_label = _label(body, bold=True)
+        self.where_label = _label(body)
+        self.state_label = _label(body)
+        self.model_label = _label(body)
+        self.why_title = _label(body, bold=True)
+        self.why_title.setText("Why flagged")
+        self.why_label = _label(body)
+        self.alts = QTableWidget(0, 3, body)
+        self.alts.setHorizontalHeaderLabels(["Tag", "Form", "Prob."])
+        self.alts.verticalHeader().setVisible(False)
+        self.alts.setEditTriggers(QAbstractItemView.NoEditTriggers)
+        self.alts.setSelectionBehavior(QAbstractItemView.SelectRows)
+        self.alts.setSelectionMode(QAbstractItemView.SingleSelection)
+        self.alts.setToolTip("Enter or double-click: use this tag")
+        h = self.alts.horizontalHeader()
+        h.setSectionResizeMode(0, QHeaderView.ResizeToContents)
+        h.setSectionResizeMode(1, QHeaderView.Stretch)
+        h.setSectionResizeMode(2, QHeaderView.ResizeToContents)
+        self.alts.itemActivated.connect(self._activated)
+        for w in (self.word_label, self.where_label, self.state_label, self.model_label, self.why_title,
+                  self.why_label):
+            box.addWidget(w)
+        alt_title = _label(body, bold=True)
+        alt_title.setText("Alternatives")
+        box.addWidget(alt_title)
+        box.addWidget(self.alts, 1)
+        body.setMinimumWidth(260)
+        self.setWidget(body)
+        self.show_nothing()
+
+    def show_nothing(self, why: str = "No word selected. Press N for the next word to review.") -> None:
+        self.word_label.setText("")
+        self.where_label.setText(why)
+        for w in (self.state_label, self.model_label, self.why_label):
+            w.setText("")
+        self.why_title.hide()
+        self.alts.setRowCount(0)
+
+    def show_word(self, state: ReviewState, pos: tuple[int, int], form: FormFn) -> None:
+        w = state.word(pos)
+        look = look_of(w, state.threshold)
+        marker = MARKERS[look]
+        self.word_label.setText(f"\u201c{w.form}\u201d")
+        self.where_label.setText(f"Cue {pos[0] + 1}, word {pos[1] + 1}")
+        self.state_label.setText(f"State: {LOOK_NAMES[look]}" + (f" ({marker})" if marker else ""))
+        if w.probs is None or w.model_tag is None:
+            self.model_label.setText(f"Tag {TAG_NAMES[w.tag]} \u00b7 typed by hand, no prediction")
+        else:
+            p = dict(w.alternatives())[w.tag]
+            if w.tag is w.model_tag:
+                self.model_label.setText(f"Tag {TAG_NAMES[w.tag]} {p:.0%}, as the model said")
+            else:
+                self.model_label.setText(f"Tag {TAG_NAMES[w.tag]} {p:.0%} \u00b7 the model said "
+                                         f"{TAG_NAMES[w.model_tag]} {w.confidence:.0%}")
+        reasons = flag_reasons(state, pos)
+        self.why_title.setVisible(bool(reasons))
+        self.why_label.setText("\n".join(f"\u2022 {r}" for r in reasons))
+        alts = w.alternatives()
+        self.alts.setRowCount(len(alts))
+        for i, (tag, p) in enumerate(alts):
+            f = form(w.form, tag)
+            cells = (TAG_NAMES[tag], f, f"{p:.0%}" if w.probs is not None else "\u2014")
+            for col, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                item.setData(Qt.UserRole, tag.value)
+                if f == w.form:  # the form the document has now
+                    font = item.font()
+                    font.setBold(True)
+                    item.setFont(font)
+                self.alts.setItem(i, col, item)
+
+    def _activated(self, item: QTableWidgetItem) -> None:
+        self.tag_chosen.emit(Tag(item.data(Qt.UserRole)))

@@ -1,0 +1,163 @@
+"""Why a word is flagged, and which look it has: the review core's answer, not the GUI's.
+
+``flag_reasons(state, pos)`` lists the evidence that puts a word on the
+review list, as human-readable ``FlagReason`` objects, strongest first:
+
+- low confidence (the calibrated probability of the model's tag);
+- raised by what the editor taught ("you wrote 'Web' in cue 12": another
+  occurrence was fixed to a form this one does not have; review/learning.py);
+- its casing disagrees with a rule the session learned here;
+- the model cased the same word differently elsewhere in this file (away
+  from sentence starts, where a capital is positional), naming the cue;
+- the lexicon knows a mixed-case form of it;
+- a word the model's vocabulary does not hold whole (split into pieces).
+
+A word the app re-cased from what the editor taught gets "changed by what
+you taught" first, flagged or not.  The document-level reasons need the
+file and the session's learner: the session puts them in
+``state.flag_context`` (a ``FlagContext``); without it only the word's own
+evidence is listed.  They explain a highlight and do not add one: measured
+with ``subcase simulate-review``, a highlight fitted on them ranked errors no
+better than the confidence alone (README, "Simulated review").
+
+``look_of(word, threshold)`` names the state a word is drawn in.  The GUI
+maps each ``Look`` to its colours and marker; the rules that decide it live
+here, next to the statuses they read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import TYPE_CHECKING, Callable, Mapping
+
+from .state import Status
+
+if TYPE_CHECKING:
+    from subcase.subtitles import Document
+
+    from .learning import Learner
+    from .state import Pos, ReviewState, ReviewWord
+
+
+@dataclass(frozen=True, slots=True)
+class FlagReason:
+    code: str   # stable identifier, for filtering and tests: "low_confidence", ...
+    text: str   # shown to the editor as it is
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass
+class FlagContext:
+    """What the document-level reasons read: the file, the session's learner, the model's lexicon."""
+
+    doc: Document | None = None
+    learner: Learner | None = None
+    lexicon: Mapping[str, str] | None = None
+    is_rare: Callable[[str], bool] | None = None
+    _initial: dict | None = field(default=None, repr=False)
+
+    def initial(self, state: ReviewState, pos: Pos) -> bool:
+        if self.learner is not None and self.learner._prepared_for == id(state):
+            return self.learner.initial(pos)
+        if self._initial is None:
+            if self.doc is None:
+                return False
+            from .learning import sentence_initial
+            self._initial = sentence_initial(self.doc, state)
+        return self._initial.get(pos, False)
+
+
+def _pair(value: float, threshold: float) -> tuple[str, str]:
+    """Both numbers with just enough decimals to show that value < threshold."""
+    for digits in (2, 3, 4):
+        a, b = f"{value:.{digits}f}", f"{threshold:.{digits}f}"
+        if a != b:
+            return a, b
+    return f"{value:.4f}", f"{threshold:.4f}"
+
+
+def low_confidence(word: ReviewWord, threshold: float) -> FlagReason | None:
+    if word.probs is None or word.confidence >= threshold:
+        return None
+    conf, thr = _pair(word.confidence, threshold)
+    return FlagReason("low_confidence", f"low confidence {conf} (threshold {thr})")
+
+
+def _cased_differently(state: ReviewState, pos: Pos, ctx: FlagContext) -> FlagReason | None:
+    """The first other cue where the same word (away from sentence starts) has another form."""
+    if ctx.initial(state, pos):
+        return None
+    word = state.word(pos)
+    lower = word.form.lower()
+    learner = ctx.learner
+    places = (learner._index.get(lower, ()) if learner is not None and learner._prepared_for == id(state)
+              else (p for p in state.positions() if state.word(p).form.lower() == lower))
+    for other in places:
+        if other == pos or ctx.initial(state, other):
+            continue
+        form = state.word(other).form
+        if form != word.form:
+            return FlagReason("cased_differently", f"cased differently in cue {other[0] + 1} ('{form}')")
+    return None
+
+
+def flag_reasons(state: ReviewState, pos: Pos) -> list[FlagReason]:
+    """Every reason the word at ``pos`` is flagged, strongest first; [] when it is not.
+
+    Reasons stay listed after the editor decided on the word, so the
+    details panel can still say why it was shown.
+    """
+    word = state.word(pos)
+    reasons: list[FlagReason] = []
+    if word.status is Status.LEARNED:
+        reasons.append(FlagReason("learned", "changed by what you taught" if word.form != word.proposed
+                                  else "confirmed by what you taught"))
+    elif not word.flagged(state.threshold):
+        return reasons
+    reason = low_confidence(word, state.threshold)
+    if reason is not None:
+        reasons.append(reason)
+    if word.raised is not None:
+        reasons.append(FlagReason("raised", word.raised))
+    ctx: FlagContext | None = getattr(state, "flag_context", None)
+    if ctx is None or word.probs is None:
+        return reasons
+    lower = word.form.lower()
+    learner = ctx.learner
+    if learner is not None and word.status is not Status.LEARNED:
+        taught = learner.rules.get(learner.context(state, pos)) or learner.words.get(lower)
+        if taught is not None and taught != word.form:
+            reasons.append(FlagReason("taught", f"you wrote '{taught}' in the same context"))
+    reason = _cased_differently(state, pos, ctx)
+    if reason is not None:
+        reasons.append(reason)
+    if ctx.lexicon is not None and lower in ctx.lexicon and ctx.lexicon[lower] != word.form:
+        reasons.append(FlagReason("lexicon", f"the lexicon knows it as '{ctx.lexicon[lower]}'"))
+    if ctx.is_rare is not None and ctx.is_rare(lower):
+        reasons.append(FlagReason("rare", "a rare word to the model"))
+    return reasons
+
+
+class Look(str, Enum):
+    PLAIN = "plain"        # nothing to show
+    REVIEW = "review"      # flagged, no human decision yet
+    ACCEPTED = "accepted"  # a human kept the proposed form
+    CHANGED = "changed"    # a human picked another tag
+    LEARNED = "learned"    # changed by the app from what the editor taught
+    EDITED = "edited"      # typed by hand in an edited cue
+
+
+_DECIDED = {Status.ACCEPTED: Look.ACCEPTED, Status.CHANGED: Look.CHANGED, Status.EDITED: Look.EDITED,
+            Status.LEARNED: Look.LEARNED}
+
+
+def look_of(word: ReviewWord, threshold: float) -> Look:
+    """Called for every painted word on every repaint: no allocation, no method calls."""
+    status = word.status
+    if status is Status.UNTOUCHED:
+        return (Look.REVIEW if word.probs is not None and (word.confidence < threshold or word.raised is not None)
+                else Look.PLAIN)
+    return _DECIDED[status]

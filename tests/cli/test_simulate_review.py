@@ -1,0 +1,55 @@
+"""``subcase simulate-review`` on one real dev file: the simulated editor through the real review core."""
+
+from __future__ import annotations
+
+import json
+
+from subcase.cli import main
+from subcase.evaluation.simulate import KEYS, prepare, simulate
+
+
+def test_simulate_review_plays_the_review_to_the_end(engine, dev_subtitles):
+    path = next(p for p in dev_subtitles if "involving-users" in p.name)
+    prep = prepare(path, engine)
+    threshold = engine.info.review_threshold
+    plain = simulate([prep], engine, threshold)["total"]
+    assert set(plain) == set(KEYS)
+    a = plain["actions"]
+    assert plain["visited"] == a["accepts"] + a["tag_changes"] + a["edits"] > 0
+    # every visited wrong word was put right; what stays wrong was never highlighted
+    assert plain["residual_errors"] == plain["initial_errors"] - a["tag_changes"] - a["edits"]
+    assert plain["learned_fixed"] == plain["learned_broken"] == 0
+    # a lower threshold visits fewer words and leaves at least as many errors
+    lower = simulate([prep], engine, 0.5)["total"]
+    assert lower["visited"] < plain["visited"] and lower["residual_errors"] >= plain["residual_errors"]
+
+
+def test_simulate_review_cli_writes_json(tmp_path, dev_subtitles):
+    path = next(p for p in dev_subtitles if "perspectives_keyboard" in p.name)
+    out = tmp_path / "sim.json"
+    assert main(["simulate-review", str(path), "--json", str(out), "--per-file", "--strip-punct"]) == 0
+    data = json.loads(out.read_text())
+    assert set(data) == {"total", "files"} and list(data["files"]) == [path.name]
+    for entry in (data["total"], data["files"][path.name]):
+        assert set(entry) == set(KEYS)
+        assert 0 < entry["review_load"] < 1 and entry["words"] == data["total"]["words"]
+
+
+def test_learning_in_the_simulated_review_fixes_a_film_s_names_and_breaks_nothing(engine, dev_subtitles):
+    """Elephants Dream without punctuation: the editor fixes "Emo" and "Proog"; the session
+    re-cases their other occurrences (names the tokenizer splits, from their second fix)."""
+    from subcase.evaluation.simulate import learning_session, plain_session
+
+    path = next(p for p in dev_subtitles if "elephantsdream" in p.name)
+    prep = prepare(path, engine, strip_punct=True)
+    threshold = engine.info.review_threshold
+    plain = simulate([prep], engine, threshold, plain_session)["total"]
+    taught = simulate([prep], engine, threshold, learning_session)["total"]
+    assert taught["learned_fixed"] >= 5 and taught["learned_broken"] == 0
+    assert taught["residual_errors"] <= plain["residual_errors"]
+    assert taught["actions"]["tag_changes"] < plain["actions"]["tag_changes"]
+
+
+def test_simulate_review_refuses_a_threshold_out_of_range(dev_subtitles, capsys):
+    assert main(["simulate-review", str(dev_subtitles[0]), "--threshold", "1.5"]) == 2
+    assert "--threshold" in capsys.readouterr().err

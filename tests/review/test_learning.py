@@ -1,0 +1,272 @@
+"""Learning from every fix, through the real review core and the real model."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+from subcase.casing import Tag, apply_casing, case_document
+from subcase.review import Accept, EditLog, ReviewSession, ReviewState, SetTag, Status, read_records
+from subcase.review.flags import FlagContext, flag_reasons
+from subcase.review.learning import make_learner
+from subcase.subtitles import load
+
+FILM = """1
+00:00:01,000 --> 00:00:02,000
+[laughing]
+
+2
+00:00:03,000 --> 00:00:04,000
+where were you?
+
+3
+00:00:05,000 --> 00:00:06,000
+[door slams]
+i waited.
+
+4
+00:00:07,000 --> 00:00:08,000
+[joel sighs]
+
+5
+00:00:09,000 --> 00:00:10,000
+[man on pa] train to boston.
+
+6
+00:00:11,000 --> 00:00:12,000
+[train horn blows]
+"""
+
+TALK = """1
+00:00:01,000 --> 00:00:02,000
+so we did some easy checks first.
+
+2
+00:00:03,000 --> 00:00:04,000
+then we did some easy checks first again.
+
+3
+00:00:05,000 --> 00:00:06,000
+the checks were easy and quick.
+"""
+
+
+def open_session(tmp_path: Path, engine, text: str, log: bool = False):
+    path = tmp_path / "file.srt"
+    path.write_text(text, encoding="utf-8")
+    doc = load(path)
+    casing = case_document(engine, doc)
+    apply_casing(doc, casing)
+    state = ReviewState.from_casing(len(doc.cues), casing)
+    editlog = EditLog(tmp_path / "log.jsonl") if log else None
+    session = ReviewSession(doc, state, path, model_version=engine.info.version,
+                            model_sha256=engine.info.sha256, log=editlog)
+    session.learner = make_learner(engine)
+    return session
+
+
+def find(state: ReviewState, cue: int, word: str):
+    for s, w in enumerate(state.cues[cue]):
+        if w.form.lower() == word:
+            return (cue, s)
+    raise AssertionError(f"no {word!r} in cue {cue}")
+
+
+def test_a_style_learned_from_one_fix_restyles_other_sound_cues(tmp_path, engine):
+    session = open_session(tmp_path, engine, FILM)
+    state, doc = session.state, session.doc
+    # The model cases these cues inconsistently ("[LAUGHING]" but "[door slams]");
+    # the editor's first fix in a sound cue says how this file writes them.
+    session.perform(SetTag(find(state, 2, "door"), Tag.U, engine.form))
+    assert doc.cues[2].text == "[DOOR SLAMS]\nI waited."
+    assert doc.cues[0].text == "[LAUGHING]"
+    assert doc.cues[3].text == "[JOEL SIGHS]"
+    assert doc.cues[4].text == "[MAN ON PA] Train to Boston."  # the words after the cue keep the model's casing
+    assert doc.cues[5].text == "[TRAIN HORN BLOWS]"
+    assert state.word(find(state, 2, "door")).status is Status.CHANGED
+    assert state.word(find(state, 2, "slams")).status is Status.LEARNED
+
+
+def test_lower_style_leaves_proper_names_alone(tmp_path, engine):
+    session = open_session(tmp_path, engine, FILM)
+    state, doc = session.state, session.doc
+    assert doc.cues[0].text == "[LAUGHING]"
+    session.perform(SetTag(find(state, 0, "laughing"), Tag.L, engine.form))
+    assert doc.cues[3].text == "[Joel sighs]"                    # a name keeps its capital
+    assert doc.cues[4].text == "[man on PA] Train to Boston."    # so does an acronym
+    assert doc.cues[5].text == "[train horn blows]"
+    assert doc.cues[2].text.startswith("[door slams]")
+
+
+def test_a_phrase_fix_recases_the_same_phrase_elsewhere_and_nothing_else(tmp_path, engine):
+    session = open_session(tmp_path, engine, TALK)
+    state, doc = session.state, session.doc
+    before = [c.text for c in doc.cues]
+    assert "some easy checks first" in before[0] and "some easy checks first" in before[1]
+    session.perform(SetTag(find(state, 0, "easy"), Tag.T, engine.form))
+    session.perform(SetTag(find(state, 0, "checks"), Tag.T, engine.form))
+    assert "some Easy Checks first" in doc.cues[0].text
+    assert "some Easy Checks first" in doc.cues[1].text
+    assert doc.cues[2].text == before[2]  # "checks" and "easy" in another context stay as they were
+    assert state.word(find(state, 1, "easy")).status is Status.LEARNED
+    assert state.word(find(state, 1, "checks")).status is Status.LEARNED
+
+
+def test_reviewed_words_are_never_changed(tmp_path, engine):
+    session = open_session(tmp_path, engine, TALK)
+    state = session.state
+    reviewed = find(state, 1, "easy")
+    session.perform(Accept(reviewed))
+    form = state.word(reviewed).form
+    session.perform(SetTag(find(state, 0, "easy"), Tag.T, engine.form))
+    session.perform(SetTag(find(state, 0, "checks"), Tag.T, engine.form))
+    assert state.word(reviewed).form == form and state.word(reviewed).status is Status.ACCEPTED
+    # the rest of the phrase around it still learned
+    assert state.word(find(state, 1, "checks")).form == "Checks"
+
+
+def test_one_undo_removes_a_fix_and_everything_it_caused(tmp_path, engine):
+    session = open_session(tmp_path, engine, FILM)
+    texts = [c.text for c in session.doc.cues]
+    statuses = [[w.status for w in ws] for ws in session.state.cues]
+    action = SetTag(find(session.state, 2, "door"), Tag.U, engine.form)
+    session.perform(action)
+    assert [c.text for c in session.doc.cues] != texts
+    session.revert(action)
+    assert [c.text for c in session.doc.cues] == texts
+    assert [[w.status for w in ws] for ws in session.state.cues] == statuses
+    assert session.learner.styles == {}
+    # redo does it all again
+    session.perform(action)
+    assert session.doc.cues[3].text == "[JOEL SIGHS]"
+
+
+def test_the_edit_log_links_app_changes_to_the_human_decision(tmp_path, engine):
+    session = open_session(tmp_path, engine, FILM, log=True)
+    action = SetTag(find(session.state, 2, "door"), Tag.U, engine.form)
+    session.perform(action)
+    session.revert(action)
+    session.close()
+    records = read_records(tmp_path / "log.jsonl")
+    human = [r for r in records if r["action"] == "changed_tag"]
+    learned = [r for r in records if r["action"] == "learned"]
+    assert len(human) == 1 and len(learned) >= 5
+    assert all(r["caused_by"] == human[0]["seq"] for r in learned)
+    assert {r["final"] for r in learned} >= {"SLAMS", "SIGHS", "TRAIN", "HORN", "BLOWS"}
+    undone = {r["undoes"] for r in records if r["action"] == "undo"}
+    assert undone == {human[0]["seq"]} | {r["seq"] for r in learned}
+    assert all(r["schema"] == 2 for r in records)
+
+
+def test_flag_reasons_explain_a_highlight(tmp_path, engine):
+    session = open_session(tmp_path, engine, TALK)
+    state, doc = session.state, session.doc
+    state.flag_context = FlagContext(doc, session.learner, engine.lexicon, session.learner.is_rare)
+    session.perform(SetTag(find(state, 0, "easy"), Tag.T, engine.form))
+    learned = [str(r) for r in flag_reasons(state, find(state, 1, "easy"))]
+    assert learned[0] == "changed by what you taught"
+    # "easy" in cue 3 was raised for review: the editor wrote "Easy" in cue 1 and the file has both forms
+    other = flag_reasons(state, find(state, 2, "easy"))
+    assert [r.code for r in other][:1] in (["low_confidence"], ["raised"])
+    assert "raised" in [r.code for r in other]
+    assert "cased differently in cue 1 ('Easy')" in [str(r) for r in other]
+    # a word nobody flagged has no reasons, whatever the file says about it
+    calm = next(p for p in state.positions() if not state.word(p).flagged(state.threshold)
+                and state.word(p).status is Status.UNTOUCHED)
+    assert flag_reasons(state, calm) == []
+
+
+LABELS = """1
+00:00:01,000 --> 00:00:02,000
+- joel: fine.
+- clementine: whatever.
+
+2
+00:00:03,000 --> 00:00:04,000
+web accessibility: essential for some.
+
+3
+00:00:05,000 --> 00:00:06,000
+- joel: okay.
+- clementine: bye.
+"""
+
+
+def test_a_speaker_label_fix_restyles_the_other_labels_only(tmp_path, engine):
+    session = open_session(tmp_path, engine, LABELS)
+    state, doc = session.state, session.doc
+    joel = find(state, 0, "joel")
+    target = Tag.U if state.word(joel).tag is not Tag.U else Tag.T
+    session.perform(SetTag(joel, target, engine.form))
+    label = engine.form("clementine", target)
+    assert doc.cues[0].text.splitlines()[1].startswith(f"- {label}:")
+    assert doc.cues[2].text.splitlines()[0].startswith(f"- {engine.form('joel', target)}:")
+    assert doc.cues[2].text.splitlines()[1].startswith(f"- {label}:")
+    # "Web accessibility:" is a heading, not a speaker label: untouched
+    assert state.word((1, 0)).status is Status.UNTOUCHED and state.word((1, 1)).status is Status.UNTOUCHED
+
+
+def subtitles(*lines: str) -> str:
+    return "".join(f"{i + 1}\n00:00:0{i},000 --> 00:00:0{i},500\n{line}\n\n" for i, line in enumerate(lines))
+
+
+def test_other_occurrences_cased_otherwise_are_raised_for_review_not_changed(tmp_path, engine):
+    session = open_session(tmp_path, engine, subtitles("we met the fellows today.", "a friend came.",
+                                                       "so the fellows came over."))
+    state = session.state
+    first, other = find(state, 0, "fellows"), find(state, 2, "fellows")
+    assert state.word(first).form == state.word(other).form == "fellows"
+    session.perform(SetTag(first, Tag.T, engine.form))
+    w = state.word(other)
+    # another context, a common word: not changed, but back in the review queue with its reason
+    assert w.form == "fellows" and w.status is Status.UNTOUCHED and w.needs_review(state.threshold)
+    assert w.raised == "you wrote 'Fellows' in cue 1"
+    assert [str(r) for r in flag_reasons(state, other)] == ["you wrote 'Fellows' in cue 1"]
+
+
+def test_an_upper_form_carries_over_to_every_occurrence_away_from_sentence_starts(tmp_path, engine):
+    session = open_session(tmp_path, engine, subtitles("we met the fellows today.", "a friend came.",
+                                                       "so the fellows came over."))
+    state = session.state
+    session.perform(SetTag(find(state, 0, "fellows"), Tag.U, engine.form))
+    w = state.word(find(state, 2, "fellows"))
+    assert w.form == "FELLOWS" and w.status is Status.LEARNED
+
+
+def test_accepting_a_learned_word_makes_it_reviewed(tmp_path, engine):
+    session = open_session(tmp_path, engine, FILM)
+    state = session.state
+    session.perform(SetTag(find(state, 2, "door"), Tag.U, engine.form))
+    slams = find(state, 2, "slams")
+    assert state.word(slams).status is Status.LEARNED
+    action = Accept(slams)
+    session.perform(action)
+    assert state.word(slams).status is Status.CHANGED  # a human now stands behind "SLAMS"
+    session.revert(action)
+    assert state.word(slams).status is Status.LEARNED
+
+
+def test_raised_words_go_back_once_the_editor_writes_the_word_both_ways(tmp_path, engine):
+    session = open_session(tmp_path, engine, subtitles("we met the fellows today.", "so the fellows came over.",
+                                                       "and the fellows left."))
+    state = session.state
+    first, second, third = (find(state, c, "fellows") for c in range(3))
+    session.perform(SetTag(first, Tag.T, engine.form))
+    assert state.word(second).raised and state.word(third).raised
+    action = Accept(third)  # the editor keeps "fellows" here: the file writes it both ways
+    session.perform(action)
+    assert state.word(second).raised is None  # back to what its confidence says
+    session.revert(action)
+    assert state.word(second).raised == "you wrote 'Fellows' in cue 1"
+
+
+def test_a_new_learner_rebuilds_what_was_taught_from_the_reviewed_words(tmp_path, engine):
+    """After a crash recovery the session goes on learning from the decisions already made."""
+    session = open_session(tmp_path, engine, FILM)
+    state, doc = session.state, session.doc
+    session.perform(SetTag(find(state, 2, "door"), Tag.U, engine.form))
+    texts = [c.text for c in doc.cues]
+    fresh = make_learner(engine)
+    fresh.learn_from_reviewed(doc, state)
+    assert fresh.styles == session.learner.styles and fresh.styles
+    assert [c.text for c in doc.cues] == texts  # rebuilding changes nothing
