@@ -12,7 +12,8 @@ ways on x86-64, chosen from the CPU at run time:
 
 Measured with bench/golden_spread.py (onnxruntime 1.32.0): on this Xeon (AMX,
 AVX-512 VNNI) and with AMX refused (the AVX-512 VNNI kernel) the golden
-probabilities are reproduced to the last digit (max |dp| 0.0000); under
+probabilities are reproduced to the last digit (max |dp| 0.0000), and so
+they are under ``qemu-x86_64 -cpu Nehalem`` (SSE4.2 only); under
 ``qemu-x86_64 -cpu Haswell`` (AVX2, no VNNI, no AVX-512: the AMD EPYC that
 failed the old test) every tag is the same but probabilities move by up to
 0.0876 ("MOON" in all_caps: T 0.766 -> 0.853).  qemu's AVX2 arithmetic was
