@@ -31,7 +31,7 @@ LAYERS: dict[str, set[str]] = {
     "casing": {"subtitles"},
     "review": {"casing", "subtitles"},
     "batch": {"casing", "subtitles"},
-    "evaluation": {"casing", "subtitles", "review"},  # simulate-review plays the review core
+    "evaluation": {"review", "casing", "subtitles"},  # simulate-review plays the editor through the review core
     "gui": {"review", "casing", "subtitles", "batch"},
     "cli": {"batch", "casing", "subtitles", "evaluation", "gui"},
     "__main__": {"cli"},

@@ -247,6 +247,8 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--runs", type=int, default=3, help="conversions of the film per system (default 3)")
     b.add_argument("--model", type=Path, help=argparse.SUPPRESS)
     b.add_argument("--no-baseline", action="store_true")
+    b.add_argument("--long-cue", type=int, default=1000, metavar="KB",
+                   help="also convert a file of one cue this large (default 1000 KB; 0 skips it)")
     b.set_defaults(func=cmd_bench)
 
     gu = sub.add_parser("gui", help="open the editor")

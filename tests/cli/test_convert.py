@@ -86,3 +86,15 @@ def test_version_and_no_traceback_for_missing_output_parent(tmp_path):
     out = subprocess.run([sys.executable, "-m", "subcase", "--version"], capture_output=True, text=True,
                          env={"PATH": "/usr/bin:/bin"})
     assert out.returncode == 0 and out.stdout.startswith("subcase ")
+
+
+def test_convert_warns_when_pysrt_would_misread_the_output(engine, tmp_path, capsys):
+    # the scanner keeps a cue with no index and a blank line inside a cue; pysrt does not
+    src = ROOT / "tests" / "fixtures" / "subtitles" / "malformed.srt"
+    rc = main(["convert", str(src), "-o", str(tmp_path / "out"), "-q"])
+    err = capsys.readouterr().err
+    assert rc == 0  # written: a warning, not a failure
+    out = tmp_path / "out" / "malformed.srt"
+    assert only_case_differs(src.read_bytes(), out.read_bytes())
+    assert f"warning {out}: pysrt reads 12 cue(s) where the file has 13; " \
+           "players built on it may misread this file" in err.splitlines()

@@ -98,3 +98,14 @@ def long_srt(path: Path, cues: int = 1500) -> Path:
         out.append(f"{i + 1}\n{t(s)} --> {t(e)}\n{text}\n")
     path.write_text("\n".join(out), encoding="utf-8")
     return path
+
+
+def open_and_change_a_word(qtbot, window, path: Path, key=None) -> None:
+    """Open ``path``, go to the first word to review (N) and set it UPPER (U), by keyboard."""
+    from PySide6.QtCore import Qt
+
+    open_and_wait(qtbot, window, path)
+    window.view.setFocus()
+    qtbot.keyClick(window.view, key if key is not None else Qt.Key_N)
+    qtbot.keyClick(window.view, Qt.Key_U)
+    assert window.is_modified()

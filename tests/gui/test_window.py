@@ -18,7 +18,7 @@ from subcase.subtitles import load
 
 from subcase.gui.cue_view import COL_TEXT
 
-from .conftest import DATA, long_srt, needs_model, open_and_wait
+from .conftest import DATA, long_srt, needs_model, open_and_change_a_word, open_and_wait
 
 pytestmark = needs_model
 
@@ -319,11 +319,7 @@ def test_smoke_test_entry_point(capsys, sample):
 
 def test_save_as_switches_format(qtbot, make_window, sample, tmp_path):
     window = make_window()
-    open_and_wait(qtbot, window, sample)
-    window.view.setFocus()
-    qtbot.keyClick(window.view, Qt.Key_N)
-    qtbot.keyClick(window.view, Qt.Key_U)
-    assert window.is_modified()
+    open_and_change_a_word(qtbot, window, sample)
     out = tmp_path / "converted.vtt"
     assert window.save_to(out)
     data = out.read_text(encoding="utf-8")

@@ -74,6 +74,8 @@ def test_recase_changes_case_only(markup_doc: Document) -> None:
     for bad in ([(bold.start, bold.end, "bald")],            # other letters
                 [(bold.start, bold.end, "bolder")],          # other length
                 [(0, 3, "<I>")],                             # markup
+                [(before.index("<u>"), before.index("<u>") + 3, "<U>")],  # markup on the second line
+                [(before.index("<u>") + 1, before.index("<u>") + 4, "UUN")],  # a span that starts inside it
                 [(bold.start, bold.end, "Bold"), (bold.start + 1, bold.end, "OLD")],  # overlapping
                 [(len(before) - 2, len(before) + 5, "xxxxxxx")]):  # past the end
         with pytest.raises(ValueError):

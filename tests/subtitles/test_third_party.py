@@ -3,11 +3,13 @@
 They are the project's reference parsers: on well-formed files our timings,
 identifiers, settings and text must agree with theirs (cross-check), and
 where they drop or rewrite something the tests below pin it down next to
-the proof that subcase keeps it.
+the proof that subcase keeps it.  At run time they check every saved file
+(``subtitles.compat``): the last tests here.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import io
 from pathlib import Path
 
@@ -15,7 +17,9 @@ import pysrt
 import pytest
 import webvtt
 
-from subcase.subtitles import load
+from subcase.subtitles import formats, load, save
+from subcase.subtitles.compat import mismatch
+from subcase.subtitles.saving import check_readers
 
 from .conftest import FIXTURES, dev_files, needs_dev
 
@@ -127,3 +131,42 @@ def test_dev_srt_agrees_with_pysrt() -> None:
         theirs = pysrt.open(str(path), encoding=ours.encoding)
         assert [(c.start_ms, c.end_ms, c.text) for c in ours.cues] == \
             [(s.start.ordinal, s.end.ordinal, s.text) for s in theirs]
+
+
+# -- the check on save: would players built on these parsers read our file? ---
+
+@pytest.mark.parametrize("name, parser, theirs, ours", [("malformed.srt", "pysrt", 12, 13),
+                                                         ("malformed.vtt", "webvtt-py", 2, 3)])
+def test_save_warns_when_a_reference_parser_reads_other_cues(tmp_path, name, parser, theirs, ours) -> None:
+    doc = load(FIXTURES / name)
+    saved = save(doc, tmp_path / name)
+    assert saved.path.read_bytes() == (FIXTURES / name).read_bytes()  # still written, unchanged
+    assert saved.warnings == [f"{parser} reads {theirs} cue(s) where the file has {ours}; "
+                              "players built on it may misread this file"]
+
+
+@pytest.mark.parametrize("name", ["markup.srt", "markup_crlf.srt", "features.vtt", "legacy_cp1252.srt",
+                                  "utf16le_bom.srt"])
+def test_well_formed_files_save_without_warnings(tmp_path, name) -> None:
+    doc = load(FIXTURES / name)
+    assert save(doc, tmp_path / name).warnings == []
+    other = "vtt" if doc.format == "srt" else "srt"
+    assert save(doc, tmp_path / f"x.{other}").warnings == []  # converted, checked by the other parser
+
+
+def test_timing_the_parser_reads_differently_is_reported() -> None:
+    ours = [(1000, 2000), (3000, 4000)]
+    assert mismatch(ours, [(1000, 2000), (3000, 4000)], "pysrt") is None
+    assert mismatch(ours, [(1000, 2000), (3000, 4500)], "pysrt") == (
+        "pysrt reads cue 2 at 3000-4500 ms where the file has 3000-4000 ms; "
+        "players built on it may misread this file")
+
+
+def test_a_reference_parser_that_fails_only_warns(tmp_path) -> None:
+    def broken(text: str):
+        raise ValueError("unexpected token")
+
+    doc = load(FIXTURES / "markup.srt")
+    written = check_readers(doc, doc.render(), dataclasses.replace(formats.SRT, reference_timings=broken))
+    assert written == ["pysrt cannot read this file (ValueError: unexpected token); "
+                       "players built on it may not read it either"]

@@ -214,15 +214,16 @@ def apply_styles(doc: Document, cues: Sequence[Sequence[StyleWord]], styles: Sty
     chosen = {c: s for c, s in styles.items() if s is not Style.MODEL}
     if not chosen:
         return 0
-    changed = 0
     cats = {p: c for p, c in categories_of(doc, cues).items() if c in chosen}
     plain = plain_forms(engine, cues, cats)
+    by_cue: dict[int, list[tuple[StyleWord, str]]] = {}
     for pos, cat in cats.items():
-        style = chosen[cat]
         w = cues[pos[0]][pos[1]]
-        new = style_form(w, style, engine.form, plain.get(pos))
+        new = style_form(w, chosen[cat], engine.form, plain.get(pos))
         if new != w.form:
-            doc.recase(pos[0], [(w.start, w.end, new)])
+            by_cue.setdefault(pos[0], []).append((w, new))
+    for c, changes in by_cue.items():  # one pass over each cue, however many of its words change
+        doc.recase(c, [(w.start, w.end, new) for w, new in changes])
+        for w, new in changes:
             w.form = w.proposed = new
-            changed += 1
-    return changed
+    return sum(map(len, by_cue.values()))

@@ -7,6 +7,9 @@ start-up time and peak memory (max RSS) are its own:
   write) and case single cues one by one (interactive latency);
 - truecase (PyPI n-gram baseline), when the bench extra is installed;
 - first word + I: the rule baseline, for the cost of reading and writing alone.
+
+Then subcase converts one more file, a single cue of about 1 MB (``--long-cue``),
+where anything quadratic in a cue's length would show; the target is under 10 s.
 """
 
 from __future__ import annotations
@@ -31,11 +34,12 @@ def _ms(t: float) -> str:
 def make_film(path: Path, n_cues: int) -> int:
     """A lower-cased SRT film of ``n_cues`` cues, cycling the dev subtitles' text when present."""
     from subcase.subtitles import load
+    from subcase.subtitles.formats import is_subtitle_path
 
     texts: list[str] = []
     if SHARED_DEV.is_dir():
         for f in sorted(SHARED_DEV.iterdir()):
-            if f.suffix in (".srt", ".vtt"):
+            if is_subtitle_path(f):
                 doc = load(f)
                 texts += [doc.plain_text(i) for i in range(len(doc.cues)) if doc.plain_text(i).strip()]
     if not texts:
@@ -100,7 +104,8 @@ def worker(system: str, film: Path, model: str | None, runs: int = 3) -> dict:
         doc = cased.doc
         words = len(cased.casing.words)
         lat = []
-        texts = [doc.plain_text(i) for i in range(min(200, len(doc.cues)))]
+        # per-cue latency is a film's measure; a one-cue file would case itself again
+        texts = [doc.plain_text(i) for i in range(min(200, len(doc.cues)))] if len(doc.cues) > 1 else []
         for t in texts:
             t1 = time.perf_counter()
             case_texts(engine, [t])
@@ -141,6 +146,20 @@ def worker(system: str, film: Path, model: str | None, runs: int = 3) -> dict:
             "peak_rss_mb": peak}
 
 
+def _run_worker(system: str, film: Path, runs: int, model: str | None) -> dict | str:
+    """The worker's numbers, or the reason it did not run."""
+    cmd = [sys.executable, "-m", "subcase.evaluation.bench", system, str(film), str(runs)] + \
+          ([str(model)] if model else [])
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ))
+    wall = time.perf_counter() - t0
+    if proc.returncode != 0:
+        return (proc.stderr.strip().splitlines() or ["failed"])[-1]
+    row = json.loads(proc.stdout.strip().splitlines()[-1])
+    row["process_s"] = wall
+    return row
+
+
 def run_bench(args) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         film = Path(args.file) if args.file else Path(tmp) / "film.srt"
@@ -148,20 +167,17 @@ def run_bench(args) -> int:
             make_film(film, args.cues)
         systems = ["subcase"] + ([] if args.no_baseline else ["truecase", "first word + I"])
         rows = []
-        env = dict(os.environ)
         for system in systems:
-            cmd = [sys.executable, "-m", "subcase.evaluation.bench", system, str(film), str(args.runs)] + \
-                  ([str(args.model)] if args.model else [])
-            t0 = time.perf_counter()
-            proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
-            wall = time.perf_counter() - t0
-            if proc.returncode != 0:
-                last = (proc.stderr.strip().splitlines() or ["failed"])[-1]
-                print(f"{system}: not run ({last})")
+            row = _run_worker(system, film, args.runs, args.model)
+            if isinstance(row, str):
+                print(f"{system}: not run ({row})")
                 continue
-            row = json.loads(proc.stdout.strip().splitlines()[-1])
-            row["process_s"] = wall
             rows.append(row)
+        long_cue = None
+        if args.long_cue > 0:
+            path = Path(tmp) / "long-cue.srt"
+            make_long_cue(path, args.long_cue * 1000)
+            long_cue = _run_worker("subcase", path, 1, args.model)
     cues = args.cues if not args.file else "?"
     print(f"film: {film.name if args.file else f'{cues} cues (synthetic, lower-cased dev subtitles)'}; "
           f"{os.cpu_count()} CPU(s)")
@@ -175,6 +191,12 @@ def run_bench(args) -> int:
               f"{r['latency_p50_ms']:6.1f}ms {r['latency_p95_ms']:6.1f}ms {r['peak_rss_mb']:7.0f}MB")
     print(f"(convert = read + case + write of the first run, start-up excluded; median w/s = median of "
           f"{args.runs} runs in the same process; start-up = imports + model load; cue latency = casing one cue alone)")
+    if isinstance(long_cue, dict):
+        verdict = "OK" if long_cue["convert_s"] < 10 else "OVER 10 s"
+        print(f"one cue of {args.long_cue:,} KB ({long_cue['words']:,} words): convert {long_cue['convert_s']:.1f} s "
+              f"({long_cue['words_per_s']:,.0f} words/s, peak RSS {long_cue['peak_rss_mb']:.0f} MB) {verdict}")
+    elif long_cue is not None:
+        print(f"one cue of {args.long_cue:,} KB: not run ({long_cue})")
     return 0
 
 

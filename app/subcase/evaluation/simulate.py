@@ -28,6 +28,7 @@ from typing import Callable
 from subcase.casing import CasingEngine, DocumentCasing, Mode, apply_casing, case_document, tag_of
 from subcase.review import Accept, EditText, ReviewSession, ReviewState, SetTag, Status
 from subcase.casing.housestyle import StyleMap, apply_styles
+from subcase.casing.stream import line_numbers
 from subcase.review.learning import make_learner
 from subcase.subtitles import Document, load
 from subcase.subtitles.words import has_letters
@@ -50,17 +51,18 @@ class Prepared:
 def input_text(text: str, tokens, strip_punct: bool, upper: bool) -> str:
     """A cue's text with its casing removed; with ``strip_punct`` only its words, line by line."""
     recase = str.upper if upper else str.lower
+    words = [t for t in tokens if t.is_word]
     if strip_punct:
         lines: dict[int, list[str]] = {}
-        for t in tokens:
-            if t.is_word:
-                lines.setdefault(text.count("\n", 0, t.start), []).append(recase(t.text))
+        for t, line in zip(words, line_numbers(text, words)):
+            lines.setdefault(line, []).append(recase(t.text))
         return "\n".join(" ".join(ws) for _, ws in sorted(lines.items()))
-    out = text
-    for t in reversed(tokens):  # right to left: a case change that alters length moves no earlier offset
-        if t.is_word:
-            out = out[:t.start] + recase(t.text) + out[t.end:]
-    return out
+    # one pass, left to right (a case change may alter a word's length: "ß" -> "SS")
+    parts, pos = [], 0
+    for t in words:
+        parts += [text[pos:t.start], recase(t.text)]
+        pos = t.end
+    return "".join(parts) + text[pos:]
 
 
 def prepare(path: Path, engine: CasingEngine, strip_punct: bool = False, upper: bool = False,

@@ -10,7 +10,6 @@ has, the user is warned that players may misread the file.
 
 from __future__ import annotations
 
-import logging
 from typing import Sequence
 
 Timings = list[tuple[int, int]]  # (start ms, end ms) of each cue, in order
@@ -19,9 +18,9 @@ Timings = list[tuple[int, int]]  # (start ms, end ms) of each cue, in order
 def pysrt_timings(text: str) -> Timings:
     import pysrt
 
-    # pysrt logs every item it cannot parse and skips it; the count tells us.
-    logging.getLogger("pysrt").setLevel(logging.CRITICAL)
-    return [(item.start.ordinal, item.end.ordinal) for item in pysrt.from_string(text)]
+    # ERROR_PASS: pysrt skips, silently, an item it cannot parse; the count tells us.
+    subs = pysrt.from_string(text, error_handling=pysrt.SubRipFile.ERROR_PASS)
+    return [(item.start.ordinal, item.end.ordinal) for item in subs]
 
 
 def webvtt_timings(text: str) -> Timings:

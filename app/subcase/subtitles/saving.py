@@ -64,5 +64,10 @@ def save(doc: Document, path: Path | str | None = None, *, format: str | None = 
 def check_readers(doc: Document, text: str, fmt: formats.Format) -> list[str]:
     """Warnings when the format's reference parser reads other cues from ``text`` than ``doc`` has."""
     ours = [(c.start_ms, c.end_ms) for c in doc.cues]
-    problem = compat.mismatch(ours, fmt.reference_timings(text), fmt.reference_parser)
+    try:
+        theirs = fmt.reference_timings(text)
+    except Exception as exc:  # a third-party parser's own failure: the file is written, so only warn
+        return [f"{fmt.reference_parser} cannot read this file ({type(exc).__name__}: {exc}); "
+                "players built on it may not read it either"]
+    problem = compat.mismatch(ours, theirs, fmt.reference_parser)
     return [problem] if problem else []

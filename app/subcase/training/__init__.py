@@ -1,4 +1,5 @@
 """Training pipeline (optional extra ``subcase[train]``): data, fine-tuning, ONNX export.
 
-Nothing here is imported by the app or shipped in its installers.
+The app never imports it (tests/test_architecture.py checks that), and neither
+the wheel nor the PyInstaller bundle ships it: it runs from a source tree.
 """

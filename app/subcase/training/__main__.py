@@ -39,7 +39,8 @@ def main() -> None:
     if DEV.is_dir():
         from subcase.casing import CasingEngine
         from subcase.evaluation.runner import evaluate
-        files = sorted(p for p in DEV.iterdir() if p.suffix in (".srt", ".vtt"))
+        from subcase.subtitles.formats import is_subtitle_path
+        files = sorted(p for p in DEV.iterdir() if is_subtitle_path(p))
         evaluation = evaluate(files, CasingEngine(args.out))
         (args.out / "evaluation.json").write_text(json.dumps(evaluation, indent=2, default=str) + "\n")
     write_card(args.out, evaluation)

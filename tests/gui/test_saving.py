@@ -1,0 +1,34 @@
+"""Saving from the window warns when a reference parser would misread the file."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+
+from .conftest import needs_model, open_and_change_a_word
+
+pytestmark = needs_model
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "subtitles"
+
+
+def test_save_warns_when_pysrt_reads_fewer_cues(qtbot, make_window, tmp_path):
+    path = tmp_path / "malformed.srt"
+    shutil.copy(FIXTURES / "malformed.srt", path)
+    window = make_window()
+    open_and_change_a_word(qtbot, window, path, Qt.Key_Right)
+    assert window.save()  # saved all the same
+    assert not window.is_modified()
+    assert path.read_bytes() == window.session.doc.to_bytes()
+    assert "pysrt reads 12 cue(s) where the file has 13" in window.last_error
+    assert "players built on it may misread this file" in window.last_error
+
+
+def test_clean_save_shows_no_warning(qtbot, make_window, sample):
+    window = make_window()
+    open_and_change_a_word(qtbot, window, sample)
+    assert window.save()
+    assert window.last_error == ""
+    assert window.statusBar().currentMessage() == f"Saved {sample}"
