@@ -1,6 +1,6 @@
 """`subcase convert` talks to no one: it opens no network socket and leaves no telemetry behind.
 
-onnxruntime's PyPI builds (1.29+, Linux and macOS) carry Microsoft's 1DS
+onnxruntime's recent PyPI builds (1.32.0 here; Linux and macOS) carry Microsoft's 1DS
 telemetry: unless switched off before onnxruntime initializes, they write a
 device id and an event queue to ~/.cache/Microsoft/DeveloperTools/.onnxruntime
 and an uploader thread looks up the collector's host name right after a

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 
-# onnxruntime's PyPI builds for Linux and macOS (1.29 and later) carry Microsoft's 1DS
+# onnxruntime's recent PyPI builds for Linux and macOS (1.32.0 here) carry Microsoft's 1DS
 # telemetry, on by default: `import onnxruntime` writes a device id and an event queue to
 # ~/.cache/Microsoft/DeveloperTools/.onnxruntime and an uploader thread looks up
 # mobile.events.data.microsoft.com right after a session is created (measured with 1.32.0,
