@@ -131,6 +131,14 @@ def run_gui(argv: list[str]) -> int:
     if args.smoke_test:
         # No display is needed to prove the bundle works.
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    # Qt aborts the process (status 134) when its platform plugin cannot start: say why first
+    from .display import display_problem
+
+    problem = display_problem()
+    if problem:
+        print(f"subcase: {problem}", file=sys.stderr)
+        return 1
+    if args.smoke_test:
         return smoke_test(args.file)
 
     from PySide6.QtCore import QTimer
