@@ -54,3 +54,51 @@ def dev_subtitles_ml() -> dict[str, list[Path]]:
         pytest.skip(f"shared multilingual dev subtitles not found at {DEV_SUBTITLES_ML}")
     return {d.name: sorted(p for p in d.iterdir() if p.suffix in (".srt", ".vtt"))
             for d in sorted(DEV_SUBTITLES_ML.iterdir()) if d.is_dir()}
+
+
+@pytest.fixture
+def tmpfs(tmp_path):
+    """mount(size, read_only=False) -> a fresh tmpfs folder: a real full disk or
+    read-only folder (root ignores permission bits, so chmod cannot make one).
+    Skips where mounting is not allowed; everything is unmounted afterwards."""
+    import subprocess
+
+    mounted: list[Path] = []
+
+    def mount(size: str = "64k", read_only: bool = False) -> Path:
+        point = tmp_path / f"tmpfs{len(mounted)}"
+        point.mkdir()
+        opts = f"size={size},mode=0777" + (",ro" if read_only else "")
+        proc = subprocess.run(["mount", "-t", "tmpfs", "-o", opts, "tmpfs", str(point)],
+                              capture_output=True, text=True)
+        if proc.returncode != 0:
+            pytest.skip(f"cannot mount a tmpfs here: {proc.stderr.strip() or proc.returncode}")
+        mounted.append(point)
+        return point
+
+    yield mount
+    for point in reversed(mounted):
+        subprocess.run(["umount", "-l", str(point)], capture_output=True)
+
+
+@pytest.fixture
+def fill_disk():
+    """fill(folder) fills folder's file system until a write fails with ENOSPC."""
+    return _fill_disk
+
+
+def _fill_disk(folder: Path) -> Path:
+    """Fill the file system of folder until a write fails with ENOSPC; returns the filler."""
+    import errno
+
+    filler = folder / "filler"
+    with open(filler, "wb", buffering=0) as f:
+        block = b"\0" * 4096
+        while True:
+            try:
+                if f.write(block) == 0:
+                    break
+            except OSError as exc:
+                assert exc.errno == errno.ENOSPC
+                break
+    return filler

@@ -25,15 +25,18 @@ PACKAGE = Path(__file__).resolve().parents[1] / "app" / "subcase"
 # part -> the parts it may import (a part is a top-level module or package of subcase).
 # The package root (``import subcase`` for __version__) and the leaf utilities
 # below may be imported by anyone.
-LEAVES = {"_version", "paths", "digest"}
+LEAVES = {"_version", "paths", "digest", "errors", "terminal"}
 LAYERS: dict[str, set[str]] = {
     "subtitles": set(),
     "casing": {"subtitles"},
     "review": {"casing", "subtitles"},
-    "batch": {"casing", "subtitles"},
+    "outputs": {"subtitles"},
+    "batch": {"casing", "subtitles", "outputs"},
+    "parallel": {"batch", "casing", "subtitles", "outputs"},             # batch in worker processes (--jobs)
+    "cluster": {"parallel", "batch", "casing", "subtitles", "outputs"},  # batch on Dask (--cluster)
     "evaluation": {"review", "casing", "subtitles"},  # simulate-review plays the editor through the review core
-    "gui": {"review", "casing", "subtitles", "batch"},
-    "cli": {"batch", "casing", "subtitles", "evaluation", "gui", "review"},  # review: profile commands
+    "gui": {"review", "casing", "subtitles", "batch", "parallel", "outputs"},
+    "cli": {"batch", "parallel", "cluster", "casing", "subtitles", "evaluation", "gui", "review", "outputs"},  # review: profiles
     "__main__": {"cli"},
     "training": {"casing", "subtitles", "evaluation"},
 }

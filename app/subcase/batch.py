@@ -2,20 +2,26 @@
 
 Inputs are never touched: every output goes to the output folder under the
 input's own file name (with the extension of the chosen format), written
-atomically.  A bad file becomes a failed ``FileResult`` with a one-line reason;
+atomically.  Outputs are planned before any work starts (``outputs.py``): an
+input whose output would replace an input or another input's output fails.
+A bad file becomes a failed ``FileResult`` with a one-line reason;
 the other files still convert.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
 
-from subcase.casing import CasingCancelled, CasingEngine, DocumentCasing, LanguageError, Method, Mode, case_file
+from subcase.casing import CasingCancelled, CasingEngine, DocumentCasing, Method, Mode, case_file
 from subcase.casing.engine import OnProgress, ShouldCancel
+from subcase.errors import SubcaseError, describe_oserror
+from subcase.outputs import is_within, output_path, plan_outputs, same_file_key, special_kind
 from subcase.subtitles import Document, SubtitleError, formats, save
+from subcase.subtitles.convert import conversion_losses
 
 Adapt = Callable[[Document, DocumentCasing], int]  # re-cases a cased document further; words changed
 
@@ -30,6 +36,7 @@ class FileResult:
     changed: int = 0
     warnings: list[str] = field(default_factory=list)       # problems the reader worked around
     save_warnings: list[str] = field(default_factory=list)  # why players may misread the output
+    losses: list[str] = field(default_factory=list)         # what a format conversion could not carry over
     casing: DocumentCasing | None = None
     language: str = ""        # the file's language and how it was cased, one line (DocumentCasing.summary)
     not_by_model: bool = False  # some of it is in a language the model cannot case (see casing/rules.py)
@@ -49,22 +56,49 @@ class BatchResult:
         return [r for r in self.results if r.ok]
 
 
-def collect_inputs(paths: Sequence[Path | str]) -> tuple[list[Path], list[FileResult]]:
-    """Expand folders (recursively) into .srt/.vtt files; report paths that cannot be used."""
+class BatchProgress:
+    """The overall fraction of a batch whose files may run side by side (``--jobs``)."""
+
+    def __init__(self, n_files: int):
+        self.fractions = [0.0] * max(n_files, 1)
+
+    def update(self, i: int, done: int, total: int) -> float:
+        if 0 <= i < len(self.fractions):
+            self.fractions[i] = max(self.fractions[i], done / total if total else 0.0)
+        return min(1.0, sum(self.fractions) / len(self.fractions))
+
+
+def collect_inputs(paths: Sequence[Path | str], exclude: Sequence[Path | str] = ()
+                   ) -> tuple[list[Path], list[FileResult]]:
+    """Expand folders (recursively) into .srt/.vtt files; report paths that cannot be used.
+
+    Files under a folder in ``exclude`` (the output folder) are left out of
+    folder walks, so a second run into ``FOLDER/cased`` does not take the
+    first run's outputs as inputs.  Special files are reported, never opened.
+    """
     files: list[Path] = []
     bad: list[FileResult] = []
     seen: set[Path] = set()
+    excluded = [Path(e) for e in exclude]
     for p in map(Path, paths):
         if p.is_dir():
-            found = sorted(f for f in p.rglob("*") if f.is_file() and formats.is_subtitle_path(f))
+            found = sorted(f for f in p.rglob("*") if formats.is_subtitle_path(f) and f.is_file()
+                           and not any(is_within(f, e) for e in excluded))
             if not found:
-                bad.append(FileResult(p, error="folder holds no .srt or .vtt files"))
+                bad.append(FileResult(p, error="folder holds no .srt or .vtt files"
+                                      + (" outside the output folder" if excluded else "")))
             candidates = found
+        elif (kind := special_kind(p)) is not None:
+            bad.append(FileResult(p, error=f"is {kind}, not a regular file; subcase only reads regular files"))
+            continue
         elif p.is_file():
             if not formats.is_subtitle_path(p):
                 bad.append(FileResult(p, error=f"not a subtitle file (expected .srt or .vtt, got {p.suffix or 'no extension'})"))
                 continue
             candidates = [p]
+        elif os.path.lexists(p):
+            bad.append(FileResult(p, error="is a broken symbolic link"))
+            continue
         else:
             bad.append(FileResult(p, error="no such file or folder"))
             continue
@@ -76,16 +110,12 @@ def collect_inputs(paths: Sequence[Path | str]) -> tuple[list[Path], list[FileRe
     return files, bad
 
 
-def output_path(src: Path, out_dir: Path, out_format: str | None) -> Path:
-    fmt = formats.get(out_format) if out_format else (formats.for_path(src) or formats.SRT)
-    return out_dir / (src.stem + fmt.suffix)
-
-
 def convert_file(engine: CasingEngine, src: Path, out_dir: Path, mode: Mode | str = Mode.RESTORE,
                  out_format: str | None = None, progress: OnProgress | None = None,
                  cancel: ShouldCancel | None = None, keep_casing: bool = False,
-                 styles: dict | None = None, adapt: Adapt | None = None, lang: str = "auto") -> FileResult:
-    """Case one file into ``out_dir``.  Raises only ``CasingCancelled``.
+                 styles: dict | None = None, adapt: Adapt | None = None,
+                 dst: Path | None = None, lang: str = "auto") -> FileResult:
+    """Case one file into ``out_dir`` (as ``dst`` when the caller planned it).  Raises only ``CasingCancelled``.
 
     ``adapt(doc, casing)`` re-cases the cased document further (a profile, issue 16)
     and returns the words it changed.
@@ -94,8 +124,8 @@ def convert_file(engine: CasingEngine, src: Path, out_dir: Path, mode: Mode | st
     style (casing/housestyle.py); None or "model" keeps the model's casing."""
     result = FileResult(Path(src))
     try:
-        dst = output_path(result.src, out_dir, out_format)
-        if dst.resolve() == result.src.resolve():
+        dst = dst or output_path(result.src, out_dir, out_format)
+        if same_file_key(dst) == same_file_key(result.src):
             raise SubtitleError(f"{src.name}: output would overwrite the input; choose another output folder")
         cased = case_file(engine, result.src, mode, progress, cancel, lang)
         result.language = cased.casing.summary()
@@ -111,16 +141,17 @@ def convert_file(engine: CasingEngine, src: Path, out_dir: Path, mode: Mode | st
         result.words = len(cased.casing.words)
         if keep_casing:
             result.casing = cased.casing
+        result.losses = conversion_losses(cased.doc, out_format)
         out_dir.mkdir(parents=True, exist_ok=True)
         saved = save(cased.doc, dst, format=out_format, backup=False)
         result.dst, result.save_warnings = saved.path, saved.warnings
         result.ok = True
     except CasingCancelled:
         raise
-    except (SubtitleError, LanguageError) as exc:
+    except SubcaseError as exc:
         result.error = str(exc)
     except OSError as exc:
-        result.error = f"{exc.strerror or exc}: {exc.filename or src}"
+        result.error = describe_oserror(exc, src)
     return result
 
 
@@ -130,12 +161,26 @@ def run_batch(engine: CasingEngine, inputs: Sequence[Path], out_dir: Path, mode:
               on_file_done: Callable[[FileResult], None] | None = None,
               cancel: ShouldCancel | None = None, keep_casing: bool = False,
               styles: dict | None = None, adapt: Adapt | None = None, lang: str = "auto") -> BatchResult:
-    """Convert every input; ``progress(file_index, n_files, done_in_file, total_in_file)``."""
+    """Convert every input; ``progress(file_index, n_files, done_in_file, total_in_file)``.
+
+    ``progress(i, n, 1, 1)`` means file i is finished, so the overall fraction
+    is ``(i + done / total) / n`` throughout.
+    """
     results: list[FileResult] = []
     n = len(inputs)
-    for i, src in enumerate(inputs):
+    # Every output is decided before the first file is read (see outputs.py).
+    plan = plan_outputs([Path(p) for p in inputs], Path(out_dir), out_format)
+    for i, (src, planned) in enumerate(zip(inputs, plan)):
         if cancel is not None and cancel():
             return BatchResult(results, cancelled=True)
+        if planned.error is not None:
+            failed = FileResult(Path(src), error=planned.error)
+            results.append(failed)
+            if progress is not None:
+                progress(i, n, 1, 1)
+            if on_file_done is not None:
+                on_file_done(failed)
+            continue
 
         def file_progress(done: int, total: int, i: int = i) -> None:
             if progress is not None:
@@ -143,12 +188,12 @@ def run_batch(engine: CasingEngine, inputs: Sequence[Path], out_dir: Path, mode:
 
         try:
             r = convert_file(engine, Path(src), out_dir, mode, out_format, file_progress, cancel, keep_casing,
-                             styles, adapt, lang)
+                             styles, adapt, dst=planned.dst, lang=lang)
         except CasingCancelled:
             return BatchResult(results, cancelled=True)
         results.append(r)
         if progress is not None:
-            progress(i + 1, n, 1, 1)
+            progress(i, n, 1, 1)  # file i is complete (not "file i+1 started")
         if on_file_done is not None:
             on_file_done(r)
     return BatchResult(results)

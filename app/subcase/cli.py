@@ -6,8 +6,12 @@
     subcase bench                       speed and memory, side by side with baselines
     subcase profile build|list|show|export|import|delete   profiles: what the editor taught, per series
 
-A user mistake (bad path, bad file, missing model) prints one line and exits
-non-zero; it never shows a traceback.
+A user mistake (bad path, bad file, missing model, an output that would
+replace an input) prints one line and never shows a traceback.  Exit status:
+0 everything converted; 1 a file failed or the run was refused (a
+``SubcaseError`` or ``OSError``); 2 a usage error (argparse); 130 Ctrl-C.
+Everything printed that came from outside (file names, error text) goes
+through ``terminal.safe`` so escape codes in a name are shown, not run.
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ import time
 from pathlib import Path
 
 from subcase import __version__
+from subcase.errors import SubcaseError, describe_oserror
+from subcase.terminal import safe
 
 COMMANDS = {"convert", "evaluate", "simulate-review", "bench", "gui", "profile"}
 
@@ -29,7 +35,7 @@ def _failure(r) -> str:
     for prefix in (f"{r.src}: ", f"{r.src.name}: "):
         if error.startswith(prefix):
             error = error[len(prefix):]
-    return f"FAILED {r.src}: {error}"
+    return safe(f"FAILED {r.src}: {error}")
 
 
 class ProgressBar:
@@ -47,11 +53,12 @@ class ProgressBar:
         if self.tty:
             width = 30
             filled = int(width * fraction)
-            sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {100 * fraction:5.1f}% {label[:40]:40}")
+            label = safe(label)[:40]
+            sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {100 * fraction:5.1f}% {label:40}")
             sys.stderr.flush()
         elif fraction - self.last >= 0.1 or (fraction >= 1.0 and self.last < 1.0):
             self.last = fraction
-            sys.stderr.write(f"{100 * fraction:5.1f}% {label}\n")
+            sys.stderr.write(f"{100 * fraction:5.1f}% {safe(label)}\n")
 
     def close(self) -> None:
         if self.tty and not self.quiet:
@@ -63,14 +70,14 @@ def _engine(args):
     try:
         return CasingEngine(args.model) if getattr(args, "model", None) else CasingEngine()
     except ModelError as exc:
-        raise SystemExit(f"subcase: {exc}") from None
+        raise SystemExit(safe(f"subcase: {exc}")) from None
 
 
-def _collect(paths: list[Path]):
+def _collect(paths: list[Path], exclude: tuple[Path, ...] = ()):
     """Subtitle files under ``paths``; unusable paths are reported on stderr."""
     from subcase.batch import collect_inputs
 
-    inputs, bad = collect_inputs(paths)
+    inputs, bad = collect_inputs(paths, exclude)
     for r in bad:
         print(_failure(r), file=sys.stderr)
     if not inputs:
@@ -94,29 +101,39 @@ def _add_style_args(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_convert(args) -> int:
-    from subcase.batch import run_batch, write_details
+    from subcase.batch import BatchProgress, write_details
+    from subcase.outputs import check_report_path, plan_outputs
 
-    inputs, bad = _collect(args.paths)
-    if not inputs:
-        return 1
     out_dir = Path(args.output)
     if out_dir.exists() and not out_dir.is_dir():
-        print(f"subcase: output {out_dir} exists and is not a folder", file=sys.stderr)
+        print(safe(f"subcase: output {out_dir} exists and is not a folder"), file=sys.stderr)
         return 1
-    engine = _engine(args)
-    adapt = None
+    inputs, bad = _collect(args.paths, (out_dir,))
+    if not inputs:
+        return 1
+    if args.details:
+        # Checked before the model loads or any file is read (outputs.py).
+        planned = [p.dst for p in plan_outputs(inputs, out_dir, args.format) if p.dst is not None]
+        check_report_path(Path(args.details), "--details", inputs, planned, folders=[out_dir])
+    from subcase.casing import ModelError
+    from subcase.casing.engine import load_model_info
+    try:
+        info = load_model_info(args.model)  # a missing model fails here, before any worker starts
+    except ModelError as exc:
+        raise SystemExit(f"subcase: {exc}") from None
+    adapt_factory = None
     if args.profile:
         try:
-            adapt = _profile_adapter(args.profile, engine)
+            adapt_factory = _profile_adapter_factory(args.profile, info.version)
         except _profile_error() as exc:
             print(f"subcase: {exc}", file=sys.stderr)
             return 1
     bar = ProgressBar(len(inputs), args.quiet)
+    overall = BatchProgress(len(inputs))
     t0 = time.perf_counter()
 
     def progress(i: int, n: int, done: int, total: int) -> None:
-        frac = (i + (done / total if total else 0)) / n
-        bar.update(min(frac, 1.0), inputs[min(i, n - 1)].name)
+        bar.update(overall.update(i, done, total), inputs[min(i, n - 1)].name)
 
     def on_done(r) -> None:
         if r.ok and r.not_by_model:  # one line: why (some of) this file was not cased by the model
@@ -125,27 +142,44 @@ def cmd_convert(args) -> int:
         if not r.ok:
             bar.close()
             print(_failure(r), file=sys.stderr)
+        for loss in r.losses:  # always shown: the output lacks something the input had
+            bar.close()
+            print(safe(f"warning {r.src}: {loss}"), file=sys.stderr)
         for w in r.save_warnings:
             bar.close()
-            print(f"warning {r.dst}: {w}", file=sys.stderr)
+            print(safe(f"warning {r.dst}: {w}"), file=sys.stderr)
 
-    result = run_batch(engine, inputs, out_dir, args.mode, args.format, progress, on_done,
-                       keep_casing=bool(args.details), styles=_styles(args), adapt=adapt, lang=args.lang)
+    try:
+        if args.cluster:
+            from subcase.cluster import ClusterError, convert_on_cluster
+            try:
+                result = convert_on_cluster(args.cluster, inputs, out_dir, args.model, args.mode, args.format,
+                                            progress, on_done, keep_casing=bool(args.details), styles=_styles(args),
+                                            adapt_factory=adapt_factory, lang=args.lang)
+            except ClusterError as exc:
+                raise SystemExit(f"subcase: {exc}") from None
+        else:
+            from subcase.parallel import auto_jobs, convert_batch
+            result = convert_batch(inputs, out_dir, args.jobs or auto_jobs(inputs), lambda: _engine(args), args.model,
+                                   args.mode, args.format, progress, on_done, keep_casing=bool(args.details),
+                                   styles=_styles(args), adapt_factory=adapt_factory, lang=args.lang)
+    except ModelError as exc:  # a worker could not load the model
+        raise SystemExit(f"subcase: {exc}") from None
     bar.close()
     elapsed = time.perf_counter() - t0
     if args.details:
-        write_details(Path(args.details), result.results, engine.info.review_threshold)
+        write_details(Path(args.details), result.results, info.review_threshold)
     ok = result.succeeded
     words = sum(r.words for r in ok)
     changed = sum(r.changed for r in ok)
     warnings = sum(len(r.warnings) for r in ok)
     failed = len(result.failed) + len(bad)
-    print(f"converted {len(ok)} file(s), {failed} failed; {words} words, {changed} recased; "
-          f"{warnings} parse warning(s); {elapsed:.1f} s -> {out_dir}")
+    print(safe(f"converted {len(ok)} file(s), {failed} failed; {words} words, {changed} recased; "
+               f"{warnings} parse warning(s); {elapsed:.1f} s -> {out_dir}"))
     if args.verbose:
         for r in ok:
             for w in r.warnings:
-                print(f"warning {r.src.name}: {w}", file=sys.stderr)
+                print(safe(f"warning {r.src.name}: {w}"), file=sys.stderr)
     return 1 if failed else 0
 
 
@@ -155,19 +189,23 @@ def cmd_evaluate(args) -> int:
     inputs, _ = _collect(args.refs)
     if not inputs:
         return 1
+    if args.json:
+        from subcase.outputs import check_report_path
+        check_report_path(Path(args.json), "--json", inputs, [])  # before hours of evaluation, not after
     engine = None if args.baselines_only else _engine(args)
     punct = (True,) if args.punct_only else ((False,) if args.strip_punct else (True, False))
     from subcase.subtitles import SubtitleError
     try:
         results = evaluate(inputs, engine, baselines=not args.no_baselines, per_cue=not args.no_per_cue,
-                           punct_settings=punct, log=lambda s: print(s, file=sys.stderr),
+                           punct_settings=punct, log=lambda s: print(safe(s), file=sys.stderr),
                            lang=args.lang)
     except SubtitleError as exc:
-        print(f"subcase: {exc}", file=sys.stderr)
+        print(safe(f"subcase: {exc}"), file=sys.stderr)
         return 1
-    print(format_report(results))
+    print("\n".join(safe(line) for line in format_report(results).splitlines()))
     if args.json:
-        Path(args.json).write_text(json.dumps(results, indent=2, default=str) + "\n", encoding="utf-8")
+        from subcase.subtitles.atomic import write_atomic
+        write_atomic(Path(args.json), (json.dumps(results, indent=2, default=str) + "\n").encode("utf-8"))
     return 0
 
 
@@ -176,12 +214,17 @@ def _profile_error():
     return ProfileError
 
 
-def _profile_adapter(name: str, engine):
-    """``convert --profile``: the stored profile applied to each cased file, as the editor applies it."""
+def _profile_adapter_factory(name: str, model_version: str):
+    """``convert --profile``: the stored profile applied to each cased file, as the editor applies it.
+
+    A factory ``engine -> adapt`` rather than the adapter itself, so that each
+    worker process (``--jobs``, ``--cluster``) builds it around its own engine."""
+    from functools import partial
+
     from subcase.review import profile_store
     from subcase.review.profile_apply import profile_adapter
 
-    return profile_adapter(profile_store.load(name, engine.info.version), engine)
+    return partial(profile_adapter, profile_store.load(name, model_version))
 
 
 def cmd_simulate_review(args) -> int:
@@ -198,6 +241,9 @@ def cmd_simulate_review(args) -> int:
     inputs, _ = _collect(args.refs)
     if not inputs:
         return 1
+    if args.json:
+        from subcase.outputs import check_report_path
+        check_report_path(Path(args.json), "--json", inputs, [])  # before the simulation, not after
     engine = _engine(args)
     if args.series:
         return _simulate_series(inputs, engine, args)
@@ -208,14 +254,15 @@ def cmd_simulate_review(args) -> int:
             profile = profile_store.load(args.profile, engine.info.version)
         results = run_simulation(inputs, engine, args, _styles(args), profile=profile)
     except SubtitleError as exc:
-        print(f"subcase: {exc}", file=sys.stderr)
+        print(safe(f"subcase: {exc}"), file=sys.stderr)
         return 1
     except _profile_error() as exc:
-        print(f"subcase: {exc}", file=sys.stderr)
+        print(safe(f"subcase: {exc}"), file=sys.stderr)
         return 1
-    print(format_table(results, args.per_file))
+    print("\n".join(safe(line) for line in format_table(results, args.per_file).splitlines()))
     if args.json:
-        Path(args.json).write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+        from subcase.subtitles.atomic import write_atomic
+        write_atomic(Path(args.json), (json.dumps(results, indent=2) + "\n").encode("utf-8"))
     return 0
 
 
@@ -319,7 +366,7 @@ def _profile_command(args, store) -> int:
 
 
 def cmd_bench(args) -> int:
-    if args.runs < 1 or args.cues < 1:
+    if args.runs < 1 or args.cues < 1 or args.films < 0:
         print("subcase bench: --runs and --cues must be at least 1", file=sys.stderr)
         return 2
     from subcase.evaluation.bench import run_bench
@@ -337,6 +384,16 @@ def _add_lang_arg(p: argparse.ArgumentParser) -> None:
     p.add_argument("--lang", choices=("auto", *LANGUAGES), default="auto",
                    help="language of the subtitles (default auto: detected per file, and per cue where a file "
                         "mixes languages); languages without a model only get sentence starts capitalised")
+
+
+def _jobs(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return n
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -358,6 +415,13 @@ def build_parser() -> argparse.ArgumentParser:
     _add_style_args(c)
     _add_lang_arg(c)
     c.add_argument("--model", type=Path, help=argparse.SUPPRESS)
+    where = c.add_mutually_exclusive_group()
+    where.add_argument("-j", "--jobs", type=_jobs, default=None, metavar="N",
+                   help="files converted at a time, each in its own process (default: one per core; one for a batch "
+                        "under 512 KB, where starting the workers costs more than they save)")
+    where.add_argument("--cluster", metavar="ADDRESS",
+                   help="send the files to a Dask cluster (e.g. tcp://host:8786); inputs and output folder "
+                        "must be on a path every worker sees (needs the 'cluster' extra)")
     c.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     c.add_argument("-v", "--verbose", action="store_true", help="list parse warnings")
     c.set_defaults(func=cmd_convert)
@@ -399,6 +463,8 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--cues", type=int, default=1500, help="cues in the synthetic feature-length film")
     b.add_argument("--file", type=Path, help="benchmark this subtitle file instead")
     b.add_argument("--runs", type=int, default=3, help="conversions of the film per system (default 3)")
+    b.add_argument("--films", type=int, default=8, help="films in the folder for the --jobs figure (0: skip it)")
+    b.add_argument("--jobs", type=_jobs, default=2, help="worker processes for the folder figure (default 2)")
     b.add_argument("--model", type=Path, help=argparse.SUPPRESS)
     b.add_argument("--no-baseline", action="store_true")
     b.add_argument("--long-cue", type=int, default=1000, metavar="KB",
@@ -446,6 +512,12 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
+    except SubcaseError as exc:  # a user mistake or an unusable file: one line, no traceback
+        print(safe(f"subcase: {exc}"), file=sys.stderr)
+        return 1
+    except OSError as exc:  # the disk, not the program: say which file and why
+        print(safe(f"subcase: {describe_oserror(exc)}"), file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("subcase: interrupted", file=sys.stderr)
         return 130

@@ -1,21 +1,33 @@
-"""Regenerate tests/casing/golden.json after shipping a new model:
+"""Regenerate the golden files after shipping a new model:
 
-    PYTHONPATH=app python tests/casing/make_golden.py
+    python tests/casing/make_golden.py        (subcase installed, e.g. pip install -e .)
 
-The golden file pins the shipped model's tags and probabilities on fixed
-inputs, so any change to the model, the tokenizer or the windowing shows up as
-a failing test rather than as silently different casing.
+The golden files pin the shipped model's tags and probabilities on fixed
+inputs, so any change to the model, the tokenizer, the windowing or the
+calibration shows up as a failing test rather than as silently different casing.
+
+onnxruntime's int8 matrix kernels compute in one of two ways on x86-64 (see
+test_golden.py): exactly (VNNI, AMX, SSE) or with the 16-bit saturation of
+vpmaddubsw (AVX2 and AVX-512 without VNNI).  Each way gets its own file:
+
+* golden.json       -- this machine, which must have VNNI or AMX (exact);
+* golden-avx2.json  -- the same script under ``qemu-x86_64 -cpu Haswell``
+                       (apt-get install qemu-user), an AVX2 CPU without VNNI.
 """
 
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 from subcase.casing import CasingEngine, case_texts
 
 HERE = Path(__file__).resolve().parent
 MODELS = HERE.parents[1] / "models"
+FILES = {"exact": HERE / "golden.json", "avx2": HERE / "golden-avx2.json"}
 
 INPUTS = {
     "cross_cue": ["so we flew to new york", "on monday with john smith", "and the fbi was waiting."],
@@ -27,8 +39,17 @@ INPUTS = {
 }
 
 
-def golden(engine: CasingEngine) -> dict:
-    out = {"sha256": engine.info.sha256, "cases": {}}
+def cpu_features() -> set[str]:
+    """What CPUID tells this process (under qemu: the emulated CPU)."""
+    try:
+        from numpy._core._multiarray_umath import __cpu_features__ as feats
+    except ImportError:  # numpy < 2
+        from numpy.core._multiarray_umath import __cpu_features__ as feats
+    return {name for name, present in feats.items() if present}
+
+
+def golden(engine: CasingEngine, kernel: str) -> dict:
+    out = {"sha256": engine.info.sha256, "int8_kernel": kernel, "cpu": sorted(cpu_features()), "cases": {}}
     for name, texts in INPUTS.items():
         casing = case_texts(engine, texts)
         out["cases"][name] = {
@@ -39,7 +60,30 @@ def golden(engine: CasingEngine) -> dict:
     return out
 
 
+def write(kernel: str) -> None:
+    data = golden(CasingEngine(MODELS), kernel)
+    FILES[kernel].write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"wrote {FILES[kernel]} for model {data['sha256'][:12]}")
+
+
+def main() -> int:
+    if len(sys.argv) == 2 and sys.argv[1] in FILES:  # the child run under qemu
+        write(sys.argv[1])
+        return 0
+    feats = cpu_features()
+    if "AVX512VNNI" not in feats:
+        print("make_golden: golden.json must be made on a CPU with AVX-512 VNNI (or AMX), "
+              f"this one has {sorted(feats & {'AVX2', 'AVX512F', 'AVX512BW'})}", file=sys.stderr)
+        return 1
+    write("exact")
+    qemu = shutil.which("qemu-x86_64")
+    if not qemu:
+        print("make_golden: qemu-x86_64 not found (apt-get install qemu-user); golden-avx2.json not made",
+              file=sys.stderr)
+        return 1
+    return subprocess.run([qemu, "-cpu", "Haswell", sys.executable, __file__, "avx2"],
+                          stderr=subprocess.DEVNULL).returncode
+
+
 if __name__ == "__main__":
-    data = golden(CasingEngine(MODELS))
-    (HERE / "golden.json").write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    print(f"wrote {HERE / 'golden.json'} for model {data['sha256'][:12]}")
+    sys.exit(main())

@@ -1,4 +1,33 @@
-"""Golden outputs: the shipped model's tags and probabilities on fixed inputs are pinned."""
+"""Golden outputs: the shipped model's tags and probabilities on fixed inputs are pinned.
+
+Why there are two golden files.  The model is int8 (dynamically quantized
+MatMuls), and onnxruntime's MLAS computes u8 x s8 dot products in one of two
+ways on x86-64, chosen from the CPU at run time:
+
+* exactly, with 32-bit sums: AVX-512 VNNI, AVX-VNNI and AMX (vpdpbusd and tile
+  instructions), and the SSE kernel;
+* with vpmaddubsw, which adds each pair of u8*s8 products in 16 bits with
+  saturation: AVX2 without VNNI, and AVX-512 BW without VNNI (MLAS's
+  AVX512Core kernel uses the same instruction on the same packed layout).
+
+Measured with bench/golden_spread.py (onnxruntime 1.32.0): on this Xeon (AMX,
+AVX-512 VNNI) and with AMX refused (the AVX-512 VNNI kernel) the golden
+probabilities are reproduced to the last digit (max |dp| 0.0000), and so
+they are under ``qemu-x86_64 -cpu Nehalem`` (SSE4.2 only); under
+``qemu-x86_64 -cpu Haswell`` (AVX2, no VNNI, no AVX-512: the AMD EPYC that
+failed the old test) every tag is the same but probabilities move by up to
+0.0876 ("MOON" in all_caps: T 0.766 -> 0.853).  qemu's AVX2 arithmetic was
+checked bit for bit against this CPU on 200,000 random inputs, and the first
+word over 0.002 in each case under qemu (up to 0.0173, "door") is what the
+EPYC run reported.  A tolerance wide enough for both ways (0.09 and more)
+would let real changes through, e.g. a new calibration temperature, so each
+way has its own golden file (make_golden.py writes both) and the run must
+match one of them at the old tolerance of 0.002: the golden values are
+rounded to 4 decimals, and within one way the rest is float noise (0.0000
+measured).  AVX-512 without VNNI could not be run here (qemu emulates no
+AVX-512): it is expected to match golden-avx2.json by the reading above.
+Tags must be identical in both files and on every CPU.
+"""
 
 from __future__ import annotations
 
@@ -9,26 +38,55 @@ import pytest
 
 from subcase.casing import case_texts
 
-GOLDEN = Path(__file__).resolve().parent / "golden.json"
+HERE = Path(__file__).resolve().parent
+GOLDEN = {"exact": HERE / "golden.json", "avx2": HERE / "golden-avx2.json"}
+TOLERANCE = 2e-3
+CASES = ["cross_cue", "no_punctuation", "all_caps", "sound_and_speaker", "mixed_case", "honorifics"]
 
 
 @pytest.fixture(scope="module")
-def golden():
-    return json.loads(GOLDEN.read_text(encoding="utf-8"))
+def goldens() -> dict[str, dict]:
+    return {kernel: json.loads(path.read_text(encoding="utf-8")) for kernel, path in GOLDEN.items()}
 
 
-def test_golden_matches_the_shipped_model(engine, golden):
-    assert golden["sha256"] == engine.info.sha256, (
-        "models/model.onnx changed: regenerate with `PYTHONPATH=app python tests/casing/make_golden.py` "
-        "and review the differences")
+@pytest.fixture(scope="module")
+def observed(engine, goldens) -> dict[str, list]:
+    texts = goldens["exact"]["cases"]
+    return {case: case_texts(engine, texts[case]["texts"]).words for case in CASES}
 
 
-@pytest.mark.parametrize("case", ["cross_cue", "no_punctuation", "all_caps", "sound_and_speaker", "mixed_case",
-                                  "honorifics"])
-def test_golden_case(engine, golden, case):
-    expected = golden["cases"][case]
-    casing = case_texts(engine, expected["texts"])
-    got = [{"cue": w.cue_index, "input": w.input, "output": w.output, "tag": w.tag.value} for w in casing.words]
+def _max_diff(observed: dict[str, list], golden: dict) -> float:
+    return max(abs(p - q) for case, words in observed.items()
+               for w, e in zip(words, golden["cases"][case]["words"]) for p, q in zip(w.probs, e["probs"]))
+
+
+@pytest.fixture(scope="module")
+def kernel(observed, goldens) -> str:
+    """The golden file this CPU's int8 arithmetic reproduces (the closer one over all cases)."""
+    diffs = {k: _max_diff(observed, g) for k, g in goldens.items()}
+    return min(diffs, key=diffs.__getitem__)
+
+
+def test_golden_matches_the_shipped_model(engine, goldens):
+    for kernel, golden in goldens.items():
+        assert golden["sha256"] == engine.info.sha256, (
+            f"models/model.onnx changed ({GOLDEN[kernel].name}): regenerate with "
+            "`python tests/casing/make_golden.py` and review the differences")
+
+
+def test_both_kernels_give_the_same_tags(goldens):
+    for case in CASES:
+        tags = {k: [w["tag"] for w in g["cases"][case]["words"]] for k, g in goldens.items()}
+        assert tags["exact"] == tags["avx2"], case
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_golden_case(observed, goldens, kernel, case):
+    expected = goldens[kernel]["cases"][case]
+    got = [{"cue": w.cue_index, "input": w.input, "output": w.output, "tag": w.tag.value} for w in observed[case]]
     assert got == [{k: e[k] for k in ("cue", "input", "output", "tag")} for e in expected["words"]]
-    for w, e in zip(casing.words, expected["words"]):
-        assert list(w.probs) == pytest.approx(e["probs"], abs=2e-3), w.input
+    other = next(k for k in GOLDEN if k != kernel)
+    for w, e, o in zip(observed[case], expected["words"], goldens[other]["cases"][case]["words"]):
+        assert list(w.probs) == pytest.approx(e["probs"], abs=TOLERANCE), (
+            f"{w.input}: matches neither int8 kernel's golden file (closest: {GOLDEN[kernel].name}; "
+            f"{GOLDEN[other].name} has {o['probs']}); run bench/golden_spread.py on this CPU")

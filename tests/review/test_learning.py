@@ -93,7 +93,10 @@ def test_lower_style_leaves_proper_names_alone(tmp_path, engine):
     assert doc.cues[0].text == "[LAUGHING]"
     session.perform(SetTag(find(state, 0, "laughing"), Tag.L, engine.form))
     assert doc.cues[3].text == "[Joel sighs]"                    # a name keeps its capital
-    assert doc.cues[4].text == "[man on PA] Train to Boston."    # so does an acronym
+    # so does an acronym; whether "pa" reads as PA or Pa is a near tie for the int8 model that
+    # flips with the CPU (U 0.56 / T 0.40 with VNNI, T 0.53 / U 0.44 on AVX2, measured under
+    # qemu -cpu Haswell), so the test asks only that lower style did not lower it
+    assert doc.cues[4].text in ("[man on PA] Train to Boston.", "[man on Pa] Train to Boston.")
     assert doc.cues[5].text == "[train horn blows]"
     assert doc.cues[2].text.startswith("[door slams]")
 

@@ -276,3 +276,20 @@ def test_accepting_a_profile_word_makes_it_reviewed(tmp_path, engine, logs):
     assert session.state.word(pos).status is Status.CHANGED  # the editor now owns the profile's form
     session.revert(action)
     assert session.state.word(pos).status is Status.PROFILE
+
+
+def test_convert_profile_reaches_worker_processes(tmp_path, engine, logs, monkeypatch, capsys):
+    # --jobs 2: each worker builds the profile's adapter around its own engine
+    monkeypatch.setenv("SUBCASE_DATA_DIR", str(tmp_path / "data"))
+    assert main(["profile", "build", "Proog show", "--logs", str(tmp_path / "logs")]) == 0
+    src = tmp_path / "eps"
+    src.mkdir()
+    for k in range(3):
+        (src / f"ep{k}.srt").write_text(EPISODES[2], encoding="utf-8")
+    for jobs in ("1", "2"):
+        assert main(["convert", str(src), "-o", str(tmp_path / f"out{jobs}"), "--profile", "Proog show",
+                     "--jobs", jobs, "-q"]) == 0
+    one = {p.name: p.read_bytes() for p in (tmp_path / "out1").iterdir()}
+    two = {p.name: p.read_bytes() for p in (tmp_path / "out2").iterdir()}
+    assert one == two and len(two) == 3
+    assert all(text.decode().count("Proog") == 2 for text in two.values())

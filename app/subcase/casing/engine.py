@@ -67,6 +67,27 @@ class ModelInfo:
     card: dict
 
 
+def load_model_info(model_dir: Path | None = None) -> ModelInfo:
+    """The model's card and calibration, without loading the network (cheap: a
+    parent process that only hands files to workers needs no more)."""
+    model_dir = Path(model_dir) if model_dir else models_dir()
+    for name in ("model.onnx", "tokenizer.json", "model.json"):
+        if not (model_dir / name).is_file():
+            raise ModelError(f"the casing model is incomplete: {model_dir / name} is missing")
+    try:
+        meta = json.loads((model_dir / "model.json").read_text(encoding="utf-8"))
+    except ValueError as exc:
+        raise ModelError(f"{model_dir / 'model.json'} is not valid JSON: {exc}") from exc
+    cal = meta.get("calibration", {})
+    return ModelInfo(
+        version=str(meta.get("version", "unknown")),
+        sha256=str(meta.get("sha256") or file_sha256(model_dir / "model.onnx")),
+        temperature=float(cal.get("temperature", 1.0)),
+        review_threshold=float(cal.get("review_threshold", 0.9)),
+        card=meta,
+    )
+
+
 class CasingEngine:
     """Loads the shipped model once; any number of threads may call ``predict``.
 
@@ -81,13 +102,8 @@ class CasingEngine:
                  budget: int | None = None):
         model_dir = Path(model_dir) if model_dir else models_dir()
         self.model_dir = model_dir
-        for name in ("model.onnx", "tokenizer.json", "model.json"):
-            if not (model_dir / name).is_file():
-                raise ModelError(f"the casing model is incomplete: {model_dir / name} is missing")
-        try:
-            meta = json.loads((model_dir / "model.json").read_text(encoding="utf-8"))
-        except ValueError as exc:
-            raise ModelError(f"{model_dir / 'model.json'} is not valid JSON: {exc}") from exc
+        self.info = load_model_info(model_dir)
+        meta = self.info.card
         self.session = OnnxSession(model_dir / "model.onnx", threads)
         self.encoder = WordEncoder(model_dir / "tokenizer.json")
         lex_path = model_dir / "lexicon.json"
@@ -114,14 +130,6 @@ class CasingEngine:
             except ValueError as exc:
                 raise ModelError(f"{card} is not valid JSON: {exc}") from exc
         self._lock = threading.Lock()
-        cal = meta.get("calibration", {})
-        self.info = ModelInfo(
-            version=str(meta.get("version", "unknown")),
-            sha256=str(meta.get("sha256") or file_sha256(model_dir / "model.onnx")),
-            temperature=float(cal.get("temperature", 1.0)),
-            review_threshold=float(cal.get("review_threshold", 0.9)),
-            card=meta,
-        )
 
     # -- which model cases which language ----------------------------------------------
 

@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
+from subcase.errors import SubcaseError
+
 LANGUAGES = ("en", "es", "fr", "de", "pt")          # what --lang accepts besides "auto"
 NAMES = {"en": "English", "es": "Spanish", "fr": "French", "de": "German", "pt": "Portuguese"}
 CUE_CONFIDENCE = 0.9
@@ -36,8 +38,8 @@ PRIOR = 0.2            # a file the model's language has this much chance for is
 UNKNOWN = "und"                                      # nothing to go by (no letters)
 
 
-class LanguageError(Exception):
-    """The detector cannot be loaded (its package is missing or broken)."""
+class LanguageError(SubcaseError):
+    """The detector cannot be loaded (its package is missing or broken): one line, as every user-facing error."""
 
 
 def name(code: str) -> str:

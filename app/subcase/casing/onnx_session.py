@@ -12,14 +12,16 @@ from pathlib import Path
 
 import numpy as np
 
+from subcase.errors import SubcaseError
 
-# onnxruntime's PyPI builds for Linux and macOS (1.29 and later) carry Microsoft's 1DS
+
+# onnxruntime's recent PyPI builds for Linux and macOS (1.32.0 here) carry Microsoft's 1DS
 # telemetry, on by default: `import onnxruntime` writes a device id and an event queue to
 # ~/.cache/Microsoft/DeveloperTools/.onnxruntime and an uploader thread looks up
 # mobile.events.data.microsoft.com right after a session is created (measured with 1.32.0,
-# see README "Privacy").  disable_telemetry_events() does not stop the uploader; only an
-# environment variable read when onnxruntime initializes does.  1.29-1.32 read
-# ORT_DISABLE_TELEMETRY (docs/Privacy.md); the current source reads ORT_TELEMETRY_DISABLED.
+# see README "Privacy").  disable_telemetry_events() comes after the import has written the
+# files; only an environment variable read when onnxruntime initializes stops it all: 1.32.0
+# reads ORT_DISABLE_TELEMETRY (docs/Privacy.md), the current source ORT_TELEMETRY_DISABLED.
 # Forced, not defaulted: subtitles may be unreleased work, and subcase talks to no one.
 TELEMETRY_SWITCHES = {"ORT_DISABLE_TELEMETRY": "1", "ORT_TELEMETRY_DISABLED": "1"}
 
@@ -35,7 +37,7 @@ def disable_onnxruntime_telemetry() -> None:
 disable_onnxruntime_telemetry()
 
 
-class ModelError(Exception):
+class ModelError(SubcaseError):
     """The shipped model is missing, damaged or cannot run here."""
 
 

@@ -1,15 +1,22 @@
 """``subcase bench``: speed and memory of the truecaser, side by side with baselines.
 
-Each system runs in its own fresh process on the same feature-length film, so
-start-up time and peak memory (max RSS) are its own:
+Everything is measured in the same run, so the ratios between systems hold on
+any host even where the absolute figures do not (int8 inference differs about
+3x between AVX2-only CPUs and CPUs with VNNI):
 
-- subcase: load the ONNX model, then convert the film (read, case across cues,
-  write) and case single cues one by one (interactive latency);
-- truecase (PyPI n-gram baseline), when the bench extra is installed;
-- first word + I: the rule baseline, for the cost of reading and writing alone.
-
-Then subcase converts one more file, a single cue of about 1 MB (``--long-cue``),
-where anything quadratic in a cue's length would show; the target is under 10 s.
+- the CPU: model name and the instruction sets int8 inference depends on
+  (AVX2, AVX-512, AVX512-VNNI, AVX-VNNI, AMX), from /proc/cpuinfo;
+- each system in its own fresh process on the same feature-length film, so
+  start-up time and peak memory (max RSS) are its own: subcase (load the model,
+  convert the film, case single cues one by one), truecase (PyPI n-gram
+  baseline, with the bench extra) and first word + I (the cost of reading and
+  writing alone);
+- ``subcase convert`` as a user runs it: the whole process, start-up included;
+- the raw onnxruntime ceiling: the engine's own batches for the film replayed
+  through the session alone (sub-tokens/s, and the words/s that caps);
+- ``subcase convert --jobs N`` on a folder of several films, whole process;
+- a single cue of about 1 MB (``--long-cue``), where anything quadratic in a
+  cue's length would show; the target is under 10 s.
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ from __future__ import annotations
 import json
 import os
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -79,7 +87,7 @@ def make_long_cue(path: Path, n_bytes: int) -> int:
     return words
 
 
-def worker(system: str, film: Path, model: str | None, runs: int = 3) -> dict:
+def worker(system: str, film: Path, model: str | None, runs: int = 3, with_ceiling: bool = True) -> dict:
     """Runs inside the child process; returns the numbers as a dict.
 
     The film is converted ``runs`` times: the first run is what one ``subcase
@@ -95,12 +103,13 @@ def worker(system: str, film: Path, model: str | None, runs: int = 3) -> dict:
         # one tiny call so that the first real call does not pay ORT's lazy set-up
         case_texts(engine, ["warm up"])
         startup = time.perf_counter() - t_start
-        times = []
+        times, cpu = [], []
         for _ in range(runs):
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             cased = case_file(engine, film)
             save(cased.doc, out, backup=False)
             times.append(time.perf_counter() - t0)
+            cpu.append(time.process_time() - c0)
         doc = cased.doc
         words = len(cased.casing.words)
         lat = []
@@ -110,14 +119,15 @@ def worker(system: str, film: Path, model: str | None, runs: int = 3) -> dict:
             t1 = time.perf_counter()
             case_texts(engine, [t])
             lat.append(time.perf_counter() - t1)
+        ceiling = onnx_ceiling(engine, film, words) if with_ceiling else {}
     else:
         from subcase.evaluation.baselines import TruecaseBaseline, first_word_and_i
         from subcase.subtitles.words import has_letters
         caser = TruecaseBaseline() if system == "truecase" else None
         startup = time.perf_counter() - t_start
-        times = []
+        times, cpu = [], []
         for _ in range(runs):
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             doc = load(film)
             tokens = [c.tokens() for c in doc.cues]
             forms = caser.case(tokens, True) if caser else first_word_and_i(tokens, True)
@@ -130,26 +140,127 @@ def worker(system: str, film: Path, model: str | None, runs: int = 3) -> dict:
                 words += len(spans)
             save(doc, out, backup=False)
             times.append(time.perf_counter() - t0)
+            cpu.append(time.process_time() - c0)
         lat = []
         for c in range(min(200, len(tokens))):
             t1 = time.perf_counter()
             caser.case([tokens[c]], True) if caser else first_word_and_i([tokens[c]], True)
             lat.append(time.perf_counter() - t1)
+        ceiling = {}
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
     lat.sort()
     first, median = times[0], statistics.median(times)
     return {"system": system, "startup_s": startup, "convert_s": first, "words": words,
             "words_per_s": words / first if first else 0.0,
             "median_convert_s": median, "median_words_per_s": words / median if median else 0.0, "runs": runs,
+            # CPU seconds (all threads): steadier than wall time when other work shares the machine
+            "median_cpu_s": statistics.median(cpu), "words_per_cpu_s": words / statistics.median(cpu) if cpu else 0.0,
             "latency_p50_ms": 1000 * statistics.median(lat) if lat else 0.0,
             "latency_p95_ms": 1000 * lat[int(0.95 * (len(lat) - 1))] if lat else 0.0,
-            "peak_rss_mb": peak}
+            "peak_rss_mb": peak, **ceiling}
 
 
-def _run_worker(system: str, film: Path, runs: int, model: str | None) -> dict | str:
+def onnx_ceiling(engine, film: Path, words: int, repeats: int = 3) -> dict:
+    """The film's own batches (as the engine builds them) replayed through the ONNX
+    session alone: the most words/s any Python around the model could reach."""
+    from subcase.casing import case_file
+
+    recorded = []
+    session_run = engine.session.run
+
+    def record(ids, mask):
+        recorded.append((ids, mask))
+        return session_run(ids, mask)
+
+    engine.session.run = record
+    try:
+        case_file(engine, film)
+    finally:
+        engine.session.run = session_run
+    subtokens = int(sum(int(m.sum()) for _, m in recorded))
+    times, cpu = [], []
+    for _ in range(repeats):
+        t0, c0 = time.perf_counter(), time.process_time()
+        for ids, mask in recorded:
+            session_run(ids, mask)
+        times.append(time.perf_counter() - t0)
+        cpu.append(time.process_time() - c0)
+    t, c = statistics.median(times), statistics.median(cpu)
+    return {"onnx_s": t, "subtokens": subtokens, "subtokens_per_s": subtokens / t if t else 0.0,
+            "onnx_words_per_s_cap": words / t if t else 0.0, "onnx_batches": len(recorded),
+            "onnx_cpu_s": c, "subtokens_per_cpu_s": subtokens / c if c else 0.0}
+
+
+INT8_FLAGS = (("avx2", "AVX2"), ("avx512f", "AVX-512"), ("avx512_vnni", "AVX512-VNNI"), ("avx_vnni", "AVX-VNNI"),
+              ("amx_int8", "AMX-INT8"))
+
+
+def cpu_info() -> dict:
+    """The CPU model and the instruction sets onnxruntime's int8 kernels choose between."""
+    import platform
+
+    model, flags = platform.processor() or platform.machine(), set()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
+            for line in f:
+                key, _, value = line.partition(":")
+                if key.strip() == "model name" and model in ("", platform.machine(), platform.processor()):
+                    model = value.strip()
+                elif key.strip() == "flags":
+                    flags = set(value.split())
+                    break
+    except OSError:
+        pass
+    ort_sees = "?"
+    try:
+        import onnxruntime as ort
+
+        devices = ort.get_ep_devices() if hasattr(ort, "get_ep_devices") else []
+        cpu = [d for d in devices if d.ep_name == "CPUExecutionProvider"]
+        ort_sees = (f"onnxruntime {ort.__version__}: CPUExecutionProvider on a {cpu[0].device.vendor} CPU"
+                    if cpu else f"onnxruntime {ort.__version__}") + " (it does not report the instruction sets it uses)"
+    except Exception:  # pragma: no cover - reporting only
+        pass
+    from subcase.casing.onnx_session import available_cores
+
+    return {"model": model, "cores": available_cores(), "flags": {label: flag in flags for flag, label in INT8_FLAGS},
+            "known": bool(flags), "onnxruntime": ort_sees}
+
+
+def whole_process(cmd: list[str], runs: int) -> tuple[float, list[float], subprocess.CompletedProcess]:
+    """Median wall time of ``cmd`` as a user runs it (start-up included); stops at a failure."""
+    walls: list[float] = []
+    while True:
+        t0 = time.perf_counter()
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        walls.append(time.perf_counter() - t0)
+        if proc.returncode != 0 or len(walls) >= runs:
+            return statistics.median(walls), walls, proc
+
+
+def _convert_cmd(paths: list[Path], out: Path, model: Path | None, jobs: int) -> list[str]:
+    return [sys.executable, "-m", "subcase", "convert", *map(str, paths), "-o", str(out), "-q", "--jobs", str(jobs)] \
+        + (["--model", str(model)] if model else [])
+
+
+def _words_of(stdout: str) -> int:
+    import re
+
+    m = re.search(r"; (\d+) words", stdout)
+    return int(m.group(1)) if m else 0
+
+
+def _load() -> str:
+    try:
+        return "load average %.1f / %.1f / %.1f" % os.getloadavg()
+    except OSError:  # pragma: no cover - not on Linux
+        return "load average unknown"
+
+
+def _run_worker(system: str, film: Path, runs: int, model: str | None, ceiling: bool = True) -> dict | str:
     """The worker's numbers, or the reason it did not run."""
     cmd = [sys.executable, "-m", "subcase.evaluation.bench", system, str(film), str(runs)] + \
-          ([str(model)] if model else [])
+          ([str(model)] if model else []) + ([] if ceiling else ["--no-ceiling"])
     t0 = time.perf_counter()
     proc = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ))
     wall = time.perf_counter() - t0
@@ -161,6 +272,9 @@ def _run_worker(system: str, film: Path, runs: int, model: str | None) -> dict |
 
 
 def run_bench(args) -> int:
+    cpu = cpu_info()
+    load_before = _load()
+    runs = args.runs
     with tempfile.TemporaryDirectory() as tmp:
         film = Path(args.file) if args.file else Path(tmp) / "film.srt"
         if not args.file:
@@ -168,39 +282,96 @@ def run_bench(args) -> int:
         systems = ["subcase"] + ([] if args.no_baseline else ["truecase", "first word + I"])
         rows = []
         for system in systems:
-            row = _run_worker(system, film, args.runs, args.model)
+            row = _run_worker(system, film, runs, args.model)
             if isinstance(row, str):
                 print(f"{system}: not run ({row})")
                 continue
             rows.append(row)
+        # subcase convert as a user runs it, one film, start-up included
+        conv_s, conv_walls, conv = whole_process(_convert_cmd([film], Path(tmp) / "out1", args.model, 1), runs)
+        conv_words = _words_of(conv.stdout)
+        folder_rows = []
+        if args.films > 0:
+            folder = Path(tmp) / "films"
+            folder.mkdir()
+            for k in range(args.films):
+                shutil.copy(film, folder / f"film{k + 1:02d}{film.suffix}")
+            for jobs in sorted({1, args.jobs}):
+                s_, walls, p = whole_process(_convert_cmd([folder], Path(tmp) / f"out-j{jobs}", args.model, jobs), runs)
+                folder_rows.append((jobs, _words_of(p.stdout), s_, walls, p.returncode))
         long_cue = None
         if args.long_cue > 0:
             path = Path(tmp) / "long-cue.srt"
             make_long_cue(path, args.long_cue * 1000)
-            long_cue = _run_worker("subcase", path, 1, args.model)
-    cues = args.cues if not args.file else "?"
-    print(f"film: {film.name if args.file else f'{cues} cues (synthetic, lower-cased dev subtitles)'}; "
-          f"{os.cpu_count()} CPU(s)")
+            long_cue = _run_worker("subcase", path, 1, args.model, ceiling=False)
+
+    load_after = _load()
+    flags = ", ".join(f"{k} {'yes' if v else 'no'}" for k, v in cpu["flags"].items()) if cpu["known"] else "unknown"
+    print(f"CPU: {cpu['model']}; {cpu['cores']} core(s) for this process; {flags}")
+    print(f"     {cpu['onnxruntime']}")
+    print(f"machine: {load_before} before, {load_after} after (other work on the machine slows every figure; "
+          f"the CPU-second figures and the ratios suffer least)")
+    film_name = film.name if args.file else f"{args.cues} cues (the dev subtitles, lower-cased, in order, repeated)"
+    print(f"film: {film_name}")
+    print()
     hdr = (f"{'system':16} {'words':>7} {'words/s':>9} {'convert':>9} {'median w/s':>11} {'start-up':>9} "
-           f"{'cue p50':>8} {'cue p95':>8} {'peak RSS':>9}")
+           f"{'w/s incl.':>10} {'w/CPU-s':>8} {'cue p50':>8} {'cue p95':>8} {'peak RSS':>9}")
     print(hdr)
     print("-" * len(hdr))
     for r in rows:
+        incl = r["words"] / (r["startup_s"] + r["convert_s"]) if r["startup_s"] + r["convert_s"] else 0.0
+        r["words_per_s_with_startup"] = incl
         print(f"{r['system']:16} {r['words']:7d} {r['words_per_s']:9.0f} {r['convert_s']:8.2f}s "
-              f"{r['median_words_per_s']:11.0f} {r['startup_s']:8.2f}s "
+              f"{r['median_words_per_s']:11.0f} {r['startup_s']:8.2f}s {incl:10.0f} {r['words_per_cpu_s']:8.0f} "
               f"{r['latency_p50_ms']:6.1f}ms {r['latency_p95_ms']:6.1f}ms {r['peak_rss_mb']:7.0f}MB")
-    print(f"(convert = read + case + write of the first run, start-up excluded; median w/s = median of "
-          f"{args.runs} runs in the same process; start-up = imports + model load; cue latency = casing one cue alone)")
+    print(f"(convert = read + case + write of the first run, start-up excluded; median w/s = median of {runs} runs "
+          f"in the same process; start-up = imports + model load; w/s incl. = words / (start-up + convert); "
+          f"w/CPU-s = words per CPU-second over all threads, median run; cue latency = casing one cue alone)")
+    by = {r["system"]: r for r in rows}
+    if "subcase" in by and len(by) > 1:
+        sc = by["subcase"]
+        print()
+        print("ratios (subcase / other, same run; > 1 means subcase is faster):")
+        for name, r in by.items():
+            if name == "subcase":
+                continue
+            ex = sc["median_words_per_s"] / r["median_words_per_s"] if r["median_words_per_s"] else 0.0
+            inc = sc["words_per_s_with_startup"] / r["words_per_s_with_startup"] if r["words_per_s_with_startup"] else 0.0
+            per_cpu = sc["words_per_cpu_s"] / r["words_per_cpu_s"] if r["words_per_cpu_s"] else 0.0
+            print(f"  vs {name:15} {ex:5.2f}x without start-up (median runs), {inc:5.2f}x with start-up, "
+                  f"{per_cpu:5.2f}x per CPU-second")
+    print()
+    if conv.returncode == 0 and conv_words:
+        print(f"subcase convert, whole process, one film: {conv_s:.2f} s median of {len(conv_walls)} "
+              f"-> {conv_words / conv_s:.0f} words/s with start-up")
+    else:
+        print(f"subcase convert, whole process: failed ({(conv.stderr.strip().splitlines() or ['?'])[-1]})")
+    if "subcase" in by and by["subcase"].get("onnx_s"):
+        sc = by["subcase"]
+        share = sc["onnx_s"] / sc["median_convert_s"] if sc["median_convert_s"] else 0.0
+        print(f"onnxruntime alone on the film's {sc['onnx_batches']} batches: {sc['subtokens_per_s']:.0f} sub-tokens/s "
+              f"({sc['subtokens']} sub-tokens, {sc['subtokens'] / max(sc['words'], 1):.2f} per word, windows "
+              f"overlapping) -> caps one process at {sc['onnx_words_per_s_cap']:.0f} words/s; "
+              f"the model is {100 * share:.0f}% of a conversion's wall time; "
+              f"{sc['subtokens_per_cpu_s']:.0f} sub-tokens per CPU-second")
+    for jobs, words, secs, walls, rc in folder_rows:
+        rate = f"{words / secs:.0f} words/s" if rc == 0 and words else f"failed (exit {rc})"
+        print(f"subcase convert --jobs {jobs}, whole process, {args.films} films ({words} words): {secs:.2f} s "
+              f"median of {len(walls)} -> {rate} with start-up")
     if isinstance(long_cue, dict):
         verdict = "OK" if long_cue["convert_s"] < 10 else "OVER 10 s"
         print(f"one cue of {args.long_cue:,} KB ({long_cue['words']:,} words): convert {long_cue['convert_s']:.1f} s "
               f"({long_cue['words_per_s']:,.0f} words/s, peak RSS {long_cue['peak_rss_mb']:.0f} MB) {verdict}")
     elif long_cue is not None:
         print(f"one cue of {args.long_cue:,} KB: not run ({long_cue})")
+    print()
+    print("Absolute figures depend on the host (int8 speed differs about 3x between AVX2-only CPUs and CPUs with "
+          "VNNI); compare ratios across hosts.")
     return 0
 
 
 if __name__ == "__main__":
-    system, film, runs = sys.argv[1], Path(sys.argv[2]), int(sys.argv[3])
-    model = sys.argv[4] if len(sys.argv) > 4 else None
-    print(json.dumps(worker(system, film, model, runs)))
+    argv = [a for a in sys.argv[1:] if a != "--no-ceiling"]
+    system, film, runs = argv[0], Path(argv[1]), int(argv[2])
+    model = argv[3] if len(argv) > 3 else None
+    print(json.dumps(worker(system, film, model, runs, with_ceiling="--no-ceiling" not in sys.argv)))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -59,6 +60,7 @@ def smoke_test(path: Path | None) -> int:
     from PySide6.QtCore import QEventLoop, QTimer
     from PySide6.QtWidgets import QMessageBox
 
+    from .edit_log_recovery import NO_LOG
     from .main_window import MainWindow
 
     if path is None:
@@ -67,6 +69,13 @@ def smoke_test(path: Path | None) -> int:
     make_app()
     window = MainWindow()
     window.ask = lambda *a: QMessageBox.Discard  # never wait for a human
+
+    def no_log(error, *_args) -> str:
+        # Headless: nobody can answer the edit-log dialog, so say so and go on without a log.
+        print(f"smoke-test: {error}; going on without an edit log", file=sys.stderr)
+        return NO_LOG
+
+    window.ask_log_failure = no_log
     loop = QEventLoop()
     outcome: dict[str, str] = {}
     window.casing_finished.connect(lambda: (outcome.setdefault("ok", ""), loop.quit()))
@@ -88,11 +97,48 @@ def smoke_test(path: Path | None) -> int:
     return code
 
 
+INTERRUPTED = 130  # the shell's status for a program ended by Ctrl-C
+_WAKE_MS = 200
+
+
+def install_sigint_handler(app, windows) -> object:
+    """Make Ctrl-C in the terminal quit the app cleanly.
+
+    Qt's event loop runs in C++, and Python runs a signal handler only when
+    it next executes Python code, which an idle window may not do for a long
+    time; a timer that calls into Python every 200 ms gives it that chance.
+    The handler does not ask questions (nobody is at the window): unsaved
+    work is written to its crash-recovery snapshot, which the next start
+    offers to restore, and the app exits with status 130.  Returns the timer
+    (keep a reference).
+    """
+    from PySide6.QtCore import QTimer
+
+    def on_sigint(_signum, _frame) -> None:
+        for w in windows():
+            w.quit_on_interrupt()
+        app.exit(INTERRUPTED)
+
+    signal.signal(signal.SIGINT, on_sigint)
+    timer = QTimer()
+    timer.timeout.connect(lambda: None)  # only to let Python run its signal handlers
+    timer.start(_WAKE_MS)
+    return timer
+
+
 def run_gui(argv: list[str]) -> int:
     args = _parse(argv)
     if args.smoke_test:
         # No display is needed to prove the bundle works.
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    # Qt aborts the process (status 134) when its platform plugin cannot start: say why first
+    from .display import display_problem
+
+    problem = display_problem()
+    if problem:
+        print(f"subcase: {problem}", file=sys.stderr)
+        return 1
+    if args.smoke_test:
         return smoke_test(args.file)
 
     from PySide6.QtCore import QTimer
@@ -102,6 +148,7 @@ def run_gui(argv: list[str]) -> int:
     app = make_app()
     window = MainWindow()
     window.show()
+    wake = install_sigint_handler(app, lambda: [window])  # noqa: F841 - kept alive until exec returns
 
     def start() -> None:
         restored = window.check_recovery()

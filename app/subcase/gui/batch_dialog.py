@@ -1,6 +1,6 @@
 """Batch conversion: many files or folders in, cased copies out.
 
-Runs ``subcase.batch.run_batch`` (the code behind ``subcase convert``) in a
+Runs ``subcase.parallel.convert_batch`` (the code behind ``subcase convert``) in a
 worker, with a progress bar per file and overall, cancel, and a final report
 of what failed and why.  Originals are never written: outputs go to the
 output folder, and batch refuses an output that would replace its input.
@@ -12,9 +12,10 @@ from pathlib import Path
 
 from PySide6.QtCore import QThreadPool, Signal
 from PySide6.QtWidgets import QComboBox, QDialog, QFileDialog, QFormLayout, QHBoxLayout, QHeaderView, QLineEdit, \
-    QPlainTextEdit, QProgressBar, QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
+    QPlainTextEdit, QProgressBar, QPushButton, QSpinBox, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
 
-from subcase.batch import BatchResult, FileResult, collect_inputs
+from subcase.batch import BatchProgress, BatchResult, FileResult, collect_inputs
+from subcase.parallel import SMALL_BATCH_BYTES, auto_jobs, default_jobs
 from subcase.subtitles import FORMATS as SUBTITLE_FORMATS
 
 from .settings import MODES, Settings
@@ -39,14 +40,20 @@ class BatchDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Batch convert")
         self.engines, self.settings = engines, settings
-        self.inputs, self.rejected_inputs = collect_inputs([Path(p) for p in paths])
+        self.paths = [Path(p) for p in paths]
+        out_dir = Path(settings.output_dir or str(default_output_dir(self.paths))).expanduser()
+        # The output folder is never walked for inputs: a second run into
+        # FOLDER/cased must not convert the first run's outputs again.
+        self.inputs, self.rejected_inputs = collect_inputs(self.paths, [out_dir])
+        self.inputs_for = out_dir
         self.task: BatchTask | None = None
+        self.overall_progress = BatchProgress(len(self.inputs))
         self.result: BatchResult | None = None
         self.report_text = ""
 
         layout = QVBoxLayout(self)
         form = QFormLayout()
-        self.out_edit = QLineEdit(settings.output_dir or str(default_output_dir([Path(p) for p in paths])))
+        self.out_edit = QLineEdit(str(out_dir))
         browse = QPushButton("Browse\u2026")
         browse.clicked.connect(self._browse)
         row = QHBoxLayout()
@@ -82,21 +89,26 @@ class BatchDialog(QDialog):
             self.profile_combo.addItem(name, name)
         self.profile_combo.setCurrentIndex(max(0, self.profile_combo.findData(settings.profile)))
         form.addRow("Profile:", self.profile_combo)
+        # 0 shows as "Automatic": one per core, or one for a small batch (as `subcase convert`
+        # without --jobs), so dropping three short files does not wait for workers to start.
+        self.jobs_spin = QSpinBox()
+        self.jobs_spin.setRange(0, max(8, 2 * default_jobs()))
+        self.jobs_spin.setSpecialValueText("Automatic")
+        self.jobs_spin.setValue(settings.batch_jobs)
+        self.jobs_spin.setToolTip(f"Files converted at a time, each in its own process. Automatic: one per core "
+                                  f"({default_jobs()} here), or one for a batch under "
+                                  f"{SMALL_BATCH_BYTES // 1024} KB, where starting the workers costs more than "
+                                  "they save")
+        form.addRow("Files at a time:", self.jobs_spin)
         layout.addLayout(form)
 
-        self.table = QTableWidget(len(self.inputs), 2, self)
+        self.table = QTableWidget(0, 2, self)
         self.table.setHorizontalHeaderLabels(["File", "Progress"])
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QTableWidget.NoEditTriggers)
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.Stretch)
         self.bars: list[QProgressBar] = []
-        for r, p in enumerate(self.inputs):
-            self.table.setItem(r, 0, QTableWidgetItem(str(p)))
-            bar = QProgressBar()
-            bar.setRange(0, 100)
-            bar.setValue(0)
-            self.table.setCellWidget(r, 1, bar)
-            self.bars.append(bar)
+        self._fill_table()
         layout.addWidget(self.table)
         self.overall = QProgressBar()
         self.overall.setRange(0, 1000)
@@ -124,6 +136,17 @@ class BatchDialog(QDialog):
             self.start_button.setEnabled(False)
             self._show_report(BatchResult([]))
 
+    def _fill_table(self) -> None:
+        self.table.setRowCount(len(self.inputs))
+        self.bars = []
+        for r, p in enumerate(self.inputs):
+            self.table.setItem(r, 0, QTableWidgetItem(str(p)))
+            bar = QProgressBar()
+            bar.setRange(0, 100)
+            bar.setValue(0)
+            self.table.setCellWidget(r, 1, bar)
+            self.bars.append(bar)
+
     def _browse(self) -> None:
         d = QFileDialog.getExistingDirectory(self, "Output folder", self.out_edit.text())
         if d:
@@ -137,6 +160,13 @@ class BatchDialog(QDialog):
         if self.running or not self.inputs:
             return
         out_dir = Path(self.out_edit.text()).expanduser()
+        if out_dir != self.inputs_for:  # the user picked another output folder: walk again without it
+            self.inputs, self.rejected_inputs = collect_inputs(self.paths, [out_dir])
+            self.inputs_for = out_dir
+            self._fill_table()
+            if not self.inputs:
+                self._show_report(BatchResult([]))
+                return
         mode = self.mode_combo.currentData()
         fmt = self.format_combo.currentData()
         self.settings.output_dir = str(out_dir)
@@ -155,7 +185,11 @@ class BatchDialog(QDialog):
             except ProfileError as exc:
                 self.report.setPlainText(str(exc))
                 return
-        self.task = BatchTask(self.engines, self.inputs, out_dir, mode, fmt, self.settings.house_styles(), profile)
+        self.settings.batch_jobs = self.jobs_spin.value()
+        jobs = self.jobs_spin.value() or auto_jobs(self.inputs)
+        self.overall_progress = BatchProgress(len(self.inputs))
+        self.task = BatchTask(self.engines, self.inputs, out_dir, mode, fmt, self.settings.house_styles(), profile,
+                              jobs)
         s = self.task.signals
         s.progress.connect(self._on_progress)
         s.file_done.connect(self._on_file_done)
@@ -163,7 +197,7 @@ class BatchDialog(QDialog):
         s.failed.connect(self._on_failed)
         self.start_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
-        for w in (self.out_edit, self.mode_combo, self.format_combo, *self.style_combos.values()):
+        for w in (self.out_edit, self.mode_combo, self.format_combo, self.jobs_spin, *self.style_combos.values()):
             w.setEnabled(False)
         self.report.setPlainText("Converting\u2026")
         QThreadPool.globalInstance().start(self.task)
@@ -176,8 +210,8 @@ class BatchDialog(QDialog):
     def _on_progress(self, i: int, n: int, done: int, total: int) -> None:
         frac = done / total if total else 0.0
         if i < len(self.bars):
-            self.bars[i].setValue(int(100 * frac))
-        self.overall.setValue(int(1000 * min(1.0, (i + frac) / max(1, n))))
+            self.bars[i].setValue(max(self.bars[i].value(), int(100 * frac)))
+        self.overall.setValue(int(1000 * self.overall_progress.update(i, done, total)))
 
     def _on_file_done(self, i: int, result: FileResult) -> None:
         if i < len(self.bars):
@@ -195,7 +229,7 @@ class BatchDialog(QDialog):
                      + (f", {len(self.inputs) - len(result.results)} not started." if result.cancelled else "."))
         for r in ok:
             lines.append(f"OK      {r.src} -> {r.dst} ({r.changed} of {r.words} words changed)")
-            for w in r.save_warnings + r.warnings:
+            for w in r.losses + r.save_warnings + r.warnings:
                 lines.append(f"        warning: {w}")
         for r in failed:
             lines.append(f"FAILED  {r.src}: {r.error}")

@@ -33,6 +33,7 @@ from .batch_dialog import BatchDialog
 from .cue_view import CueView
 from .details_panel import WordDetailsDock
 from .drops import DropsMixin
+from .edit_log_recovery import EditLogRecoveryMixin
 from .find_bar import FindBar
 from .help import ShortcutsDialog
 from .limits_dialog import ReadingLimitsDialog
@@ -50,8 +51,8 @@ AUTOSAVE_DELAY_MS = 1500
 SCREEN_SHARE = 0.9
 
 
-class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCommandsMixin, MenusMixin,
-                 QMainWindow):
+class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCommandsMixin, EditLogRecoveryMixin,
+                 MenusMixin, QMainWindow):
     casing_finished = Signal()       # a file is open and cased, ready to review
     casing_cancelled = Signal()
     casing_failed = Signal(str)
@@ -121,6 +122,8 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
         sb = self.statusBar()
         self.word_label = QLabel("")
         self.word_label.setTextFormat(Qt.PlainText)  # it shows subtitle words
+        self.log_label = QLabel("")  # says so when the user chose to go on without an edit log
+        self.log_label.setTextFormat(Qt.PlainText)
         self.count_label = QLabel("")
         self.count_label.setTextFormat(Qt.PlainText)
         self.count_label.setMinimumWidth(self.count_label.fontMetrics().horizontalAdvance(
@@ -134,6 +137,7 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
         sb.addWidget(self.word_label, 1)
         sb.addPermanentWidget(self.progress)
         sb.addPermanentWidget(self.cancel_button)
+        sb.addPermanentWidget(self.log_label)
         sb.addPermanentWidget(self.count_label)
 
     def _restore_layout(self) -> None:
@@ -179,6 +183,7 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
         self.statusBar().showMessage(text.splitlines()[0] if text else title, 8000)
 
     def _update_status(self) -> None:
+        self.log_label.setText("No edit log" if self.session is not None and self.session.log is None else "")
         self._update_details()
         if self.session is None:
             self.count_label.setText("No file" if not self.busy else "")
@@ -324,7 +329,28 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
         return box
 
     # ------------------------------------------------------------------ closing
+    def quit_on_interrupt(self) -> None:
+        """Close without asking (Ctrl-C in the terminal): unsaved work stays in
+        its autosave snapshot for the next start to restore, never discarded."""
+        self.interrupted = True
+        self.close()
+
     def closeEvent(self, event: QCloseEvent) -> None:
+        if getattr(self, "interrupted", False):
+            if self.is_modified():
+                self.autosave_now(wait=True)
+            if self.task is not None:
+                self.task.cancel()
+            for d in list(self.batch_dialogs):
+                d.close()  # cancels a running batch after its current window of words
+            self.settings.sync()
+            if self.session is not None:
+                self.session.close()  # closes the log; the snapshot stays
+            self.session = None
+            self.autosaver.close()
+            QThreadPool.globalInstance().waitForDone(10000)
+            event.accept()
+            return
         if not self.confirm_discard():
             event.ignore()
             return

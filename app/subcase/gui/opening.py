@@ -12,8 +12,9 @@ from pathlib import Path
 from PySide6.QtCore import QThreadPool
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
+from subcase.outputs import special_kind
+from subcase.review import ReviewSession, log_path_for
 from subcase.review.learning import make_learner
-from subcase.review import EditLog, ReviewSession, log_path_for
 from subcase.subtitles import FORMATS, Document
 
 from .workers import CaseResult, LoadAndCaseTask
@@ -57,6 +58,14 @@ class OpeningMixin:
 
     def open_file(self, path: Path) -> bool:
         path = Path(path)
+        kind = special_kind(path)
+        if kind is not None:
+            # Checked here, not only in the worker: reading a FIFO blocks until
+            # someone writes to it, and no Cancel can interrupt that read.
+            message = f"{path}: is {kind}, not a regular file; subcase only opens regular files"
+            self.notify("Cannot open file", message, error=True)
+            self.casing_failed.emit(message)
+            return False
         if not self.confirm_discard():
             return False
         if self.task is not None:
@@ -123,12 +132,18 @@ class OpeningMixin:
         if task is not self.task:
             return
         self._end_task()
+        # The log first: if the user cancels, what was open before stays open.
+        go_on, log = self.open_edit_log(log_path_for(result.path))
+        if not go_on:
+            self._show_session()
+            self.statusBar().showMessage(f"Opening {result.path.name} cancelled: no edit log", 8000)
+            self.casing_cancelled.emit()
+            return
         self._close_session()
         if self.settings.threshold is None:
             self._set_spin(result.state.threshold)  # the model's calibrated default
         else:
             result.state.threshold = self.threshold_spin.value()
-        log = EditLog(log_path_for(result.path))
         self.session = ReviewSession(result.doc, result.state, result.path, model_version=result.model_version,
                                      model_sha256=result.model_sha256, mode=result.mode, log=log,
                                      cue_languages=result.cue_languages)

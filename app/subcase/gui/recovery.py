@@ -10,7 +10,7 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QMessageBox
 
-from subcase.review import EditLog, ReviewSession, autosave, log_path_for
+from subcase.review import ReviewSession, autosave, log_path_for
 from subcase.subtitles import SubtitleError
 
 
@@ -59,8 +59,11 @@ class RecoveryMixin:
 
     def restore_snapshot(self, data: dict) -> None:
         doc, state = autosave.restore(data)
+        go_on, log = self.open_edit_log(Path(data["log"]) if data.get("log")
+                                        else log_path_for(Path(data["source"])))
+        if not go_on:
+            raise autosave.RestoreError("restoring was cancelled: the edit log could not be opened")
         self._close_session()
-        log = EditLog(Path(data["log"])) if data.get("log") else EditLog(log_path_for(Path(data["source"])))
         self.session = ReviewSession(doc, state, Path(data["source"]), model_version=data["model_version"],
                                      model_sha256=data["model_sha256"], mode=data["mode"], log=log,
                                      base_sha256=data["base_sha256"])

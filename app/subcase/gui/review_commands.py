@@ -7,6 +7,8 @@ QUndoCommand so Ctrl+Z reverts it through the session too.
 
 from __future__ import annotations
 
+from typing import Callable, Protocol
+
 from PySide6.QtCore import QItemSelectionModel, Qt
 from PySide6.QtGui import QUndoCommand
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QMenu, QPlainTextEdit, QVBoxLayout
@@ -18,22 +20,36 @@ from subcase.review.actions import Action, next_distinct_tag
 from .cue_view import COL_TEXT
 
 
+class RunsLogged(Protocol):
+    """What a ReviewCommand needs of the window (EditLogRecoveryMixin.run_logged)."""
+
+    def run_logged(self, step: Callable[[], None], can_cancel: bool) -> bool: ...
+
+
 class ReviewCommand(QUndoCommand):
-    """A review Action on the Qt undo stack; the first redo() does it.
+    """A review Action on the Qt undo stack.
 
     It holds the session it was pushed for: the window clears the stack
-    whenever it closes a session, so the two never part.
+    whenever it closes a session, so the two never part.  The action is
+    performed (and logged) before the command is pushed, so a decision the
+    edit log refused never reaches the stack; the push's own redo() is
+    therefore skipped once.  Later undo/redo go through the window's
+    ``run_logged``, which asks the user if the log cannot be written.
     """
 
-    def __init__(self, session: ReviewSession, action: Action):
+    def __init__(self, window: RunsLogged, session: ReviewSession, action: Action, performed: bool = False):
         super().__init__(action.label)
-        self.session, self.action = session, action
+        self.window, self.session, self.action = window, session, action
+        self._skip_redo = performed
 
     def redo(self) -> None:
-        self.session.perform(self.action)
+        if self._skip_redo:
+            self._skip_redo = False
+            return
+        self.window.run_logged(lambda: self.session.perform(self.action), can_cancel=False)
 
     def undo(self) -> None:
-        self.session.revert(self.action)
+        self.window.run_logged(lambda: self.session.revert(self.action), can_cancel=False)
 
 
 class ReviewCommandsMixin:
@@ -46,7 +62,9 @@ class ReviewCommandsMixin:
     def _push(self, action: Action) -> None:
         if self.session is None or self.busy:
             return
-        self.undo_stack.push(ReviewCommand(self.session, action))
+        session = self.session
+        if self.run_logged(lambda: session.perform(action), can_cancel=True):
+            self.undo_stack.push(ReviewCommand(self, session, action, performed=True))
 
     def _on_session_changed(self, cues: tuple[int, ...]) -> None:
         self.view.refresh(cues)

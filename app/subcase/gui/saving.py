@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtWidgets import QFileDialog
+from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from subcase.subtitles import FORMATS, SubtitleError, formats
+from subcase.errors import ReadOnlyError, SubcaseError
+from subcase.subtitles import FORMATS, formats
+from subcase.subtitles.convert import conversion_losses
 
 
 class SavingMixin:
@@ -44,21 +46,39 @@ class SavingMixin:
         session = self.session
         if session is None:
             return False
+        target_format = fmt or getattr(formats.for_path(Path(path)), "name", None) or session.doc.format
+        losses = conversion_losses(session.doc, target_format)
         try:
-            saved = session.save(path, fmt)
-        except SubtitleError as exc:
+            try:
+                saved = session.save(path, fmt, log=False)
+            except ReadOnlyError as exc:
+                # The core never replaces a read-only file on its own; the user decides.
+                answer = self.ask("Read-only file",
+                                  f"{exc.path} is read-only.\n\nSave over it anyway? "
+                                  "It stays read-only afterwards.",
+                                  QMessageBox.Yes | QMessageBox.No, QMessageBox.No)
+                if answer != QMessageBox.Yes:
+                    self.statusBar().showMessage(f"Not saved: {exc.path} is read-only", 8000)
+                    return False
+                saved = session.save(path, fmt, allow_read_only=True, log=False)
+        except (SubcaseError, UnicodeError) as exc:
             self.notify("Cannot save", str(exc), error=True)
             return False
+        # The file is written; its record in the edit log must be too (or the user says otherwise).
+        self.run_logged(lambda: session.log_saved(saved), can_cancel=False)
         self.restored_unsaved = False
         self.undo_stack.setClean()
         self.discard_autosave()
         self.settings.add_recent(saved.path)
         self._show_session()
+        profile_note = self._update_profile()  # whatever the warnings, the profile learns from the save
         if saved.warnings:
             self.notify("Saved, but players may misread the file",
                         f"{saved.path}:\n" + "\n".join(saved.warnings), error=True)
+        elif losses:
+            self.notify("Saved with losses", f"Saved {saved.path}{profile_note}, but:\n" + "\n".join(losses))
         else:
-            self.statusBar().showMessage(f"Saved {saved.path}" + self._update_profile(), 5000)
+            self.statusBar().showMessage(f"Saved {saved.path}" + profile_note, 5000)
         return True
 
     def _update_profile(self) -> str:

@@ -113,6 +113,15 @@ class Settings:
     def output_format(self, value: str) -> None:
         self.q.setValue("batch/output_format", value)
 
+    # files converted at a time by the batch dialog; 0 means automatic (parallel.auto_jobs)
+    @property
+    def batch_jobs(self) -> int:
+        return max(0, self._get("batch/jobs", 0, int))
+
+    @batch_jobs.setter
+    def batch_jobs(self, value: int) -> None:
+        self.q.setValue("batch/jobs", int(value))
+
     @property
     def theme(self) -> str:
         t = self._get("view/theme", "system", str)

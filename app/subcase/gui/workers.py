@@ -16,10 +16,11 @@ from typing import Callable
 
 from PySide6.QtCore import QObject, QRunnable, Signal
 
-from subcase.casing import CasingCancelled, CasingEngine, LanguageError, ModelError, case_file
+from subcase.casing import CasingCancelled, CasingEngine, ModelError, case_file
 from subcase.casing.onnx_session import available_cores
 from subcase.review import ReviewState
-from subcase.subtitles import Document, SubtitleError, load
+from subcase.errors import SubcaseError, describe_oserror
+from subcase.subtitles import Document, load
 
 
 def gui_engine() -> CasingEngine:
@@ -95,12 +96,12 @@ class LoadAndCaseTask(QRunnable):
             self._run()
         except CasingCancelled:
             self.signals.cancelled.emit()
-        except SubtitleError as exc:
-            self.signals.failed.emit(str(exc))
         except ModelError as exc:
             self.signals.failed.emit(f"The casing model cannot be used: {exc}")
-        except LanguageError as exc:
-            self.signals.failed.emit(f"The language of the file cannot be detected: {exc}")
+        except SubcaseError as exc:  # not subtitles, a special file, mixed encodings...
+            self.signals.failed.emit(str(exc))
+        except OSError as exc:
+            self.signals.failed.emit(describe_oserror(exc, self.path))
         except Exception:  # a bug: report it instead of dying silently in a thread
             self.signals.failed.emit(traceback.format_exc())
         finally:
@@ -158,14 +159,18 @@ class BatchSignals(QObject):
 
 
 class BatchTask(QRunnable):
-    """Runs ``subcase.batch.run_batch``: the very code ``subcase convert`` uses."""
+    """Runs ``subcase.parallel.convert_batch``: the very code ``subcase convert`` uses.
+
+    With ``jobs`` > 1 the files go to that many worker processes (each loads
+    the model once); with one job they are cased here with the shared engine.
+    """
 
     def __init__(self, engines: EngineHolder, inputs: list[Path], out_dir: Path, mode: str,
-                 out_format: str | None, styles: dict | None = None, profile=None):
+                 out_format: str | None, styles: dict | None = None, profile=None, jobs: int = 1):
         super().__init__()
         self.setAutoDelete(False)
         self.engines, self.inputs, self.out_dir = engines, list(inputs), Path(out_dir)
-        self.mode, self.out_format, self.styles = mode, out_format, styles
+        self.mode, self.out_format, self.styles, self.jobs = mode, out_format, styles, max(1, jobs)
         self.profile = profile  # a review.profile.Profile applied to every file, or None
         self.signals = BatchSignals()
         self._cancel = threading.Event()
@@ -177,36 +182,44 @@ class BatchTask(QRunnable):
 
     def run(self) -> None:
         try:
-            from subcase.batch import run_batch
+            from subcase.parallel import convert_batch
 
-            engine = self.engines.get()
-            last = [-1]
+            started: set[int] = set()
 
             def progress(i: int, n: int, done: int, total: int) -> None:
-                if i != last[0]:
-                    last[0] = i
+                if i not in started:  # files run side by side with jobs > 1
+                    started.add(i)
                     self.signals.file_started.emit(i)
                 self.signals.progress.emit(i, n, done, total)
 
+            index = {p: i for i, p in enumerate(self.inputs)}
+
             def on_file_done(result) -> None:
-                self.signals.file_done.emit(self._done_files, result)
+                # by input index: with jobs > 1 a cancelled batch may finish files out of order
+                self.signals.file_done.emit(index.get(result.src, self._done_files), result)
                 self._done_files += 1
 
-            adapt = None
+            adapt_factory = None
             if self.profile is not None:
+                from functools import partial
+
+                from subcase.casing.engine import load_model_info
                 from subcase.review import profile_store
                 from subcase.review.profile import ProfileError
                 from subcase.review.profile_apply import profile_adapter
                 try:
-                    profile_store.check_model(self.profile, engine.info.version)
+                    # the model's version from its card: worker processes load their own engines
+                    profile_store.check_model(self.profile, load_model_info().version)
                 except ProfileError as exc:
                     self.signals.failed.emit(str(exc))
                     return
-                adapt = profile_adapter(self.profile, engine)
-            result = run_batch(engine, self.inputs, self.out_dir, mode=self.mode, out_format=self.out_format,
-                               progress=progress, on_file_done=on_file_done, cancel=self._cancel.is_set,
-                               styles=self.styles, adapt=adapt)
+                adapt_factory = partial(profile_adapter, self.profile)
+            result = convert_batch(self.inputs, self.out_dir, self.jobs, self.engines.get, None, self.mode,
+                                   self.out_format, progress, on_file_done, self._cancel.is_set, styles=self.styles,
+                                   adapt_factory=adapt_factory)
             self.signals.finished.emit(result)
+        except ModelError as exc:  # the worker processes could not load the model
+            self.signals.failed.emit(f"The casing model cannot be used: {exc}")
         except Exception:
             self.signals.failed.emit(traceback.format_exc())
         finally:

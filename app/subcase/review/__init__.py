@@ -11,12 +11,12 @@
 
 from .actions import Accept, AcceptCue, Action, EditText, SetTag
 from .flags import FlagReason, Look, flag_reasons, look_of
-from .editlog import EDITLOG_SCHEMA, EditLog, log_path_for, read_records
+from .editlog import EDITLOG_SCHEMA, EditLog, EditLogError, log_path_for, read_records
 from .session import ReviewSession
 from .state import ReviewState, ReviewWord, Status
 from .storage import data_dir
 
 __all__ = [
-    "Accept", "AcceptCue", "FlagReason", "Look", "flag_reasons", "look_of", "Action", "EditText", "SetTag", "EDITLOG_SCHEMA", "EditLog", "log_path_for",
+    "Accept", "AcceptCue", "FlagReason", "Look", "flag_reasons", "look_of", "Action", "EditText", "SetTag", "EDITLOG_SCHEMA", "EditLog", "EditLogError", "log_path_for",
     "read_records", "ReviewSession", "ReviewState", "ReviewWord", "Status", "data_dir",
 ]

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from subcase.casing import Tag
 from subcase.digest import file_sha256
+from subcase.errors import SubcaseError
 from subcase.subtitles import Document, load
 from subcase.subtitles.atomic import write_atomic
 
@@ -140,8 +141,8 @@ class AutosaveWriter:
 def remove_snapshot(source: Path) -> None:
     try:
         snapshot_path_for(source).unlink()
-    except FileNotFoundError:
-        pass
+    except (FileNotFoundError, NotADirectoryError):
+        pass  # no snapshot (or no folder one could be in): nothing to remove
 
 
 def _alive(pid: int) -> bool:
@@ -186,7 +187,7 @@ def find_recoverable() -> list[Recoverable]:
     return out
 
 
-class RestoreError(Exception):
+class RestoreError(SubcaseError):
     pass
 
 

@@ -17,6 +17,8 @@ import os
 from pathlib import Path
 from typing import Iterable
 
+from subcase.errors import SubcaseError
+
 from .storage import data_dir, file_key
 
 EDITLOG_SCHEMA = 3  # 2: action "learned" with "caused_by" (the seq of the human decision)
@@ -31,20 +33,54 @@ def log_path_for(source: Path) -> Path:
     return log_dir() / f"{file_key(source)}.jsonl"
 
 
+class EditLogError(SubcaseError):
+    """The edit log cannot be created or written; ``path`` is the log file.
+
+    Never swallowed: the session rolls back the decision it could not log and
+    the editor asks the user what to do (README, "Edit log").
+    """
+
+
 class EditLog:
     def __init__(self, path: Path):
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        # Binary append: one write() per batch, no newline translation.
-        self._f = open(self.path, "ab", buffering=0)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            # Binary append: one write() per batch, no newline translation.
+            self._f = open(self.path, "ab", buffering=0)
+        except OSError as exc:
+            raise EditLogError(f"cannot create the edit log: {exc.strerror or exc}", self.path) from None
 
     def append(self, records: Iterable[dict]) -> None:
+        """Write records and fsync; EditLogError if they are not all on disk.
+
+        On failure the file is cut back to where it was, so a half-written
+        record (a full disk accepts part of a write) cannot fuse with the next
+        one into an unreadable line.
+        """
         data = b"".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
                         for r in records)
         if not data:
             return
-        self._f.write(data)
-        os.fsync(self._f.fileno())
+        fd = self._f.fileno()
+        try:
+            start = os.fstat(fd).st_size
+        except OSError as exc:
+            raise EditLogError(f"cannot write the edit log: {exc.strerror or exc}", self.path) from None
+        try:
+            view = memoryview(data)
+            while view:  # an unbuffered write may be partial
+                n = self._f.write(view)
+                if not n:
+                    raise OSError(28, os.strerror(28))
+                view = view[n:]
+            os.fsync(fd)
+        except OSError as exc:
+            try:
+                os.ftruncate(fd, start)
+            except OSError:
+                pass  # the reader still skips a torn line; the caller is told either way
+            raise EditLogError(f"cannot write the edit log: {exc.strerror or exc}", self.path) from None
 
     def close(self) -> None:
         if not self._f.closed:

@@ -21,7 +21,7 @@ from subcase.subtitles import Document, Saved, save
 
 from . import autosave
 from .actions import Action, Decision, realign
-from .editlog import EDITLOG_SCHEMA, EditLog
+from .editlog import EDITLOG_SCHEMA, EditLog, EditLogError
 from .logcontext import record_context
 from .state import ReviewState
 
@@ -60,52 +60,103 @@ class ReviewSession:
         """Do (or redo) an action and log its decisions.
 
         With a learner, the action runs inside a ``Taught`` action, so what the
-        app learns from it is done and undone with it as one step."""
+        app learns from it is done and undone with it as one step.
+
+        A decision counts only once it is on disk: if the log cannot be
+        written, the action is undone again, nobody is notified, and
+        EditLogError propagates for the editor to ask the user.
+        """
+        human, wrapped_now = action, False
         if self.learner is not None:
             from .learning import Taught
-            action = self._taught.setdefault(id(action), Taught(action, self.learner))
+            wrapped_now = id(human) not in self._taught
+            action = self._taught.setdefault(id(human), Taught(human, self.learner))
+        current = self.state.current
         decisions = action.do(self.doc, self.state)
+        try:
+            seqs = self._log([self._record(d) for d in decisions])
+        except EditLogError:
+            action.undo(self.doc, self.state)
+            self.state.current = current
+            if wrapped_now:  # the action never happened: keep no wrapper an id could be reused for
+                self._taught.pop(id(human), None)
+            raise
         if action.focus is not None:
             self.state.current = action.focus
         self.state.clamp_current()
-        self._seqs[id(action)] = self._log([self._record(d) for d in decisions])
+        self._seqs[id(action)] = seqs
         self._notify(action.cues)
 
     def revert(self, action: Action) -> None:
-        """Undo an action; the log gets an "undo" record for each of its records."""
-        action = self._taught.pop(id(action), action)
+        """Undo an action; the log gets an "undo" record for each of its records.
+
+        As in perform, the undo stands only once its records are on disk;
+        otherwise the action is done again and EditLogError propagates.
+        """
+        human = action
+        action = self._taught.get(id(human), human)
+        current = self.state.current
         action.undo(self.doc, self.state)
+        undone = self._seqs.get(id(action), [])
+        try:
+            self._log([self._base("undo", action.cues[0] if action.cues else None) | {"undoes": s}
+                       for s in undone])
+        except EditLogError:
+            action.do(self.doc, self.state)
+            self.state.current = current
+            raise
+        self._seqs.pop(id(action), None)
+        self._taught.pop(id(human), None)
         if action.focus is not None:
             self.state.current = action.focus
         self.state.clamp_current()
-        undone = self._seqs.pop(id(action), [])
-        self._log([self._base("undo", action.cues[0] if action.cues else None) | {"undoes": s}
-                   for s in undone])
         self._notify(action.cues)
 
+    def replace_log(self, log: EditLog | None) -> None:
+        """Continue in another log file (or, with None, without one); the
+        user chose this after the current log failed."""
+        if self.log is not None:
+            try:
+                self.log.close()
+            except OSError:
+                pass  # the old log is already failing; closing it must not stop the switch
+        self.log = log
+
     # -- saving ----------------------------------------------------------------
-    def save(self, path: Path | str | None = None, format: str | None = None) -> Saved:
+    def save(self, path: Path | str | None = None, format: str | None = None, *,
+             allow_read_only: bool = False, log: bool = True) -> Saved:
         """Write the document (SubtitleError if it cannot be), log it, remember its hash.
 
         Saved in another format, the session goes on with the converted
         document; a cue whose text the conversion changed (escaped or dropped
         markup) gets its review words matched again, keeping their decisions.
+        A read-only file raises ReadOnlyError unless ``allow_read_only``.  With
+        ``log`` False the caller writes the "saved" record itself with
+        ``log_saved`` (the editor does, to ask the user if the log fails after
+        the file was written).
         """
-        saved = save(self.doc, path, format=format)
+        saved = save(self.doc, path, format=format, allow_read_only=allow_read_only)
         if saved.document is not self.doc:
             for c, cue in enumerate(saved.document.cues):
                 if cue.text != self.doc.cues[c].text:
                     self.state.cues[c] = realign(self.state.cues[c], cue.words(), c)
             self.doc = saved.document
             self.state.clamp_current()
-        # The document as saved goes into the log too: a profile (issue 16) reads how the editor
-        # left every word, not only the ones they decided, so a form the file also writes
-        # otherwise is no evidence.
-        self._log([self._base("saved", None) | {"saved_to": str(saved.path.resolve()),
-                                                 "saved_format": self.doc.format,
-                                                 "document": self.doc.render()}])
         self.base_sha256 = file_sha256(saved.path)
+        if log:
+            self.log_saved(saved)
         return saved
+
+    def log_saved(self, saved: Saved) -> None:
+        """The "saved" record; EditLogError if it cannot be written.
+
+        The document as saved goes into the log too: a profile (issue 16) reads how the editor
+        left every word, not only the ones they decided, so a form the file also writes
+        otherwise is no evidence.
+        """
+        self._log([self._base("saved", None) | {"saved_to": str(saved.path.resolve()),
+                                                 "saved_format": saved.document.format,
+                                                 "document": saved.document.render()}])
 
     def snapshot(self) -> dict:
         """A crash-recovery snapshot of the unsaved review (see ``autosave``)."""
@@ -159,15 +210,17 @@ class ReviewSession:
 
     def _log(self, records: list[dict]) -> list[int]:
         seqs = []
+        seq = self._seq
         for r in records:
-            self._seq += 1
-            r["seq"] = self._seq
-            seqs.append(self._seq)
+            seq += 1
+            r["seq"] = seq
+            seqs.append(seq)
         for r in records:
             if "_cause" in r:  # an app change links to the human decision of the same action
                 r["caused_by"] = seqs[r.pop("_cause")]
         if self.log is not None and records:
-            self.log.append(records)
+            self.log.append(records)  # EditLogError: nothing was recorded, seq is not advanced
+        self._seq = seq
         return seqs
 
     def close(self) -> None:

@@ -13,9 +13,7 @@ import codecs
 import re
 from dataclasses import dataclass
 
-import charset_normalizer
-
-from .errors import SubtitleError
+from .errors import MixedEncodingError, SubtitleError
 
 # Longest BOM first: the UTF-32-LE BOM starts with the UTF-16-LE one.
 _BOMS: tuple[tuple[bytes, str], ...] = (
@@ -89,6 +87,9 @@ _CHAOS_MARGIN = 0.1
 
 def _legacy(data: bytes) -> Decoded | None:
     """Pick among charset-normalizer's plausible 8-bit candidates."""
+    # imported here: it costs ~30-60 ms at start-up and only legacy 8-bit files need it
+    import charset_normalizer
+
     results = list(charset_normalizer.from_bytes(data))
     if not results:
         return None
@@ -109,6 +110,38 @@ def _legacy(data: bytes) -> Decoded | None:
     return Decoded(text, codec, False)
 
 
+def check_single_encoding(data: bytes, name: str) -> None:
+    """Refuse a file (already known not to be UTF-8) in which some lines are
+    UTF-8 and others are not: MixedEncodingError with both line numbers.
+
+    Such a file has no single right decoding.  Read as a legacy code page, its
+    UTF-8 letters become two-character mojibake ("é" -> "Ã©") that the
+    truecaser would then recase ("Ã" -> "ã"), changing bytes for good; so it is
+    refused, and the user converts it to one encoding first (README,
+    "Encodings").  A UTF-8 line is one with a multi-byte UTF-8 sequence that
+    decodes strictly; pure-ASCII lines are valid in both and say nothing.
+    """
+    first_utf8: tuple[int, str] | None = None
+    first_other: tuple[int, int] | None = None
+    for number, line in enumerate(data.split(b"\n"), 1):
+        if line.isascii():
+            continue
+        try:
+            text = line.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            if first_other is None:
+                first_other = (number, line[exc.start])
+        else:
+            if first_utf8 is None:
+                first_utf8 = (number, next(ch for ch in text if ord(ch) > 0x7F))
+        if first_utf8 is not None and first_other is not None:
+            (u_line, u_char), (o_line, o_byte) = first_utf8, first_other
+            raise MixedEncodingError(
+                f"{name}: mixes text encodings: line {u_line} is UTF-8 ({u_char!r}) but line {o_line} is not "
+                f"(byte 0x{o_byte:02x}); subcase will not guess, because recasing a misread line would "
+                f"change its bytes for good; save the file as UTF-8 in a text editor and open it again")
+
+
 def decode(data: bytes, name: str) -> Decoded:
     """Decode file bytes; SubtitleError if they are not text."""
     for bom, codec in _BOMS:
@@ -127,6 +160,7 @@ def decode(data: bytes, name: str) -> Decoded:
             return Decoded(text, utf16, False)
     if b"\x00" in data:
         raise SubtitleError(f"{name}: contains binary data (NUL bytes); this is not a subtitle text file")
+    check_single_encoding(data, name)
     legacy = _legacy(data)
     if legacy is not None:
         return legacy

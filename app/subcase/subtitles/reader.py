@@ -9,6 +9,7 @@ from . import formats
 from .document import Cue, Document
 from .encoding import decode
 from .errors import SubtitleError
+from .files import check_readable_file
 from .lines import newline_of, split_lines
 
 _SIGNATURE_RE = re.compile(r"WEBVTT(?:[ \t\r\n]|$)")
@@ -39,6 +40,7 @@ def loads(data: bytes, name: str = "x.srt", format: str | None = None) -> Docume
 
 def load(path: Path | str) -> Document:
     path = Path(path)
+    check_readable_file(path)  # a FIFO or device would block the read forever
     try:
         data = path.read_bytes()
     except OSError as exc:

@@ -21,16 +21,20 @@ class Saved:
     path: Path
     document: Document   # what was written: the document itself, or its conversion to another format
     warnings: list[str] = field(default_factory=list)  # reasons players may misread the file
+    backup: Path | None = None  # the backup this save made, if any
 
 
 def save(doc: Document, path: Path | str | None = None, *, format: str | None = None,
-         encoding: str | None = None, backup: bool = True) -> Saved:
+         encoding: str | None = None, backup: bool = True, allow_read_only: bool = False) -> Saved:
     """Write atomically; SubtitleError if the file cannot be written.
 
     Without ``format``, a path whose suffix names a format picks it, otherwise
-    the document's own format is kept.  The first time a save overwrites an
-    existing file, its old content is kept as NAME.bak (unless ``backup`` is
-    False); later saves leave that backup alone so it still holds the original.
+    the document's own format is kept.  The first time this document is saved
+    over an existing file, its old content is kept in a new backup, NAME.bak
+    (or NAME.bak.2, .3, ... when that name is taken: a backup is never
+    overwritten), unless ``backup`` is False; later saves of the same document
+    add none.  A symlink is written through to its real file; a read-only file
+    raises ReadOnlyError unless ``allow_read_only`` (see atomic.py).
     """
     if path is None and doc.path is None:
         raise SubtitleError("the document has no file name; give a path to save to")
@@ -42,11 +46,9 @@ def save(doc: Document, path: Path | str | None = None, *, format: str | None = 
     codec = encoding or written.encoding
     data = encode(text, codec, written.bom, str(target))
     key = target.resolve()
-    bak = None
-    if backup and target.exists() and key not in written.backed_up:
-        bak = target.with_name(target.name + ".bak")
+    want_backup = backup and target.exists() and key not in written.backed_up
     try:
-        atomic.write_atomic(target, data, bak)
+        bak = atomic.write_atomic(target, data, want_backup, allow_read_only=allow_read_only)
     except OSError as exc:
         raise SubtitleError(f"{target}: cannot save: {exc.strerror or exc}") from None
     if bak is not None:
@@ -58,7 +60,7 @@ def save(doc: Document, path: Path | str | None = None, *, format: str | None = 
         elif written.encoding not in UNICODE_CODECS:
             written.bom = False
     written.path = target
-    return Saved(target, written, check_readers(written, text, fmt))
+    return Saved(target, written, check_readers(written, text, fmt), bak)
 
 
 def check_readers(doc: Document, text: str, fmt: formats.Format) -> list[str]:

@@ -33,8 +33,9 @@ def sources_table(data: dict) -> str:
 
 
 def write_card(models: Path, evaluation: dict | None) -> Path:
-    """The card, with ``lineage.md`` (how the shipped weights came about) and
-    ``ablation.md`` (design experiments) from the same folder when present."""
+    """The card, with ``int8_kernels.md`` (how results differ between CPUs), ``lineage.md``
+    (how the shipped weights came about) and ``ablation.md`` (design experiments) from the
+    same folder when present."""
     meta = json.loads((models / "model.json").read_text(encoding="utf-8"))
     cal = meta["calibration"]
     chk = meta["export_check"]
@@ -96,6 +97,9 @@ def write_card(models: Path, evaluation: dict | None) -> Path:
         f"{cal['ece_before']:.3f} before, {cal['ece_after']:.3f} after. Default review threshold "
         f"{cal['review_threshold']} ({cal['review_threshold_rule']}).",
     ]
+    kernels = models / "int8_kernels.md"  # measured with bench/golden_spread.py for the shipped weights
+    if kernels.exists():
+        parts += ["", "## Results depend on the CPU (int8 kernels)", "", kernels.read_text(encoding="utf-8").strip()]
     lineage = models / "lineage.md"
     if lineage.exists():
         parts += ["", "## How the shipped weights were trained", "", lineage.read_text(encoding="utf-8").strip()]

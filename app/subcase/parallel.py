@@ -1,0 +1,281 @@
+"""Batch conversion in worker processes: ``subcase convert --jobs N`` and the GUI batch.
+
+Each worker process loads the model once, with one onnxruntime thread, and
+converts whole files with ``subcase.batch.convert_file`` -- the code a single
+process runs -- so outputs are byte-identical.  Two one-thread processes beat
+one two-thread process (the encoder's Python, parsing and writing overlap the
+other file's model run).
+
+What the caller sees is what ``run_batch`` gives:
+
+- finished files are reported (``on_file_done``) and listed in input order,
+  whatever order the workers finish them in, so FAILED lines come out in the
+  same order as in one process;
+- ``progress(i, n, done, total)`` is per file (files run side by side; see
+  ``batch.BatchProgress`` for the overall fraction);
+- ``cancel()`` stops every worker between two batches of windows; files
+  already written stay (writes are atomic), and the result says cancelled.
+  Ctrl-C does the same and then raises KeyboardInterrupt, as in one process.
+
+No scheduler of our own: ``concurrent.futures.ProcessPoolExecutor`` with the
+``forkserver`` start method (``spawn`` where there is none), so no worker
+inherits a running onnxruntime thread pool or a Qt application.
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Sequence
+
+from subcase.batch import BatchResult, FileResult, convert_file, run_batch
+from subcase.casing.engine import ShouldCancel
+from subcase.casing.onnx_session import available_cores
+from subcase.outputs import plan_outputs
+
+if TYPE_CHECKING:
+    import multiprocessing.context
+    from concurrent.futures import Future, ProcessPoolExecutor
+
+# multiprocessing and concurrent.futures are imported where a pool starts: a
+# one-file convert (the common case at a prompt) should not pay ~25 ms for them
+
+ProgressFn = Callable[[int, int, int, int], None]
+FileDoneFn = Callable[[FileResult], None]
+EngineFactory = Callable[[], Any]
+# engine -> batch.Adapt (e.g. functools.partial(profile_adapter, profile)): picklable, so each
+# worker process builds the adapter around its own engine
+AdaptFactory = Callable[[Any], Any]
+
+POLL_S = 0.05  # how often the parent looks at progress and at ``cancel`` while files run
+
+
+# Starting the workers costs about 0.5 s of wall time (a fresh interpreter, the
+# imports, the model) that one process has paid already.  Measured on the
+# project's 2-core machine while it was shared: the 22 dev files (69 KB) took
+# 2.5 s with 2 jobs against 2.0 s with 1, two films (243 KB) 5.0 s against
+# 4.5 s, and eight films (970 KB) 12.4 s against 17.2 s.  So when the user does
+# not ask for a number, a batch under this size stays in one process.
+SMALL_BATCH_BYTES = 512 * 1024
+
+
+def default_jobs() -> int:
+    """One worker per core this process may use."""
+    return available_cores()
+
+
+def auto_jobs(inputs: Sequence[Path]) -> int:
+    """The default for ``--jobs``: one per core, but one for a batch too small to pay
+    for starting the workers."""
+    total = 0
+    for p in inputs:
+        try:
+            total += Path(p).stat().st_size
+        except OSError:
+            pass  # the file's own error is reported when it is converted
+        if total >= SMALL_BATCH_BYTES:
+            return default_jobs()
+    return 1
+
+
+# -- in each worker process -------------------------------------------------------------
+
+_worker: dict[str, Any] = {}
+
+
+def _init_worker(model_dir: str | None, progress_q: Any, stop: Any) -> None:
+    # Ctrl-C reaches the whole process group; the parent alone decides what it
+    # means (stop between batches), so a worker never dies mid-write with a traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _worker.update(model_dir=model_dir, progress_q=progress_q, stop=stop, engine=None)
+
+
+def _worker_engine() -> Any:
+    if _worker["engine"] is None:
+        from subcase.casing import CasingEngine
+
+        model_dir = _worker["model_dir"]
+        _worker["engine"] = CasingEngine(Path(model_dir) if model_dir else None, threads=1)
+    return _worker["engine"]
+
+
+def _convert_in_worker(index: int, src: Path, out_dir: Path, mode: str, out_format: str | None,
+                       keep_casing: bool, styles: dict | None, adapt_factory: AdaptFactory | None,
+                       dst: Path | None = None, lang: str = "auto") -> FileResult:
+    engine = _worker_engine()  # loaded on the worker's first file, then kept
+    progress_q, stop = _worker["progress_q"], _worker["stop"]
+
+    def progress(done: int, total: int) -> None:
+        progress_q.put((index, done, total))
+
+    # CasingCancelled propagates to the parent through the future
+    adapt = adapt_factory(engine) if adapt_factory is not None else None
+    return convert_file(engine, src, out_dir, mode, out_format, progress, stop.is_set, keep_casing, styles, adapt,
+                        dst=dst, lang=lang)
+
+
+# -- in the parent ----------------------------------------------------------------------
+
+class InOrder:
+    """Hands results on in input order, as soon as every earlier one is in."""
+
+    def __init__(self, on_file_done: FileDoneFn | None):
+        self.on_file_done = on_file_done
+        self.finished: dict[int, FileResult] = {}
+        self.next = 0
+        self.released: list[FileResult] = []
+
+    def add(self, index: int, result: FileResult) -> None:
+        self.finished[index] = result
+        while self.next in self.finished:
+            self._release(self.finished[self.next])
+            self.next += 1
+
+    def flush(self) -> list[FileResult]:
+        """After a cancel: the files that did finish, still in input order."""
+        for i in sorted(k for k in self.finished if k >= self.next):
+            self._release(self.finished[i])
+        self.next = max(self.finished, default=-1) + 1
+        return self.released
+
+    def _release(self, r: FileResult) -> None:
+        self.released.append(r)
+        if self.on_file_done is not None:
+            self.on_file_done(r)
+
+
+def _context() -> multiprocessing.context.BaseContext:
+    import multiprocessing
+
+    # a frozen bundle re-runs its own executable as the worker (entry.py calls
+    # freeze_support); spawn is the start method PyInstaller documents for that
+    methods = multiprocessing.get_all_start_methods()
+    if "forkserver" not in methods or getattr(sys, "frozen", False):
+        return multiprocessing.get_context("spawn")
+    ctx = multiprocessing.get_context("forkserver")
+    # The fork server imports numpy, onnxruntime and the engine once and every
+    # worker is forked from it with them loaded (no model, no thread pool yet):
+    # two workers started 0.1-0.3 s sooner in alternating runs here.
+    ctx.set_forkserver_preload(["subcase.parallel"])
+    return ctx
+
+
+def run_batch_parallel(inputs: Sequence[Path], out_dir: Path, jobs: int, model_dir: Path | None = None,
+                       mode: str = "restore", out_format: str | None = None,
+                       progress: ProgressFn | None = None, on_file_done: FileDoneFn | None = None,
+                       cancel: ShouldCancel | None = None, keep_casing: bool = False,
+                       styles: dict | None = None, adapt_factory: AdaptFactory | None = None,
+                       lang: str = "auto") -> BatchResult:
+    """Convert ``inputs`` in ``jobs`` worker processes (see the module's docstring).
+
+    Raises ``ModelError`` when the workers cannot load the model, and
+    KeyboardInterrupt after stopping the workers on Ctrl-C.
+    """
+    import queue
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from concurrent.futures.process import BrokenProcessPool
+
+    from subcase.casing import CasingCancelled
+
+    n = len(inputs)
+    ctx = _context()
+    progress_q = ctx.Queue()
+    stop = ctx.Event()
+    order = InOrder(on_file_done)
+    cancelled = False
+    pool = ProcessPoolExecutor(max_workers=max(1, min(jobs, n)), mp_context=ctx, initializer=_init_worker,
+                               initargs=(str(model_dir) if model_dir else None, progress_q, stop))
+
+    finished: set[int] = set()
+
+    def drain() -> None:
+        while True:
+            try:
+                i, done, total = progress_q.get_nowait()
+            except queue.Empty:
+                return
+            # a file's last messages may arrive after its result: never move its bar back
+            if progress is not None and i not in finished:
+                progress(i, n, done, total)
+
+    try:
+        # Every output is decided here, before any worker reads a file, as run_batch does
+        # (outputs.py): a later input whose output name is taken fails, in input order.
+        futures: dict[Future[FileResult], int] = {}
+        for i, planned in enumerate(plan_outputs([Path(p) for p in inputs], Path(out_dir), out_format)):
+            if planned.error is not None:
+                finished.add(i)
+                if progress is not None:
+                    progress(i, n, 1, 1)
+                order.add(i, FileResult(Path(inputs[i]), error=planned.error))
+                continue
+            futures[pool.submit(_convert_in_worker, i, Path(inputs[i]), Path(out_dir),
+                                str(getattr(mode, "value", mode)), out_format, keep_casing, styles, adapt_factory,
+                                planned.dst, lang)] = i
+        pending = set(futures)
+        while pending:
+            if cancel is not None and cancel():
+                cancelled = True
+                break
+            done, pending = wait(pending, timeout=POLL_S, return_when=FIRST_COMPLETED)
+            drain()
+            for f in sorted(done, key=futures.__getitem__):
+                i = futures[f]
+                try:
+                    r = f.result()
+                except CasingCancelled:
+                    cancelled = True
+                    continue
+                except BrokenProcessPool:
+                    # A worker was killed (out of memory, a signal): the pool cannot go on, and
+                    # every file not yet converted gets a FAILED line instead of a traceback.
+                    r = FileResult(Path(inputs[i]), error="the worker process converting it stopped "
+                                                          "unexpectedly (killed, or out of memory?)")
+                finished.add(i)
+                if progress is not None:
+                    progress(i, n, 1, 1)
+                order.add(i, r)
+            if cancelled:
+                break
+        if cancelled:
+            _stop(pool, futures, stop)
+            for f, i in futures.items():
+                if f.done() and not f.cancelled() and f.exception() is None:
+                    order.add(i, f.result())
+            return BatchResult(order.flush(), cancelled=True)
+        return BatchResult(order.released)
+    except KeyboardInterrupt:
+        _stop(pool, futures if "futures" in locals() else {}, stop)
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+        progress_q.close()
+        progress_q.join_thread()
+
+
+def _stop(pool: ProcessPoolExecutor, futures: dict[Future[FileResult], int], stop: Any) -> None:
+    """Tell running files to stop between two batches, drop the ones not started, and wait."""
+    stop.set()
+    for f in futures:
+        f.cancel()
+    pool.shutdown(wait=True, cancel_futures=True)
+
+
+def convert_batch(inputs: Sequence[Path], out_dir: Path, jobs: int, engine: EngineFactory,
+                  model_dir: Path | None = None, mode: str = "restore", out_format: str | None = None,
+                  progress: ProgressFn | None = None, on_file_done: FileDoneFn | None = None,
+                  cancel: ShouldCancel | None = None, keep_casing: bool = False,
+                  styles: dict | None = None, adapt_factory: AdaptFactory | None = None,
+                  lang: str = "auto") -> BatchResult:
+    """The one entry for a batch: in this process (one job or one file, with
+    ``engine()`` and all its threads) or in ``jobs`` worker processes.
+    ``styles``: the house style (casing/housestyle.py), as for ``run_batch``;
+    ``adapt_factory(engine)``: the ``adapt`` of ``run_batch`` (a profile), built per engine."""
+    if jobs <= 1 or len(inputs) <= 1:
+        eng = engine()
+        adapt = adapt_factory(eng) if adapt_factory is not None else None
+        return run_batch(eng, inputs, out_dir, mode, out_format, progress, on_file_done, cancel, keep_casing,
+                         styles, adapt, lang=lang)
+    return run_batch_parallel(inputs, out_dir, jobs, model_dir, mode, out_format, progress, on_file_done, cancel,
+                              keep_casing, styles, adapt_factory, lang=lang)

@@ -1,0 +1,91 @@
+"""What a format conversion cannot carry over, listed so the user is told.
+
+SubRip has no voices, classes, comments, style sheets, regions, named cue
+identifiers, ruby, language spans or karaoke timestamps, so a WebVTT -> SRT
+conversion drops them (srt.render); WebVTT has no <font> tags or ASS
+overrides other than positions, so SRT -> WebVTT drops those (vtt.render).
+Nothing is dropped silently: ``conversion_losses`` names each kind, with a
+count and the first few examples, for the CLI and the GUI to show.
+"""
+
+from __future__ import annotations
+
+import re
+
+from . import markup
+from .document import Document
+
+_VOICE_RE = re.compile(r"<v(?:\.[^\s>]*)?\s+([^>]*)>", re.IGNORECASE)
+_CLASS_RE = re.compile(r"<(?:c|[ibuv])\.[^\s>]+[^>]*>|<c>", re.IGNORECASE)
+_OTHER_VTT_RE = re.compile(r"</?(?:ruby|rt|lang)\b[^>]*>|<\d{2}(?::\d{2}){1,2}\.\d{3}>", re.IGNORECASE)
+_BLOCK_RE = re.compile(r"^(NOTE|STYLE|REGION)(?:[ \t]|$)", re.MULTILINE)
+_SRT_KEPT_IN_VTT_RE = re.compile(r"</?[ibu]>|\{\\an[1-9]\}|\\[Nnh]|&[^;]+;", re.IGNORECASE)
+_EXAMPLES = 3
+
+
+def _listing(kind: str, items: list[str], target: str) -> str:
+    shown = ", ".join(items[:_EXAMPLES]) + (", \u2026" if len(items) > _EXAMPLES else "")
+    return f"converting to {target.upper()} drops {len(items)} {kind}: {shown}"
+
+
+def conversion_losses(doc: Document, out_format: str | None) -> list[str]:
+    """One warning per kind of content that saving ``doc`` as ``out_format`` drops."""
+    if out_format is None or out_format == doc.format:
+        return []
+    if doc.format == "vtt" and out_format == "srt":
+        return _vtt_to_srt(doc)
+    if doc.format == "srt" and out_format == "vtt":
+        return _srt_to_vtt(doc)
+    return []
+
+
+def _tags(doc: Document) -> list[str]:
+    return [span.text for cue in doc.cues for span in markup.split(cue.text)
+            if span.is_markup and span.text.startswith("<")]
+
+
+def _vtt_to_srt(doc: Document) -> list[str]:
+    out = []
+    tags = _tags(doc)
+    voices = [m.group(1).strip() for t in tags if (m := _VOICE_RE.fullmatch(t))]
+    if voices:
+        out.append(_listing("voice name(s)", sorted(set(voices), key=voices.index), "srt"))
+    blocks: dict[str, int] = {}
+    for seg in doc._segments:  # the verbatim text between cues: header, comments, styles, regions
+        if isinstance(seg, str):
+            for m in _BLOCK_RE.finditer(seg):
+                blocks[m.group(1)] = blocks.get(m.group(1), 0) + 1
+    if blocks:
+        listed = ", ".join(f"{n} {kind}" for kind, n in blocks.items())
+        out.append(f"converting to SRT drops {sum(blocks.values())} NOTE/STYLE/REGION block(s): {listed}")
+    header = _header_extra(doc)
+    if header:
+        out.append(_listing("header line(s)", header, "srt"))
+    # SRT numbers its cues 1, 2, 3...: any other identifier is lost.
+    ids = [c.identifier for c in doc.cues if c.identifier and c.identifier.strip() != str(c.index + 1)]
+    if ids:
+        out.append(_listing("cue identifier(s)", ids, "srt"))
+    classes = [t for t in tags if _CLASS_RE.fullmatch(t)]
+    if classes:
+        out.append(_listing("class span(s)", classes, "srt"))
+    other = [t for t in tags if _OTHER_VTT_RE.fullmatch(t) and not t.startswith("</")]
+    if other:
+        out.append(_listing("ruby, language or timestamp tag(s)", other, "srt"))
+    return out
+
+
+def _header_extra(doc: Document) -> list[str]:
+    """Header text after "WEBVTT" and the metadata lines below it."""
+    first = doc._segments[0] if doc._segments and isinstance(doc._segments[0], str) else ""
+    block = re.split(r"\r?\n[ \t]*\r?\n|\r[ \t]*\r", first, maxsplit=1)[0]
+    lines = [ln for ln in re.split(r"\r\n|\r|\n", block) if ln.strip()]
+    if not lines or not lines[0].startswith("WEBVTT"):
+        return []
+    extra = [lines[0][len("WEBVTT"):].strip(" \t-")] if lines[0].strip() != "WEBVTT" else []
+    return [e for e in extra if e] + lines[1:]
+
+
+def _srt_to_vtt(doc: Document) -> list[str]:
+    dropped = [span.text for cue in doc.cues for span in markup.split(cue.text)
+               if span.is_markup and not _SRT_KEPT_IN_VTT_RE.fullmatch(span.text) and not span.text.startswith("</")]
+    return [_listing("tag(s) WebVTT has no form for", dropped, "vtt")] if dropped else []

@@ -1,0 +1,118 @@
+"""``subcase convert --cluster``: a real Dask LocalCluster (two worker processes on
+127.0.0.1) gives the outputs, FAILED lines and exit status of a single process."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from test_parallel import EXPECTED_FAILED, GOOD, ROOT, make_folder, same_but_time, tree
+
+distributed = pytest.importorskip("distributed", reason="the cluster extra (dask[distributed]) is not installed")
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    # loopback only; the HTTP endpoint on a free loopback port (two clusters may run at once)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                  dashboard_address="127.0.0.1:0", silence_logs=40) as c:
+        yield c
+
+
+def run_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    env = dict(os.environ, DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT="3s")  # the installed subcase
+    return subprocess.run([sys.executable, "-m", "subcase", "convert", *args], capture_output=True, text=True,
+                          cwd=cwd, env=env, timeout=300)
+
+
+@pytest.mark.usefixtures("engine")
+def test_cluster_gives_what_one_process_gives(cluster, tmp_path):
+    make_folder(tmp_path / "a")
+    make_folder(tmp_path / "b")
+    style = ["--sound-cues", "upper"]  # the house style reaches the workers
+    one = run_cli("in", "-o", "out", "-q", "-v", "--jobs", "1", *style, cwd=tmp_path / "a")
+    dask = run_cli("in", "-o", "out", "-q", "-v", "--cluster", cluster.scheduler_address, *style,
+                   cwd=tmp_path / "b")
+    assert one.returncode == dask.returncode == 1  # one bad file
+    assert tree(tmp_path / "a" / "out") == tree(tmp_path / "b" / "out")
+    assert len(tree(tmp_path / "b" / "out")) == len(GOOD) + 2
+    assert "[DOOR SLAMS]" in (tmp_path / "b" / "out" / "styled.srt").read_text(encoding="utf-8")
+    assert same_but_time(one.stdout) == same_but_time(dask.stdout)
+    assert one.stderr == dask.stderr
+    assert sorted(line for line in dask.stderr.splitlines() if line.startswith("FAILED")) == EXPECTED_FAILED
+
+
+@pytest.mark.usefixtures("engine")
+def test_python_entry_point_with_a_client_loads_the_model_once_per_worker(cluster, tmp_path):
+    from subcase.batch import collect_inputs
+    from subcase.cluster import PLUGIN_NAME, convert_on_cluster
+
+    src = make_folder(tmp_path, copies=2)
+    inputs, _ = collect_inputs([src])
+    with distributed.Client(cluster.scheduler_address, set_as_default=False) as client:
+        first = convert_on_cluster(client, inputs, tmp_path / "out1")
+        engines = client.run(lambda dask_worker: id(dask_worker.plugins[PLUGIN_NAME].engine()))
+        second = convert_on_cluster(client, inputs, tmp_path / "out2")
+        again = client.run(lambda dask_worker: id(dask_worker.plugins[PLUGIN_NAME].engine()))
+    assert [r.src for r in first.results] == inputs == [r.src for r in second.results]
+    assert sorted(r.src.name for r in first.failed) == ["0-markup.srt", "bad.srt"]  # a name collision, a bad file
+    assert len(engines) == 2 and engines == again  # each worker kept its one engine across both batches
+    assert tree(tmp_path / "out1") == tree(tmp_path / "out2")
+
+
+@pytest.mark.usefixtures("engine")
+def test_cluster_cancel(cluster, tmp_path):
+    from subcase.batch import collect_inputs
+    from subcase.cluster import convert_on_cluster
+
+    inputs, _ = collect_inputs([make_folder(tmp_path, copies=8)])
+    done: list[Path] = []
+    result = convert_on_cluster(cluster.scheduler_address, inputs, tmp_path / "out",
+                                on_file_done=lambda r: done.append(r.src), cancel=lambda: len(done) >= 2)
+    assert result.cancelled
+    assert 2 <= len(result.results) < len(inputs)
+    assert [r.src for r in result.results] == done
+
+
+def test_unreachable_scheduler_is_one_line(tmp_path):
+    p = run_cli(str(ROOT / "resources" / "examples" / "lowercase-example.srt"), "-o", "out",
+                "--cluster", "tcp://127.0.0.1:9", cwd=tmp_path)
+    assert p.returncode == 1
+    assert p.stderr.strip().splitlines()[-1].startswith("subcase: cannot reach the Dask scheduler at tcp://127.0.0.1:9")
+    assert "Traceback" not in p.stderr
+
+
+@pytest.mark.usefixtures("engine")
+def test_a_worker_killed_with_its_file_gives_a_failed_line(tmp_path):
+    import os
+    import signal
+
+    import dask
+
+    from subcase.batch import collect_inputs
+    from subcase.cluster import convert_on_cluster
+
+    inputs, _ = collect_inputs([make_folder(tmp_path, copies=6)])
+    # no retries: the first worker to die with a file gives up on that file
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0}), \
+            distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                     dashboard_address="127.0.0.1:0", silence_logs=50) as c, \
+            distributed.Client(c.scheduler_address, set_as_default=False) as client:
+        pids = list(client.run(os.getpid).values())
+        killed: list[int] = []
+
+        def kill_one(i: int, n: int, d: int, t: int) -> None:
+            if not killed:  # after the first file, while the others are running
+                killed.append(pids[0])
+                os.kill(pids[0], signal.SIGKILL)
+
+        result = convert_on_cluster(client, inputs, tmp_path / "out", progress=kill_one)
+    assert killed and not result.cancelled
+    assert [r.src for r in result.results] == inputs
+    died = [r for r in result.failed if "every worker that tried it died" in (r.error or "")]
+    assert died, [r.error for r in result.failed]
+    assert len(result.succeeded) >= len(inputs) // 2  # the other worker (and the restarted one) went on

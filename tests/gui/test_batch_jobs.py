@@ -1,0 +1,90 @@
+"""The batch dialog with files at a time > 1: real worker processes, the real model,
+offscreen Qt.  It converts and reports as one process does, and cancel stops it."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+
+from subcase.batch import collect_inputs, run_batch
+
+from .conftest import DATA, long_srt, needs_model
+
+
+def make_inputs(root: Path, films: int = 0) -> Path:
+    src = root / "in"
+    src.mkdir(parents=True)
+    shutil.copy(DATA / "sample.srt", src / "a.srt")
+    (src / "b.vtt").write_text("WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nhello from paris, said john.\n",
+                               encoding="utf-8")
+    (src / "c.srt").write_text("1\n00:00:01,000 --> 00:00:02,000\nthe bbc in london\n", encoding="utf-8")
+    (src / "broken.srt").write_bytes(b"\x00\x01\x02 not subtitles \xff\xfe")
+    for k in range(films):
+        long_srt(src / f"film{k}.srt", cues=400)
+    return src
+
+
+def open_dialog(qtbot, engines, src: Path, out: Path, jobs: int):
+    from subcase.gui.batch_dialog import BatchDialog
+    from subcase.gui.settings import Settings
+
+    dialog = BatchDialog([src], engines, Settings())
+    qtbot.addWidget(dialog)
+    dialog.out_edit.setText(str(out))
+    dialog.jobs_spin.setValue(jobs)
+    return dialog
+
+
+@needs_model
+def test_batch_with_two_jobs_converts_and_reports(qtbot, engines, tmp_path):
+    src = make_inputs(tmp_path)
+    out = tmp_path / "out"
+    dialog = open_dialog(qtbot, engines, src, out, jobs=2)
+    with qtbot.waitSignal(dialog.finished_batch, timeout=180_000) as done:
+        qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
+    result = done.args[0]
+    assert result is not None and not result.cancelled
+    assert dialog.task.jobs == 2
+    report = dialog.report.toPlainText()
+    assert "3 converted, 1 failed" in report and "FAILED" in report and "broken.srt" in report
+    states = {p.name: bar.format() for p, bar in zip(dialog.inputs, dialog.bars, strict=True)}
+    assert states == {"a.srt": "done", "b.vtt": "done", "broken.srt": "failed", "c.srt": "done"}
+    assert [bar.value() for bar in dialog.bars] == [100] * 4
+    assert dialog.overall.value() == dialog.overall.maximum()
+    # the same bytes as one process with the app's own engine
+    inputs, _ = collect_inputs([src])
+    run_batch(engines.get(), inputs, tmp_path / "one")
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == {p.name: p.read_bytes() for p in (tmp_path / "one").iterdir()}
+    dialog.close()
+
+
+def test_files_at_a_time_defaults_to_automatic(qtbot, engines, tmp_path):
+    src = make_inputs(tmp_path)  # four small files: automatic keeps them in this process
+    dialog = open_dialog(qtbot, engines, src, tmp_path / "out", jobs=0)
+    assert dialog.jobs_spin.text() == "Automatic"
+    with qtbot.waitSignal(dialog.finished_batch, timeout=180_000):
+        qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
+    assert dialog.task.jobs == 1 and "3 converted, 1 failed" in dialog.report.toPlainText()
+    dialog.close()
+
+
+@needs_model
+def test_batch_with_two_jobs_cancels(qtbot, engines, tmp_path):
+    src = make_inputs(tmp_path, films=10)
+    out = tmp_path / "out"
+    dialog = open_dialog(qtbot, engines, src, out, jobs=2)
+    qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
+    # queued signals are delivered only while waitSignal runs the event loop, so none is missed
+    with qtbot.waitSignal(dialog.task.signals.file_done, timeout=120_000):
+        pass  # the workers are converting
+    with qtbot.waitSignal(dialog.finished_batch, timeout=120_000) as done:
+        qtbot.mouseClick(dialog.cancel_button, Qt.LeftButton)
+    result = done.args[0]
+    assert result is not None and result.cancelled
+    assert 1 <= len(result.results) < len(dialog.inputs)
+    assert dialog.report.toPlainText().startswith("Cancelled.")
+    # what was written is exactly what the report lists; nothing half-written
+    assert sorted(p.name for p in out.iterdir()) == sorted(r.dst.name for r in result.results if r.ok)
+    dialog.close()
