@@ -48,6 +48,7 @@ EngineFactory = Callable[[], Any]
 # worker process builds the adapter around its own engine
 AdaptFactory = Callable[[Any], Any]
 
+WORKER_DIED = "the worker process converting it stopped unexpectedly (killed, or out of memory?)"
 POLL_S = 0.05  # how often the parent looks at progress and at ``cancel`` while files run
 
 
@@ -210,9 +211,16 @@ def run_batch_parallel(inputs: Sequence[Path], out_dir: Path, jobs: int, model_d
                     progress(i, n, 1, 1)
                 order.add(i, FileResult(Path(inputs[i]), error=planned.error))
                 continue
-            futures[pool.submit(_convert_in_worker, i, Path(inputs[i]), Path(out_dir),
-                                str(getattr(mode, "value", mode)), out_format, keep_casing, styles, adapt_factory,
-                                planned.dst, lang)] = i
+            try:
+                futures[pool.submit(_convert_in_worker, i, Path(inputs[i]), Path(out_dir),
+                                    str(getattr(mode, "value", mode)), out_format, keep_casing, styles,
+                                    adapt_factory, planned.dst, lang)] = i
+            except BrokenProcessPool:
+                # a worker died while files were still being handed out (killed, out of memory)
+                finished.add(i)
+                if progress is not None:
+                    progress(i, n, 1, 1)
+                order.add(i, FileResult(Path(inputs[i]), error=WORKER_DIED))
         pending = set(futures)
         while pending:
             if cancel is not None and cancel():
@@ -230,8 +238,7 @@ def run_batch_parallel(inputs: Sequence[Path], out_dir: Path, jobs: int, model_d
                 except BrokenProcessPool:
                     # A worker was killed (out of memory, a signal): the pool cannot go on, and
                     # every file not yet converted gets a FAILED line instead of a traceback.
-                    r = FileResult(Path(inputs[i]), error="the worker process converting it stopped "
-                                                          "unexpectedly (killed, or out of memory?)")
+                    r = FileResult(Path(inputs[i]), error=WORKER_DIED)
                 finished.add(i)
                 if progress is not None:
                     progress(i, n, 1, 1)

@@ -181,14 +181,23 @@ def test_a_killed_worker_gives_failed_lines_not_a_traceback(tmp_path):
     inputs, _ = collect_inputs([src])
     killed: list[int] = []
 
+    import multiprocessing
+
+    forkserver = "forkserver" in multiprocessing.get_all_start_methods()  # as parallel._context picks
+
     def kill_a_worker(i: int, n: int, d: int, t: int) -> None:
         if killed:
             return
-        # the workers are the fork server's children (or ours, under spawn)
         me = psutil.Process()
         procs = me.children(recursive=True)
-        servers = {p.pid for p in procs if p.ppid() == me.pid}
-        workers = [p for p in procs if p.ppid() in servers] or [p for p in procs if p.ppid() == me.pid]
+        if forkserver:
+            # the workers are the fork server's children; our own children are the fork server
+            # and the resource tracker, which must not be taken for a worker (a file that fails
+            # its output planning reports before the first worker is forked)
+            servers = {p.pid for p in procs if p.ppid() == me.pid}
+            workers = [p for p in procs if p.ppid() in servers]
+        else:
+            workers = [p for p in procs if p.ppid() == me.pid]
         if workers:
             killed.append(workers[0].pid)
             workers[0].kill()
