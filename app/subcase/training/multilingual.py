@@ -255,7 +255,7 @@ def train(args: argparse.Namespace) -> None:
 
     from .examples import IGNORE, held_out_batches, make_batch, sample_window
     from .tagger import CaseTagger
-    from .train import validate
+    from .train import train_step, validate
 
     torch.set_num_threads(args.threads)  # the cores are shared
     torch.manual_seed(args.seed)
@@ -299,12 +299,7 @@ def train(args: argparse.Namespace) -> None:
         warm = min(1.0, (step + 1) / 300)
         for g, lr in zip(opt.param_groups, (args.lr, args.head_lr)):
             g["lr"] = lr * warm
-        logits = model.logits(torch.from_numpy(ids), torch.from_numpy(mask))
-        loss = loss_fn(logits.reshape(-1, logits.shape[-1]), torch.from_numpy(labels).reshape(-1))
-        opt.zero_grad()
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-        opt.step()
+        loss = train_step(model, opt, loss_fn, ids, mask, labels)
         step += 1
         now = time.time()
         if step % 50 == 0:

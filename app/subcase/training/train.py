@@ -137,12 +137,7 @@ def main(argv=None) -> None:
         warm = min(1.0, (step - first_step + 1) / 200)
         for g, lr in zip(opt.param_groups, base_lrs):
             g["lr"] = lr * warm * max(0.05, 1.0 - frac)
-        logits = model.logits(torch.from_numpy(ids), torch.from_numpy(mask))
-        loss = loss_fn(logits.reshape(-1, logits.shape[-1]), torch.from_numpy(labels).reshape(-1))
-        opt.zero_grad()
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-        opt.step()
+        loss = train_step(model, opt, loss_fn, ids, mask, labels)
         step += 1
         seen += len(ids)
         if step % 50 == 0:
@@ -164,3 +159,18 @@ def main(argv=None) -> None:
 
 if __name__ == "__main__":
     main()
+
+
+def train_step(model, opt, loss_fn, ids, mask, labels):
+    """One optimiser step on a batch of numpy arrays (token ids, attention mask, tag labels); returns the loss.
+
+    Shared by the English and the multilingual pipelines, so both clip and step the same way."""
+    import torch
+
+    logits = model.logits(torch.from_numpy(ids), torch.from_numpy(mask))
+    loss = loss_fn(logits.reshape(-1, logits.shape[-1]), torch.from_numpy(labels).reshape(-1))
+    opt.zero_grad()
+    loss.backward()
+    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+    opt.step()
+    return loss
