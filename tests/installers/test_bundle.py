@@ -255,6 +255,51 @@ def test_convert_matches_source_run(exe, sandbox, tmp_path):
         assert (out_bundle / f.name).read_bytes() == (out_source / f.name).read_bytes(), f.name
 
 
+DEV_ML = ROOT.parent / "shared" / "data" / "dev-subtitles-ml"
+
+
+def one_file_per_language() -> dict[str, Path]:
+    """English from the dev subtitles, es/fr/de/pt from the multilingual dev files:
+    the first file of each (real subtitles, human-cased)."""
+    if not DEV.is_dir() or not DEV_ML.is_dir():
+        pytest.skip(f"shared dev subtitles not found at {DEV} and {DEV_ML}")
+    picked = {"en": dev_files()[0]}
+    for lang in ("es", "fr", "de", "pt"):
+        files = sorted(p for p in (DEV_ML / lang).iterdir() if p.suffix in (".srt", ".vtt"))
+        assert files, f"no .srt/.vtt in {DEV_ML / lang}"
+        picked[lang] = files[0]
+    return picked
+
+
+def test_convert_one_file_per_language(exe, sandbox, tmp_path):
+    """Every shipped model is in the bundle and is the one used: each language's file is
+    detected as that language, cased by a model (not the sentence-start fallback), and
+    comes out byte for byte as the app run from source makes it."""
+    import json
+
+    picked = one_file_per_language()
+    models = Path(os.environ.get("SUBCASE_BUILD_MODELS") or ROOT / "models")
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "app"), "SUBCASE_MODEL_DIR": str(models)}
+    for lang, src in picked.items():
+        out_bundle, out_source = tmp_path / lang / "bundle", tmp_path / lang / "source"
+        (tmp_path / lang).mkdir()
+        details = tmp_path / lang / "details.jsonl"
+        proc = run(exe, ["convert", str(src), "-o", str(out_bundle), "--details", str(details), "-q"], sandbox)
+        assert proc.returncode == 0, f"{lang}: {proc.stdout}{proc.stderr}"
+        assert not bad_lines(proc.stdout + proc.stderr), bad_lines(proc.stdout + proc.stderr)
+        records = [json.loads(line) for line in details.read_text(encoding="utf-8").splitlines()]
+        words = [r for r in records if "word" in r]
+        assert words, f"{lang}: no word records in --details"
+        assert {r["lang"] for r in words} == {lang}, f"{src.name}: languages {sorted({r['lang'] for r in words})}"
+        assert {r["method"] for r in words} == {"model"}, f"{src.name}: {sorted({r['method'] for r in words})}"
+        ref = subprocess.run([sys.executable, "-m", "subcase", "convert", str(src), "-o", str(out_source), "-q"],
+                             env=env, capture_output=True, text=True, timeout=300)
+        if ref.returncode != 0:
+            pytest.skip(f"cannot run subcase from source here: {ref.stderr.strip()[-300:]}")
+        assert (out_bundle / src.name).read_bytes() == (out_source / src.name).read_bytes(), f"{lang}: {src.name}"
+        print(f"{lang}: {src.name}: {len(words)} words, bundle output = source output")
+
+
 def test_convert_from_any_directory_with_relative_paths(exe, sandbox, tmp_path):
     files = dev_files()
     cwd, _ = sandbox

@@ -226,6 +226,11 @@ def test_workflow():
     text = (ROOT / ".github" / "workflows" / "build.yml").read_text(encoding="utf-8")
     assert "bash packaging/build.sh" in text and "packaging/smoke_test.sh" in text
     assert "actions/upload-artifact@v4" in text and "ISCC" in text
+    # the installers are built from the versions CI tests, not from whatever PyPI has that day
+    installs = [line for line in text.splitlines() if "pip install" in line and "[package]" in line]
+    assert installs and all("-c constraints.txt" in line for line in installs), installs
+    pinned = (ROOT / "constraints.txt").read_text(encoding="utf-8").lower()
+    assert "\npyinstaller==" in pinned
 
 
 def test_desktop_file_if_present():

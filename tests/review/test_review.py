@@ -159,6 +159,8 @@ def test_autosave_roundtrip(cased, srt_file, data_dir):
     SetTag((1, 1), Tag.T, form).do(doc, state)
     EditText(2, "OK, 42 times!").do(doc, state)
     state.current = (1, 1)
+    # as learning leaves a neighbour of a fix: flagged whatever its confidence
+    state.cues[1][0].raised = "next to 'Hello', which you changed in cue 2"
     data = autosave.snapshot(doc, state, srt_file, srt_file, autosave.file_sha256(srt_file), mode="restore",
                              model_version="v", model_sha256="s", session_id="x", log_path=None)
     data["pid"] = 2 ** 22 + 12345  # a process that is not running: as after a crash
@@ -166,9 +168,14 @@ def test_autosave_roundtrip(cased, srt_file, data_dir):
     [rec] = autosave.find_recoverable()
     doc2, state2 = autosave.restore(rec.data)
     assert doc2.render() == doc.render()
-    assert [[(w.form, w.status, w.probs) for w in c] for c in state2.cues] == \
-        [[(w.form, w.status, w.probs) for w in c] for c in state.cues]
+    assert [[(w.form, w.status, w.probs, w.raised) for w in c] for c in state2.cues] == \
+        [[(w.form, w.status, w.probs, w.raised) for w in c] for c in state.cues]
+    assert state2.cues[1][0].needs_review(state2.threshold) == state.cues[1][0].needs_review(state.threshold)
     assert state2.current == (1, 1)
+    # a snapshot written before the reason was kept (9 items a word) still restores
+    old = dict(rec.data, words=[[w[:9] for w in cue] for cue in rec.data["words"]])
+    _, state3 = autosave.restore(old)
+    assert [w.raised for c in state3.cues for w in c] == [None] * sum(len(c) for c in state.cues)
     # a snapshot of a live process (this one, another instance) is not offered
     data["pid"] = os.getppid()
     autosave.write_snapshot(data)

@@ -41,9 +41,11 @@ def snapshot_path_for(source: Path) -> Path:
 def snapshot(doc: Document, state: ReviewState, source: Path, base: Path, base_sha256: str, *, mode: str,
              model_version: str, model_sha256: str, session_id: str, log_path: Path | None) -> dict:
     # Words as compact lists: a 1,500-cue film has ~10,000 words and this runs
-    # on the GUI thread.
+    # on the GUI thread.  The last item is why learning raised the word for review
+    # (None if it did not): without it a recovered review would hide those flags.
     words = [[[w.word_index, w.start, w.end, w.input, w.proposed, w.form,
-               w.model_tag.value if w.model_tag else None, list(w.probs) if w.probs else None, w.status.value]
+               w.model_tag.value if w.model_tag else None, list(w.probs) if w.probs else None, w.status.value,
+               w.raised]
               for w in cue] for cue in state.cues]
     return {
         "schema": SNAPSHOT_SCHEMA,
@@ -191,6 +193,14 @@ class RestoreError(SubcaseError):
     pass
 
 
+def _word(cue_index: int, item: list) -> ReviewWord:
+    # Snapshots written before the raised reason was kept have 9 items.
+    wi, start, end, inp, prop, form, tag, probs, status = item[:9]
+    raised = item[9] if len(item) > 9 else None
+    return ReviewWord(cue_index, wi, start, end, inp, prop, form, Tag(tag) if tag else None,
+                      tuple(probs) if probs else None, Status(status), raised=raised)
+
+
 def restore(data: dict) -> tuple[Document, ReviewState]:
     """The document and review state a snapshot describes."""
     source = Path(data["base"])
@@ -204,10 +214,7 @@ def restore(data: dict) -> tuple[Document, ReviewState]:
     for i, text in enumerate(data["cue_texts"]):
         if doc.cues[i].text != text:
             doc.set_cue_text(i, text)
-    cues = [[ReviewWord(c, wi, s, e, inp, prop, form, Tag(tag) if tag else None,
-                        tuple(probs) if probs else None, Status(status))
-             for wi, s, e, inp, prop, form, tag, probs, status in words]
-            for c, words in enumerate(data["words"])]
+    cues = [[_word(c, item) for item in words] for c, words in enumerate(data["words"])]
     state = ReviewState(cues, float(data["threshold"]))
     state.current = tuple(data["current"]) if data.get("current") else None
     return doc, state
