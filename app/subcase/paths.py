@@ -23,8 +23,8 @@ from pathlib import Path
 # readable card (version, calibration, window) and the model card for people.
 MODEL_FILES = ("model.onnx", "tokenizer.json", "lexicon.json", "model.json", "MODEL_CARD.md",
                # the companion model of other languages (casing/engine.py, COMPANION), loaded only when needed
-               "multilingual/model.onnx", "multilingual/tokenizer.json", "multilingual/model.json",
-               "multilingual/MODEL_CARD.md")
+               "multilingual/model.onnx", "multilingual/tokenizer.json", "multilingual/lexicon.json",
+               "multilingual/model.json", "multilingual/MODEL_CARD.md")
 
 _PACKAGE = Path(__file__).resolve().parent
 

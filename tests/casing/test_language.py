@@ -150,3 +150,23 @@ def test_a_companion_model_is_loaded_only_for_its_languages(tmp_path, dev_subtit
     assert engine._companion is not None and engine.engine_for("es") is engine._companion
     assert cased.casing.methods == {"es": Method.MODEL}
     assert engine.engine_for("fr") is None
+
+
+def test_the_companion_model_writes_mixed_case_words_by_its_lexicon(engine):
+    """The M tag and case masks work in every language: the es/fr/de/pt model has its own
+    case-mask lexicon (product names as in English, plus the languages' own mixed forms), and
+    none of its keys is a common word of those languages."""
+    from subcase.casing import Tag
+
+    companion = engine.engine_for("pt")
+    if companion is None:
+        pytest.skip("no companion model for Portuguese in this model folder")
+    assert companion is not engine and len(companion.lexicon) > 1000
+    for word, form in (("ipad", "iPad"), ("javascript", "JavaScript"), ("voiceover", "VoiceOver"),
+                       ("youtube", "YouTube")):
+        assert companion.form(word, Tag.M) == form
+    # French and Spanish words that an English-only lexicon could have turned into masks
+    for common in ("abus", "inde", "marche", "pedir", "parcs"):
+        assert common not in companion.lexicon
+    # an M word it does not know falls back to Title case
+    assert companion.form("zzqx", Tag.M) == "Zzqx"

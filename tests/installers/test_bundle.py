@@ -50,6 +50,12 @@ BAD_OUTPUT = [
 ]
 
 
+def shipped_model_files() -> tuple[str, ...]:
+    """The model files every build ships (app/subcase/paths.py, the list the spec bundles)."""
+    import runpy
+    return runpy.run_path(str(ROOT / "app" / "subcase" / "paths.py"))["MODEL_FILES"]
+
+
 def bad_lines(text: str) -> list[str]:
     return [line for line in text.splitlines() if any(re.search(p, line) for p in BAD_OUTPUT)]
 
@@ -125,8 +131,7 @@ def test_version_metadata_bundled(bundle):
 def test_model_bundled(bundle):
     models = bundle / "_internal" / "models"
     source = Path(os.environ.get("SUBCASE_BUILD_MODELS") or ROOT / "models")
-    for name in ("model.onnx", "tokenizer.json", "lexicon.json", "model.json", "multilingual/model.onnx",
-                 "multilingual/tokenizer.json", "multilingual/model.json"):
+    for name in shipped_model_files():
         assert (models / name).is_file(), f"{name} missing from the bundle"
         if (source / name).is_file():
             digest = lambda p: hashlib.sha256(p.read_bytes()).hexdigest()  # noqa: E731

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 
 from subcase.casing.tags import Tag, case_mask_key, tag_of
-from subcase.subtitles.words import words
+from subcase.subtitles.words import WORD_RE, words
 
 from . import corpora, synthetic
 
@@ -38,3 +38,59 @@ def build_lexicon(dataset=None) -> dict[str, str]:
         lexicon.setdefault(k, v)
     common = synthetic.common_words()
     return {k: v for k, v in lexicon.items() if k not in common and len(k) == len(v) and len(k) >= 2}
+
+
+# Word lists of the multilingual model's languages (Debian wspanish, wfrench,
+# wngerman, wportuguese, wbrazilian), under /usr/share/dict of an unpacked root.
+WORD_LISTS = ("spanish", "french", "ngerman", "portuguese", "brazilian")
+
+
+def _word_lists(roots) -> list[list[str]]:
+    found = []
+    for root in roots:
+        for name in WORD_LISTS:
+            for path in sorted(root.rglob(f"dict/{name}")):
+                if path.is_file():
+                    found.append(path.read_text(encoding="utf-8", errors="replace").split())
+    return found
+
+
+def build_multilingual_lexicon(texts: list[str], english: dict[str, str], roots) -> dict[str, str]:
+    """The case masks of the es/fr/de/pt model.
+
+    Product and brand names (iPad, YouTube, VoiceOver) are written the same way
+    in every language, so the English lexicon is the start; to it come the mixed
+    forms of the five languages' training text (seen at least twice, the key's
+    majority form) and the mixed-case entries of their word lists.  A key that
+    any of the word lists holds as an ordinary lower-case word is left out
+    ("abus" is French, not "ABus"): an M tag must never turn a common word of
+    one language into another language's mask.  The masks only apply where the
+    model tags a word M, as for English.
+    """
+    lists = _word_lists(roots)
+    if not lists:
+        raise SystemExit("no Debian word lists (usr/share/dict/{" + ",".join(WORD_LISTS) + "}) under the roots")
+    common = {w for words_ in lists for w in words_ if w.islower()}
+    counts: Counter[str] = Counter()
+    for text in texts:
+        for w in text.split():
+            w = w.strip(".,;:!?¿¡()[]{}\"'«»“”‘’")
+            if w and tag_of(w) is Tag.M:
+                counts[w] += 1
+    by_key: dict[str, Counter[str]] = {}
+    for w, n in counts.items():
+        key = case_mask_key(w)
+        stem = w[: len(key)]
+        if n >= 2 and tag_of(stem) is Tag.M:
+            by_key.setdefault(key, Counter())[stem] += n
+    lexicon = dict(english)
+    for key, forms in by_key.items():
+        lexicon.setdefault(key, forms.most_common(1)[0][0])
+    for words_ in lists:
+        for w in words_:
+            if tag_of(w) is Tag.M and "'" not in w:
+                lexicon.setdefault(case_mask_key(w), w)
+    # only keys that are one word as subtitles/words.py cuts them (no "$home/desktop"):
+    # nothing else can ever be looked up
+    return dict(sorted((k, v) for k, v in lexicon.items()
+                       if k not in common and len(k) == len(v) and len(k) >= 2 and WORD_RE.fullmatch(k)))

