@@ -144,6 +144,68 @@ def test_one_undo_removes_a_fix_and_everything_it_caused(tmp_path, engine):
     assert session.doc.cues[3].text == "[JOEL SIGHS]"
 
 
+def check_words(state: ReviewState) -> list:
+    """The words still on the review list for a house-style check."""
+    return [p for p in state.positions()
+            if (state.word(p).raised or "").startswith("check: ") and state.word(p).needs_review(state.threshold)]
+
+
+def test_a_style_learned_from_one_fix_is_checked_on_the_next_restyled_cue(tmp_path, engine):
+    """Every other sound cue is restyled at once, and the next restyled one is also put on
+    the review list, so the editor's next stop in the category says whether the file is
+    written that way; keeping it settles the style."""
+    session = open_session(tmp_path, engine, FILM)
+    state, doc = session.state, session.doc
+    session.perform(SetTag(find(state, 2, "door"), Tag.U, engine.form))
+    checks = check_words(state)
+    assert checks and {p[0] for p in checks} == {3}  # the first restyled cue after the fix
+    assert doc.cues[3].text == "[JOEL SIGHS]"
+    for p in checks:
+        w = state.word(p)
+        assert w.status is Status.LEARNED and w.needs_review(state.threshold)
+        assert w.raised == "check: your fix in cue 3 restyled the sound cues (upper)"
+    assert all(p in [q for q in state.positions() if state.word(q).needs_review(state.threshold)] for p in checks)
+    # kept as restyled: the style stands, nothing else is on the list because of it
+    session.perform(Accept(checks[0]))
+    assert check_words(state) == []
+    assert doc.cues[5].text == "[TRAIN HORN BLOWS]"
+    assert session.learner.styles
+
+
+def test_a_style_put_back_at_its_check_is_undone_everywhere(tmp_path, engine):
+    """A file with on-screen text in capitals and descriptions in lower case: one fix in the
+    first must not put every description in capitals, unseen."""
+    session = open_session(tmp_path, engine, FILM)
+    state, doc = session.state, session.doc
+    texts = [c.text for c in doc.cues]
+    fix = SetTag(find(state, 2, "door"), Tag.U, engine.form)
+    session.perform(fix)
+    restyled = [c.text for c in doc.cues]
+    [first, *_] = check_words(state)
+    assert state.word(first).form == "SIGHS"
+    back = SetTag(first, Tag.L, engine.form)  # the editor writes this description in lower case
+    session.perform(back)
+    # a human decision (back to the model's own form, so it counts as accepted)
+    assert state.word(first).form == "sighs" and state.word(first).status is Status.ACCEPTED
+    assert doc.cues[2].text == "[DOOR slams]\nI waited."  # the editor's fix stays; what it caused goes
+    for c in (0, 3, 4, 5):
+        assert doc.cues[c].text == texts[c]
+    assert all(w.status is not Status.LEARNED for ws in state.cues for w in ws)
+    assert check_words(state) == []
+    # the category is left to the model from now on: another fix in it teaches no style
+    train = SetTag(find(state, 5, "train"), Tag.L, engine.form)
+    session.perform(train)
+    assert doc.cues[0].text == texts[0] and session.learner.styles
+    session.revert(train)
+    # one undo brings the restyle and its check back; one more removes the first fix and all of it
+    session.revert(back)
+    assert [c.text for c in doc.cues] == restyled
+    assert check_words(state) and state.word(first).status is Status.LEARNED
+    session.revert(fix)
+    assert [c.text for c in doc.cues] == texts and check_words(state) == []
+    assert session.learner.styles == {}
+
+
 def test_the_edit_log_links_app_changes_to_the_human_decision(tmp_path, engine):
     session = open_session(tmp_path, engine, FILM, log=True)
     action = SetTag(find(session.state, 2, "door"), Tag.U, engine.form)

@@ -168,4 +168,6 @@ def look_of(word: ReviewWord, threshold: float) -> Look:
     if status is Status.UNTOUCHED:
         return (Look.REVIEW if word.probs is not None and (word.confidence < threshold or word.raised is not None)
                 else Look.PLAIN)
+    if status is Status.LEARNED and word.raised is not None and word.probs is not None:
+        return Look.REVIEW  # learned, and raised for a house-style check: still to review
     return _DECIDED[status]

@@ -67,7 +67,10 @@ class ReviewWord:
         return self.probs is not None and (self.confidence < threshold or self.raised is not None)
 
     def needs_review(self, threshold: float) -> bool:
-        return self.status is Status.UNTOUCHED and self.flagged(threshold)
+        # A learned word is decided by the app, not by a human; it is back on the list only when
+        # the app asks for a check (a house style learned from one fix, review/learning.py).
+        return (self.status is Status.UNTOUCHED or (self.status is Status.LEARNED and self.raised is not None)) \
+            and self.flagged(threshold)
 
     def alternatives(self) -> list[tuple[Tag, float]]:
         """Tags ranked by the model's probability, best first (in TAGS order for a hand-typed word)."""
@@ -161,7 +164,7 @@ class ReviewState:
         t = self.threshold
         words = flagged = to_review = 0
         by_status = {s: 0 for s in Status}
-        untouched = Status.UNTOUCHED
+        untouched, learned = Status.UNTOUCHED, Status.LEARNED
         for cue in self.cues:
             for w in cue:
                 words += 1
@@ -169,8 +172,8 @@ class ReviewState:
                 by_status[status] += 1
                 if w.probs is not None and (w.confidence < t or w.raised is not None):
                     flagged += 1
-                    if status is untouched:
-                        to_review += 1
+                    if status is untouched or (status is learned and w.raised is not None):
+                        to_review += 1  # as needs_review: a learned word raised for a check
         return {"words": words, "flagged": flagged, "to_review": to_review,
                 "accepted": by_status[Status.ACCEPTED], "changed": by_status[Status.CHANGED],
                 "edited": by_status[Status.EDITED]}
