@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 
 from subcase.casing import Tag, apply_casing, case_document
 from subcase.review import Accept, EditLog, ReviewSession, ReviewState, SetTag, Status, read_records
@@ -335,3 +337,17 @@ def test_a_new_learner_rebuilds_what_was_taught_from_the_reviewed_words(tmp_path
     fresh.learn_from_reviewed(doc, state)
     assert fresh.styles == session.learner.styles and fresh.styles
     assert [c.text for c in doc.cues] == texts  # rebuilding changes nothing
+
+
+def test_a_file_learns_with_the_model_of_its_language(engine):
+    """A Spanish file's learner uses the model that cased it: to the English tokenizer every
+    Spanish word is rare (split), which would let a Title fix carry to every occurrence."""
+    from subcase.review.learning import main_language
+
+    if engine.engine_for("es") is None:
+        pytest.skip("no model for Spanish in this model folder")
+    assert main_language(["es", "es", "en"]) == "es" and main_language([]) is None
+    english, spanish = make_learner(engine), make_learner(engine, "es")
+    for word in ("pantalla", "instrucciones", "lector"):
+        assert english.is_rare(word) and not spanish.is_rare(word)
+    assert make_learner(engine, "en").is_rare("pantalla")  # English files: as before

@@ -163,8 +163,14 @@ def _with_case(word: str, form: str) -> str:
     return "".join(f if a.lower() == f.lower() else a for a, f in zip(word, form)) if len(word) == len(form) else word
 
 
-def plain_forms(engine, cues: Sequence[Sequence[StyleWord]], cats: dict[Pos, Category]) -> dict[Pos, str]:
-    """The model's forms for the category words of each cue, cased as one plain sentence per cue."""
+# Two neutral words that lead a cue's words into a plain sentence, per language (see plain_forms).
+LEAD_INS = {"en": "we heard", "es": "se oye", "fr": "on entend", "de": "man hört", "pt": "se ouve"}
+
+
+def plain_forms(engine, cues: Sequence[Sequence[StyleWord]], cats: dict[Pos, Category],
+                language: str | None = None) -> dict[Pos, str]:
+    """The model's forms for the category words of each cue, cased as one plain sentence per cue
+    (``engine`` is the model of the file's ``language``)."""
     from .stream import case_texts
 
     groups: dict[int, list[Pos]] = {}
@@ -173,15 +179,16 @@ def plain_forms(engine, cues: Sequence[Sequence[StyleWord]], cats: dict[Pos, Cat
     if not groups:
         return {}
     order = list(groups)
-    # Led in by two neutral words, so that no word of the cue starts a sentence
+    # Led in by two neutral words of the file's language, so that no word of the cue starts a sentence
     # (a sentence start's capital says nothing about a name), and ended by a full
     # stop, so that one cue's words do not colour the next one's.
-    texts = ["we heard " + " ".join(cues[p[0]][p[1]].form.lower() for p in groups[c]) + "." for c in order]
+    lead = LEAD_INS.get(language or "en", LEAD_INS["en"])
+    texts = [lead + " " + " ".join(cues[p[0]][p[1]].form.lower() for p in groups[c]) + "." for c in order]
     casing = case_texts(engine, texts)
     out: dict[Pos, str] = {}
     for w in casing.words:
         positions = groups[order[w.cue_index]]
-        k = w.word_index - 2
+        k = w.word_index - len(lead.split())
         if 0 <= k < len(positions):
             # Only a capital the model is sure of marks a name ("man" in "man on pa" is a coin flip).
             out[positions[k]] = w.output if w.probs[0] < NAME_DOUBT else w.input.lower()

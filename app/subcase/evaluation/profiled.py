@@ -13,7 +13,7 @@ from subcase.review.profile import Profile
 from subcase.review.profile_apply import ProfileApplication, apply_profile
 from subcase.subtitles import Document
 
-Factory = Callable[[Document, ReviewState, CasingEngine], ReviewSession]
+Factory = Callable[[Document, ReviewState, CasingEngine, str | None], ReviewSession]
 
 
 class SavingSession(ReviewSession):
@@ -36,11 +36,11 @@ def profiled_session(profile: Profile, log_path: Path | None = None, learning: b
     reviewed file to ``save_to`` at the end."""
     rare: dict[int, Callable[[str], bool]] = {}
 
-    def make(doc: Document, state: ReviewState, engine: CasingEngine) -> ReviewSession:
+    def make(doc: Document, state: ReviewState, engine: CasingEngine, language: str | None = None) -> ReviewSession:
         session = SavingSession(doc, state, doc.path or Path("simulated"), model_version=engine.info.version,
                                 model_sha256=engine.info.sha256, log=EditLog(log_path) if log_path else None)
         session.save_to = save_to
-        learner = make_learner(engine)
+        learner = make_learner(engine, language)
         if learning:
             session.learner = learner
         is_rare = rare.setdefault(id(engine), learner.is_rare)

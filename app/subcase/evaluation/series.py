@@ -79,12 +79,13 @@ def _run(paths: list[Path], engine: CasingEngine, threshold: float, strip_punct:
         def applied_to(app, applied: dict[str, int] = applied) -> None:
             applied["words"] = len(app.by_pos)
 
-        def with_profile(doc: Document, state: ReviewState, eng: CasingEngine, prep: Prepared = prep,
-                         profile: Profile = profile, log_path: Path = log_path,
+        def with_profile(doc: Document, state: ReviewState, eng: CasingEngine, language: str | None = None,
+                         prep: Prepared = prep, profile: Profile = profile, log_path: Path = log_path,
                          before: dict[str, list[WordOutcome]] = before) -> ReviewSession:
             before["without_profile"] = _outcomes(prep, doc, state)
             saved = log_path.with_name(log_path.stem + "-reviewed" + Path(prep.name).suffix)
-            session = profiled_session(profile, log_path, save_to=saved, on_applied=applied_to)(doc, state, eng)
+            session = profiled_session(profile, log_path, save_to=saved, on_applied=applied_to)(doc, state, eng,
+                                                                                               language)
             before["with_profile"] = _outcomes(prep, doc, state)
             return session
 

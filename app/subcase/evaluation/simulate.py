@@ -108,18 +108,21 @@ class Counts:
         }
 
 
-SessionFactory = Callable[[Document, ReviewState, CasingEngine], ReviewSession]
+# (document, review state, engine, the file's language) -> the session the simulated editor uses
+SessionFactory = Callable[[Document, ReviewState, CasingEngine, str | None], ReviewSession]
 
 
-def plain_session(doc: Document, state: ReviewState, engine: CasingEngine) -> ReviewSession:
+def plain_session(doc: Document, state: ReviewState, engine: CasingEngine, language: str | None = None
+                  ) -> ReviewSession:
     return ReviewSession(doc, state, doc.path or Path("simulated"), model_version=engine.info.version,
                          model_sha256=engine.info.sha256, log=None)
 
 
-def learning_session(doc: Document, state: ReviewState, engine: CasingEngine) -> ReviewSession:
+def learning_session(doc: Document, state: ReviewState, engine: CasingEngine, language: str | None = None
+                     ) -> ReviewSession:
     """The session as the editor gets it: it learns from every decision."""
     session = plain_session(doc, state, engine)
-    session.learner = make_learner(engine)
+    session.learner = make_learner(engine, language)
     return session
 
 
@@ -137,7 +140,8 @@ def simulate_file(prep: Prepared, engine: CasingEngine, threshold: float,
     n.initial_errors = sum(w.form != r for ws, rs in zip(state.cues, prep.ref_words) for w, r in zip(ws, rs))
     # Made after counting the model's errors: a session may bring a profile that re-cases words
     # (issue 16), and those count as learned below.
-    session = make_session(doc, state, engine)
+    guess = prep.casing.language
+    session = make_session(doc, state, engine, guess.language if guess is not None else None)
     pos = state.next_to_review(None, wrap=False)
     while pos is not None:
         n.visited += 1

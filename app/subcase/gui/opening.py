@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from subcase.outputs import special_kind
 from subcase.review import ReviewSession, log_path_for
-from subcase.review.learning import make_learner
+from subcase.review.learning import main_language, make_learner
 from subcase.subtitles import FORMATS, Document
 
 from .workers import CaseResult, LoadAndCaseTask
@@ -170,7 +170,7 @@ class OpeningMixin:
         if self.session is None:
             return
         if engine is not None and self.settings.learning:
-            self.session.learner = make_learner(engine)
+            self.session.learner = make_learner(engine, main_language(self.session.cue_languages))
         learner = self.session.learner
         self.session.state.flag_context = FlagContext(
             self.session.doc, learner, engine.lexicon if engine is not None else None,
