@@ -199,8 +199,9 @@ def run_batch(engine: CasingEngine, inputs: Sequence[Path], out_dir: Path, mode:
     return BatchResult(results)
 
 
-def write_details(path: Path, results: Sequence[FileResult], threshold: float, cue_ids: dict | None = None) -> None:
-    """One JSON line per word: file, cue, position, input, output, tag, probabilities, highlighted."""
+def write_details(path: Path, results: Sequence[FileResult], cue_ids: dict | None = None) -> None:
+    """One JSON line per word: file, cue, position, input, output, tag, probabilities, highlighted
+    (under the review threshold of the model that cased the file, as the editor would see it)."""
     from subcase.casing import TAGS
     from subcase.subtitles.atomic import write_atomic
 
@@ -217,6 +218,6 @@ def write_details(path: Path, results: Sequence[FileResult], threshold: float, c
                 "cue": w.cue_index, "word": w.word_index, "start": w.start, "end": w.end,
                 "input": w.input, "output": w.output, "tag": w.tag.value,
                 "probs": {t.value: round(p, 5) for t, p in zip(TAGS, w.probs)},
-                "confidence": round(w.confidence, 5), "highlighted": w.confidence < threshold,
+                "confidence": round(w.confidence, 5), "highlighted": w.confidence < r.casing.threshold,
             }, ensure_ascii=False))
     write_atomic(path, ("\n".join(lines) + ("\n" if lines else "")).encode("utf-8"))

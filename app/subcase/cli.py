@@ -168,7 +168,7 @@ def cmd_convert(args) -> int:
     bar.close()
     elapsed = time.perf_counter() - t0
     if args.details:
-        write_details(Path(args.details), result.results, info.review_threshold)
+        write_details(Path(args.details), result.results)
     ok = result.succeeded
     words = sum(r.words for r in ok)
     changed = sum(r.changed for r in ok)

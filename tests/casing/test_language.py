@@ -170,3 +170,32 @@ def test_the_companion_model_writes_mixed_case_words_by_its_lexicon(engine):
         assert common not in companion.lexicon
     # an M word it does not know falls back to Title case
     assert companion.form("zzqx", Tag.M) == "Zzqx"
+
+
+def test_each_file_is_highlighted_at_the_threshold_of_the_model_that_cased_it(engine, dev_subtitles_ml, dev_subtitles,
+                                                                             tmp_path):
+    """--details' "highlighted" and simulate-review use the review threshold of the model that
+    cased the file, as the editor gets it in the app, not the English model's for every language."""
+    from subcase.casing import Mode, case_document
+    from subcase.evaluation.simulate import prepare, simulate
+    from subcase.subtitles import load as load_doc
+
+    companion = engine.engine_for("es")
+    if companion is None or companion is engine:
+        pytest.skip("no companion model for Spanish in this model folder")
+    assert companion.info.review_threshold != engine.info.review_threshold
+    spanish, english = dev_subtitles_ml["es"][0], dev_subtitles[0]
+    details = tmp_path / "d.jsonl"
+    assert main(["convert", str(spanish), str(english), "-o", str(tmp_path / "out"), "--details", str(details),
+                 "-q"]) == 0
+    records = [json.loads(line) for line in details.read_text(encoding="utf-8").splitlines()]
+    for r in records:
+        own = companion if r["lang"] == "es" else engine
+        assert r["highlighted"] == (r["confidence"] < own.info.review_threshold), r
+    assert {r["lang"] for r in records} == {"es", "en"}
+    # the casing carries it, and the simulated editor reviews at it
+    assert case_document(engine, load_doc(spanish), Mode.RESTORE).threshold == companion.info.review_threshold
+    prep = prepare(spanish, engine)
+    own = simulate([prep], engine, None)["total"]["visited"]
+    assert own == simulate([prep], engine, companion.info.review_threshold)["total"]["visited"]
+    assert own != simulate([prep], engine, engine.info.review_threshold)["total"]["visited"]

@@ -49,7 +49,7 @@ def run_series(paths: list[Path], engine: CasingEngine, threshold: float | None 
                upper: bool = False, name: str = "series", log_dir: Path | None = None,
                progress: Progress | None = None) -> dict:
     """Both runs over the series; the edit logs go to ``log_dir`` (a temporary folder if None)."""
-    threshold = engine.info.review_threshold if threshold is None else threshold
+    # threshold None: each file's model's own (as the app uses it)
     ordered = sorted(paths, key=lambda p: Path(p).name)
     if log_dir is None:
         with tempfile.TemporaryDirectory(prefix="subcase-series-") as tmp:
@@ -58,7 +58,7 @@ def run_series(paths: list[Path], engine: CasingEngine, threshold: float | None 
     return _run(ordered, engine, threshold, strip_punct, upper, name, Path(log_dir), progress)
 
 
-def _run(paths: list[Path], engine: CasingEngine, threshold: float, strip_punct: bool, upper: bool, name: str,
+def _run(paths: list[Path], engine: CasingEngine, threshold: float | None, strip_punct: bool, upper: bool, name: str,
          log_dir: Path, progress: Progress | None) -> dict:
     version = engine.info.version
     logs: list[Path] = []

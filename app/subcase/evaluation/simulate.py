@@ -126,8 +126,10 @@ def learning_session(doc: Document, state: ReviewState, engine: CasingEngine, la
     return session
 
 
-def simulate_file(prep: Prepared, engine: CasingEngine, threshold: float,
+def simulate_file(prep: Prepared, engine: CasingEngine, threshold: float | None,
                   make_session: SessionFactory = plain_session) -> Counts:
+    """One file reviewed by the simulated editor; ``threshold`` None: the threshold of the model
+    that cased the file (a Spanish file gets the multilingual model's), as in the app."""
     doc = prep.source.copy()
     apply_casing(doc, prep.casing)
     state = ReviewState.from_casing(len(doc.cues), prep.casing, threshold)
@@ -174,7 +176,7 @@ def simulate_file(prep: Prepared, engine: CasingEngine, threshold: float,
     return n
 
 
-def simulate(preps: list[Prepared], engine: CasingEngine, threshold: float,
+def simulate(preps: list[Prepared], engine: CasingEngine, threshold: float | None,
              make_session: SessionFactory = plain_session) -> dict:
     total = Counts()
     files = {}
@@ -213,13 +215,12 @@ def run_simulation(paths: list[Path], engine: CasingEngine, args, styles: StyleM
 
     Chosen house styles are applied after casing, as the editor applies them when it opens a file;
     then the ``profile`` (issue 16), if any."""
-    threshold = engine.info.review_threshold if args.threshold is None else args.threshold
     preps = [prepare(p, engine, args.strip_punct, args.upper, styles, getattr(args, "lang", "auto")) for p in paths]
     factory: SessionFactory = plain_session if args.no_learning else learning_session
     if profile is not None:
         from .profiled import profiled_session
         factory = profiled_session(profile, learning=not args.no_learning)
-    return simulate(preps, engine, threshold, factory)
+    return simulate(preps, engine, args.threshold, factory)
 
 
 # The configurations the README and the model card report (``python -m subcase.evaluation.simulate``).
@@ -230,8 +231,8 @@ CARD_RUNS = (
 
 def card_runs(paths: list[Path], engine: CasingEngine, threshold: float | None = None) -> dict:
     """Every reported configuration, with and without learning; each input is cased once."""
-    threshold = engine.info.review_threshold if threshold is None else threshold
-    out: dict = {"threshold": threshold, "model": engine.info.version, "runs": {}}
+    out: dict = {"threshold": engine.info.review_threshold if threshold is None else threshold,
+                 "model": engine.info.version, "runs": {}}
     for name, strip, upper in CARD_RUNS:
         preps = [prepare(p, engine, strip, upper) for p in paths]
         for learning in (True, False):
