@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -88,7 +89,8 @@ def card(out: Path, run: Path, step_log: Path) -> None:
     t0 = time.perf_counter()
     words = len(case_texts(companion, texts).words)
     speed = (f"{words / (time.perf_counter() - t0):,.0f} words/s casing the {words:,} words of the multilingual "
-             f"dev files in one call, one process ({_cpu()})")
+             f"dev files in one call, one process ({_cpu()}, load average {os.getloadavg()[0]:.1f}: other "
+             "work on the machine slows this down)")
     meta = json.loads((out / "model.json").read_text(encoding="utf-8"))
     records = [json.loads(line) for line in step_log.read_text(encoding="utf-8").splitlines() if line.strip()]
     record = next((r for r in records if r["step"] == meta["training_steps"]), records[-1])
