@@ -1,20 +1,27 @@
-"""Regenerate tests/casing/golden_ml.json after shipping a new multilingual model (models/multilingual/):
+"""Regenerate tests/casing/golden_ml.json and golden_ml-avx2.json after shipping a new multilingual model
+(models/multilingual/):
 
-    PYTHONPATH=app python tests/casing/make_golden_ml.py
+    python tests/casing/make_golden_ml.py
 
 Pins the companion model's tags and probabilities on fixed sentences (written for this test, one set per
-language it cases), as golden.json does for the English model.
+language it cases), as golden.json and golden-avx2.json do for the English model, and for the same reason
+(see make_golden.py): onnxruntime's int8 arithmetic differs between CPUs with VNNI/AMX and AVX2 CPUs
+without it, so the second file is made by this script under ``qemu-x86_64 -cpu Haswell``.
 """
 
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 from subcase.casing import CasingEngine, case_texts
 
 HERE = Path(__file__).resolve().parent
 MODELS = HERE.parents[1] / "models"
+FILES = {"exact": HERE / "golden_ml.json", "avx2": HERE / "golden_ml-avx2.json"}
 
 INPUTS = {
     "de": ["gestern sind wir mit dem zug nach berlin gefahren", "und haben dort frau müller getroffen.",
@@ -39,7 +46,31 @@ def golden(engine: CasingEngine) -> dict:
     return out
 
 
-if __name__ == "__main__":
+def write(kernel: str) -> None:
     data = golden(CasingEngine(MODELS / "multilingual"))
-    (HERE / "golden_ml.json").write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    print(f"wrote {HERE / 'golden_ml.json'} for model {data['sha256'][:12]}")
+    data["int8_kernel"] = kernel
+    FILES[kernel].write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"wrote {FILES[kernel]} for model {data['sha256'][:12]}")
+
+
+def main() -> int:
+    from make_golden import cpu_features
+
+    if len(sys.argv) == 2 and sys.argv[1] in FILES:  # the child run under qemu
+        write(sys.argv[1])
+        return 0
+    if "AVX512VNNI" not in cpu_features():
+        print("make_golden_ml: golden_ml.json must be made on a CPU with AVX-512 VNNI (or AMX)", file=sys.stderr)
+        return 1
+    write("exact")
+    qemu = shutil.which("qemu-x86_64")
+    if not qemu:
+        print("make_golden_ml: qemu-x86_64 not found (apt-get install qemu-user); golden_ml-avx2.json not made",
+              file=sys.stderr)
+        return 1
+    return subprocess.run([qemu, "-cpu", "Haswell", sys.executable, __file__, "avx2"],
+                          stderr=subprocess.DEVNULL).returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main())

