@@ -244,6 +244,24 @@ def time_models(folders: list[Path], runs: int, cues: int) -> list[dict]:
     return rows
 
 
+def markdown(rows: list[dict], eval_dir: Path) -> str:
+    """The model card's table: F1 only where the weights were trained for that shape; a cut-down
+    model's F1 is shown apart, as what the cut costs before any training."""
+    out = ["| layers | FFN | quantisation | MB | words/s | ratio | encoder words/s | encoder ratio "
+           "| dev F1 punct. / unpunct. |", "|---:|---:|---|---:|---:|---:|---:|---:|---|"]
+    for r in rows:
+        f = eval_dir / f"{Path(r['folder']).name}.json"
+        f1 = "not evaluated"
+        if f.is_file():
+            s = json.loads(f.read_text())["systems"]["subcase"]
+            f1 = f"{100 * s['punct']['f1']:.1f} / {100 * s['nopunct']['f1']:.1f}"
+            if str(r.get("weights", "")).startswith("cut down"):
+                f1 = f"not trained (cut, untrained: {f1})"
+        out.append(f"| {r['layers']} | {r['ffn']} | {r['quant']} | {r['size_mb']:.1f} | {r['words_per_s']:,.0f} "
+                   f"| {r['film_ratio']:.2f} | {r['encoder_words_per_s']:,.0f} | {r['encoder_ratio']:.2f} | {f1} |")
+    return "\n".join(out)
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -256,6 +274,8 @@ def main(argv: list[str] | None = None) -> None:
     t.add_argument("--runs", type=int, default=7)
     t.add_argument("--cues", type=int, default=1500)
     t.add_argument("--json", type=Path, help="write the rows here too")
+    t.add_argument("--eval", type=Path, help="folder of `subcase evaluate --json` files named after the model "
+                   "folders (models.json for the shipped one): adds the dev F1 columns to a markdown table")
     args = ap.parse_args(argv)
     if args.cmd == "build":
         build(args.checkpoint, args.out, tuple(args.quant))
@@ -263,6 +283,8 @@ def main(argv: list[str] | None = None) -> None:
     folders = args.folders or sorted(p for p in DEFAULT_OUT.iterdir() if (p / "model.onnx").is_file())
     folders = [SHIPPED] + [f for f in folders if f.resolve() != SHIPPED.resolve()]
     rows = time_models(folders, args.runs, args.cues)
+    if args.eval:
+        print(markdown(rows, args.eval))
     if args.json:
         args.json.write_text(json.dumps({"cpu": cpu_flags(), "rows": rows}, indent=2) + "\n")
 
