@@ -29,6 +29,7 @@ matter are printed (what CPUID reports to the process, which is what onnxruntime
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import platform
 import shutil
@@ -109,7 +110,8 @@ def quantize_static_qdq(src: Path, dst: Path) -> None:
     quantises it too, at the price of the attention fusion)."""
     from onnxruntime.quantization import CalibrationMethod, QuantFormat, QuantType, quantize_static
     from onnxruntime.quantization.shape_inference import quant_pre_process
-    with tempfile.TemporaryDirectory() as tmp:
+    # chdir: the symbolic shape inference leaves sym_shape_infer_temp.onnx and an external-data file in the cwd
+    with tempfile.TemporaryDirectory() as tmp, contextlib.chdir(tmp):
         typed = Path(tmp) / "typed.onnx"
         quant_pre_process(str(src), str(typed), skip_optimization=True, auto_merge=True)
         quantize_static(str(typed), str(dst), calibration_reader(), quant_format=QuantFormat.QDQ,
