@@ -109,6 +109,8 @@ def main(argv=None) -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--weights", type=parse_weights, default=SOURCE_WEIGHTS)
+    ap.add_argument("--resume", type=Path, help="go on from this student checkpoint (its shape wins over "
+                    "--keep-layers/--intermediate); the schedule starts again (warm-up, then decay)")
     ap.add_argument("--init-only", action="store_true",
                     help="validate the teacher and the untrained student, save the student, do not train")
     args = ap.parse_args(argv)
@@ -128,18 +130,29 @@ def main(argv=None) -> None:
 
     teacher, teacher_ckpt = load_teacher(args.teacher, enc_dir)
     keep_layers = [int(x) for x in args.keep_layers.split(",")]
-    student = make_student(teacher_ckpt["model"], teacher_ckpt["config"], keep_layers, args.intermediate, enc_dir)
+    first_step = 0
+    if args.resume:
+        state = torch.load(args.resume, map_location="cpu")
+        keep_layers = state["config"]["distill"]["keep_layers"]
+        student = CaseTagger(str(enc_dir), layers=state["config"]["layers"],
+                             intermediate=state["config"]["intermediate"])
+        student.load_state_dict(state["model"])
+        first_step = state["step"]
+    else:
+        student = make_student(teacher_ckpt["model"], teacher_ckpt["config"], keep_layers, args.intermediate, enc_dir)
     config = {**{k: v for k, v in teacher_ckpt["config"].items() if k not in ("soup",)},
               "layers": len(keep_layers), "intermediate": student.encoder.config.intermediate_size,
               "batch_size": args.batch_size, "lr": args.lr, "head_lr": args.head_lr, "budget": BUDGET,
               "source_weights": args.weights, "data": ds.stats, "encoder": str(enc_dir),
               "distill": {"teacher": str(args.teacher), "teacher_sha256": teacher_ckpt.get("sha256"),
                           "teacher_layers": teacher_ckpt["config"].get("layers"), "keep_layers": keep_layers,
-                          "temperature": args.temperature, "alpha": args.alpha, "seed": args.seed}}
+                          "temperature": args.temperature, "alpha": args.alpha, "seed": args.seed,
+                          "resumed_from": str(args.resume) if args.resume else None}}
     (args.out / "config.json").write_text(json.dumps(config, indent=2))
     log = open(args.out / "log.jsonl", "a")
-    for name, model in (("teacher", teacher), ("student_init", student)):
-        record = {"model": name, "step": 0, **validate(model, val_batches)}
+    for name, model, at in (("teacher", teacher, 0), ("student_resumed" if args.resume else "student_init", student,
+                                                     first_step)):
+        record = {"model": name, "step": at, **validate(model, val_batches)}
         model.eval()  # validate() leaves the model in train mode; the teacher must stay in eval (no dropout)
         log.write(json.dumps(record) + "\n")
         log.flush()
@@ -157,12 +170,12 @@ def main(argv=None) -> None:
     start = time.time()
     deadline = start + args.minutes * 60
     last_ckpt = start
-    step = seen = 0
+    step, seen = first_step, 0
     student.train()
     for ids, mask, labels in batches(by_source, rng, encoder, args.batch_size, args.weights):
         now = time.time()
         frac = (now - start) / (deadline - start)
-        warm = min(1.0, (step + 1) / 200)  # the same schedule as train.py: warm-up, linear decay by time
+        warm = min(1.0, (step - first_step + 1) / 200)  # train.py's schedule: warm-up, linear decay by time
         for g, lr in zip(opt.param_groups, base_lrs):
             g["lr"] = lr * warm * max(0.05, 1.0 - frac)
         loss_fn.teach(teacher, torch.from_numpy(ids), torch.from_numpy(mask))
