@@ -118,7 +118,8 @@ def main(argv=None) -> None:
     encoder = WordEncoder(enc_dir / "tokenizer.json")
     state = torch.load(args.checkpoint, map_location="cpu")
     config = state["config"]
-    model = CaseTagger(str(enc_dir), layer_mix=config["layer_mix"], layers=config.get("layers"))
+    model = CaseTagger(str(enc_dir), layer_mix=config["layer_mix"], layers=config.get("layers"),
+                       intermediate=config.get("intermediate"))
     model.load_state_dict(state["model"])
     model.eval()
     args.out.mkdir(parents=True, exist_ok=True)

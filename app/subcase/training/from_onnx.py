@@ -90,7 +90,10 @@ def main(argv=None) -> None:
     sd, n_layers = state_from_onnx(args.model / "model.onnx")
     config = dict(meta["training"])
     config["layers"] = n_layers
-    model = CaseTagger(str(encoder_dir()), layer_mix=bool(config.get("layer_mix")), layers=n_layers)
+    # a distilled student may have a narrower feed-forward block than the encoder it came from
+    config["intermediate"] = int(sd["encoder.encoder.layer.0.intermediate.dense.weight"].shape[0])
+    model = CaseTagger(str(encoder_dir()), layer_mix=bool(config.get("layer_mix")), layers=n_layers,
+                       intermediate=config["intermediate"])
     expected = set(model.state_dict())
     # the pooler is not part of the tagger's graph: it keeps the pre-trained weights
     missing = sorted(k for k in expected - set(sd) if not k.startswith("encoder.pooler."))

@@ -35,13 +35,19 @@ class ScalarMix(nn.Module):
 
 class CaseTagger(nn.Module):
     def __init__(self, encoder_dir: str, n_tags: int = 4, layer_mix: bool = False, dropout: float = 0.1,
-                 layers: int | None = None):
+                 layers: int | None = None, intermediate: int | None = None):
         super().__init__()
         # eager attention exports to the pattern ONNX Runtime's transformer optimizer fuses
         self.encoder = AutoModel.from_pretrained(encoder_dir, attn_implementation="eager")
         if layers:  # keep only the lower layers: half the layers, half the run-time cost
             self.encoder.encoder.layer = self.encoder.encoder.layer[:layers]
             self.encoder.config.num_hidden_layers = layers
+        if intermediate and intermediate != self.encoder.config.intermediate_size:
+            # a narrower feed-forward block (a distilled student): the shapes only; the
+            # weights come from a checkpoint or from ``prune_ffn``
+            for layer in self.encoder.encoder.layer:
+                prune_ffn(layer, intermediate)
+            self.encoder.config.intermediate_size = intermediate
         hidden = self.encoder.config.hidden_size
         n_layers = self.encoder.config.num_hidden_layers + 1  # embeddings + each layer
         self.mix = ScalarMix(n_layers) if layer_mix else None
@@ -57,3 +63,38 @@ class CaseTagger(nn.Module):
     def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
         """Tag probabilities, shape (batch, tokens, tags): what the ONNX graph outputs."""
         return torch.softmax(self.logits(input_ids, attention_mask), dim=-1)
+
+
+def prune_ffn(layer: nn.Module, width: int) -> None:
+    """Keep the ``width`` feed-forward units of a BERT layer that matter most, in place.
+
+    A unit's weight is the norm of its input row times the norm of its output column:
+    a unit that reads little or writes little changes the residual stream little
+    (magnitude pruning, as in Michel et al. 2019 / Voita et al. 2019 for heads)."""
+    inter, out = layer.intermediate.dense, layer.output.dense
+    score = inter.weight.norm(dim=1) * out.weight.norm(dim=0)
+    keep = torch.sort(torch.topk(score, width).indices).values
+    new_inter = nn.Linear(inter.in_features, width)
+    new_out = nn.Linear(width, out.out_features)
+    with torch.no_grad():
+        new_inter.weight.copy_(inter.weight[keep])
+        new_inter.bias.copy_(inter.bias[keep])
+        new_out.weight.copy_(out.weight[:, keep])
+        new_out.bias.copy_(out.bias)
+    layer.intermediate.dense, layer.output.dense = new_inter, new_out
+
+
+def student_state(teacher_state: dict, keep_layers: list[int]) -> dict:
+    """A teacher's state dict with only the encoder layers ``keep_layers``, renumbered 0, 1, ...
+
+    Taking the top layer along (e.g. layers 0 and 2 of 3) keeps the representation
+    the head was trained on; a plain truncation keeps the lower layers."""
+    out = {}
+    for k, v in teacher_state.items():
+        if k.startswith("encoder.encoder.layer."):
+            idx, _, rest = k[len("encoder.encoder.layer."):].partition(".")
+            if int(idx) not in keep_layers:
+                continue
+            k = f"encoder.encoder.layer.{keep_layers.index(int(idx))}.{rest}"
+        out[k] = v
+    return out

@@ -1,0 +1,205 @@
+"""Distil the shipped tagger into a smaller student (fewer layers, a narrower feed-forward block).
+
+    python -m subcase.training.from_onnx --out work/train/shipped.pt          # the teacher
+    python -m subcase.training.distill --teacher work/train/shipped.pt --out work/distill/l2f768 \\
+        --keep-layers 0,2 --intermediate 768 --minutes 80 --threads 1
+    python -m subcase.training.export --checkpoint work/distill/l2f768/last.pt --out work/distill/model
+
+The student starts from the teacher's own weights: the encoder layers listed in
+``--keep-layers`` (renumbered), each feed-forward block pruned to ``--intermediate``
+units by weight norm (``tagger.prune_ffn``), and the teacher's head. It then trains on
+the normal training windows (same sources, weights, punctuated and stripped halves
+as ``train``) with
+
+    loss = alpha * T^2 * KL(teacher_T || student_T) + (1 - alpha) * CE(student, gold)
+
+on the words' sub-tokens (the positions the gold tags sit on), where ``_T`` is a
+softmax at temperature T (Hinton et al. 2015; T^2 keeps the soft term's gradient
+on the scale of the hard one). The teacher's softened probabilities carry what the
+gold tags do not: how close the runner-up tag was. Checkpoints have the ``train``
+format, so ``export`` (ONNX, int8, calibration temperature) and ``soup`` take them as
+they are; the calibration temperature is fitted at export, as for every model.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from pathlib import Path
+
+import torch
+from torch.nn import functional as F
+
+from subcase.casing.encoder import WordEncoder
+
+from .data import DEFAULT_CACHE, load_or_build
+from .examples import IGNORE, held_out_batches
+from .paths import encoder_dir
+from .tagger import CaseTagger, prune_ffn, student_state
+from .train import BUDGET, SOURCE_WEIGHTS, batches, parse_weights, train_step, validate
+
+
+class DistillLoss:
+    """The loss ``train_step`` calls as ``loss_fn(logits, labels)``, holding the teacher's logits
+    for the batch in hand (set by ``teach`` before each step), so the one optimiser step of
+    ``train.train_step`` serves distillation too."""
+
+    def __init__(self, temperature: float, alpha: float):
+        self.temperature = temperature
+        self.alpha = alpha
+        self.teacher_logits: torch.Tensor | None = None
+        self.last: dict[str, float] = {}
+
+    def teach(self, teacher: CaseTagger, ids: torch.Tensor, mask: torch.Tensor) -> None:
+        with torch.no_grad():
+            logits = teacher.logits(ids, mask)
+        self.teacher_logits = logits.reshape(-1, logits.shape[-1])
+
+    def __call__(self, logits: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:
+        if self.teacher_logits is None:
+            raise RuntimeError("DistillLoss: call teach() with the batch first")
+        keep = labels != IGNORE
+        ce = F.cross_entropy(logits[keep], labels[keep])
+        t = self.temperature
+        kd = F.kl_div(F.log_softmax(logits[keep] / t, dim=-1), F.log_softmax(self.teacher_logits[keep] / t, dim=-1),
+                      log_target=True, reduction="batchmean") * t * t
+        self.teacher_logits = None  # one batch only: a stale teacher must never be used
+        self.last = {"ce": ce.item(), "kd": kd.item()}
+        return self.alpha * kd + (1 - self.alpha) * ce
+
+
+def make_student(teacher_state: dict, teacher_config: dict, keep_layers: list[int], intermediate: int | None,
+                 enc_dir: Path) -> CaseTagger:
+    """The student, initialised from the teacher's layers ``keep_layers`` and head, FFN pruned."""
+    student = CaseTagger(str(enc_dir), layer_mix=bool(teacher_config.get("layer_mix")), layers=len(keep_layers))
+    student.load_state_dict(student_state(teacher_state, keep_layers), strict=False)
+    if intermediate and intermediate != student.encoder.config.intermediate_size:
+        for layer in student.encoder.encoder.layer:
+            prune_ffn(layer, intermediate)
+        student.encoder.config.intermediate_size = intermediate
+    return student
+
+
+def load_teacher(path: Path, enc_dir: Path) -> tuple[CaseTagger, dict]:
+    state = torch.load(path, map_location="cpu")
+    config = state["config"]
+    teacher = CaseTagger(str(enc_dir), layer_mix=bool(config.get("layer_mix")), layers=config.get("layers"),
+                         intermediate=config.get("intermediate"))
+    teacher.load_state_dict(state["model"])
+    teacher.eval()
+    return teacher, state
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--teacher", type=Path, required=True, help="checkpoint (from_onnx rebuilds the shipped one)")
+    ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--keep-layers", default="0,2", help="teacher layers the student starts from, e.g. 0,2")
+    ap.add_argument("--intermediate", type=int, help="feed-forward width of the student (pruned by weight norm)")
+    ap.add_argument("--minutes", type=float, default=80)
+    ap.add_argument("--temperature", type=float, default=2.0, help="softmax temperature of the soft targets")
+    ap.add_argument("--alpha", type=float, default=0.5, help="weight of the soft (KL) term; 1 - alpha for gold CE")
+    ap.add_argument("--batch-size", type=int, default=16)
+    ap.add_argument("--lr", type=float, default=5e-5)
+    ap.add_argument("--head-lr", type=float, default=5e-4)
+    ap.add_argument("--checkpoint-minutes", type=float, default=5)
+    ap.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--weights", type=parse_weights, default=SOURCE_WEIGHTS)
+    ap.add_argument("--resume", type=Path, help="go on from this student checkpoint (its shape wins over "
+                    "--keep-layers/--intermediate); the schedule starts again (warm-up, then decay)")
+    ap.add_argument("--init-only", action="store_true",
+                    help="validate the teacher and the untrained student, save the student, do not train")
+    args = ap.parse_args(argv)
+
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    rng = random.Random(args.seed)
+    args.out.mkdir(parents=True, exist_ok=True)
+    enc_dir = encoder_dir()
+    encoder = WordEncoder(enc_dir / "tokenizer.json")
+    ds = load_or_build(args.cache, encoder)
+    by_source: dict[str, list] = {}
+    for src, doc in ds.train:
+        by_source.setdefault(src, []).append(doc)
+    # the same 800 held-out windows (seed 1234) as train.py's validation log
+    val_batches = held_out_batches(ds.val, encoder, BUDGET, n_windows=800, seed=1234)
+
+    teacher, teacher_ckpt = load_teacher(args.teacher, enc_dir)
+    keep_layers = [int(x) for x in args.keep_layers.split(",")]
+    first_step = 0
+    if args.resume:
+        state = torch.load(args.resume, map_location="cpu")
+        keep_layers = state["config"]["distill"]["keep_layers"]
+        student = CaseTagger(str(enc_dir), layers=state["config"]["layers"],
+                             intermediate=state["config"]["intermediate"])
+        student.load_state_dict(state["model"])
+        first_step = state["step"]
+    else:
+        student = make_student(teacher_ckpt["model"], teacher_ckpt["config"], keep_layers, args.intermediate, enc_dir)
+    config = {**{k: v for k, v in teacher_ckpt["config"].items() if k not in ("soup",)},
+              "layers": len(keep_layers), "intermediate": student.encoder.config.intermediate_size,
+              "batch_size": args.batch_size, "lr": args.lr, "head_lr": args.head_lr, "budget": BUDGET,
+              "source_weights": args.weights, "data": ds.stats, "encoder": str(enc_dir),
+              "distill": {"teacher": str(args.teacher), "teacher_sha256": teacher_ckpt.get("sha256"),
+                          "teacher_layers": teacher_ckpt["config"].get("layers"), "keep_layers": keep_layers,
+                          "temperature": args.temperature, "alpha": args.alpha, "seed": args.seed,
+                          "resumed_from": str(args.resume) if args.resume else None}}
+    (args.out / "config.json").write_text(json.dumps(config, indent=2))
+    log = open(args.out / "log.jsonl", "a")
+    for name, model, at in (("teacher", teacher, 0), ("student_resumed" if args.resume else "student_init", student,
+                                                     first_step)):
+        record = {"model": name, "step": at, **validate(model, val_batches)}
+        model.eval()  # validate() leaves the model in train mode; the teacher must stay in eval (no dropout)
+        log.write(json.dumps(record) + "\n")
+        log.flush()
+        print("VAL", json.dumps(record), flush=True)
+    if args.init_only:
+        torch.save({"model": student.state_dict(), "step": 0, "config": config}, args.out / "last.pt")
+        return
+
+    opt = torch.optim.AdamW([
+        {"params": student.encoder.parameters(), "lr": args.lr},
+        {"params": student.head.parameters(), "lr": args.head_lr},
+    ], weight_decay=0.01)
+    base_lrs = [g["lr"] for g in opt.param_groups]
+    loss_fn = DistillLoss(args.temperature, args.alpha)
+    start = time.time()
+    deadline = start + args.minutes * 60
+    last_ckpt = start
+    step, seen = first_step, 0
+    student.train()
+    for ids, mask, labels in batches(by_source, rng, encoder, args.batch_size, args.weights):
+        now = time.time()
+        frac = (now - start) / (deadline - start)
+        warm = min(1.0, (step - first_step + 1) / 200)  # train.py's schedule: warm-up, linear decay by time
+        for g, lr in zip(opt.param_groups, base_lrs):
+            g["lr"] = lr * warm * max(0.05, 1.0 - frac)
+        loss_fn.teach(teacher, torch.from_numpy(ids), torch.from_numpy(mask))
+        loss = train_step(student, opt, loss_fn, ids, mask, labels)
+        step += 1
+        seen += len(ids)
+        if step % 50 == 0:
+            print(json.dumps({"step": step, "loss": round(loss.item(), 4),
+                              **{k: round(v, 4) for k, v in loss_fn.last.items()},
+                              "seq_per_s": round(seen / (now - start + 1e-9), 1),
+                              "minutes": round((now - start) / 60, 2)}), flush=True)
+        done = now >= deadline
+        if done or now - last_ckpt >= args.checkpoint_minutes * 60:
+            last_ckpt = now
+            metrics = validate(student, val_batches)
+            record = {"step": step, "minutes": round((now - start) / 60, 2), "sequences": seen, **metrics}
+            log.write(json.dumps(record) + "\n")
+            log.flush()
+            print("VAL", json.dumps(record), flush=True)
+            torch.save({"model": student.state_dict(), "step": step, "config": config}, args.out / "last.tmp")
+            (args.out / "last.tmp").replace(args.out / "last.pt")
+        if done:
+            break
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,295 @@
+"""Speed of smaller and differently quantised taggers against the shipped model, on this CPU.
+
+    python bench/model_tradeoff.py build [--checkpoint work/train/shipped.pt] [--out work/tradeoff]
+    python bench/model_tradeoff.py time [--runs 7] [--cues 1500] [DIR ...]
+
+``build`` (needs the train extra) makes one model folder per architecture and quantisation:
+layers x feed-forward width, each as fp32, dynamic int8 (per-channel, exactly as shipped:
+``training.export.quantize``) and static QDQ int8 with activation ranges calibrated on real
+held-out training windows (``onnxruntime.quantization.quantize_static``). The weights are the
+shipped ones (rebuilt by ``training.from_onnx``), cut down: fewer layers keep the teacher's
+layers 0 and 2 (the ones the distilled student starts from), narrower FFNs keep the units
+with the largest weight norms (``training.tagger.prune_ffn``). Cut-down weights tag badly:
+the folders are for speed only, except the full 3-layer ones, which are the shipped weights.
+
+``time`` cases a lower-cased film of ``--cues`` cues (the dev subtitles' text, cycled) with
+every model folder given (default: models/ and every folder under work/tradeoff), one
+onnxruntime thread as the app on one core, ``--runs`` rounds with the models alternating so
+that a slow minute of a shared machine hits them all, and reports medians:
+
+- words/s: the whole ``case_file`` (read, tokenize, windows, model, casing), CPU seconds;
+- encoder: only ``session.run`` on the engine's own batches of that film (recorded once),
+  CPU seconds, and its ratio to the shipped model measured in the same run.
+
+Absolute speeds are this CPU's; int8 speed depends on the CPU's int8 dot-product
+instructions (VNNI, AMX), so the ratios travel better than the words/s. The CPU flags that
+matter are printed (what CPUID reports to the process, which is what onnxruntime's MLAS reads).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import platform
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SHIPPED = ROOT / "models"
+DEFAULT_OUT = ROOT / "work" / "tradeoff"
+# (layers kept from the 3-layer teacher, feed-forward width)
+ARCHITECTURES = [((0, 1, 2), 1536), ((0, 2), 1536), ((0, 2), 768), ((0, 1, 2), 768), ((2,), 1536)]
+QUANTS = ("fp32", "dynamic", "static", "static-unfused")
+RUN_FILES = ("tokenizer.json", "lexicon.json", "model.json")
+
+
+def cpu_flags() -> str:
+    """The x86 features that decide MLAS's int8 and fp32 kernels, as CPUID reports them to this process."""
+    flags: set[str] = set()
+    model = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("flags"):
+                flags = set(line.split(":", 1)[1].split())
+            elif line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    wanted = ["avx2", "fma", "avx512f", "avx512bw", "avx512_vnni", "avx_vnni", "amx_int8"]
+    return f"{model}; " + " ".join(f"{f}={'yes' if f in flags else 'no'}" for f in wanted)
+
+
+# -- build ------------------------------------------------------------------------------------
+
+
+def calibration_reader(n_windows: int = 256):
+    """Real windows for static quantisation: held-out training documents, half with punctuation
+    stripped, batched as the engine batches them (16 windows)."""
+    from onnxruntime.quantization import CalibrationDataReader
+
+    from subcase.casing.encoder import WordEncoder
+    from subcase.training.data import DEFAULT_CACHE, load_or_build
+    from subcase.training.examples import held_out_batches
+    from subcase.training.paths import encoder_dir
+    from subcase.training.train import BUDGET
+
+    encoder = WordEncoder(encoder_dir() / "tokenizer.json")
+    ds = load_or_build(ROOT / DEFAULT_CACHE, encoder)
+    # seed 7: not the windows export.py fits the temperature on (seed 99) nor train's validation (1234)
+    batches = held_out_batches(ds.val, encoder, BUDGET, n_windows=n_windows, seed=7, batch_size=16)
+
+    class Reader(CalibrationDataReader):
+        def __init__(self):
+            self._it = iter(batches)
+
+        def get_next(self):
+            b = next(self._it, None)
+            return None if b is None else {"input_ids": b[0], "attention_mask": b[1]}
+
+        def rewind(self):
+            self._it = iter(batches)
+
+    return Reader()
+
+
+def quantize_static_qdq(src: Path, dst: Path) -> None:
+    """Static int8 in QDQ form: u8 activations with ranges from the calibration windows, s8
+    per-channel weights (the shipped dynamic model's weight format), MatMuls only.
+
+    The quantizer skips every tensor whose type it cannot infer, and ONNX's own shape inference
+    knows nothing of the fused com.microsoft ops (EmbedLayerNormalization, Attention, BiasGelu):
+    without ORT's symbolic shape inference first, 6 of the 10 MatMuls stayed float (ORT then ran
+    them as weight-only MatMulNBits). Only MatMuls: a Q/DQ pair around LayerNormalization or Add
+    has no integer kernel to fold into and only adds rounding and two passes over the tensor.
+    The fused Attention has no QDQ form, so its QKV projection stays fp32 here (``static-unfused``
+    quantises it too, at the price of the attention fusion)."""
+    from onnxruntime.quantization import CalibrationMethod, QuantFormat, QuantType, quantize_static
+    from onnxruntime.quantization.shape_inference import quant_pre_process
+    # chdir: the symbolic shape inference leaves sym_shape_infer_temp.onnx and an external-data file in the cwd
+    with tempfile.TemporaryDirectory() as tmp, contextlib.chdir(tmp):
+        typed = Path(tmp) / "typed.onnx"
+        quant_pre_process(str(src), str(typed), skip_optimization=True, auto_merge=True)
+        quantize_static(str(typed), str(dst), calibration_reader(), quant_format=QuantFormat.QDQ,
+                        activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8, per_channel=True,
+                        op_types_to_quantize=["MatMul"], calibrate_method=CalibrationMethod.MinMax,
+                        calibration_providers=["CPUExecutionProvider"])
+
+
+def model_folder(dst: Path, onnx_file: Path, note: dict) -> None:
+    dst.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(onnx_file, dst / "model.onnx")
+    for name in RUN_FILES:
+        shutil.copyfile(SHIPPED / name, dst / name)
+    (dst / "tradeoff.json").write_text(json.dumps(note, indent=2) + "\n")
+
+
+def build(checkpoint: Path, out: Path, quants: tuple[str, ...] = QUANTS) -> None:
+    import torch
+
+    from subcase.training.distill import load_teacher, make_student
+    from subcase.training.export import export_onnx, optimize, quantize
+    from subcase.training.paths import encoder_dir
+
+    torch.set_num_threads(1)
+    enc = encoder_dir()
+    _, ckpt = load_teacher(checkpoint, enc)
+    for keep, width in ARCHITECTURES:
+        model = make_student(ckpt["model"], ckpt["config"], list(keep), width, enc)
+        model.eval()
+        name = f"L{len(keep)}-F{width}"
+        with tempfile.TemporaryDirectory() as tmp:
+            raw, fp32 = Path(tmp) / "raw.onnx", Path(tmp) / "fp32.onnx"
+            export_onnx(model, raw)
+            optimize(raw, fp32, model.encoder.config.hidden_size, model.encoder.config.num_attention_heads)
+            for q in quants:
+                target = Path(tmp) / f"model-{q}.onnx"
+                if q == "fp32":
+                    shutil.copyfile(fp32, target)
+                elif q == "dynamic":
+                    quantize(fp32, target)
+                elif q == "static":
+                    quantize_static_qdq(fp32, target)
+                else:  # the graph before ORT's BERT fusions: every projection is a plain MatMul
+                    quantize_static_qdq(raw, target)
+                note = {"layers": len(keep), "teacher_layers": list(keep), "ffn": width, "quant": q,
+                        "weights": "shipped" if len(keep) == 3 and width == 1536 else "cut down, not trained",
+                        "from": str(checkpoint)}
+                model_folder(out / f"{name}-{q}", target, note)
+                print(f"{out / f'{name}-{q}'}: {target.stat().st_size / 1e6:.1f} MB", flush=True)
+
+
+# -- time -------------------------------------------------------------------------------------
+
+
+def describe(folder: Path) -> dict:
+    note = folder / "tradeoff.json"
+    if note.is_file():
+        return json.loads(note.read_text())
+    meta = json.loads((folder / "model.json").read_text())
+    training = meta.get("training", {})
+    return {"layers": training.get("layers"), "ffn": training.get("intermediate", 1536),
+            "quant": "dynamic", "weights": "trained"}
+
+
+class Recorder:
+    """Stands in for the engine's session for one film: passes every batch through and keeps it."""
+
+    def __init__(self, session):
+        self.session = session
+        self.batches: list[tuple] = []
+
+    def run(self, ids, mask):
+        self.batches.append((ids.copy(), mask.copy()))
+        return self.session.run(ids, mask)
+
+
+def time_models(folders: list[Path], runs: int, cues: int) -> list[dict]:
+    import onnxruntime
+
+    from subcase.casing import CasingEngine, case_file
+    from subcase.evaluation.bench import make_film
+
+    print(f"CPU: {cpu_flags()}")
+    print(f"onnxruntime {onnxruntime.__version__}, one intra-op thread; python {platform.python_version()}")
+    engines = {f: CasingEngine(f, threads=1) for f in folders}
+    with tempfile.TemporaryDirectory() as tmp:
+        film = Path(tmp) / "film.srt"
+        make_film(film, cues)
+        # the batches are the same for every model (same tokenizer and windows); record them once
+        base = engines[folders[0]]
+        recorder = Recorder(base.session)
+        base.session = recorder
+        words = len(case_file(base, film).casing.words)
+        base.session = recorder.session
+        batches = recorder.batches
+        for engine in engines.values():  # warm-up: ORT's lazy set-up, the tokenizer cache
+            case_file(engine, film)
+        whole: dict[Path, list[float]] = {f: [] for f in folders}
+        enc: dict[Path, list[float]] = {f: [] for f in folders}
+        for r in range(runs):
+            order = folders if r % 2 == 0 else folders[::-1]  # alternate the order too
+            for f in order:
+                engine = engines[f]
+                c0 = time.process_time()
+                case_file(engine, film)
+                whole[f].append(time.process_time() - c0)
+                c0 = time.process_time()
+                for ids, mask in batches:
+                    engine.session.run(ids, mask)
+                enc[f].append(time.process_time() - c0)
+    tokens = int(sum(m.sum() for _, m in batches))
+    rows = []
+    for f in folders:
+        d = describe(f)
+        rows.append({"folder": str(f), **d, "size_mb": round((f / "model.onnx").stat().st_size / 1e6, 1),
+                     "film_s": statistics.median(whole[f]), "encoder_s": statistics.median(enc[f]),
+                     "words": words, "subtokens": tokens})
+    ref = rows[0]
+    for r in rows:
+        r["words_per_s"] = r["words"] / r["film_s"]
+        r["encoder_words_per_s"] = r["words"] / r["encoder_s"]
+        r["film_ratio"] = ref["film_s"] / r["film_s"]
+        r["encoder_ratio"] = ref["encoder_s"] / r["encoder_s"]
+    print(f"film: {cues} cues, {words} words, {tokens} sub-tokens in {len(batches)} batches; "
+          f"medians of {runs} alternating runs; ratios against {folders[0]}")
+    print(f"{'model':38} {'layers':>6} {'FFN':>5} {'quant':>8} {'MB':>6} {'words/s':>8} {'ratio':>6} "
+          f"{'encoder w/s':>11} {'enc ratio':>9}")
+    for r in rows:
+        print(f"{Path(r['folder']).name:38} {r['layers']!s:>6} {r['ffn']!s:>5} {r['quant']:>8} {r['size_mb']:6.1f} "
+              f"{r['words_per_s']:8.0f} {r['film_ratio']:6.2f} {r['encoder_words_per_s']:11.0f} "
+              f"{r['encoder_ratio']:9.2f}")
+    return rows
+
+
+def markdown(rows: list[dict], eval_dir: Path) -> str:
+    """The model card's table: F1 only where the weights were trained for that shape; a cut-down
+    model's F1 is shown apart, as what the cut costs before any training."""
+    out = ["| layers | FFN | quantisation | MB | words/s | ratio | encoder words/s | encoder ratio "
+           "| dev F1 punct. / unpunct. |", "|---:|---:|---|---:|---:|---:|---:|---:|---|"]
+    for r in rows:
+        f = eval_dir / f"{Path(r['folder']).name}.json"
+        f1 = "not evaluated"
+        if f.is_file():
+            s = json.loads(f.read_text())["systems"]["subcase"]
+            f1 = f"{100 * s['punct']['f1']:.1f} / {100 * s['nopunct']['f1']:.1f}"
+            if str(r.get("weights", "")).startswith("cut down"):
+                f1 = f"not trained (cut, untrained: {f1})"
+        out.append(f"| {r['layers']} | {r['ffn']} | {r['quant']} | {r['size_mb']:.1f} | {r['words_per_s']:,.0f} "
+                   f"| {r['film_ratio']:.2f} | {r['encoder_words_per_s']:,.0f} | {r['encoder_ratio']:.2f} | {f1} |")
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    b = sub.add_parser("build", help="make the model folders (train extra)")
+    b.add_argument("--checkpoint", type=Path, default=ROOT / "work" / "train" / "shipped.pt")
+    b.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    b.add_argument("--quant", nargs="+", choices=QUANTS, default=list(QUANTS))
+    t = sub.add_parser("time", help="time the model folders against the shipped model")
+    t.add_argument("folders", nargs="*", type=Path)
+    t.add_argument("--runs", type=int, default=7)
+    t.add_argument("--cues", type=int, default=1500)
+    t.add_argument("--json", type=Path, help="write the rows here too")
+    t.add_argument("--eval", type=Path, help="folder of `subcase evaluate --json` files named after the model "
+                   "folders (models.json for the shipped one): adds the dev F1 columns to a markdown table")
+    args = ap.parse_args(argv)
+    if args.cmd == "build":
+        build(args.checkpoint, args.out, tuple(args.quant))
+        return
+    folders = args.folders or sorted(p for p in DEFAULT_OUT.iterdir() if (p / "model.onnx").is_file())
+    folders = [SHIPPED] + [f for f in folders if f.resolve() != SHIPPED.resolve()]
+    rows = time_models(folders, args.runs, args.cues)
+    if args.eval:
+        print(markdown(rows, args.eval))
+    if args.json:
+        args.json.write_text(json.dumps({"cpu": cpu_flags(), "rows": rows}, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

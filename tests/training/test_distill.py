@@ -1,0 +1,69 @@
+"""Distillation pieces: the loss train_step calls, FFN pruning, picking the teacher's layers (train extra)."""
+
+from __future__ import annotations
+
+import pytest
+
+torch = pytest.importorskip("torch", reason="the train extra (torch) is not installed")
+pytest.importorskip("transformers", reason="the train extra (transformers) is not installed")
+
+from torch import nn  # noqa: E402
+
+from subcase.training.distill import DistillLoss  # noqa: E402
+from subcase.training.examples import IGNORE  # noqa: E402
+from subcase.training.tagger import prune_ffn, student_state  # noqa: E402
+
+
+class _Layer(nn.Module):
+    """The two Linear layers of a BERT feed-forward block, under the names prune_ffn uses."""
+
+    def __init__(self, hidden: int = 8, width: int = 32):
+        super().__init__()
+        self.intermediate = nn.Module()
+        self.intermediate.dense = nn.Linear(hidden, width)
+        self.output = nn.Module()
+        self.output.dense = nn.Linear(width, hidden)
+
+    def forward(self, x):
+        return self.output.dense(torch.nn.functional.gelu(self.intermediate.dense(x)))
+
+
+def test_pruning_to_full_width_changes_nothing_and_a_dead_unit_goes_first():
+    torch.manual_seed(0)
+    layer = _Layer()
+    x = torch.randn(5, 8)
+    before = layer(x)
+    prune_ffn(layer, 32)
+    assert torch.allclose(layer(x), before)
+    with torch.no_grad():
+        layer.output.dense.weight[:, 3] = 0  # unit 3 writes nothing to the residual stream
+    zeroed = layer(x)
+    prune_ffn(layer, 31)
+    assert layer.intermediate.dense.out_features == 31 and layer.output.dense.in_features == 31
+    # the dead unit was the one dropped: the output is exactly what it was with the unit silenced
+    assert torch.allclose(layer(x), zeroed, atol=1e-6)
+    assert (layer.output.dense.weight.abs().sum(0) > 0).all()
+
+
+def test_student_state_keeps_and_renumbers_the_chosen_layers():
+    state = {"encoder.embeddings.x": torch.zeros(1),
+             **{f"encoder.encoder.layer.{i}.w": torch.full((1,), float(i)) for i in range(3)},
+             "head.weight": torch.ones(1)}
+    out = student_state(state, [0, 2])
+    assert sorted(out) == ["encoder.embeddings.x", "encoder.encoder.layer.0.w", "encoder.encoder.layer.1.w",
+                           "head.weight"]
+    assert out["encoder.encoder.layer.1.w"].item() == 2.0
+
+
+def test_distill_loss_is_the_gold_term_alone_when_student_and_teacher_agree():
+    torch.manual_seed(0)
+    logits = torch.randn(6, 4)
+    labels = torch.tensor([0, 1, IGNORE, 2, 3, IGNORE])
+    loss_fn = DistillLoss(temperature=2.0, alpha=0.5)
+    loss_fn.teacher_logits = logits.clone()
+    loss = loss_fn(logits, labels)
+    ce = torch.nn.functional.cross_entropy(logits[labels != IGNORE], labels[labels != IGNORE])
+    assert loss_fn.last["kd"] == pytest.approx(0.0, abs=1e-6)
+    assert loss.item() == pytest.approx(0.5 * ce.item(), rel=1e-6)
+    with pytest.raises(RuntimeError):  # the teacher's logits serve one batch only
+        loss_fn(logits, labels)
