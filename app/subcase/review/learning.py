@@ -28,15 +28,8 @@ start, then pushed onto every ``and``), so every rule is narrow:
 - **house style**: the first fix inside a sound cue or a speaker label sets
   that category's style for the file (see ``housestyle``); every unreviewed
   word of the category is restyled, names inside a cue keep their capitals.
-  One fix can mislead: a file may write its on-screen text "(DEADLINE)" in
-  capitals and its descriptions "(both scream)" in lower case, and one fix
-  in the first would put every description in capitals, unseen.  So the next
-  restyled cue is also raised for a check; the editor's decision there
-  settles it (kept: the style stands; put back: every word the style changed
-  goes back to what it was, and the category is left to the model).  Only
-  ordinary words are raised: a name ("[Redis]") keeps its capital in Title
-  and lower style alike and confirms nothing.  Measured on the multilingual
-  dev files (README, "Simulated review").
+  One fix can mislead, so the next restyled cue is raised for a check
+  (``style_learning``).
 
 Measured and left off (README, "Simulated review"): confirmations from
 accepts (``confirm``) and raising the neighbours of a change
@@ -54,31 +47,19 @@ from typing import Callable, Iterable
 from subcase.casing import Tag, tag_of
 from subcase.subtitles import Document
 
-from .actions import Action, Decision, EditText, TagWriter
-from subcase.casing.housestyle import Category, Style, StyleMap, categories_of, plain_forms, style_form, style_of_fix
-from .state import Pos, ReviewState, ReviewWord, Status
+from subcase.casing.housestyle import Category, Style, StyleMap, categories_of, plain_forms
 
-# Words the learner may re-case: nobody reviewed them; a profile's change (issue 16) yields to
-# what the editor teaches in this file.
-OPEN = (Status.UNTOUCHED, Status.PROFILE)
+from .actions import Action, Decision, EditText, TagWriter
+from .changes import OPEN, Change
+from .state import Pos, ReviewState, ReviewWord, Status
+from .style_learning import HouseStyleLearning
+
 Context = tuple[str | None, ...]  # lowercased words around and including the word, within the cue
 IsRare = Callable[[str], bool]
 
 
 @dataclass
-class Change:
-    pos: Pos
-    before_form: str
-    before_status: Status
-    after_form: str
-    raised: str | None = None  # only raised for review (the form stays), with this reason; "" lowers it again
-    before_raised: str | None = None  # the word's reason before, for undo
-    after_status: Status = Status.LEARNED  # a style put back returns its words to what they were
-    ask: str | None = None  # a changed word also raised for review (a house-style check), with this reason
-
-
-@dataclass
-class Learner:
+class Learner(HouseStyleLearning):
     """What the editor taught in this file so far, and where it applies."""
 
     former: TagWriter
@@ -206,13 +187,7 @@ class Learner:
         changed = d.final != d.before
         cat = self._cats.get(pos)
         if cat is not None:
-            if cat in self._checks:
-                self._settle_check(state, pos, d, cat, changes)
-            elif changed and cat not in self.styles:
-                style = style_of_fix(w, d.before, form, cat, first=self._cats.get((pos[0], pos[1] - 1)) != cat)
-                if style is not None:
-                    self.styles[cat] = style
-                    self._restyle(state, cat, changes, decided, origin=pos[0])
+            self._learn_style(state, pos, d, cat, changes, decided)
             return  # a word of a sound cue or label teaches its category's style, not a phrase
         if self.initial(pos):
             return  # a sentence start's capital is positional: no evidence about the word
@@ -350,65 +325,6 @@ class Learner:
             if new == w.form and not (self.confirm and w.needs_review(state.threshold)):
                 continue
             changes[pos] = Change(pos, w.form, w.status, new)
-
-    def _restyle(self, state: ReviewState, cat: Category, changes: dict[Pos, Change], decided: set[Pos],
-                 origin: int | None = None) -> None:
-        style = self.styles[cat]
-        if self._plain is None and self.plain is not None:
-            self._plain = self.plain(state.cues, self._cats)
-        plain = self._plain or {}
-        done: dict[Pos, tuple[str, Status, str]] = {}
-        for pos, c in self._cats.items():
-            if c != cat or pos in decided:
-                continue
-            w = state.word(pos)
-            if w.status not in OPEN:
-                continue
-            new = style_form(w, style, self.former, plain.get(pos))
-            if new != w.form:
-                changes[pos] = Change(pos, w.form, w.status, new)
-                done[pos] = (w.form, w.status, new)
-        # Only an ordinary word can check a style: a name ("[Redis]") keeps its capital in
-        # Title and lower style alike, so keeping it says nothing about the file's style.
-        ordinary = {pos for pos in done if tag_of(plain.get(pos) or done[pos][0].lower()) is Tag.L}
-        if origin is None or not self.check_styles or not ordinary:
-            return
-        # The check: the first cue after the fix (reading order, wrapping round) whose ordinary
-        # words were restyled has them raised for review too, so the editor's next stop in the
-        # category says whether the whole file is written this way.
-        cues = sorted({p[0] for p in ordinary})
-        check = next((c for c in cues if c > origin), cues[0])
-        why = f"check: your fix in cue {origin + 1} restyled the {_CATEGORY_NAMES[cat]} ({style.value})"
-        for pos in ordinary:
-            if pos[0] == check:
-                changes[pos].ask = why
-        self._checks[cat] = (style, origin, ordinary, done)
-
-    def _settle_check(self, state: ReviewState, pos: Pos, d: Decision, cat: Category,
-                      changes: dict[Pos, Change]) -> None:
-        """A decision on a word the unchecked style changed, outside the fix's own cue, settles it."""
-        style, origin, ordinary, done = self._checks[cat]
-        if pos not in ordinary or pos[0] == origin:
-            return
-        del self._checks[cat]
-        if d.final == done[pos][2]:  # kept as the style wrote it: the file is written this way
-            for other in done:
-                w = state.word(other)
-                if other != pos and w.raised is not None and w.raised.startswith("check: "):
-                    changes[other] = Change(other, w.form, w.status, w.form, raised="")
-            return
-        # Put back: this file writes the category more than one way.  Every word the style
-        # changed and nobody has decided since returns to its form and status before it.
-        self.styles[cat] = Style.MODEL
-        for other, (before, status, after) in done.items():
-            w = state.word(other)
-            if other == pos or w.status is not Status.LEARNED or w.form != after:
-                continue
-            changes[other] = Change(other, w.form, w.status, before, after_status=status)
-
-
-_CATEGORY_NAMES = {Category.SOUND: "sound cues", Category.LABEL: "speaker labels"}
-
 
 def _with_case(word: str, form: str) -> str:
     """``word`` with the letter case of ``form`` (same letters)."""

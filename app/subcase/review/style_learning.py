@@ -1,0 +1,107 @@
+"""House style learned from the editor's fixes in sound cues and speaker labels, and its check.
+
+The first fix inside a category (casing/housestyle.py) sets its style for the file and every
+unreviewed word of the category is restyled.  One fix can mislead: a file may write its
+on-screen text "(DEADLINE)" in capitals and its descriptions "(both scream)" in lower case,
+and one fix in the first would put every description in capitals, unseen.  So the ordinary
+words (not names) of the next restyled cue are also raised for a check; the editor's decision
+there settles it: kept, the style stands; put back, every word the style changed goes back
+to what it was and the category is left to the model.  Measured on the multilingual dev
+files (README, "Simulated review").
+
+A mixin of ``learning.Learner``, whose fields it uses (``styles``, ``_checks``, ``_cats``,
+``_plain``, ``plain``, ``former``, ``check_styles``).
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from subcase.casing import Tag, tag_of
+from subcase.casing.housestyle import Category, Style, StyleMap, style_form, style_of_fix
+
+from .actions import Decision, TagWriter
+from .changes import OPEN, Change
+from .state import Pos, ReviewState, Status
+
+_CATEGORY_NAMES = {Category.SOUND: "sound cues", Category.LABEL: "speaker labels"}
+
+
+class HouseStyleLearning:
+    styles: StyleMap
+    former: TagWriter
+    check_styles: bool
+    plain: Callable[[list, dict], dict[Pos, str]] | None
+    _plain: dict[Pos, str] | None
+    _cats: dict[Pos, Category]
+    _checks: dict[Category, tuple[Style, int, set[Pos], dict[Pos, tuple[str, Status, str]]]]
+
+    def _learn_style(self, state: ReviewState, pos: Pos, d: Decision, cat: Category, changes: dict[Pos, Change],
+                     decided: set[Pos]) -> None:
+        """A decision inside a sound cue or speaker label: it may settle a check or set the style."""
+        if cat in self._checks:
+            self._settle_check(state, pos, d, cat, changes)
+        elif d.final != d.before and cat not in self.styles:
+            w = state.word(pos)
+            style = style_of_fix(w, d.before, w.form, cat, first=self._cats.get((pos[0], pos[1] - 1)) != cat)
+            if style is not None:
+                self.styles[cat] = style
+                self._restyle(state, cat, changes, decided, origin=pos[0])
+
+    def _restyle(self, state: ReviewState, cat: Category, changes: dict[Pos, Change], decided: set[Pos],
+                 origin: int | None = None) -> None:
+        style = self.styles[cat]
+        if self._plain is None and self.plain is not None:
+            self._plain = self.plain(state.cues, self._cats)
+        plain = self._plain or {}
+        done: dict[Pos, tuple[str, Status, str]] = {}
+        for pos, c in self._cats.items():
+            if c != cat or pos in decided:
+                continue
+            w = state.word(pos)
+            if w.status not in OPEN:
+                continue
+            new = style_form(w, style, self.former, plain.get(pos))
+            if new != w.form:
+                changes[pos] = Change(pos, w.form, w.status, new)
+                done[pos] = (w.form, w.status, new)
+        # Only an ordinary word can check a style: a name ("[Redis]") keeps its capital in
+        # Title and lower style alike, so keeping it says nothing about the file's style.
+        ordinary = {pos for pos in done if tag_of(plain.get(pos) or done[pos][0].lower()) is Tag.L}
+        if origin is None or not self.check_styles or not ordinary:
+            return
+        # The check: the first cue after the fix (reading order, wrapping round) whose ordinary
+        # words were restyled has them raised for review too, so the editor's next stop in the
+        # category says whether the whole file is written this way.
+        cues = sorted({p[0] for p in ordinary})
+        check = next((c for c in cues if c > origin), cues[0])
+        why = f"check: your fix in cue {origin + 1} restyled the {_CATEGORY_NAMES[cat]} ({style.value})"
+        for pos in ordinary:
+            if pos[0] == check:
+                changes[pos].ask = why
+        self._checks[cat] = (style, origin, ordinary, done)
+
+    def _settle_check(self, state: ReviewState, pos: Pos, d: Decision, cat: Category,
+                      changes: dict[Pos, Change]) -> None:
+        """A decision on a word the unchecked style changed, outside the fix's own cue, settles it."""
+        style, origin, ordinary, done = self._checks[cat]
+        if pos not in ordinary or pos[0] == origin:
+            return
+        del self._checks[cat]
+        if d.final == done[pos][2]:  # kept as the style wrote it: the file is written this way
+            for other in done:
+                w = state.word(other)
+                if other != pos and w.raised is not None and w.raised.startswith("check: "):
+                    changes[other] = Change(other, w.form, w.status, w.form, raised="")
+            return
+        # Put back: this file writes the category more than one way.  Every word the style
+        # changed and nobody has decided since returns to its form and status before it.
+        self.styles[cat] = Style.MODEL
+        for other, (before, status, after) in done.items():
+            w = state.word(other)
+            if other == pos or w.status is not Status.LEARNED or w.form != after:
+                continue
+            changes[other] = Change(other, w.form, w.status, before, after_status=status)
+
+
+__all__ = ["HouseStyleLearning"]
