@@ -32,13 +32,12 @@ from pathlib import Path
 import torch
 from torch.nn import functional as F
 
-from subcase.casing.encoder import WordEncoder
 
-from .data import DEFAULT_CACHE, load_or_build
-from .examples import IGNORE, held_out_batches
-from .paths import encoder_dir
+from .data import DEFAULT_CACHE
+from .examples import IGNORE
 from .tagger import CaseTagger, prune_ffn, student_state
-from .train import BUDGET, SOURCE_WEIGHTS, batches, parse_weights, train_step, validate
+from .train import (BUDGET, SOURCE_WEIGHTS, batches, checkpoint, english_data, parse_weights, schedule,
+                    train_step, validate)
 
 
 class DistillLoss:
@@ -119,14 +118,8 @@ def main(argv=None) -> None:
     torch.manual_seed(args.seed)
     rng = random.Random(args.seed)
     args.out.mkdir(parents=True, exist_ok=True)
-    enc_dir = encoder_dir()
-    encoder = WordEncoder(enc_dir / "tokenizer.json")
-    ds = load_or_build(args.cache, encoder)
-    by_source: dict[str, list] = {}
-    for src, doc in ds.train:
-        by_source.setdefault(src, []).append(doc)
     # the same 800 held-out windows (seed 1234) as train.py's validation log
-    val_batches = held_out_batches(ds.val, encoder, BUDGET, n_windows=800, seed=1234)
+    enc_dir, encoder, ds, by_source, val_batches = english_data(args.cache)
 
     teacher, teacher_ckpt = load_teacher(args.teacher, enc_dir)
     keep_layers = [int(x) for x in args.keep_layers.split(",")]
@@ -174,10 +167,7 @@ def main(argv=None) -> None:
     student.train()
     for ids, mask, labels in batches(by_source, rng, encoder, args.batch_size, args.weights):
         now = time.time()
-        frac = (now - start) / (deadline - start)
-        warm = min(1.0, (step - first_step + 1) / 200)  # train.py's schedule: warm-up, linear decay by time
-        for g, lr in zip(opt.param_groups, base_lrs):
-            g["lr"] = lr * warm * max(0.05, 1.0 - frac)
+        schedule(opt, base_lrs, step - first_step, (now - start) / (deadline - start))
         loss_fn.teach(teacher, torch.from_numpy(ids), torch.from_numpy(mask))
         loss = train_step(student, opt, loss_fn, ids, mask, labels)
         step += 1
@@ -190,13 +180,7 @@ def main(argv=None) -> None:
         done = now >= deadline
         if done or now - last_ckpt >= args.checkpoint_minutes * 60:
             last_ckpt = now
-            metrics = validate(student, val_batches)
-            record = {"step": step, "minutes": round((now - start) / 60, 2), "sequences": seen, **metrics}
-            log.write(json.dumps(record) + "\n")
-            log.flush()
-            print("VAL", json.dumps(record), flush=True)
-            torch.save({"model": student.state_dict(), "step": step, "config": config}, args.out / "last.tmp")
-            (args.out / "last.tmp").replace(args.out / "last.pt")
+            checkpoint(student, val_batches, log, args.out, config, step, seen, (now - start) / 60)
         if done:
             break
 

@@ -95,13 +95,7 @@ def main(argv=None) -> None:
     torch.manual_seed(args.seed)
     rng = random.Random(args.seed)
     args.out.mkdir(parents=True, exist_ok=True)
-    enc_dir = encoder_dir()
-    encoder = WordEncoder(enc_dir / "tokenizer.json")
-    ds = load_or_build(args.cache, encoder)
-    by_source: dict[str, list] = {}
-    for src, doc in ds.train:
-        by_source.setdefault(src, []).append(doc)
-    val_batches = held_out_batches(ds.val, encoder, BUDGET, n_windows=800, seed=1234)
+    enc_dir, encoder, ds, by_source, val_batches = english_data(args.cache)
 
     model = CaseTagger(str(enc_dir), layer_mix=args.layer_mix, layers=args.layers)
     step = 0
@@ -133,10 +127,7 @@ def main(argv=None) -> None:
     model.train()
     for ids, mask, labels in batches(by_source, rng, encoder, args.batch_size, args.weights):
         now = time.time()
-        frac = (now - start) / (deadline - start)
-        warm = min(1.0, (step - first_step + 1) / 200)
-        for g, lr in zip(opt.param_groups, base_lrs):
-            g["lr"] = lr * warm * max(0.05, 1.0 - frac)
+        schedule(opt, base_lrs, step - first_step, (now - start) / (deadline - start))
         loss = train_step(model, opt, loss_fn, ids, mask, labels)
         step += 1
         seen += len(ids)
@@ -146,19 +137,39 @@ def main(argv=None) -> None:
         done = now >= deadline
         if done or now - last_ckpt >= args.checkpoint_minutes * 60:
             last_ckpt = now
-            metrics = validate(model, val_batches)
-            record = {"step": step, "minutes": round((now - start) / 60, 2), "sequences": seen, **metrics}
-            log.write(json.dumps(record) + "\n")
-            log.flush()
-            print("VAL", json.dumps(record), flush=True)
-            torch.save({"model": model.state_dict(), "step": step, "config": config}, args.out / "last.tmp")
-            (args.out / "last.tmp").replace(args.out / "last.pt")
+            checkpoint(model, val_batches, log, args.out, config, step, seen, (now - start) / 60)
         if done:
             break
 
 
-if __name__ == "__main__":
-    main()
+
+def english_data(cache: Path):
+    """The English encoder folder, its tokenizer, the cached dataset, its training documents by
+    source and the 800 held-out windows (seed 1234) every English run validates on."""
+    enc_dir = encoder_dir()
+    encoder = WordEncoder(enc_dir / "tokenizer.json")
+    ds = load_or_build(cache, encoder)
+    by_source: dict[str, list] = {}
+    for src, doc in ds.train:
+        by_source.setdefault(src, []).append(doc)
+    return enc_dir, encoder, ds, by_source, held_out_batches(ds.val, encoder, BUDGET, n_windows=800, seed=1234)
+
+
+def schedule(opt, base_lrs: list[float], steps_done: int, time_frac: float) -> None:
+    """Warm-up over 200 steps, then linear decay by the share of the time budget used (floor 5%)."""
+    warm = min(1.0, (steps_done + 1) / 200)
+    for g, lr in zip(opt.param_groups, base_lrs):
+        g["lr"] = lr * warm * max(0.05, 1.0 - time_frac)
+
+
+def checkpoint(model, val_batches, log, out: Path, config: dict, step: int, seen: int, minutes: float) -> None:
+    """Validate, log the record and replace OUT/last.pt atomically."""
+    record = {"step": step, "minutes": round(minutes, 2), "sequences": seen, **validate(model, val_batches)}
+    log.write(json.dumps(record) + "\n")
+    log.flush()
+    print("VAL", json.dumps(record), flush=True)
+    torch.save({"model": model.state_dict(), "step": step, "config": config}, out / "last.tmp")
+    (out / "last.tmp").replace(out / "last.pt")
 
 
 def train_step(model, opt, loss_fn, ids, mask, labels):
@@ -174,3 +185,7 @@ def train_step(model, opt, loss_fn, ids, mask, labels):
     torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
     opt.step()
     return loss
+
+
+if __name__ == "__main__":
+    main()
