@@ -22,6 +22,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Callable
 
 from subcase.casing import CasingEngine, case_texts
 
@@ -48,16 +49,22 @@ def cpu_features() -> set[str]:
     return {name for name, present in feats.items() if present}
 
 
-def golden(engine: CasingEngine, kernel: str) -> dict:
-    out = {"sha256": engine.info.sha256, "int8_kernel": kernel, "cpu": sorted(cpu_features()), "cases": {}}
-    for name, texts in INPUTS.items():
+def cases(engine: CasingEngine, inputs: dict[str, list[str]]) -> dict:
+    """Each case's texts and every word's cue, input, output, tag and probabilities."""
+    out = {}
+    for name, texts in inputs.items():
         casing = case_texts(engine, texts)
-        out["cases"][name] = {
+        out[name] = {
             "texts": texts,
             "words": [{"cue": w.cue_index, "input": w.input, "output": w.output, "tag": w.tag.value,
                        "probs": [round(p, 4) for p in w.probs]} for w in casing.words],
         }
     return out
+
+
+def golden(engine: CasingEngine, kernel: str) -> dict:
+    return {"sha256": engine.info.sha256, "int8_kernel": kernel, "cpu": sorted(cpu_features()),
+            "cases": cases(engine, INPUTS)}
 
 
 def write(kernel: str) -> None:
@@ -66,24 +73,26 @@ def write(kernel: str) -> None:
     print(f"wrote {FILES[kernel]} for model {data['sha256'][:12]}")
 
 
-def main() -> int:
-    if len(sys.argv) == 2 and sys.argv[1] in FILES:  # the child run under qemu
+def both_kernels(script: str, files: dict[str, Path], write: Callable[[str], None]) -> int:
+    """Write files["exact"] here (a VNNI/AMX CPU) and files["avx2"] from ``script avx2`` under qemu."""
+    name = Path(script).stem
+    if len(sys.argv) == 2 and sys.argv[1] in files:  # the child run under qemu
         write(sys.argv[1])
         return 0
     feats = cpu_features()
     if "AVX512VNNI" not in feats:
-        print("make_golden: golden.json must be made on a CPU with AVX-512 VNNI (or AMX), "
+        print(f"{name}: {files['exact'].name} must be made on a CPU with AVX-512 VNNI (or AMX), "
               f"this one has {sorted(feats & {'AVX2', 'AVX512F', 'AVX512BW'})}", file=sys.stderr)
         return 1
     write("exact")
     qemu = shutil.which("qemu-x86_64")
     if not qemu:
-        print("make_golden: qemu-x86_64 not found (apt-get install qemu-user); golden-avx2.json not made",
+        print(f"{name}: qemu-x86_64 not found (apt-get install qemu-user); {files['avx2'].name} not made",
               file=sys.stderr)
         return 1
-    return subprocess.run([qemu, "-cpu", "Haswell", sys.executable, __file__, "avx2"],
+    return subprocess.run([qemu, "-cpu", "Haswell", sys.executable, script, "avx2"],
                           stderr=subprocess.DEVNULL).returncode
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(both_kernels(__file__, FILES, write))

@@ -12,12 +12,12 @@ without it, so the second file is made by this script under ``qemu-x86_64 -cpu H
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 
-from subcase.casing import CasingEngine, case_texts
+from make_golden import both_kernels, cases  # the English golden script, beside this one
+
+from subcase.casing import CasingEngine
 
 HERE = Path(__file__).resolve().parent
 MODELS = HERE.parents[1] / "models"
@@ -33,17 +33,8 @@ INPUTS = {
 
 
 def golden(engine: CasingEngine) -> dict:
-    out = {"sha256": engine.info.sha256, "languages": list(engine.languages), "cases": {}}
-    for lang, texts in INPUTS.items():
-        if lang not in engine.languages:
-            continue
-        casing = case_texts(engine, texts)
-        out["cases"][lang] = {
-            "texts": texts,
-            "words": [{"cue": w.cue_index, "input": w.input, "output": w.output, "tag": w.tag.value,
-                       "probs": [round(p, 4) for p in w.probs]} for w in casing.words],
-        }
-    return out
+    inputs = {lang: texts for lang, texts in INPUTS.items() if lang in engine.languages}
+    return {"sha256": engine.info.sha256, "languages": list(engine.languages), "cases": cases(engine, inputs)}
 
 
 def write(kernel: str) -> None:
@@ -53,24 +44,5 @@ def write(kernel: str) -> None:
     print(f"wrote {FILES[kernel]} for model {data['sha256'][:12]}")
 
 
-def main() -> int:
-    from make_golden import cpu_features
-
-    if len(sys.argv) == 2 and sys.argv[1] in FILES:  # the child run under qemu
-        write(sys.argv[1])
-        return 0
-    if "AVX512VNNI" not in cpu_features():
-        print("make_golden_ml: golden_ml.json must be made on a CPU with AVX-512 VNNI (or AMX)", file=sys.stderr)
-        return 1
-    write("exact")
-    qemu = shutil.which("qemu-x86_64")
-    if not qemu:
-        print("make_golden_ml: qemu-x86_64 not found (apt-get install qemu-user); golden_ml-avx2.json not made",
-              file=sys.stderr)
-        return 1
-    return subprocess.run([qemu, "-cpu", "Haswell", sys.executable, __file__, "avx2"],
-                          stderr=subprocess.DEVNULL).returncode
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(both_kernels(__file__, FILES, write))
