@@ -9,6 +9,7 @@ turn a common word into a mask.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 
 from subcase.casing.tags import Tag, case_mask_key, tag_of
 from subcase.subtitles.words import WORD_RE, words
@@ -16,24 +17,24 @@ from subcase.subtitles.words import WORD_RE, words
 from . import corpora, synthetic
 
 
-def build_lexicon(dataset=None) -> dict[str, str]:
-    import random
-    counts: Counter[str] = Counter()
-    rng = random.Random(0)
-    docs = ([d for _, d in corpora.seinfeld_episodes()] + corpora.wiki_docs(rng) + corpora.fortune_docs(rng)
-            + corpora.tech_docs(rng))
-    for d in docs:
-        for cue in d.cues:
-            for w in words(cue):
-                if tag_of(w) is Tag.M:
-                    counts[w] += 1
+def _masks_seen_twice(words_: Iterable[str]) -> dict[str, str]:
+    """Key -> the majority mixed form, over the forms seen at least twice (possessives folded in)."""
+    counts: Counter[str] = Counter(w for w in words_ if w and tag_of(w) is Tag.M)
     by_key: dict[str, Counter[str]] = {}
     for w, n in counts.items():
         key = case_mask_key(w)
         stem = w[: len(key)]
         if n >= 2 and tag_of(stem) is Tag.M:
             by_key.setdefault(key, Counter())[stem] += n
-    lexicon = {k: c.most_common(1)[0][0] for k, c in by_key.items()}
+    return {k: c.most_common(1)[0][0] for k, c in by_key.items()}
+
+
+def build_lexicon(dataset=None) -> dict[str, str]:
+    import random
+    rng = random.Random(0)
+    docs = ([d for _, d in corpora.seinfeld_episodes()] + corpora.wiki_docs(rng) + corpora.fortune_docs(rng)
+            + corpora.tech_docs(rng))
+    lexicon = _masks_seen_twice(w for d in docs for cue in d.cues for w in words(cue))
     for k, v in synthetic.mixed_case_words().items():
         lexicon.setdefault(k, v)
     common = synthetic.common_words()
@@ -71,21 +72,10 @@ def build_multilingual_lexicon(texts: list[str], english: dict[str, str], roots)
     if not lists:
         raise SystemExit("no Debian word lists (usr/share/dict/{" + ",".join(WORD_LISTS) + "}) under the roots")
     common = {w for words_ in lists for w in words_ if w.islower()}
-    counts: Counter[str] = Counter()
-    for text in texts:
-        for w in text.split():
-            w = w.strip(".,;:!?¿¡()[]{}\"'«»“”‘’")
-            if w and tag_of(w) is Tag.M:
-                counts[w] += 1
-    by_key: dict[str, Counter[str]] = {}
-    for w, n in counts.items():
-        key = case_mask_key(w)
-        stem = w[: len(key)]
-        if n >= 2 and tag_of(stem) is Tag.M:
-            by_key.setdefault(key, Counter())[stem] += n
+    seen = _masks_seen_twice(w.strip(".,;:!?¿¡()[]{}\"'«»“”‘’") for text in texts for w in text.split())
     lexicon = dict(english)
-    for key, forms in by_key.items():
-        lexicon.setdefault(key, forms.most_common(1)[0][0])
+    for key, form in seen.items():
+        lexicon.setdefault(key, form)
     for words_ in lists:
         for w in words_:
             if tag_of(w) is Tag.M and "'" not in w:
