@@ -114,6 +114,10 @@ def test_evaluate_groups_by_language(engine, dev_subtitles_ml, tmp_path, capsys)
         assert group["files"] == 1
         assert group["method"] == ("model" if lang in engine.model_languages else "sentence starts")
         assert {"subcase", "sentence starts", "English model, forced"} <= set(group["systems"])
+        # the app's default highlight: the threshold of the model that cased the file
+        cased_by = engine.engine_for(lang) or engine
+        assert group["systems"]["subcase"]["punct"]["review_default"]["thresholds"] == [cased_by.info.review_threshold]
+    assert "the app's default highlight per language" in out
     # without a model for them, subcase writes the rule's forms: on lower-cased input no capital
     # inside a sentence, where the English model (forced) puts some, right or wrong
     rule = evaluate(paths, _english_only(tmp_path), per_cue=False, punct_settings=(True,))

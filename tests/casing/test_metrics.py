@@ -34,6 +34,18 @@ def test_review_view():
     assert row["review_load"] == pytest.approx(1 / 3) and row["catch_rate"] == 1.0
 
 
+def test_default_review_takes_each_word_s_own_threshold():
+    """An English word under 0.967 and a Spanish one under 0.969: each model's own default."""
+    from subcase.evaluation.metrics import default_review
+
+    o = outcomes("The FBI met", "The Fbi met", conf=[0.968, 0.4, 0.968])
+    o[0].threshold, o[1].threshold, o[2].threshold = 0.967, 0.967, 0.969
+    r = default_review(o)
+    assert r["thresholds"] == [0.967, 0.969]
+    assert (r["flagged"], r["caught"], r["errors"]) == (2, 1, 1)
+    assert r["review_load"] == pytest.approx(2 / 3) and r["catch_rate"] == 1.0
+
+
 def test_calibration_table():
     ece, rows = calibration_table([0.95, 0.95, 0.55, 0.55], [True, True, True, False])
     assert ece == pytest.approx(0.5 * 0.05 + 0.5 * 0.05)

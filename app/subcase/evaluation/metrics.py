@@ -11,7 +11,8 @@ written in Title case, whose capital is positional (the paper's protocol).
 CER is the capitalization error rate at character level (Beaufays & Strope):
 letters whose upper/lower status differs, over upper-case letters in the reference.
 The review view: at a confidence threshold, the share of words highlighted
-(review load) and the share of wrong words among them (catch rate).
+(review load) and the share of the wrong words that are highlighted (catch rate); the
+default view takes each word's threshold from the model that cased it.
 """
 
 from __future__ import annotations
@@ -29,6 +30,9 @@ class WordOutcome:
     hyp: str
     sentence_initial: bool
     confidence: float | None = None
+    # the app's default review threshold for the model that cased the word: a Spanish
+    # word is highlighted under the multilingual model's threshold, not the English one
+    threshold: float | None = None
 
 
 @dataclass
@@ -105,6 +109,19 @@ def review_view(outcomes: list[WordOutcome], thresholds: list[float]) -> list[di
                      "catch_rate": caught / max(len(wrong), 1) if wrong else 1.0,
                      "flagged": len(flagged), "errors": len(wrong), "caught": caught})
     return rows
+
+
+def default_review(outcomes: list[WordOutcome]) -> dict:
+    """Review load and catch rate at the app's default: each word against the threshold of the
+    model that cased it (``WordOutcome.threshold``), as ``convert --details`` and the GUI flag it."""
+    scored = [o for o in outcomes if o.confidence is not None and o.threshold is not None]
+    wrong = sum(1 for o in scored if o.ref != o.hyp)
+    flagged = [o for o in scored if o.confidence < o.threshold]  # type: ignore[operator]
+    caught = sum(1 for o in flagged if o.ref != o.hyp)
+    return {"thresholds": sorted({o.threshold for o in scored}),  # type: ignore[type-var]
+            "review_load": len(flagged) / max(len(scored), 1),
+            "catch_rate": caught / wrong if wrong else 1.0,
+            "flagged": len(flagged), "errors": wrong, "caught": caught}
 
 
 def calibration_table(confidences: list[float], correct: list[bool], bins: int = 10) -> tuple[float, list[dict]]:

@@ -16,7 +16,7 @@ from subcase.subtitles import load
 from subcase.subtitles.words import Token, has_letters
 
 from .baselines import TruecaseBaseline, first_word_and_i
-from .metrics import WordOutcome, scored_words, calibration_table, review_view, score
+from .metrics import WordOutcome, calibration_table, default_review, review_view, score, scored_words
 
 REVIEW_THRESHOLDS = [0.5, 0.7, 0.8, 0.9, 0.95, 0.99]
 
@@ -47,11 +47,13 @@ def _ref_words(ref: Reference) -> list[list[str]]:
     return [[t.text for t in tokens if t.is_word and has_letters(t.text)] for tokens in ref.cues]
 
 
-def _outcomes(ref: Reference, hyp: list[list[str]], conf: list[list[float]] | None = None) -> list[WordOutcome]:
+def _outcomes(ref: Reference, hyp: list[list[str]], conf: list[list[float]] | None = None,
+              threshold: float | None = None) -> list[WordOutcome]:
     out = []
     for c, words in enumerate(_ref_words(ref)):
         for k, w in enumerate(words):
-            out.append(WordOutcome(w, hyp[c][k], ref.sentence_initial[c][k], conf[c][k] if conf else None))
+            out.append(WordOutcome(w, hyp[c][k], ref.sentence_initial[c][k], conf[c][k] if conf else None,
+                                   threshold if conf else None))
     return out
 
 
@@ -71,7 +73,8 @@ def run_model(engine: CasingEngine, inp: list[list[Token]], per_cue: bool = Fals
 def _score_entry(engine: CasingEngine | None, outcomes: list[WordOutcome], review: bool) -> dict:
     entry = score(outcomes)
     if review and engine is not None and outcomes and outcomes[0].confidence is not None:
-        entry["review"] = review_view(outcomes, REVIEW_THRESHOLDS + [engine.info.review_threshold])
+        entry["review"] = review_view(outcomes, REVIEW_THRESHOLDS)
+        entry["review_default"] = default_review(outcomes)
         rated = [(o.confidence, o.ref == o.hyp) for o in outcomes if o.confidence is not None]
         ece, table = calibration_table([c for c, _ in rated], [ok for _, ok in rated])
         entry["ece"] = ece
@@ -117,13 +120,13 @@ def evaluate(paths: list[Path], engine: CasingEngine | None, baselines: bool = T
             if engine is not None:
                 casing = case_by_language(engine, inp, None, Mode.RESTORE, guess=guess)
                 hyp, conf = _casing_words(casing, len(inp))
-                mine["subcase"] = _outcomes(ref, hyp, conf)
+                mine["subcase"] = _outcomes(ref, hyp, conf, casing.threshold)
                 if guess.language not in engine.languages:
                     hyp, conf = run_model(engine, inp)
-                    mine["English model, forced"] = _outcomes(ref, hyp, conf)
+                    mine["English model, forced"] = _outcomes(ref, hyp, conf, engine.info.review_threshold)
                 elif per_cue:
                     hyp, conf = run_model(engine, inp, per_cue=True)
-                    mine["subcase (cue by cue)"] = _outcomes(ref, hyp, conf)
+                    mine["subcase (cue by cue)"] = _outcomes(ref, hyp, conf, casing.threshold)
             if baselines:
                 rule = "first word + I" if english else "sentence starts"
                 mine[rule] = _outcomes(ref, first_word_and_i(inp, punctuated, pronoun_i=english))
@@ -137,7 +140,10 @@ def evaluate(paths: list[Path], engine: CasingEngine | None, baselines: bool = T
             results["systems"].setdefault(name, {})[key] = _score_entry(engine, outcomes, review=True)
         for language, named in by_language.items():
             for name, outcomes in named.items():
-                results["languages"][language]["systems"].setdefault(name, {})[key] = score(outcomes)
+                entry = score(outcomes)
+                if outcomes and outcomes[0].threshold is not None:
+                    entry["review_default"] = default_review(outcomes)
+                results["languages"][language]["systems"].setdefault(name, {})[key] = entry
         log(f"evaluated {key}")
     if engine is not None:
         results["model"] = {"version": engine.info.version, "sha256": engine.info.sha256,
@@ -164,6 +170,13 @@ def _system_rows(systems: dict) -> list[str]:
     return lines
 
 
+def _default_row(r: dict) -> str:
+    """The app's default highlight: each word under the threshold of the model that cased it."""
+    used = "/".join(f"{t:.3f}" for t in r["thresholds"])
+    return (f"{'default':>9} {100*r['review_load']:11.1f}% {100*r['catch_rate']:10.1f}% {r['flagged']:8d} "
+            f"{r['errors']:7d}  (the app's threshold: {used})")
+
+
 def format_report(results: dict) -> str:
     lines = [f"{results['files']} files, {results['words']} words with letters"]
     hdr = f"{'system':24} {'input':8} {'P':>6} {'R':>6} {'F1':>6} {'SER':>6} {'iF1':>6} {'iSER':>6} {'CER':>6} {'T F1':>6} {'U F1':>6} {'M F1':>6}"
@@ -175,18 +188,27 @@ def format_report(results: dict) -> str:
             lines += ["", f"{language_name(code)} ({code}): {group['files']} files, {group['words']} words; "
                           f"subcase uses: {group['method']}", hdr, "-" * len(hdr)]
             lines += _system_rows(group["systems"])
+    rows = [(code, key, entry["review_default"]) for code, group in languages.items()
+            for key, entry in group["systems"].get("subcase", {}).items() if "review_default" in entry]
+    if rows:
+        lines += ["", "the app's default highlight per language (each word under its own model's threshold):",
+                  f"{'language':12} {'input':8} {'review load':>12} {'catch rate':>11} {'flagged':>8} {'errors':>7} "
+                  f"{'threshold':>9}"]
+        for code, key, r in rows:
+            lines.append(f"{language_name(code):12} {key:8} {100*r['review_load']:11.1f}% {100*r['catch_rate']:10.1f}% "
+                         f"{r['flagged']:8d} {r['errors']:7d} {'/'.join(f'{t:.3f}' for t in r['thresholds']):>9}")
     lines.append("(P/R/F1/SER over non-lowercase words; i* = intrinsic, sentence-initial Title words excluded; "
                  "CER = character-level capitalization error rate; all in %)")
     for name, by_input in results["systems"].items():
         for key, s in by_input.items():
             if "review" not in s:
                 continue
-            lines += ["", f"post-editor's view: {name}, {key} input "
-                          f"(default threshold {results['model']['review_threshold']:.2f}; ECE {s['ece']:.3f})",
+            lines += ["", f"post-editor's view: {name}, {key} input (ECE {s['ece']:.3f})",
                       f"{'threshold':>9} {'review load':>12} {'catch rate':>11} {'flagged':>8} {'errors':>7}"]
             for r in s["review"]:
                 lines.append(f"{r['threshold']:9.2f} {100*r['review_load']:11.1f}% {100*r['catch_rate']:10.1f}% "
                              f"{r['flagged']:8d} {r['errors']:7d}")
+            lines.append(_default_row(s["review_default"]))
             if name == "subcase":
                 lines += ["reliability (calibrated confidence vs share of words right):",
                           f"{'bin':>9} {'words':>7} {'confidence':>11} {'accuracy':>9}"]
