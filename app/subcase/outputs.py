@@ -14,6 +14,11 @@ Rules (README, "Batch conversion"):
   renamed behind the user's back: a script that expects ``OUTDIR/x.srt``
   finds exactly the file it asked for.
 - An output that is itself an input of the run fails the same way.
+- On a file system that ignores case in names (macOS and Windows by default,
+  exFAT and SMB shares anywhere), ``Film.srt`` and ``film.srt`` are one file:
+  the output folder is probed, and there names that differ only in case
+  conflict as above.  An output that already exists and is an input under
+  another spelling (case, hard link) is caught by comparing the files.
 - A report file (``--details``, ``--json``) must not be an input or an
   output, and its folder must exist and be writable; otherwise the whole
   run stops before it starts, with one line.
@@ -34,7 +39,7 @@ from subcase.errors import OutputConflictError, SpecialFileError, SubcaseError
 from subcase.subtitles import formats
 from subcase.subtitles.files import check_readable_file, special_kind
 
-__all__ = ["check_readable_file", "check_report_path", "is_within", "output_path", "plan_outputs",
+__all__ = ["check_readable_file", "check_report_path", "ignores_case", "is_within", "output_path", "plan_outputs",
            "PlannedOutput", "same_file_key", "special_kind"]
 
 
@@ -62,17 +67,60 @@ class PlannedOutput:
     error: str | None  # why not, one line without the input's name
 
 
+def ignores_case(folder: Path) -> bool:
+    """True when the file system that holds ``folder`` (or its nearest existing parent) treats names
+    that differ only in case as one file.  Probed by looking up an existing name with its case
+    swapped: nothing is written, and a folder whose path has no letters is probed by an entry."""
+    p = Path(os.path.realpath(folder))
+    while not p.exists() and p != p.parent:
+        p = p.parent
+    candidates = [p] if p.name.swapcase() != p.name else []
+    if not candidates:
+        try:
+            with os.scandir(p) as entries:
+                candidates = [p / e.name for e in entries if e.name.swapcase() != e.name][:1]
+        except OSError:
+            return False
+    for c in candidates:
+        other = c.with_name(c.name.swapcase())
+        try:
+            return os.path.samefile(c, other)
+        except OSError:  # the other spelling does not exist: names are case-sensitive here
+            return False
+    return False
+
+
+def _file_ids(paths: Sequence[Path]) -> dict[tuple[int, int], Path]:
+    """(device, inode) of each path that exists: one file under any spelling (case, hard link)."""
+    ids: dict[tuple[int, int], Path] = {}
+    for p in paths:
+        try:
+            st = os.stat(p)
+        except OSError:
+            continue
+        ids.setdefault((st.st_dev, st.st_ino), p)
+    return ids
+
+
 def plan_outputs(inputs: Sequence[Path], out_dir: Path, out_format: str | None) -> list[PlannedOutput]:
     """The output of every input, in input order; conflicting ones get an error instead."""
-    input_keys = {same_file_key(p): p for p in inputs}
+    fold = ignores_case(out_dir)
+
+    def output_key(path: Path) -> str:
+        key = same_file_key(path)
+        return key.casefold() if fold else key
+
+    input_keys = {output_key(p): p for p in inputs}
+    input_ids = _file_ids(inputs)
     owner: dict[str, Path] = {}
     plan: list[PlannedOutput] = []
     for src in inputs:
         dst = output_path(src, out_dir, out_format)
-        key = same_file_key(dst)
-        if key in input_keys:
-            other = input_keys[key]
-            what = "the input itself" if same_file_key(src) == key else f"the input {other}"
+        key = output_key(dst)
+        existing = _file_ids([dst])  # an output that exists already may be an input under another spelling
+        other = input_keys.get(key) or next((input_ids[i] for i in existing if i in input_ids), None)
+        if other is not None:
+            what = "the input itself" if other == src else f"the input {other}"
             plan.append(PlannedOutput(src, None, f"the output {dst} would overwrite {what}; "
                                                  "choose another output folder"))
         elif key in owner:

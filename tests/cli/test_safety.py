@@ -42,6 +42,50 @@ def test_two_inputs_with_one_output_name_fail_the_later(engine, tmp_path, capsys
     assert sorted(p.name for p in out.iterdir()) == ["x.srt"]
 
 
+def test_names_that_differ_in_case_are_one_output_where_the_folder_ignores_case(tmp_path, monkeypatch):
+    """macOS and Windows (and exFAT or SMB anywhere) keep ``Film.srt`` and ``film.srt`` as one file:
+    the second input must fail instead of replacing the first one's output.  This kernel has no
+    case-folding file system to mount (no vfat, tmpfs without casefold), so the probe's answer is
+    set here; the probe itself is tested for real below."""
+    import subcase.outputs as outputs
+
+    for sub, name in (("a", "Film.srt"), ("b", "film.srt")):
+        (tmp_path / sub).mkdir()
+        shutil.copy(EXAMPLE, tmp_path / sub / name)
+    inputs = [tmp_path / "a" / "Film.srt", tmp_path / "b" / "film.srt"]
+    plan = outputs.plan_outputs(inputs, tmp_path / "out", None)
+    assert [p.error for p in plan] == [None, None]  # this folder keeps both names apart
+    monkeypatch.setattr(outputs, "ignores_case", lambda folder: True)
+    first, second = outputs.plan_outputs(inputs, tmp_path / "out", None)
+    assert first.error is None and second.dst is None
+    assert "already the output of " + str(inputs[0]) in second.error
+
+
+def test_the_case_probe_reads_a_case_sensitive_folder_as_such(tmp_path):
+    from subcase.outputs import ignores_case
+
+    (tmp_path / "Subs").mkdir()
+    (tmp_path / "subs").mkdir()  # possible only where case matters
+    assert not ignores_case(tmp_path / "Subs")
+    assert not ignores_case(tmp_path / "Subs" / "not" / "made" / "yet")  # probes the nearest folder there is
+    assert not ignores_case(Path("/"))
+
+
+def test_an_existing_output_that_is_an_input_under_another_name_is_refused(engine, tmp_path, capsys):
+    """Where case is ignored, ``out/X.srt`` *is* the input ``out/x.srt``; a hard link is the same
+    situation on this file system: the existing output is compared with the inputs as files."""
+    src, out = tmp_path / "in", tmp_path / "out"
+    src.mkdir()
+    out.mkdir()
+    shutil.copy(EXAMPLE, src / "x.srt")
+    os.link(src / "x.srt", out / "x.srt")
+    before = (src / "x.srt").read_bytes()
+    rc = main(["convert", str(src / "x.srt"), "-o", str(out), "-q"])
+    err = capsys.readouterr().err
+    assert rc == 1 and "would overwrite the input" in err and "Traceback" not in err
+    assert (src / "x.srt").read_bytes() == before and (out / "x.srt").read_bytes() == before
+
+
 def test_srt_and_vtt_of_one_name_under_format_srt(engine, tmp_path, capsys):
     src = tmp_path / "in"
     src.mkdir()
