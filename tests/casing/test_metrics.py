@@ -35,13 +35,13 @@ def test_review_view():
 
 
 def test_default_review_takes_each_word_s_own_threshold():
-    """An English word under 0.967 and a Spanish one under 0.969: each model's own default."""
+    """An English word under 0.967 and a Spanish one under 0.977: each model's own default."""
     from subcase.evaluation.metrics import default_review
 
     o = outcomes("The FBI met", "The Fbi met", conf=[0.968, 0.4, 0.968])
-    o[0].threshold, o[1].threshold, o[2].threshold = 0.967, 0.967, 0.969
+    o[0].threshold, o[1].threshold, o[2].threshold = 0.967, 0.967, 0.977
     r = default_review(o)
-    assert r["thresholds"] == [0.967, 0.969]
+    assert r["thresholds"] == [0.967, 0.977]
     assert (r["flagged"], r["caught"], r["errors"]) == (2, 1, 1)
     assert r["review_load"] == pytest.approx(2 / 3) and r["catch_rate"] == 1.0
 

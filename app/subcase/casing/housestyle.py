@@ -167,10 +167,10 @@ def _with_case(word: str, form: str) -> str:
 LEAD_INS = {"en": "we heard", "es": "se oye", "fr": "on entend", "de": "man hört", "pt": "se ouve"}
 
 
-def plain_forms(engine, cues: Sequence[Sequence[StyleWord]], cats: dict[Pos, Category],
-                language: str | None = None) -> dict[Pos, str]:
-    """The model's forms for the category words of each cue, cased as one plain sentence per cue
-    (``engine`` is the model of the file's ``language``)."""
+def plain_casing(engine, cues: Sequence[Sequence[StyleWord]], cats: dict[Pos, Category],
+                 language: str | None = None) -> dict[Pos, tuple[str, float]]:
+    """Each category word's form when its cue is cased as one plain sentence, with the model's
+    probability that the word is lower case there (``engine`` is the model of the file's ``language``)."""
     from .stream import case_texts
 
     groups: dict[int, list[Pos]] = {}
@@ -185,14 +185,20 @@ def plain_forms(engine, cues: Sequence[Sequence[StyleWord]], cats: dict[Pos, Cat
     lead = LEAD_INS.get(language or "en", LEAD_INS["en"])
     texts = [lead + " " + " ".join(cues[p[0]][p[1]].form.lower() for p in groups[c]) + "." for c in order]
     casing = case_texts(engine, texts)
-    out: dict[Pos, str] = {}
+    out: dict[Pos, tuple[str, float]] = {}
     for w in casing.words:
         positions = groups[order[w.cue_index]]
         k = w.word_index - len(lead.split())
         if 0 <= k < len(positions):
             # Only a capital the model is sure of marks a name ("man" in "man on pa" is a coin flip).
-            out[positions[k]] = w.output if w.probs[0] < NAME_DOUBT else w.input.lower()
+            out[positions[k]] = (w.output if w.probs[0] < NAME_DOUBT else w.input.lower(), w.probs[0])
     return out
+
+
+def plain_forms(engine, cues: Sequence[Sequence[StyleWord]], cats: dict[Pos, Category],
+                language: str | None = None) -> dict[Pos, str]:
+    """The model's forms for the category words of each cue, cased as one plain sentence per cue."""
+    return {pos: form for pos, (form, _) in plain_casing(engine, cues, cats, language).items()}
 
 
 def style_of_fix(w: StyleWord, before: str, after: str, category: Category = Category.SOUND,

@@ -47,7 +47,7 @@ from typing import Callable, Iterable
 from subcase.casing import Tag, tag_of
 from subcase.subtitles import Document
 
-from subcase.casing.housestyle import Category, Style, StyleMap, categories_of, plain_forms
+from subcase.casing.housestyle import Category, Style, StyleMap, categories_of, plain_casing
 
 from .actions import Action, Decision, EditText, TagWriter
 from .changes import OPEN, Change
@@ -82,10 +82,10 @@ class Learner(HouseStyleLearning):
     raise_disagreeing: str = "word"
     # A style learned from one fix is checked on the next restyled cue (see the module docstring).
     check_styles: bool = True
-    # The category words cased as plain sentences (housestyle.plain_forms), asked for once
-    # when a style is first learned; None: the model's probabilities tell names instead.
-    plain: Callable[[list, dict], dict[Pos, str]] | None = None
-    _plain: dict[Pos, str] | None = field(default=None, repr=False)
+    # The category words cased as plain sentences, with P(lower) (housestyle.plain_casing), asked
+    # for once when a style is first learned; None: the model's probabilities tell names instead.
+    plain: Callable[[list, dict], dict[Pos, tuple[str, float]]] | None = None
+    _plain: dict[Pos, tuple[str, float]] | None = field(default=None, repr=False)
     _seen: dict[str, dict[str, int]] = field(default_factory=dict, repr=False)  # word -> forms decided
     _initial: dict[Pos, bool] = field(default_factory=dict, repr=False)
     _cats: dict[Pos, Category] = field(default_factory=dict, repr=False)
@@ -466,7 +466,7 @@ def make_learner(engine, language: str | None = None) -> Learner:
             cache[word] = len(engine.encoder.pieces([word])[0]) > 1
         return cache[word]
 
-    return Learner(engine.form, is_rare, plain=lambda cues, cats: plain_forms(engine, cues, cats, language))
+    return Learner(engine.form, is_rare, plain=lambda cues, cats: plain_casing(engine, cues, cats, language))
 
 
 def main_language(cue_languages: list[str] | None) -> str | None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Callable
 
 from subcase.casing import Tag, tag_of
-from subcase.casing.housestyle import Category, Style, StyleMap, style_form, style_of_fix
+from subcase.casing.housestyle import NAME_DOUBT, Category, Style, StyleMap, style_form, style_of_fix
 
 from .actions import Decision, TagWriter
 from .changes import OPEN, Change
@@ -31,8 +31,8 @@ class HouseStyleLearning:
     styles: StyleMap
     former: TagWriter
     check_styles: bool
-    plain: Callable[[list, dict], dict[Pos, str]] | None
-    _plain: dict[Pos, str] | None
+    plain: Callable[[list, dict], dict[Pos, tuple[str, float]]] | None
+    _plain: dict[Pos, tuple[str, float]] | None
     _cats: dict[Pos, Category]
     _checks: dict[Category, tuple[Style, int, set[Pos], dict[Pos, tuple[str, Status, str]]]]
 
@@ -53,7 +53,7 @@ class HouseStyleLearning:
         style = self.styles[cat]
         if self._plain is None and self.plain is not None:
             self._plain = self.plain(state.cues, self._cats)
-        plain = self._plain or {}
+        plain = {pos: form for pos, (form, _) in (self._plain or {}).items()}
         done: dict[Pos, tuple[str, Status, str]] = {}
         for pos, c in self._cats.items():
             if c != cat or pos in decided:
@@ -66,8 +66,14 @@ class HouseStyleLearning:
                 changes[pos] = Change(pos, w.form, w.status, new)
                 done[pos] = (w.form, w.status, new)
         # Only an ordinary word can check a style: a name ("[Redis]") keeps its capital in
-        # Title and lower style alike, so keeping it says nothing about the file's style.
-        ordinary = {pos for pos in done if tag_of(plain.get(pos) or done[pos][0].lower()) is Tag.L}
+        # Title and lower style alike, so keeping it says nothing about the file's style.  So a
+        # check word is one the model, casing the cue as a plain sentence, is sure is lower case:
+        # a name it barely knows comes out lower there too (Portuguese "(Redis)", kept as
+        # "Redis", confirmed Title style for every parenthesis of a talk).
+        sure_lower = {pos for pos, (form, p_lower) in (self._plain or {}).items()
+                      if tag_of(form) is Tag.L and p_lower >= 1 - NAME_DOUBT}
+        ordinary = {pos for pos in done if pos in sure_lower
+                    or (self._plain is None and tag_of(done[pos][0].lower()) is Tag.L)}
         if origin is None or not self.check_styles or not ordinary:
             return
         # The check: the first cue after the fix (reading order, wrapping round) whose ordinary
