@@ -114,12 +114,13 @@ def review_view(outcomes: list[WordOutcome], thresholds: list[float]) -> list[di
 def default_review(outcomes: list[WordOutcome]) -> dict:
     """Review load and catch rate at the app's default: each word against the threshold of the
     model that cased it (``WordOutcome.threshold``), as ``convert --details`` and the GUI flag it."""
-    scored = [o for o in outcomes if o.confidence is not None and o.threshold is not None]
-    wrong = sum(1 for o in scored if o.ref != o.hyp)
-    flagged = [o for o in scored if o.confidence < o.threshold]  # type: ignore[operator]
-    caught = sum(1 for o in flagged if o.ref != o.hyp)
-    return {"thresholds": sorted({o.threshold for o in scored}),  # type: ignore[type-var]
-            "review_load": len(flagged) / max(len(scored), 1),
+    rated = [(o.confidence, o.threshold, o.ref != o.hyp) for o in outcomes
+             if o.confidence is not None and o.threshold is not None]
+    wrong = sum(1 for _, _, bad in rated if bad)
+    flagged = [bad for conf, threshold, bad in rated if conf < threshold]
+    caught = sum(flagged)
+    return {"thresholds": sorted({threshold for _, threshold, _ in rated}),
+            "review_load": len(flagged) / max(len(rated), 1),
             "catch_rate": caught / wrong if wrong else 1.0,
             "flagged": len(flagged), "errors": wrong, "caught": caught}
 
