@@ -470,8 +470,9 @@ def write_card(model_dir: Path, evaluation: dict, held_out: dict, speed: str) ->
         "(Apache-2.0), pruned to the same pieces, plus a lower-casing normaliser and `[unused1]` (cue boundary) |",
         "| tags | L, T, U, M; an M word takes its form from `lexicon.json` (" + _lexicon_line(model_dir) + "), "
         "or Title case if the lexicon does not know it |",
-        f"| training | {meta['training_steps']} steps of {tr['batch_size']} windows, AdamW lr {tr['lr']} (encoder) / "
-        f"{tr['head_lr']} (head), one CPU thread" + _english_note(tr) + " |",
+        f"| training | {meta['training_steps']} steps of {tr['batch_size']} windows, AdamW, its last run at lr "
+        f"{tr['lr']} (encoder) / {tr['head_lr']} (head), one CPU thread (every run: README, \"The multilingual "
+        "model\")" + _english_note(tr) + " |",
         f"| calibration | temperature {cal['temperature']} (held-out windows), review threshold "
         f"{cal['review_threshold']} (flags 90% of held-out errors) |",
         f"| export check | int8 and fp32 agree on {100 * chk['fp32_int8_same_argmax']:.1f}% of "
