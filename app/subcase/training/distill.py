@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import time
 from pathlib import Path
 
@@ -33,11 +32,10 @@ import torch
 from torch.nn import functional as F
 
 
-from .data import DEFAULT_CACHE
 from .examples import IGNORE
 from .tagger import CaseTagger, prune_ffn, student_state
-from .train import (BUDGET, SOURCE_WEIGHTS, batches, checkpoint, english_data, parse_weights, schedule,
-                    train_step, validate)
+from .train import (BUDGET, add_run_options, batches, checkpoint, english_data, schedule, start_run, train_step,
+                    validate)
 
 
 class DistillLoss:
@@ -103,21 +101,14 @@ def main(argv=None) -> None:
     ap.add_argument("--batch-size", type=int, default=16)
     ap.add_argument("--lr", type=float, default=5e-5)
     ap.add_argument("--head-lr", type=float, default=5e-4)
-    ap.add_argument("--checkpoint-minutes", type=float, default=5)
-    ap.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--threads", type=int, default=1)
-    ap.add_argument("--weights", type=parse_weights, default=SOURCE_WEIGHTS)
+    add_run_options(ap)
     ap.add_argument("--resume", type=Path, help="go on from this student checkpoint (its shape wins over "
                     "--keep-layers/--intermediate); the schedule starts again (warm-up, then decay)")
     ap.add_argument("--init-only", action="store_true",
                     help="validate the teacher and the untrained student, save the student, do not train")
     args = ap.parse_args(argv)
 
-    torch.set_num_threads(args.threads)
-    torch.manual_seed(args.seed)
-    rng = random.Random(args.seed)
-    args.out.mkdir(parents=True, exist_ok=True)
+    rng = start_run(args)
     # the same 800 held-out windows (seed 1234) as train.py's validation log
     enc_dir, encoder, ds, by_source, val_batches = english_data(args.cache)
 

@@ -257,12 +257,9 @@ def train(args: argparse.Namespace) -> None:
 
     from .examples import IGNORE, held_out_batches, make_batch, sample_window
     from .tagger import CaseTagger
-    from .train import train_step, validate
+    from .train import start_run, train_step, validate
 
-    torch.set_num_threads(args.threads)  # the cores are shared
-    torch.manual_seed(args.seed)
-    rng = random.Random(args.seed)
-    args.out.mkdir(parents=True, exist_ok=True)
+    rng = start_run(args)  # the cores are shared: one thread by default
     encoder = WordEncoder(args.encoder / "tokenizer.json")
     with open(args.data, "rb") as f:
         data = pickle.load(f)

@@ -81,20 +81,11 @@ def main(argv=None) -> None:
     ap.add_argument("--batch-size", type=int, default=16)
     ap.add_argument("--lr", type=float, default=5e-5)
     ap.add_argument("--head-lr", type=float, default=1e-3)
-    ap.add_argument("--checkpoint-minutes", type=float, default=5)
-    ap.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--threads", type=int, default=1,
-                    help="torch threads; 1 is fastest when anything else shares the cores")
     ap.add_argument("--layers", type=int, help="keep only this many encoder layers")
-    ap.add_argument("--weights", type=parse_weights, default=SOURCE_WEIGHTS,
-                    help="share of windows per source, e.g. seinfeld=0.25,wiki=0.45,fortunes=0.1,synthetic=0.2")
+    add_run_options(ap)
     args = ap.parse_args(argv)
 
-    torch.set_num_threads(args.threads)
-    torch.manual_seed(args.seed)
-    rng = random.Random(args.seed)
-    args.out.mkdir(parents=True, exist_ok=True)
+    rng = start_run(args)
     enc_dir, encoder, ds, by_source, val_batches = english_data(args.cache)
 
     model = CaseTagger(str(enc_dir), layer_mix=args.layer_mix, layers=args.layers)
@@ -141,6 +132,27 @@ def main(argv=None) -> None:
         if done:
             break
 
+
+
+def add_run_options(ap: argparse.ArgumentParser, english: bool = True) -> None:
+    """The options every training run shares (train.py, distill.py, the multilingual trainer);
+    ``english``: also the English data's cache and source weights."""
+    ap.add_argument("--checkpoint-minutes", type=float, default=5)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--threads", type=int, default=1,
+                    help="torch threads; 1 is fastest when anything else shares the cores")
+    if english:
+        ap.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
+        ap.add_argument("--weights", type=parse_weights, default=SOURCE_WEIGHTS,
+                        help="share of windows per source, e.g. seinfeld=0.25,wiki=0.45,fortunes=0.1,synthetic=0.2")
+
+
+def start_run(args: argparse.Namespace) -> random.Random:
+    """Threads, seeds and the output folder of a run; its window sampler's random generator."""
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    args.out.mkdir(parents=True, exist_ok=True)
+    return random.Random(args.seed)
 
 
 def english_data(cache: Path):
