@@ -133,18 +133,15 @@ def main(argv=None) -> None:
             break
 
 
-
-def add_run_options(ap: argparse.ArgumentParser, english: bool = True) -> None:
-    """The options every training run shares (train.py, distill.py, the multilingual trainer);
-    ``english``: also the English data's cache and source weights."""
+def add_run_options(ap: argparse.ArgumentParser) -> None:
+    """The options train.py and distill.py share: checkpoints, seed, threads, the English data."""
     ap.add_argument("--checkpoint-minutes", type=float, default=5)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=1,
                     help="torch threads; 1 is fastest when anything else shares the cores")
-    if english:
-        ap.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
-        ap.add_argument("--weights", type=parse_weights, default=SOURCE_WEIGHTS,
-                        help="share of windows per source, e.g. seinfeld=0.25,wiki=0.45,fortunes=0.1,synthetic=0.2")
+    ap.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
+    ap.add_argument("--weights", type=parse_weights, default=SOURCE_WEIGHTS,
+                    help="share of windows per source, e.g. seinfeld=0.25,wiki=0.45,fortunes=0.1,synthetic=0.2")
 
 
 def start_run(args: argparse.Namespace) -> random.Random:
