@@ -97,18 +97,19 @@ def score(outcomes: list[WordOutcome]) -> dict:
     return s
 
 
+def _review_row(rated: list[tuple[float, float, bool]]) -> dict:
+    """Load and catch rate of (confidence, threshold, wrong) triples: a word is flagged under its threshold."""
+    wrong = sum(1 for _, _, bad in rated if bad)
+    flagged = [bad for conf, threshold, bad in rated if conf < threshold]
+    caught = sum(flagged)
+    return {"review_load": len(flagged) / max(len(rated), 1), "catch_rate": caught / wrong if wrong else 1.0,
+            "flagged": len(flagged), "errors": wrong, "caught": caught}
+
+
 def review_view(outcomes: list[WordOutcome], thresholds: list[float]) -> list[dict]:
     """Review load and catch rate at each threshold (words with a confidence only)."""
-    scored = [o for o in outcomes if o.confidence is not None]
-    wrong = [o for o in scored if o.ref != o.hyp]
-    rows = []
-    for t in thresholds:
-        flagged = [o for o in scored if o.confidence is not None and o.confidence < t]
-        caught = sum(1 for o in flagged if o.ref != o.hyp)
-        rows.append({"threshold": t, "review_load": len(flagged) / max(len(scored), 1),
-                     "catch_rate": caught / max(len(wrong), 1) if wrong else 1.0,
-                     "flagged": len(flagged), "errors": len(wrong), "caught": caught})
-    return rows
+    scored = [(o.confidence, o.ref != o.hyp) for o in outcomes if o.confidence is not None]
+    return [{"threshold": t, **_review_row([(conf, t, bad) for conf, bad in scored])} for t in thresholds]
 
 
 def default_review(outcomes: list[WordOutcome]) -> dict:
@@ -116,13 +117,7 @@ def default_review(outcomes: list[WordOutcome]) -> dict:
     model that cased it (``WordOutcome.threshold``), as ``convert --details`` and the GUI flag it."""
     rated = [(o.confidence, o.threshold, o.ref != o.hyp) for o in outcomes
              if o.confidence is not None and o.threshold is not None]
-    wrong = sum(1 for _, _, bad in rated if bad)
-    flagged = [bad for conf, threshold, bad in rated if conf < threshold]
-    caught = sum(flagged)
-    return {"thresholds": sorted({threshold for _, threshold, _ in rated}),
-            "review_load": len(flagged) / max(len(rated), 1),
-            "catch_rate": caught / wrong if wrong else 1.0,
-            "flagged": len(flagged), "errors": wrong, "caught": caught}
+    return {"thresholds": sorted({threshold for _, threshold, _ in rated}), **_review_row(rated)}
 
 
 def calibration_table(confidences: list[float], correct: list[bool], bins: int = 10) -> tuple[float, list[dict]]:

@@ -170,11 +170,14 @@ def _system_rows(systems: dict) -> list[str]:
     return lines
 
 
+def _thresholds(r: dict) -> str:
+    return "/".join(f"{t:.3f}" for t in r["thresholds"])
+
+
 def _default_row(r: dict) -> str:
     """The app's default highlight: each word under the threshold of the model that cased it."""
-    used = "/".join(f"{t:.3f}" for t in r["thresholds"])
     return (f"{'default':>9} {100*r['review_load']:11.1f}% {100*r['catch_rate']:10.1f}% {r['flagged']:8d} "
-            f"{r['errors']:7d}  (the app's threshold: {used})")
+            f"{r['errors']:7d}  (the app's threshold: {_thresholds(r)})")
 
 
 def format_report(results: dict) -> str:
@@ -196,7 +199,7 @@ def format_report(results: dict) -> str:
                   f"{'threshold':>9}"]
         for code, key, r in rows:
             lines.append(f"{language_name(code):12} {key:8} {100*r['review_load']:11.1f}% {100*r['catch_rate']:10.1f}% "
-                         f"{r['flagged']:8d} {r['errors']:7d} {'/'.join(f'{t:.3f}' for t in r['thresholds']):>9}")
+                         f"{r['flagged']:8d} {r['errors']:7d} {_thresholds(r):>9}")
     lines.append("(P/R/F1/SER over non-lowercase words; i* = intrinsic, sentence-initial Title words excluded; "
                  "CER = character-level capitalization error rate; all in %)")
     for name, by_input in results["systems"].items():
