@@ -193,7 +193,7 @@ def test_profile_cli_build_show_list_delete(tmp_path, engine, logs, monkeypatch,
     assert main(["profile", "show", "Proog show"]) == 0
     assert "word:proog\tProog" in capsys.readouterr().out
     assert main(["profile", "list"]) == 0
-    assert capsys.readouterr().out.startswith("Proog show\t1 entries")
+    assert capsys.readouterr().out.startswith("Proog show\t5 entries")  # the name, and 4 contexts to ask about
     # convert --profile writes the name the profile knows
     src = tmp_path / "ep2.srt"
     src.write_text(EPISODES[2], encoding="utf-8")

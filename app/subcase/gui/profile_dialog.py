@@ -15,7 +15,7 @@ from subcase.review import profile_store
 from subcase.review.profile import KINDS
 from subcase.review.profile_apply import ProfileApplication
 
-COLUMNS = ["Entry", "Writes", "Evidence", "Changed here"]
+COLUMNS = ["Entry", "Writes", "Evidence", "Words here"]  # changed, confirmed or raised by the entry
 
 
 class ProfileDialog(QDialog):
@@ -73,7 +73,7 @@ class ProfileDialog(QDialog):
                 item.setData(Qt.UserRole, entry_id)
                 self.table.setItem(r, c, item)
         self.summary.setText(f"{p.name}: {len(ids)} entries, built from {p.sources.get('files', 0)} files; "
-                             f"{sum(here.values())} words of this file are from the profile"
+                             f"{sum(here.values())} words of this file changed, confirmed or raised by it"
                              + (f"; {len(p.removed)} removed" if p.removed else ""))
         self.remove_button.setEnabled(bool(ids))
 

@@ -176,7 +176,7 @@ class Learner(HouseStyleLearning):
                 if k == s or not 0 <= k < len(state.cues[c]) or (c, k) in changes or (c, k) in decided:
                     continue
                 w = state.cues[c][k]
-                if w.status is Status.UNTOUCHED and not w.flagged(state.threshold):
+                if w.status in OPEN and not w.needs_review(state.threshold):
                     changes[(c, k)] = Change((c, k), w.form, w.status, w.form,
                                              raised=f"next to '{d.final}', which you changed in cue {c + 1}")
 
@@ -184,7 +184,9 @@ class Learner(HouseStyleLearning):
                    changes: dict[Pos, Change], decided: set[Pos]) -> None:
         w = state.word(pos)
         form = w.form
-        changed = d.final != d.before
+        # A change is evidence that the model was wrong here: accepting a profile's form the model
+        # did not propose teaches as much as typing it (issue 16).
+        changed = d.final != d.before or (d.word is not None and d.final != d.word.proposed)
         cat = self._cats.get(pos)
         if cat is not None:
             self._learn_style(state, pos, d, cat, changes, decided)
@@ -234,7 +236,7 @@ class Learner(HouseStyleLearning):
         "Station" must not keep every other "station" on the review list)."""
         for other in self._index.get(lower, ()):
             w = state.word(other)
-            if (other in decided or other in changes or w.status is not Status.UNTOUCHED
+            if (other in decided or other in changes or w.status not in OPEN
                     or not (w.raised or "").startswith("you wrote ")):
                 continue
             changes[other] = Change(other, w.form, w.status, w.form, raised="")
@@ -248,7 +250,8 @@ class Learner(HouseStyleLearning):
             if other == pos or other in changes or other in decided or self._cats.get(other) is not None:
                 continue
             w = state.word(other)
-            if w.status is not Status.UNTOUCHED or w.form == form or w.flagged(state.threshold) or self.initial(other):
+            # a profile's word may be raised too (one it confirmed is off the list until then)
+            if w.status not in OPEN or w.form == form or w.needs_review(state.threshold) or self.initial(other):
                 continue
             if self.raise_disagreeing == "bigram":
                 l2, r2 = self.neighbours(state, other)

@@ -17,7 +17,16 @@ What it holds:
   - *contexts*: a word between its two neighbours ("the|web|page");
   - *words*: a word anywhere away from sentence starts (mixed forms and
     acronyms; a Title form only for a word the model barely knows, decided
-    where the profile is applied).
+    where the profile is applied);
+- **review hints**, which change no word:
+  - *confirms*: a word the editor wrote one way in every file (decided at
+    least ``MIN_EVIDENCE`` times in ``MIN_FILES`` files, every saved file
+    agreeing): where the model doubts that very form, the editor has answered
+    already and the word is not asked again;
+  - *asks*: a word between the same neighbours that the editor changed to a
+    form, with too little evidence for an entry (one file, one decision, or a
+    saved file writing it otherwise): where the model writes it otherwise, the
+    word is raised for review instead of being changed.
 
 Why so narrow: the earlier cross-file memory (branch experiment/domain-memory)
 removed at most 4 of 191 errors because the W3C files disagree with each
@@ -54,7 +63,8 @@ MIN_EVIDENCE = 2          # agreeing decisions an entry needs (one fix is an ane
 MIN_FILES = 2             # files they come from: one file's convention may be its own
 KNOWN_LOG_SCHEMAS = (2, EDITLOG_SCHEMA)  # 2 has no context: its records give no evidence
 HUMAN = ("accepted", "changed_tag")
-KINDS = ("phrase", "context", "word")
+KINDS = ("phrase", "context", "word", "confirm", "ask")
+CHANGING = ("phrase", "context", "word")  # the kinds that re-case words; confirm and ask only steer the review
 NAME_RE = re.compile(r"^[\w][\w .()+-]{0,79}$")
 STYLE_NAMES = {"lower", "upper", "title", "model"}
 CATEGORY_NAMES = {"sound-cues", "speaker-labels"}
@@ -117,9 +127,14 @@ class Profile:
         e = self.entries.get(kind, {}).get(key)
         if e is None:
             return "from your profile"
-        where = f" after '{key.split('|')[0]}'" if kind == "context" and key.split("|")[0] else ""
-        return (f"your profile writes this '{e.form}'{where} ({e.decisions} decisions in {e.files} "
-                f"file{'s' if e.files != 1 else ''})")
+        where = f" after '{key.split('|')[0]}'" if kind in ("context", "ask") and key.split("|")[0] else ""
+        evidence = (f"{e.decisions} decision{'s' if e.decisions != 1 else ''} in {e.files} "
+                    f"file{'s' if e.files != 1 else ''}")
+        if kind == "confirm":
+            return f"your profile confirms '{e.form}' ({evidence})"
+        if kind == "ask":
+            return f"your profile saw this written '{e.form}'{where} ({evidence}): check it"
+        return f"your profile writes this '{e.form}'{where} ({evidence})"
 
     def size(self) -> int:
         return sum(len(self.active(k)) for k in KINDS) + len(self.active_styles())
@@ -183,7 +198,7 @@ class Profile:
 
 def _consistent(kind: str, key: str, form: str) -> bool:
     """An entry's form writes the same letters as its key (a profile can only change case)."""
-    if kind == "context":
+    if kind in ("context", "ask"):
         parts = key.split("|")
         return len(parts) == 3 and parts[1] == form.lower() and bool(form)
     return key == form.lower() and (kind != "phrase" or " " in key)
@@ -212,7 +227,7 @@ class Evidence:
     the key wrong) and the *documents* as the editor saved them (every word, so a
     file that also writes the key otherwise is seen, decided or not)."""
 
-    forms: dict[str, dict[str, dict[str, list[int]]]] = field(default_factory=lambda: {k: {} for k in KINDS})
+    forms: dict[str, dict[str, dict[str, list[int]]]] = field(default_factory=lambda: {k: {} for k in CHANGING})
     # kind -> key -> forms the saved documents write it in, away from sentence starts
     seen: dict[str, dict[str, set[str]]] = field(default_factory=lambda: {"context": {}, "word": {}})
     phrase_cues: list[tuple[list[str], list[bool]]] = field(default_factory=list)  # saved cues: forms, starts
@@ -301,7 +316,7 @@ class Evidence:
     def profile(self, name: str, model_version: str, removed: Iterable[str] = ()) -> Profile:
         entries: dict[str, dict[str, Entry]] = {k: {} for k in KINDS}
         phrase_seen = self._phrase_forms({k for k, f in self.forms["phrase"].items() if len(f) == 1})
-        for kind in KINDS:
+        for kind in CHANGING:
             for key, forms in self.forms[kind].items():
                 if len(forms) != 1:
                     continue  # decided two ways somewhere: no entry
@@ -317,10 +332,28 @@ class Evidence:
                 elif self.seen[kind].get(key, set()) - {form}:
                     continue  # a saved file writes it otherwise away from sentence starts
                 entries[kind][key] = Entry(form, decisions, changes, files)
+        self._hints(entries)
         styles = {c: next(iter(s)) for c, s in self.styles.items() if len(s) == 1}
         sources = {"files": self.files, "documents": self.documents, "decisions": self.decisions,
                    "skipped": self.skipped.as_json()}
         return Profile(name, model_version, styles, entries, sorted(set(removed)), sources)
+
+
+    def _hints(self, entries: dict[str, dict[str, Entry]]) -> None:
+        """The review hints, from the evidence that is too weak (asks) or too plain (confirms)
+        to re-case a word."""
+        for key, forms in self.forms["word"].items():
+            if len(forms) != 1 or key in entries["word"]:
+                continue
+            (form, (decisions, changes, files)), = forms.items()
+            if decisions >= MIN_EVIDENCE and files >= MIN_FILES and not self.seen["word"].get(key, set()) - {form}:
+                entries["confirm"][key] = Entry(form, decisions, changes, files)
+        for key, forms in self.forms["context"].items():
+            if len(forms) != 1 or key in entries["context"]:
+                continue
+            (form, (decisions, changes, files)), = forms.items()
+            if changes >= 1:
+                entries["ask"][key] = Entry(form, decisions, changes, files)
 
 
 def _context_key(d: dict) -> str:

@@ -7,6 +7,13 @@ profile"), is not put on the review list for being changed, and names the
 entry in its flag reasons.  A word a human reviewed (accepted, changed,
 edited, or re-cased by what the editor taught here) is never touched.
 
+Its review hints change no word.  A *confirm* takes a word off the review
+list where the model doubts the very form the editor wrote in every earlier
+file (it gets ``Status.PROFILE`` with its form unchanged: "confirmed by your
+profile").  An *ask* raises for review a word the editor changed between the
+same neighbours in an earlier file and the model writes otherwise: evidence
+too thin to change a word is enough to show it.
+
 In-file learning goes on as before and may re-case a profile's word (the
 editor's fix in this file wins).  ``RemoveEntry`` takes one wrong entry out:
 its words go back to the model's form and the entry is marked removed in the
@@ -29,22 +36,26 @@ from .profile import Profile, context_key
 from .state import Pos, ReviewState, Status
 
 
+CHECK = "the model was unsure here: check your profile's form"
+
+
 @dataclass
 class ProfileApplication:
     """Which entry changed which word, for flag reasons, the GUI and removal."""
 
     profile: Profile
-    by_pos: dict[Pos, str] = field(default_factory=dict)   # position -> entry id
+    by_pos: dict[Pos, str] = field(default_factory=dict)   # position -> entry id (changed or confirmed)
     before: dict[Pos, str] = field(default_factory=dict)   # position -> the form before the profile
+    asked: dict[Pos, str] = field(default_factory=dict)    # position -> ask entry id (raised for review)
 
     def reason(self, pos: Pos) -> str | None:
-        entry = self.by_pos.get(pos)
+        entry = self.by_pos.get(pos) or self.asked.get(pos)
         return self.profile.describe(entry) if entry is not None else None
 
     def counts(self) -> dict[str, int]:
-        """Words changed per entry id."""
+        """Words changed, confirmed or asked per entry id."""
         out: dict[str, int] = {}
-        for e in self.by_pos.values():
+        for e in [*self.by_pos.values(), *self.asked.values()]:
             out[e] = out.get(e, 0) + 1
         return dict(sorted(out.items()))
 
@@ -64,10 +75,14 @@ def apply_profile(doc: Document, state: ReviewState, profile: Profile, former: T
     initial = sentence_initial(doc, state)
     cats = categories_of(doc, state.cues)
 
-    def change(pos: Pos, new: str, entry: str) -> None:
+    def change(pos: Pos, new: str, entry: str, check: bool = True) -> None:
         w = state.word(pos)
         if new == w.form or w.status not in OPEN or pos in app.by_pos:
             return
+        if check and w.flagged(state.threshold):
+            # The model doubted this word: the profile's form is put in, and the word stays
+            # on the review list (a convention one talk keeps and the next does not).
+            w.raised = CHECK
         app.before[pos] = w.form
         doc.recase(w.cue_index, [(w.start, w.end, new)])
         w.form = new
@@ -81,7 +96,9 @@ def apply_profile(doc: Document, state: ReviewState, profile: Profile, former: T
         plain = plain_forms(engine, state.cues, mine) if engine is not None and mine else {}
         for pos, cat in sorted(mine.items()):
             w = state.word(pos)
-            change(pos, style_form(w, chosen[cat], former, plain.get(pos)), profile.entry_id("style", cat.value))
+            # a house style applies to the category as a whole, whatever the model thought of each word
+            change(pos, style_form(w, chosen[cat], former, plain.get(pos)), profile.entry_id("style", cat.value),
+                   check=False)
 
     index: dict[str, list[Pos]] = {}
     for pos in state.positions():
@@ -100,8 +117,8 @@ def apply_profile(doc: Document, state: ReviewState, profile: Profile, former: T
             for k, f in enumerate(forms):
                 change((c, s + k), _with_case(words[s + k].form, f), profile.entry_id("phrase", key))
 
-    contexts = profile.active("context")
-    wide = profile.active("word")
+    contexts, asks = profile.active("context"), profile.active("ask")
+    wide, confirms = profile.active("word"), profile.active("confirm")
     for lower, places in sorted(index.items()):
         for pos in places:
             if initial.get(pos, False) or pos in app.by_pos:
@@ -116,12 +133,33 @@ def apply_profile(doc: Document, state: ReviewState, profile: Profile, former: T
                 change(pos, _with_case(words[s].form, contexts[key].form), profile.entry_id("context", key))
                 continue
             anywhere = wide.get(lower)
-            if anywhere is None:
-                continue
-            t = tag_of(anywhere.form)
-            if t in (Tag.U, Tag.M) or (t is Tag.T and is_rare(lower)):
-                change(pos, _with_case(words[s].form, anywhere.form), profile.entry_id("word", lower))
+            if anywhere is not None:
+                t = tag_of(anywhere.form)
+                if t in (Tag.U, Tag.M) or (t is Tag.T and is_rare(lower)):
+                    # the series writes this word so wherever it was seen: no check needed
+                    change(pos, _with_case(words[s].form, anywhere.form), profile.entry_id("word", lower), check=False)
+                    continue
+            _hint(state, pos, key, lower, asks, confirms, app)
     return app
+
+
+def _hint(state: ReviewState, pos: Pos, key: str, lower: str, asks: dict, confirms: dict,
+          app: ProfileApplication) -> None:
+    """A review hint on an unchanged word: raise it (ask) or take it off the list (confirm)."""
+    w = state.word(pos)
+    if w.status is not Status.UNTOUCHED or w.probs is None:
+        return
+    ask = asks.get(key)
+    if ask is not None and _with_case(w.form, ask.form) != w.form:
+        entry = app.profile.entry_id("ask", key)
+        app.asked[pos] = entry
+        w.raised = app.profile.describe(entry)
+        return
+    confirm = confirms.get(lower)
+    if confirm is not None and confirm.form == w.form and w.flagged(state.threshold) and w.raised is None:
+        app.before[pos] = w.form
+        w.status = Status.PROFILE  # decided by the profile, form unchanged: off the review list
+        app.by_pos[pos] = app.profile.entry_id("confirm", lower)
 
 
 class RemoveEntry(Action):
@@ -132,32 +170,45 @@ class RemoveEntry(Action):
         # persist: writes the profile after each change (the GUI stores it; undo stores it back)
         self.app, self.entry_id, self.persist = app, entry_id, persist
         self.label = f"remove profile entry {entry_id.partition(':')[2]}"
-        self._undo: list[tuple[Pos, str]] = []
+        self._undo: list[tuple[Pos, str, str | None]] = []  # position, the profile's form, its check
+        self._unasked: list[tuple[Pos, str]] = []  # asks taken back: position, the reason it was raised with
         self._was_removed = entry_id in app.profile.removed
 
     def do(self, doc: Document, state: ReviewState) -> list[Decision]:
-        self._undo = []
+        self._undo, self._unasked = [], []
+        for pos, entry in sorted(self.app.asked.items()):
+            w = state.word(pos)
+            if entry != self.entry_id:
+                continue
+            del self.app.asked[pos]
+            if w.status is Status.UNTOUCHED and w.raised is not None:
+                self._unasked.append((pos, w.raised))
+                w.raised = None
         for pos, entry in sorted(self.app.by_pos.items()):
             w = state.word(pos)
             if entry != self.entry_id or w.status is not Status.PROFILE:
                 continue  # a word the editor (or what they taught here) decided since keeps its form
             before = self.app.before[pos]
-            self._undo.append((pos, w.form))
+            self._undo.append((pos, w.form, w.raised))
             doc.recase(w.cue_index, [(w.start, w.end, before)])
-            w.form, w.status = before, Status.UNTOUCHED
+            w.form, w.status, w.raised = before, Status.UNTOUCHED, None  # the model's form and flag again
             del self.app.by_pos[pos]
         self.app.profile.remove(self.entry_id)
         if self.persist is not None:
             self.persist(self.app.profile)
-        self.cues = tuple(sorted({p[0] for p, _ in self._undo}))
-        self.focus = self._undo[0][0] if self._undo else None
+        touched = [u[0] for u in self._undo] + [p for p, _ in self._unasked]
+        self.cues = tuple(sorted({p[0] for p in touched}))
+        self.focus = min(touched) if touched else None
         return []
 
     def undo(self, doc: Document, state: ReviewState) -> None:
-        for pos, form in reversed(self._undo):
+        for pos, reason in self._unasked:
+            state.word(pos).raised = reason
+            self.app.asked[pos] = self.entry_id
+        for pos, form, raised in reversed(self._undo):
             w = state.word(pos)
             doc.recase(w.cue_index, [(w.start, w.end, form)])
-            w.form, w.status = form, Status.PROFILE
+            w.form, w.status, w.raised = form, Status.PROFILE, raised
             self.app.by_pos[pos] = self.entry_id
         if not self._was_removed:
             self.app.profile.restore(self.entry_id)

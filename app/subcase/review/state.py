@@ -69,7 +69,9 @@ class ReviewWord:
     def needs_review(self, threshold: float) -> bool:
         # A learned word is decided by the app, not by a human; it is back on the list only when
         # the app asks for a check (a house style learned from one fix, review/learning.py).
-        return (self.status is Status.UNTOUCHED or (self.status is Status.LEARNED and self.raised is not None)) \
+        # The same for a profile's change the model doubted (review/profile_apply.py).
+        return (self.status is Status.UNTOUCHED
+                or (self.status in (Status.LEARNED, Status.PROFILE) and self.raised is not None)) \
             and self.flagged(threshold)
 
     def alternatives(self) -> list[tuple[Tag, float]]:
@@ -164,7 +166,7 @@ class ReviewState:
         t = self.threshold
         words = flagged = to_review = 0
         by_status = {s: 0 for s in Status}
-        untouched, learned = Status.UNTOUCHED, Status.LEARNED
+        untouched, learned, profile = Status.UNTOUCHED, Status.LEARNED, Status.PROFILE
         for cue in self.cues:
             for w in cue:
                 words += 1
@@ -172,8 +174,8 @@ class ReviewState:
                 by_status[status] += 1
                 if w.probs is not None and (w.confidence < t or w.raised is not None):
                     flagged += 1
-                    if status is untouched or (status is learned and w.raised is not None):
-                        to_review += 1  # as needs_review: a learned word raised for a check
+                    if status is untouched or ((status is learned or status is profile) and w.raised is not None):
+                        to_review += 1  # as needs_review: a learned or profile word raised for a check
         return {"words": words, "flagged": flagged, "to_review": to_review,
                 "accepted": by_status[Status.ACCEPTED], "changed": by_status[Status.CHANGED],
                 "edited": by_status[Status.EDITED]}

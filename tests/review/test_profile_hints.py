@@ -1,0 +1,140 @@
+"""A profile's review hints and checks (issue 16), with the real model, real logs and real sessions.
+
+- a *confirm*: a word the editor wrote one way in every earlier file leaves the review list
+  where the model doubts that very form;
+- an *ask*: a word the editor changed between the same neighbours in one earlier file is
+  raised where the model writes it otherwise;
+- a *check*: a change from a context entry stays on the review list where the model doubted
+  the word, and accepting it teaches in-file learning as a fix would.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from subcase.review import Accept, ReviewState, SetTag, Status
+from subcase.review.flags import FlagContext, flag_reasons
+from subcase.casing import Tag
+from subcase.review.profile import Profile, build_from_logs
+from subcase.review.profile_apply import CHECK, RemoveEntry, apply_profile
+
+from .test_profile import open_file, positions
+
+
+def srt(*lines: str) -> str:
+    return "".join(f"{i + 1}\n00:00:0{2 * i + 1},000 --> 00:00:0{2 * i + 2},000\n{line}\n\n"
+                   for i, line in enumerate(lines))
+
+
+# "mall" is a word the model doubts in each of these; "boss" one it is sure of.
+EPISODES = [
+    srt("we all met at the mall.", "he called the boss again."),
+    srt("then we drove to the mall.", "she phoned the boss twice."),
+    srt("i told you about the mall.", "so he called the boss again."),
+]
+
+
+def review(tmp_path: Path, engine, k: int, text: str, fixes: dict[str, Tag]) -> Path:
+    """The editor accepts every flagged word of episode ``k``, sets the tags in ``fixes``
+    (word -> tag) wherever the word occurs, and saves; returns the edit log."""
+    src = tmp_path / f"ep{k}.srt"
+    src.write_text(text, encoding="utf-8")
+    log = tmp_path / "logs" / f"ep{k}.jsonl"
+    session = open_file(src, engine, log)
+    state = session.state
+    for word, tag in fixes.items():
+        for pos in positions(state, word):
+            session.perform(SetTag(pos, tag, engine.form))
+    pos = state.next_to_review(None, wrap=False)
+    while pos is not None:
+        session.perform(Accept(pos))
+        pos = state.next_to_review(pos, wrap=False)
+    session.save(tmp_path / f"ep{k}.reviewed.srt")
+    session.close()
+    return log
+
+
+def opened(tmp_path: Path, engine, text: str, profile: Profile):
+    src = tmp_path / "next.srt"
+    src.write_text(text, encoding="utf-8")
+    session = open_file(src, engine)
+    app = apply_profile(session.doc, session.state, profile, engine.form, engine=engine)
+    session.state.flag_context = FlagContext(doc=session.doc, learner=session.learner, profile=app)
+    return session, app
+
+
+@pytest.fixture
+def hint_profile(tmp_path, engine) -> Profile:
+    logs = [review(tmp_path, engine, 0, EPISODES[0], {"boss": Tag.T}),
+            review(tmp_path, engine, 1, EPISODES[1], {})]
+    return build_from_logs("Mall show", engine.info.version, logs)
+
+
+def test_a_confirm_takes_off_the_list_the_form_written_in_every_file(tmp_path, engine, hint_profile):
+    confirm = hint_profile.entries["confirm"]["mall"]
+    assert (confirm.form, confirm.decisions, confirm.files) == ("mall", 2, 2)
+    session, app = opened(tmp_path, engine, EPISODES[2], hint_profile)
+    state: ReviewState = session.state
+    (pos,) = positions(state, "mall")
+    word = state.word(pos)
+    assert word.flagged(state.threshold), "the model doubts 'mall' here (else the test shows nothing)"
+    assert (word.form, word.status) == ("mall", Status.PROFILE) and not word.needs_review(state.threshold)
+    assert word.proposed == "mall"  # nothing was changed
+    assert "your profile confirms 'mall' (2 decisions in 2 files)" in " ".join(map(str, flag_reasons(state, pos)))
+    # a wrong confirm is removed in one step: the word is back on the list; undo takes it off again
+    remove = RemoveEntry(app, "confirm:mall")
+    session.perform(remove)
+    assert word.status is Status.UNTOUCHED and word.needs_review(state.threshold)
+    session.revert(remove)
+    assert word.status is Status.PROFILE and not word.needs_review(state.threshold)
+
+
+def test_an_ask_raises_a_word_changed_once_in_the_same_context(tmp_path, engine, hint_profile):
+    ask = hint_profile.entries["ask"]["the|boss|again"]
+    assert (ask.form, ask.decisions, ask.changes, ask.files) == ("Boss", 1, 1, 1)
+    assert "boss" not in hint_profile.entries["word"]  # one file, and the saved files write it both ways
+    session, app = opened(tmp_path, engine, EPISODES[2], hint_profile)
+    state = session.state
+    (pos,) = positions(state, "boss")
+    word = state.word(pos)
+    assert word.confidence >= state.threshold  # the model is sure of "boss": without the ask nobody looks
+    assert word.form == "boss" and word.status is Status.UNTOUCHED  # an ask changes nothing
+    assert word.needs_review(state.threshold)
+    assert "your profile saw this written 'Boss' after 'the' (1 decision in 1 file): check it" in word.raised
+    assert state.next_to_review(None, wrap=False) is not None
+    remove = RemoveEntry(app, "ask:the|boss|again")
+    session.perform(remove)
+    assert word.raised is None and not word.needs_review(state.threshold)
+    session.revert(remove)
+    assert word.needs_review(state.threshold)
+    # the editor's decision ends the ask; nothing of the profile touches a reviewed word
+    session.perform(SetTag(pos, Tag.T, engine.form))
+    assert word.form == "Boss" and word.status is Status.CHANGED and not word.needs_review(state.threshold)
+
+
+def test_a_context_change_the_model_doubted_stays_on_the_list(tmp_path, engine):
+    # the editor writes "the Mall" (a place) in two episodes: a context entry
+    logs = [review(tmp_path, engine, k, EPISODES[k], {"mall": Tag.T}) for k in (0, 1)]
+    profile = build_from_logs("Mall show", engine.info.version, logs)
+    assert profile.entries["context"]["the|mall|"].form == "Mall"  # after "the", at the end of a cue
+    session, app = opened(tmp_path, engine, EPISODES[2], profile)
+    state = session.state
+    (pos,) = positions(state, "mall")
+    word = state.word(pos)
+    assert word.confidence < state.threshold, "the model doubts 'mall' here (else the test shows nothing)"
+    assert word.form == "Mall" and word.status is Status.PROFILE and word.proposed == "mall"
+    assert word.raised == CHECK and word.needs_review(state.threshold)
+    assert "from your profile: your profile writes this 'Mall' after 'the'" in str(flag_reasons(state, pos)[0])
+    # accepting the profile's form is a fix of the model's: in-file learning learns it
+    rules = dict(session.learner.rules)
+    session.perform(Accept(pos))
+    assert word.status is Status.CHANGED and not word.needs_review(state.threshold)
+    assert "Mall" in set(session.learner.rules.values()) - set(rules.values())
+
+
+def test_hints_survive_the_profile_file(engine, hint_profile):
+    again = Profile.from_bytes(hint_profile.to_bytes())
+    assert again.to_bytes() == hint_profile.to_bytes()
+    assert again.describe("confirm:mall").startswith("your profile confirms 'mall'")
