@@ -322,7 +322,8 @@ def _profile_command(args, store) -> int:
         print(f"profile {p.name}: model {p.model_version}; built from {p.sources}")
         for cat, style in sorted(p.active_styles().items()):
             print(f"  style:{cat}\t{style}")
-        for kind in ("phrase", "context", "word"):
+        from subcase.review.profile import KINDS
+        for kind in KINDS:  # the entries that change words, then the review hints (confirm, ask)
             for key, e in sorted(p.active(kind).items()):
                 print(f"  {kind}:{key}\t{e.form}\t{e.decisions} decisions, {e.changes} changes, {e.files} files")
         if p.removed:

@@ -138,3 +138,14 @@ def test_hints_survive_the_profile_file(engine, hint_profile):
     again = Profile.from_bytes(hint_profile.to_bytes())
     assert again.to_bytes() == hint_profile.to_bytes()
     assert again.describe("confirm:mall").startswith("your profile confirms 'mall'")
+
+
+def test_profile_show_lists_the_hints(tmp_path, hint_profile, monkeypatch, capsys):
+    from subcase.cli import main
+    from subcase.review import profile_store
+
+    monkeypatch.setenv("SUBCASE_DATA_DIR", str(tmp_path / "data"))
+    profile_store.save(hint_profile)
+    assert main(["profile", "show", "Mall show"]) == 0
+    out = capsys.readouterr().out
+    assert "confirm:mall\tmall\t2 decisions" in out and "ask:the|boss|again\tBoss\t1 decisions" in out
