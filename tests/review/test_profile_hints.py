@@ -91,6 +91,14 @@ def test_a_confirm_takes_off_the_list_the_form_written_in_every_file(tmp_path, e
     assert word.status is Status.PROFILE and not word.needs_review(state.threshold)
 
 
+def test_no_confirm_without_sentence_punctuation(tmp_path, engine, hint_profile):
+    # speech recognition without punctuation: any word may start a sentence ("no a piece of cake"),
+    # and a confirm of the word's usual form cannot answer that doubt
+    session, app = opened(tmp_path, engine, EPISODES[2].replace(".", ""), hint_profile)
+    (pos,) = positions(session.state, "mall")
+    assert pos not in app.by_pos and session.state.word(pos).status is Status.UNTOUCHED
+
+
 def test_an_ask_raises_a_word_changed_once_in_the_same_context(tmp_path, engine, hint_profile):
     ask = hint_profile.entries["ask"]["the|boss|again"]
     assert (ask.form, ask.decisions, ask.changes, ask.files) == ("Boss", 1, 1, 1)

@@ -345,10 +345,15 @@ SENTENCE_END = {".", "!", "?", "\u2026"}
 LINE_OPENERS = {"-", "\u2010", "\u2013", "\u2014", ">"}
 
 
+def has_sentence_punctuation(doc: Document) -> bool:
+    """Whether the file marks sentence ends at all (speech recognition often does not)."""
+    return any(t.text in SENTENCE_END for cue in doc.cues[:200] for t in cue.tokens() if not t.is_word)
+
+
 def sentence_initial(doc: Document, state: ReviewState) -> dict[Pos, bool]:
     """Which reviewable words start a sentence: after . ! ?, at a line that opens with a dash
     or ``>>``, or at a cue start when the file has no sentence punctuation at all."""
-    punctuated = any(t.text in SENTENCE_END for cue in doc.cues[:200] for t in cue.tokens() if not t.is_word)
+    punctuated = has_sentence_punctuation(doc)
     out: dict[Pos, bool] = {}
     start = True
     for c, cue in enumerate(doc.cues):

@@ -30,7 +30,7 @@ from subcase.casing.housestyle import Category, Style, categories_of, plain_form
 from subcase.subtitles import Document
 
 from .actions import Action, Decision, TagWriter
-from .learning import OPEN, sentence_initial
+from .learning import OPEN, has_sentence_punctuation, sentence_initial
 from .logcontext import separators
 from .profile import Profile, context_key
 from .state import Pos, ReviewState, Status
@@ -118,7 +118,10 @@ def apply_profile(doc: Document, state: ReviewState, profile: Profile, former: T
                 change((c, s + k), _with_case(words[s + k].form, f), profile.entry_id("phrase", key))
 
     contexts, asks = profile.active("context"), profile.active("ask")
-    wide, confirms = profile.active("word"), profile.active("confirm")
+    # Without sentence punctuation any word may start a sentence, and the model's doubt may be
+    # about that, which no earlier file's evidence on the word answers: no confirms there.
+    wide = profile.active("word")
+    confirms = profile.active("confirm") if has_sentence_punctuation(doc) else {}
     for lower, places in sorted(index.items()):
         for pos in places:
             if initial.get(pos, False) or pos in app.by_pos:
