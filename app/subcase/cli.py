@@ -468,6 +468,8 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--jobs", type=_jobs, default=2, help="worker processes for the folder figure (default 2)")
     b.add_argument("--model", type=Path, help=argparse.SUPPRESS)
     b.add_argument("--no-baseline", action="store_true")
+    b.add_argument("--no-languages", action="store_true",
+                   help="skip the films in Spanish, French, German and Portuguese (the multilingual model)")
     b.add_argument("--long-cue", type=int, default=1000, metavar="KB",
                    help="also convert a file of one cue this large (default 1000 KB; 0 skips it)")
     b.set_defaults(func=cmd_bench)

@@ -28,6 +28,21 @@ def test_bench_prints_a_row_per_system(capsys):
     assert [j for j, _ in jobs] == ["1", "2"] and jobs[0][1] == jobs[1][1] == str(2 * int(words))
     long_cue = re.search(r"one cue of 30 KB \(([\d,]+) words\): convert ([\d.]+) s", out)
     assert long_cue and int(long_cue.group(1).replace(",", "")) > 4000, out
+    # every language model: a film per language, cased by the multilingual model
+    from subcase.evaluation.bench import SHARED_DEV_ML
+    if SHARED_DEV_ML.is_dir():
+        langs = re.findall(r"^  (es|fr|de|pt): (\d+) words, (\d+) words/s median .*x the English film, "
+                           r"onnxruntime alone caps it at (\d+) words/s; detected (\w+), threshold ([\d.]+)", out, re.M)
+        assert [row[0] for row in langs] == ["es", "fr", "de", "pt"], out
+        for lang, words, rate, cap, detected, threshold in langs:
+            assert int(words) > 100 and int(rate) > 0 and int(cap) > int(rate) / 2 and detected == lang
+            assert threshold != f"{0:.3f}"
+
+
+def test_bench_without_other_languages(capsys):
+    assert main(["bench", "--cues", "20", "--runs", "1", "--films", "0", "--long-cue", "0", "--no-baseline",
+                 "--no-languages"]) == 0
+    assert "other languages" not in capsys.readouterr().out
 
 
 def test_bench_refuses_zero_runs(capsys):

@@ -16,7 +16,11 @@ any host even where the absolute figures do not (int8 inference differs about
   through the session alone (sub-tokens/s, and the words/s that caps);
 - ``subcase convert --jobs N`` on a folder of several films, whole process;
 - a single cue of about 1 MB (``--long-cue``), where anything quadratic in a
-  cue's length would show; the target is under 10 s.
+  cue's length would show; the target is under 10 s;
+- every other language model: a film of the same length in each of Spanish,
+  French, German and Portuguese (the multilingual dev subtitles, lower-cased),
+  cased by subcase as the English film is, with the ratio to the English film
+  in the same run (``--no-languages`` skips it).
 """
 
 from __future__ import annotations
@@ -33,20 +37,23 @@ import time
 from pathlib import Path
 
 SHARED_DEV = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "dev-subtitles"
+SHARED_DEV_ML = SHARED_DEV.with_name("dev-subtitles-ml")
+OTHER_LANGUAGES = ("es", "fr", "de", "pt")  # the multilingual model's
 
 
 def _ms(t: float) -> str:
     return f"{1000 * t:.0f} ms"
 
 
-def make_film(path: Path, n_cues: int) -> int:
-    """A lower-cased SRT film of ``n_cues`` cues, cycling the dev subtitles' text when present."""
+def make_film(path: Path, n_cues: int, source: Path = SHARED_DEV) -> int:
+    """A lower-cased SRT film of ``n_cues`` cues, cycling the text of the subtitles in ``source``
+    (the English dev subtitles) when present."""
     from subcase.subtitles import load
     from subcase.subtitles.formats import is_subtitle_path
 
     texts: list[str] = []
-    if SHARED_DEV.is_dir():
-        for f in sorted(SHARED_DEV.iterdir()):
+    if source.is_dir():
+        for f in sorted(source.iterdir()):
             if is_subtitle_path(f):
                 doc = load(f)
                 texts += [doc.plain_text(i) for i in range(len(doc.cues)) if doc.plain_text(i).strip()]
@@ -119,7 +126,12 @@ def worker(system: str, film: Path, model: str | None, runs: int = 3, with_ceili
             t1 = time.perf_counter()
             case_texts(engine, [t])
             lat.append(time.perf_counter() - t1)
-        ceiling = onnx_ceiling(engine, film, words) if with_ceiling else {}
+        guess = cased.casing.language
+        language = guess.language if guess is not None else None
+        # the model that cased the film: the multilingual one for a Spanish film
+        model_engine = (engine.engine_for(language) if language else None) or engine
+        ceiling = onnx_ceiling(engine, film, words, model_engine) if with_ceiling else {}
+        ceiling |= {"language": language, "threshold": cased.casing.threshold}
     else:
         from subcase.evaluation.baselines import TruecaseBaseline, first_word_and_i
         from subcase.subtitles.words import has_letters
@@ -160,23 +172,25 @@ def worker(system: str, film: Path, model: str | None, runs: int = 3, with_ceili
             "peak_rss_mb": peak, **ceiling}
 
 
-def onnx_ceiling(engine, film: Path, words: int, repeats: int = 3) -> dict:
+def onnx_ceiling(engine, film: Path, words: int, model_engine=None, repeats: int = 3) -> dict:
     """The film's own batches (as the engine builds them) replayed through the ONNX
-    session alone: the most words/s any Python around the model could reach."""
+    session alone: the most words/s any Python around the model could reach.
+    ``model_engine``: the engine whose model cases the film (``engine`` itself for English)."""
     from subcase.casing import case_file
 
+    model_engine = model_engine or engine
     recorded = []
-    session_run = engine.session.run
+    session_run = model_engine.session.run
 
     def record(ids, mask):
         recorded.append((ids, mask))
         return session_run(ids, mask)
 
-    engine.session.run = record
+    model_engine.session.run = record
     try:
         case_file(engine, film)
     finally:
-        engine.session.run = session_run
+        model_engine.session.run = session_run
     subtokens = int(sum(int(m.sum()) for _, m in recorded))
     times, cpu = [], []
     for _ in range(repeats):
@@ -299,6 +313,14 @@ def run_bench(args) -> int:
             for jobs in sorted({1, args.jobs}):
                 s_, walls, p = whole_process(_convert_cmd([folder], Path(tmp) / f"out-j{jobs}", args.model, jobs), runs)
                 folder_rows.append((jobs, _words_of(p.stdout), s_, walls, p.returncode))
+        languages = []
+        if not args.file and not getattr(args, "no_languages", False):
+            for lang in OTHER_LANGUAGES:
+                if not (SHARED_DEV_ML / lang).is_dir():
+                    continue
+                lang_film = Path(tmp) / f"film-{lang}.srt"
+                make_film(lang_film, args.cues, SHARED_DEV_ML / lang)
+                languages.append((lang, _run_worker("subcase", lang_film, runs, args.model)))
         long_cue = None
         if args.long_cue > 0:
             path = Path(tmp) / "long-cue.srt"
@@ -358,6 +380,8 @@ def run_bench(args) -> int:
         rate = f"{words / secs:.0f} words/s" if rc == 0 and words else f"failed (exit {rc})"
         print(f"subcase convert --jobs {jobs}, whole process, {args.films} films ({words} words): {secs:.2f} s "
               f"median of {len(walls)} -> {rate} with start-up")
+    if languages:
+        _print_languages(languages, by.get("subcase"), args.cues)
     if isinstance(long_cue, dict):
         verdict = "OK" if long_cue["convert_s"] < 10 else "OVER 10 s"
         print(f"one cue of {args.long_cue:,} KB ({long_cue['words']:,} words): convert {long_cue['convert_s']:.1f} s "
@@ -368,6 +392,24 @@ def run_bench(args) -> int:
     print("Absolute figures depend on the host (int8 speed differs about 3x between AVX2-only CPUs and CPUs with "
           "VNNI); compare ratios across hosts.")
     return 0
+
+
+def _print_languages(languages: list[tuple[str, dict | str]], english: dict | None, cues: int) -> None:
+    """The other language models on films of the same length, beside the English film."""
+    print(f"other languages: a film of {cues} cues each (the multilingual dev subtitles, lower-cased, repeated), "
+          f"cased by subcase as the English film (the multilingual model loads at the first such file: "
+          f"its load is in the first run, not in the median)")
+    for lang, r in languages:
+        if isinstance(r, str):
+            print(f"  {lang}: not run ({r})")
+            continue
+        vs = (f", {r['median_words_per_s'] / english['median_words_per_s']:.2f}x the English film"
+              if english and english.get("median_words_per_s") else "")
+        cap = f", onnxruntime alone caps it at {r['onnx_words_per_s_cap']:.0f} words/s" if r.get("onnx_s") else ""
+        print(f"  {lang}: {r['words']} words, {r['median_words_per_s']:.0f} words/s median "
+              f"({r['words_per_s']:.0f} in the first run), {r['words_per_cpu_s']:.0f} per CPU-second{vs}{cap}; "
+              f"detected {r.get('language') or '?'}, threshold {r.get('threshold', 0):.3f}; "
+              f"peak RSS {r['peak_rss_mb']:.0f} MB")
 
 
 if __name__ == "__main__":
