@@ -296,7 +296,8 @@ def cmd_profile(args) -> int:
 
 def _profile_command(args, store) -> int:
     from subcase.review.editlog import log_dir
-    from subcase.review.profile import Evidence, build_from_logs, decisions_from_corrected, valid_name
+    from subcase.review.profile import valid_name
+    from subcase.review.profile_build import Evidence, build_from_logs, decisions_from_corrected
 
     what = args.profile_command
     if what == "list":

@@ -17,7 +17,8 @@ import pytest
 from subcase.review import Accept, ReviewState, SetTag, Status
 from subcase.review.flags import FlagContext, flag_reasons
 from subcase.casing import Tag
-from subcase.review.profile import Profile, build_from_logs
+from subcase.review.profile import Profile
+from subcase.review.profile_build import build_from_logs
 from subcase.review.profile_apply import CHECK, RemoveEntry, apply_profile
 
 from .test_profile import open_file, positions

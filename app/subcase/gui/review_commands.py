@@ -236,7 +236,8 @@ class ReviewCommandsMixin:
         """A profile built from this file's log, chosen for this file and the next ones; saving the
         file updates it (saving.py)."""
         from subcase.review import profile_store
-        from subcase.review.profile import ProfileError, build_from_logs
+        from subcase.review.profile import ProfileError
+        from subcase.review.profile_build import build_from_logs
         from subcase.review.profile_apply import ProfileApplication
 
         if self.session is None:
