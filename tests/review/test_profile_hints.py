@@ -158,3 +158,23 @@ def test_profile_show_lists_the_hints(tmp_path, hint_profile, monkeypatch, capsy
     assert main(["profile", "show", "Mall show"]) == 0
     out = capsys.readouterr().out
     assert "confirm:mall\tmall\t2 decisions" in out and "ask:the|boss|again\tBoss\t1 decisions" in out
+
+
+def test_a_style_change_that_rests_on_a_name_guess_is_checked(tmp_path, engine):
+    # a profile that writes sound cues in lower case: "[laughing]" is the style's own case, no check;
+    # the gloss "(react)" is taken for the library React and capitalised by the name rule, a guess,
+    # so where the model doubted it the word stays on the review list
+    profile = Profile("Gloss show", engine.info.version, styles={"sound-cues": "lower"})
+    session, _ = opened(tmp_path, engine, srt("[LAUGHING]"), profile)
+    (laughing,) = positions(session.state, "laughing")
+    word = session.state.word(laughing)
+    assert (word.form, word.status, word.raised) == ("laughing", Status.PROFILE, None)
+    session, _ = opened(tmp_path, engine, srt("then the view will react (react) to the change."), profile)
+    state = session.state
+    gloss = positions(state, "react")[1]
+    word = state.word(gloss)
+    assert word.form == "React" and word.confidence < state.threshold - 0.02
+    assert word.raised == CHECK and word.needs_review(state.threshold)
+    # putting back the model's own form undoes the profile's change: it teaches no style of the file
+    session.perform(SetTag(gloss, Tag.L, engine.form))
+    assert word.form == "react" and session.learner.styles == {}

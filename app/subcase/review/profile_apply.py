@@ -37,6 +37,7 @@ from .state import Pos, ReviewState, Status
 
 
 CHECK = "the model was unsure here: check your profile's form"
+STYLE_TAG = {Style.LOWER: Tag.L, Style.UPPER: Tag.U, Style.TITLE: Tag.T}  # the case each style writes
 
 
 @dataclass
@@ -96,9 +97,11 @@ def apply_profile(doc: Document, state: ReviewState, profile: Profile, former: T
         plain = plain_forms(engine, state.cues, mine) if engine is not None and mine else {}
         for pos, cat in sorted(mine.items()):
             w = state.word(pos)
-            # a house style applies to the category as a whole, whatever the model thought of each word
-            change(pos, style_form(w, chosen[cat], former, plain.get(pos)), profile.entry_id("style", cat.value),
-                   check=False)
+            new = style_form(w, chosen[cat], former, plain.get(pos))
+            # A style is sure of its category's case; a word it writes otherwise rests on a guess that
+            # the word is a name ("(react)", a gloss, taken for the library React), so that one is
+            # checked where the model doubted it.
+            change(pos, new, profile.entry_id("style", cat.value), check=tag_of(new) is not STYLE_TAG[chosen[cat]])
 
     index: dict[str, list[Pos]] = {}
     for pos in state.positions():
