@@ -140,3 +140,36 @@ def test_a_profile_started_in_the_editor_learns_from_each_saved_episode(qtbot, m
     open_and_wait(qtbot, window, paths[2])  # the third episode starts with the name right
     assert window.session.doc.cues[0].text == "We met Proog at the station."
     assert fix_by_keyboard(qtbot, window, "proog", Qt.Key_T) == 0  # nothing left to fix there
+
+
+def test_the_review_hints_in_the_window(qtbot, make_window, tmp_path, engines):
+    # a confirm ("mall", written so in two earlier episodes) and an ask ("Boss" after "the", changed once)
+    p = Profile("Mall show", engines.get().info.version)
+    p.entries["confirm"]["mall"] = Entry("mall", decisions=2, changes=0, files=2)
+    p.entries["ask"]["the|boss|again"] = Entry("Boss", decisions=1, changes=1, files=1)
+    profile_store.save(p)
+    path = tmp_path / "ep3.srt"
+    path.write_text("1\n00:00:01,000 --> 00:00:02,000\ni told you about the mall.\n\n"
+                    "2\n00:00:03,000 --> 00:00:04,000\nso he called the boss again.\n", encoding="utf-8")
+    window = make_window()
+    window.settings.profile = "Mall show"
+    open_and_wait(qtbot, window, path)
+    state = window.session.state
+    mall = next(p for p in state.positions() if state.word(p).form.lower() == "mall")
+    boss = next(p for p in state.positions() if state.word(p).form.lower() == "boss")
+    assert state.word(mall).status is Status.PROFILE and not state.word(mall).needs_review(state.threshold)
+    assert str(flag_reasons(state, mall)[0]).startswith("from your profile: your profile confirms 'mall'")
+    assert state.word(boss).form == "boss" and state.word(boss).needs_review(state.threshold)
+    assert "your profile saw this written 'Boss' after 'the'" in " ".join(map(str, flag_reasons(state, boss)))
+    window.act_profile_contents.trigger()
+    dialog = window.profile_dialog
+    qtbot.waitUntil(dialog.isVisible)
+    rows = {dialog.table.item(r, 0).text(): dialog.table.item(r, 3).text() for r in range(dialog.table.rowCount())}
+    assert rows == {"ask:the|boss|again": "1", "confirm:mall": "1"}
+    # a wrong ask is removed in one step, and Edit > Undo raises the word again
+    dialog.table.selectRow([dialog.table.item(r, 0).text() for r in range(2)].index("ask:the|boss|again"))
+    qtbot.mouseClick(dialog.remove_button, Qt.LeftButton)
+    assert not state.word(boss).needs_review(state.threshold)
+    assert profile_store.load("Mall show").removed == ["ask:the|boss|again"]
+    window.act_undo.trigger()
+    assert state.word(boss).needs_review(state.threshold) and profile_store.load("Mall show").removed == []
