@@ -14,6 +14,14 @@ With ``--learning`` it instead fixes the first word of a sound cue (to UPPER,
 or to lower if the model wrote it UPPER), so the other sound cues show as
 "changed by what you taught", and leaves the cursor on one of them so the
 details panel and the status bar show why.
+
+    xvfb-run -a -s "-screen 0 1600x1000x24" env PYTHONPATH=app \
+        python -m subcase.gui.screenshot --profile LOG_DIR FILE resources/screenshot-profile.png
+
+With ``--profile LOG_DIR`` it builds a profile from the edit logs in LOG_DIR
+(earlier files of a series, e.g. ``simulate-review --series ... --keep-logs``),
+opens the file with it, and leaves the cursor on a word the profile asks about
+(else one it changed), so the details panel shows the profile's reason.
 """
 
 from __future__ import annotations
@@ -27,6 +35,11 @@ from pathlib import Path
 def main(argv: list[str]) -> int:
     learning = "--learning" in argv
     argv = [a for a in argv if a != "--learning"]
+    logs = None
+    if "--profile" in argv:
+        k = argv.index("--profile")
+        logs = Path(argv[k + 1])
+        argv = argv[:k] + argv[k + 2:]
     src, out = Path(argv[0]), Path(argv[1])
     theme_name = argv[2] if len(argv) > 2 else "light"
     show_tags = "tags" in argv[3:]  # View › Show All Tags on
@@ -47,6 +60,8 @@ def main(argv: list[str]) -> int:
 
         app = make_app()
         window = MainWindow()
+        if logs is not None:
+            _store_profile(window, logs)
         window.ask = lambda *a: QMessageBox.Discard
         window.set_theme(theme_name)
         window.set_show_tags(show_tags)
@@ -64,7 +79,9 @@ def main(argv: list[str]) -> int:
             confs = sorted(w.confidence for w in state.all_words())
             window.threshold_spin.setDecimals(3)
             window.threshold_spin.setValue(min(1.0, confs[min(len(confs) - 1, 7)] + 0.001))
-        if learning:
+        if logs is not None:
+            _show_a_profile_reason(window)
+        elif learning:
             _teach_a_sound_cue(window)
         else:
             window.next_to_review()
@@ -84,6 +101,28 @@ def main(argv: list[str]) -> int:
               f"platform {app.platformName()})")
         window.close()
         return 0 if ok else 1
+
+
+def _store_profile(window, logs: Path) -> None:
+    """A profile built from the logs, chosen for the next file opened."""
+    from subcase.casing import CasingEngine
+    from subcase.review import profile_store
+    from subcase.review.profile_build import build_from_logs
+
+    profile = build_from_logs("Series", CasingEngine().info.version, [logs])
+    profile_store.save(profile)
+    window.settings.profile = profile.name
+
+
+def _show_a_profile_reason(window) -> None:
+    """The cursor on a word the profile asks about, else on one it changed."""
+    app = window.profile_app
+    if app is None:
+        return
+    places = sorted(app.asked) or sorted(p for p in app.by_pos if app.before[p] != window.session.state.word(p).form)
+    if places:
+        window.goto(places[0])
+    window.statusBar().clearMessage()
 
 
 def _teach_a_sound_cue(window) -> None:
