@@ -2,6 +2,7 @@
 
     pip install onnx   # only this experiment needs it (the train extra has it)
     PYTHONPATH=app python bench/head_update.py ../shared/data/dev-subtitles [--strip-punct]
+    PYTHONPATH=app python bench/head_update.py W3C_FOLDER --series   # across a series (issue 16)
 
 The shipped ONNX graph is copied with the encoder's last hidden state (the
 input of the 384 x 4 tagging head) exposed as a second output, and the head's
@@ -110,27 +111,58 @@ def softmax(z: np.ndarray) -> np.ndarray:
     return e / e.sum(1, keepdims=True)
 
 
+def fit(hs: np.ndarray, ys: np.ndarray, zs: np.ndarray, temperature: float, lam: float,
+        steps: int = 300) -> tuple[np.ndarray, np.ndarray]:
+    """A correction (dW, db) of the head fitted to the decided words: hidden states, one-hot tags, logits."""
+    dw, db = np.zeros((hs.shape[1], 4)), np.zeros(4)
+    lr = 0.2 / len(hs)
+    for _ in range(steps):
+        g = (softmax((zs + hs @ dw + db) / temperature) - ys) / temperature
+        dw -= lr * (hs.T @ g + lam * dw)
+        db -= lr * (g.sum(0) + lam * db)
+    return dw, db
+
+
+def _moved(f: dict, w: np.ndarray, b: np.ndarray, dw: np.ndarray, db: np.ndarray, unseen: np.ndarray
+           ) -> tuple[int, int]:
+    h, y = f["H"], f["y"]
+    z = h @ w + b
+    before, after = z.argmax(1), (z + h @ dw + db).argmax(1)
+    moved = unseen & (before != after)
+    return int(((after == y) & moved).sum()), int(((before == y) & moved).sum())
+
+
 def flips(files: list[dict], w: np.ndarray, b: np.ndarray, temperature: float, threshold: float,
           lam: float, steps: int = 300) -> tuple[int, int]:
     """Unseen words the fitted correction turns right, and turns wrong."""
     fixed = broken = 0
     for f in files:
         h, y = f["H"], f["y"]
-        z = h @ w + b
         seen = f["probs"].max(1) < threshold
         if not seen.any():
             continue
-        dw, db = np.zeros_like(w), np.zeros(4)
-        hs, ys, zs = h[seen], np.eye(4)[y[seen]], z[seen]
-        lr = 0.2 / seen.sum()
-        for _ in range(steps):
-            g = (softmax((zs + hs @ dw + db) / temperature) - ys) / temperature
-            dw -= lr * (hs.T @ g + lam * dw)
-            db -= lr * (g.sum(0) + lam * db)
-        before, after = z.argmax(1), (z + h @ dw + db).argmax(1)
-        moved = ~seen & (before != after)
-        fixed += int(((after == y) & moved).sum())
-        broken += int(((before == y) & moved).sum())
+        dw, db = fit(h[seen], np.eye(4)[y[seen]], (h @ w + b)[seen], temperature, lam, steps)
+        a, c = _moved(f, w, b, dw, db, ~seen)
+        fixed, broken = fixed + a, broken + c
+    return fixed, broken
+
+
+def flips_series(files: list[dict], w: np.ndarray, b: np.ndarray, temperature: float, threshold: float,
+                 lam: float, steps: int = 300) -> tuple[int, int]:
+    """Across a series (issue 16): the correction fitted on the decided words of the files before
+    each file, applied to the words of that file the editor never sees."""
+    fixed = broken = 0
+    for k in range(1, len(files)):
+        earlier = files[:k]
+        masks = [f["probs"].max(1) < threshold for f in earlier]
+        if not any(m.any() for m in masks):
+            continue
+        hs = np.concatenate([f["H"][m] for f, m in zip(earlier, masks)])
+        ys = np.eye(4)[np.concatenate([f["y"][m] for f, m in zip(earlier, masks)])]
+        zs = np.concatenate([(f["H"] @ w + b)[m] for f, m in zip(earlier, masks)])
+        dw, db = fit(hs, ys, zs, temperature, lam, steps)
+        a, c = _moved(files[k], w, b, dw, db, files[k]["probs"].max(1) >= threshold)
+        fixed, broken = fixed + a, broken + c
     return fixed, broken
 
 
@@ -140,17 +172,19 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("refs", type=Path, help="folder of human-cased .srt/.vtt files")
     ap.add_argument("--strip-punct", action="store_true")
+    ap.add_argument("--series", action="store_true",
+                    help="fit on the files before each file (in name order), apply to that file (issue 16)")
     args = ap.parse_args()
     models = ROOT / "models"
     meta = json.loads((models / "model.json").read_text(encoding="utf-8"))
     with tempfile.TemporaryDirectory() as tmp:
         model_h = Path(tmp) / "model_hidden.onnx"
         w, b = graph_with_hidden(models / "model.onnx", model_h)
-        paths = sorted(p for p in args.refs.iterdir() if p.suffix.lower() in (".srt", ".vtt"))
+        paths = sorted((p for p in args.refs.iterdir() if p.suffix.lower() in (".srt", ".vtt")), key=lambda p: p.name)
         files = collect(paths, args.strip_punct, model_h)
     t, thr = meta["calibration"]["temperature"], meta["calibration"]["review_threshold"]
     for lam in (0.1, 0.3, 1.0, 3.0):
-        fixed, broken = flips(files, w, b, t, thr, lam)
+        fixed, broken = (flips_series if args.series else flips)(files, w, b, t, thr, lam)
         print(f"L2 {lam:4}: unseen words turned right {fixed:3d}, turned wrong {broken:3d}")
     return 0
 

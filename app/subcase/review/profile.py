@@ -30,10 +30,10 @@ What it holds:
     saved file writing it otherwise): where the model writes it otherwise, the
     word is raised for review instead of being changed.
 
-No model adaptation is stored: the per-file correction of the tagging head
-fitted in numpy on the hidden states (bench/head_update.py, issue 13) turned
-about as many unseen words wrong as right, and a cross-file one was not
-measured to help (README, "Profiles").
+No model adaptation is stored: a correction of the tagging head fitted in
+numpy on the hidden states of the words decided in earlier files turned about
+as many unseen words wrong as right (``bench/head_update.py --series``; README,
+"Profiles").
 
 The file is JSON, versioned (``PROFILE_SCHEMA``), validated on load and
 never executed.  A profile records the model it was built with; one from
