@@ -178,3 +178,17 @@ def test_a_style_change_that_rests_on_a_name_guess_is_checked(tmp_path, engine):
     # putting back the model's own form undoes the profile's change: it teaches no style of the file
     session.perform(SetTag(gloss, Tag.L, engine.form))
     assert word.form == "react" and session.learner.styles == {}
+
+
+def test_what_the_editor_teaches_here_wins_over_a_confirm(tmp_path, engine, hint_profile):
+    # the profile confirms "mall" in both cues; the editor writes the first "Mall" (a place here):
+    # in-file learning re-cases the other one, in the same context, over the confirm
+    text = srt("i told you about the mall.", "so he called the boss again.", "i told you about the mall.")
+    session, app = opened(tmp_path, engine, text, hint_profile)
+    state = session.state
+    first, second = positions(state, "mall")
+    assert all(state.word(p).status is Status.PROFILE and not state.word(p).needs_review(state.threshold)
+               for p in (first, second))
+    session.perform(SetTag(first, Tag.T, engine.form))
+    assert (state.word(first).form, state.word(first).status) == ("Mall", Status.CHANGED)
+    assert (state.word(second).form, state.word(second).status) == ("Mall", Status.LEARNED)
