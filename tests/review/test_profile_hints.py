@@ -192,3 +192,14 @@ def test_what_the_editor_teaches_here_wins_over_a_confirm(tmp_path, engine, hint
     session.perform(SetTag(first, Tag.T, engine.form))
     assert (state.word(first).form, state.word(first).status) == ("Mall", Status.CHANGED)
     assert (state.word(second).form, state.word(second).status) == ("Mall", Status.LEARNED)
+
+
+def test_a_confirmed_word_is_raised_when_the_editor_writes_it_otherwise(tmp_path, engine, hint_profile):
+    session, app = opened(tmp_path, engine, srt("i told you about the mall.", "we never liked the mall."), hint_profile)
+    state = session.state
+    first, second = positions(state, "mall")
+    assert state.word(second).status is Status.PROFILE and not state.word(second).needs_review(state.threshold)
+    session.perform(SetTag(first, Tag.T, engine.form))  # "Mall" here: a place
+    word = state.word(second)
+    assert word.form == "mall" and word.needs_review(state.threshold)  # a different context: asked, not changed
+    assert word.raised == "you wrote 'Mall' in cue 1"
