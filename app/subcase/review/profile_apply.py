@@ -3,16 +3,22 @@
 The profile's entries re-case the words nobody has reviewed: house style
 first, then whole phrases, then words between the same neighbours, then
 word-wide forms.  Every word it changes gets ``Status.PROFILE`` ("from your
-profile"), is not put on the review list for being changed, and names the
-entry in its flag reasons.  A word a human reviewed (accepted, changed,
-edited, or re-cased by what the editor taught here) is never touched.
+profile") and names the entry in its flag reasons.  A change from a word
+entry (the series writes the word so everywhere) takes the word off the
+review list; a change from a context or phrase entry, or a house style's name
+guess, that the model doubted stays on it (``CHECK``): the series writes that
+word both ways, and the model's doubt is evidence too.  (Measured on the W3C
+talks: silently, ``of Web accessibility`` from two talks broke the tools
+talk's ``of web accessibility``.)  A word a human reviewed (accepted,
+changed, edited, or re-cased by what the editor taught here) is never touched.
 
 Its review hints change no word.  A *confirm* takes a word off the review
 list where the model doubts the very form the editor wrote in every earlier
 file (it gets ``Status.PROFILE`` with its form unchanged: "confirmed by your
 profile").  An *ask* raises for review a word the editor changed between the
 same neighbours in an earlier file and the model writes otherwise: evidence
-too thin to change a word is enough to show it.
+too thin to change a word is enough to show it.  No confirms in a file without
+sentence punctuation: any word may start a sentence there.
 
 In-file learning goes on as before and may re-case a profile's word (the
 editor's fix in this file wins).  ``RemoveEntry`` takes one wrong entry out:
