@@ -296,7 +296,7 @@ def cmd_profile(args) -> int:
 
 def _profile_command(args, store) -> int:
     from subcase.review.editlog import log_dir
-    from subcase.review.profile import valid_name
+    from subcase.review.profile import KINDS, valid_name
     from subcase.review.profile_build import Evidence, build_from_logs, decisions_from_corrected
 
     what = args.profile_command
@@ -323,7 +323,6 @@ def _profile_command(args, store) -> int:
         print(f"profile {p.name}: model {p.model_version}; built from {p.sources}")
         for cat, style in sorted(p.active_styles().items()):
             print(f"  style:{cat}\t{style}")
-        from subcase.review.profile import KINDS
         for kind in KINDS:  # the entries that change words, then the review hints (confirm, ask)
             for key, e in sorted(p.active(kind).items()):
                 print(f"  {kind}:{key}\t{e.form}\t{e.decisions} decisions, {e.changes} changes, {e.files} files")

@@ -80,6 +80,7 @@ class Style(str, Enum):
 
 
 StyleMap = dict[Category, Style]
+STYLE_TAG = {Style.LOWER: Tag.L, Style.UPPER: Tag.U, Style.TITLE: Tag.T}  # the case each style writes
 NAME_DOUBT = 0.2  # a word in a cue keeps its capital in lower style when P(lower) is under this
 DEFAULT_STYLES: StyleMap = {Category.SOUND: Style.MODEL, Category.LABEL: Style.MODEL}
 
@@ -149,14 +150,14 @@ def style_form(w: StyleWord, style: Style, former: TagWriter, plain: str | None 
     if style is Style.MODEL:
         return w.proposed
     if style is Style.UPPER:
-        return former(w.form, Tag.U)
+        return former(w.form, STYLE_TAG[style])
     if style in (Style.LOWER, Style.TITLE):
         if plain is not None:
             if tag_of(plain) is not Tag.L:
                 return _with_case(w.form, plain)
         elif is_name(w):
             return former(w.form, name_tag(w))
-    return former(w.form, Tag.L if style is Style.LOWER else Tag.T)
+    return former(w.form, STYLE_TAG[style])
 
 
 def _with_case(word: str, form: str) -> str:

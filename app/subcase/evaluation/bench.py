@@ -314,7 +314,7 @@ def run_bench(args) -> int:
                 s_, walls, p = whole_process(_convert_cmd([folder], Path(tmp) / f"out-j{jobs}", args.model, jobs), runs)
                 folder_rows.append((jobs, _words_of(p.stdout), s_, walls, p.returncode))
         languages = []
-        if not args.file and not getattr(args, "no_languages", False):
+        if not args.file and not args.no_languages:
             for lang in OTHER_LANGUAGES:
                 if not (SHARED_DEV_ML / lang).is_dir():
                     continue

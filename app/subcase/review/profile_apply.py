@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from subcase.casing import Tag, tag_of
-from subcase.casing.housestyle import Category, Style, categories_of, plain_forms, style_form
+from subcase.casing.housestyle import STYLE_TAG, Category, Style, categories_of, plain_forms, style_form
 from subcase.subtitles import Document
 
 from .actions import Action, Decision, TagWriter
@@ -43,7 +43,6 @@ from .state import Pos, ReviewState, Status
 
 
 CHECK = "the model was unsure here: check your profile's form"
-STYLE_TAG = {Style.LOWER: Tag.L, Style.UPPER: Tag.U, Style.TITLE: Tag.T}  # the case each style writes
 
 
 @dataclass
@@ -189,10 +188,10 @@ class RemoveEntry(Action):
     def do(self, doc: Document, state: ReviewState) -> list[Decision]:
         self._undo, self._unasked = [], []
         for pos, entry in sorted(self.app.asked.items()):
-            w = state.word(pos)
             if entry != self.entry_id:
                 continue
             del self.app.asked[pos]
+            w = state.word(pos)
             if w.status is Status.UNTOUCHED and w.raised is not None:
                 self._unasked.append((pos, w.raised))
                 w.raised = None

@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Iterator
 
 from subcase.casing import Tag, tag_of
 
@@ -142,10 +142,7 @@ class Evidence:
         entries: dict[str, dict[str, Entry]] = {k: {} for k in KINDS}
         phrase_seen = self._phrase_forms({k for k, f in self.forms["phrase"].items() if len(f) == 1})
         for kind in CHANGING:
-            for key, forms in self.forms[kind].items():
-                if len(forms) != 1:
-                    continue  # decided two ways somewhere: no entry
-                (form, (decisions, changes, files)), = forms.items()
+            for key, form, decisions, changes, files in self._agreed(kind):
                 if decisions < MIN_EVIDENCE or changes < 1 or files < MIN_FILES:
                     continue
                 if kind == "word" and tag_of(form) is Tag.L:
@@ -163,21 +160,23 @@ class Evidence:
                    "skipped": self.skipped.as_json()}
         return Profile(name, model_version, styles, entries, sorted(set(removed)), sources)
 
+    def _agreed(self, kind: str) -> Iterator[tuple[str, str, int, int, int]]:
+        """(key, form, decisions, changes, files) of every key decided one way only: a key
+        decided two ways somewhere gives no entry and no hint."""
+        for key, forms in self.forms[kind].items():
+            if len(forms) == 1:
+                (form, (decisions, changes, files)), = forms.items()
+                yield key, form, decisions, changes, files
 
     def _hints(self, entries: dict[str, dict[str, Entry]]) -> None:
         """The review hints, from the evidence that is too weak (asks) or too plain (confirms)
         to re-case a word."""
-        for key, forms in self.forms["word"].items():
-            if len(forms) != 1 or key in entries["word"]:
-                continue
-            (form, (decisions, changes, files)), = forms.items()
-            if decisions >= MIN_EVIDENCE and files >= MIN_FILES and not self.seen["word"].get(key, set()) - {form}:
+        for key, form, decisions, changes, files in self._agreed("word"):
+            if (key not in entries["word"] and decisions >= MIN_EVIDENCE and files >= MIN_FILES
+                    and not self.seen["word"].get(key, set()) - {form}):
                 entries["confirm"][key] = Entry(form, decisions, changes, files)
-        for key, forms in self.forms["context"].items():
-            if len(forms) != 1 or key in entries["context"]:
-                continue
-            (form, (decisions, changes, files)), = forms.items()
-            if changes >= 1:
+        for key, form, decisions, changes, files in self._agreed("context"):
+            if key not in entries["context"] and changes >= 1:
                 entries["ask"][key] = Entry(form, decisions, changes, files)
 
 

@@ -39,12 +39,12 @@ class HouseStyleLearning:
     def _learn_style(self, state: ReviewState, pos: Pos, d: Decision, cat: Category, changes: dict[Pos, Change],
                      decided: set[Pos]) -> None:
         """A decision inside a sound cue or speaker label: it may settle a check or set the style."""
+        w = state.word(pos)
         if cat in self._checks:
             self._settle_check(state, pos, d, cat, changes)
-        elif d.final != d.before and cat not in self.styles and d.final != state.word(pos).proposed:
+        elif d.final != d.before and cat not in self.styles and d.final != w.proposed:
             # (putting back the model's own form undoes an app's change, a profile's: it shows
             # no style of the file)
-            w = state.word(pos)
             style = style_of_fix(w, d.before, w.form, cat, first=self._cats.get((pos[0], pos[1] - 1)) != cat)
             if style is not None:
                 self.styles[cat] = style
