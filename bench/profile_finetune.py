@@ -33,9 +33,9 @@ def main() -> int:
 
     from subcase.subtitles import load
     from subcase.training.corpora import Doc
-    from subcase.training.examples import encode_doc, make_batch, sample_window
+    from subcase.training.examples import encode_doc
     from subcase.training.tagger import CaseTagger
-    from subcase.training.train import BUDGET, SOURCE_WEIGHTS, english_data, train_step
+    from subcase.training.train import SOURCE_WEIGHTS, batches, english_data, train_step
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("series", type=Path)
@@ -64,18 +64,14 @@ def main() -> int:
     opt = torch.optim.AdamW([{"params": model.encoder.parameters(), "lr": args.lr},
                              {"params": model.head.parameters(), "lr": args.head_lr}], weight_decay=0.01)
     loss_fn = torch.nn.CrossEntropyLoss(ignore_index=-100)
-    sources, weights = list(SOURCE_WEIGHTS), list(SOURCE_WEIGHTS.values())
+    # the series is one more source for train.py's sampler, beside the model's own, scaled down
+    weights = {src: w * (1 - args.domain_share) for src, w in SOURCE_WEIGHTS.items()} | {"series": args.domain_share}
     model.train()
     deadline, steps = time.time() + 60 * args.minutes, 0
-    while time.time() < deadline:
-        windows = []
-        while len(windows) < 16:
-            doc = (rng.choice(domain) if rng.random() < args.domain_share
-                   else rng.choice(by_source[rng.choices(sources, weights)[0]]))
-            ids, labels = sample_window(doc, rng, BUDGET, strip_punct=rng.random() < 0.5)
-            if ids:
-                windows.append((ids, labels))
-        train_step(model, opt, loss_fn, *make_batch(windows, encoder.cls_id, encoder.sep_id, encoder.pad_id))
+    for ids, mask, labels in batches(by_source | {"series": domain}, rng, encoder, 16, weights):
+        if time.time() >= deadline:
+            break
+        train_step(model, opt, loss_fn, ids, mask, labels)
         steps += 1
     args.out.mkdir(parents=True, exist_ok=True)
     ckpt = args.out / "finetuned.pt"
