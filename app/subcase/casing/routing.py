@@ -16,18 +16,21 @@ from subcase.subtitles.words import Token, has_letters
 from .engine import CasingEngine, OnProgress, ShouldCancel
 from .language import LanguageGuess, detect
 from .modes import Mode
-from .rules import SENTENCE_END, Method, method_for, one_hot, rule_form, rule_starts
+from .pauses import for_unpunctuated
+from .rules import Method, marks_sentence_ends, method_for, one_hot, rule_form, rule_starts
 from .stream import DocumentCasing, WordCasing, case_token_lists
 from .tags import tag_of
 
 
 def case_by_language(engine: CasingEngine, cues: Sequence[Sequence[Token]], line_of: Sequence[Sequence[int]] | None,
                      mode: Mode = Mode.RESTORE, lang: str = "auto", progress: OnProgress | None = None,
-                     cancel: ShouldCancel | None = None, guess: LanguageGuess | None = None) -> DocumentCasing:
+                     cancel: ShouldCancel | None = None, guess: LanguageGuess | None = None,
+                     pauses: Sequence[bool] | None = None) -> DocumentCasing:
     """Case cues (token lists) as ``stream.case_token_lists`` does, by language.
 
     ``lang`` is "auto" (detect) or a language code taken as given; ``guess``,
-    when known already, skips detection."""
+    when known already, skips detection; ``pauses`` as for ``case_token_lists``."""
+    pauses = for_unpunctuated(cues, pauses)
     if guess is None:
         guess = detect([" ".join(t.text for t in tokens) for tokens in cues], lang, engine.languages[0])
     known = engine.model_languages
@@ -36,9 +39,9 @@ def case_by_language(engine: CasingEngine, cues: Sequence[Sequence[Token]], line
                for language in [guess.language, *sorted(set(guess.cue_languages) - {guess.language})]}
     main = engine.engine_for(guess.language) or engine  # its threshold is the document's
     if all(m is Method.MODEL for m in per_cue) and len(set(guess.cue_languages)) == 1:
-        casing = case_token_lists(main, cues, line_of, mode, progress, cancel)
+        casing = case_token_lists(main, cues, line_of, mode, progress, cancel, pauses)
     else:
-        words = _model_runs(engine, cues, line_of, mode, per_cue, guess.cue_languages, progress, cancel)
+        words = _model_runs(engine, cues, line_of, mode, per_cue, guess.cue_languages, progress, cancel, pauses)
         words += _rule_words(cues, per_cue)
         words.sort(key=lambda w: (w.cue_index, w.start))
         casing = DocumentCasing(words, mode, main.info.review_threshold)
@@ -49,7 +52,7 @@ def case_by_language(engine: CasingEngine, cues: Sequence[Sequence[Token]], line
 
 def _model_runs(engine: CasingEngine, cues: Sequence[Sequence[Token]], line_of: Sequence[Sequence[int]] | None,
                 mode: Mode, per_cue: list[Method], languages: list[str], progress: OnProgress | None,
-                cancel: ShouldCancel | None) -> list[WordCasing]:
+                cancel: ShouldCancel | None, pauses: Sequence[bool] | None) -> list[WordCasing]:
     """Runs of consecutive cues cased by the same model, each run as one stream."""
     words: list[WordCasing] = []
     c = 0
@@ -61,7 +64,8 @@ def _model_runs(engine: CasingEngine, cues: Sequence[Sequence[Token]], line_of: 
         end = c
         while end < len(cues) and per_cue[end] is Method.MODEL and engine.engine_for(languages[end]) is model:
             end += 1
-        run = case_token_lists(model, cues[c:end], line_of[c:end] if line_of else None, mode, progress, cancel)
+        run = case_token_lists(model, cues[c:end], line_of[c:end] if line_of else None, mode, progress, cancel,
+                               pauses[c:end] if pauses else None)
         words += [WordCasing(w.cue_index + c, w.word_index, w.start, w.end, w.input, w.output, w.model_form, w.tag,
                              w.probs) for w in run.words]
         c = end
@@ -73,7 +77,7 @@ def _rule_words(cues: Sequence[Sequence[Token]], per_cue: list[Method]) -> list[
     # Speech-recognition output (no . ! ? anywhere, no capital anywhere) has nothing to go by but cue
     # starts: raising those took Spanish F1 from 3.6 to 58.2 and SER from 98.6 to 79.1 (README, "Languages");
     # a file with capitals or punctuation keeps them as its only guide.
-    asr = not any(not t.is_word and t.text in SENTENCE_END for tokens in cues for t in tokens) and \
+    asr = not marks_sentence_ends(cues) and \
         not any(ch.isupper() for tokens in cues for t in tokens for ch in t.text)
     initial = rule_starts(cues, cue_starts_sentence=asr)
     words: list[WordCasing] = []

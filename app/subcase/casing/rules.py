@@ -26,6 +26,12 @@ from .tags import TAGS, Tag, apply_tag, tag_of
 
 SENTENCE_END = {".", "!", "?", "\u2026"}
 RULE_LANGUAGES = ("es", "fr", "de", "pt")
+PROBE_CUES = 200  # a punctuated file shows a sentence end long before this; keeps the check cheap on a film
+
+
+def marks_sentence_ends(cues: Sequence[Sequence[Token]]) -> bool:
+    """Whether the text marks sentence ends at all (speech recognition output often does not)."""
+    return any(not t.is_word and t.text in SENTENCE_END for tokens in cues[:PROBE_CUES] for t in tokens)
 
 
 class Method(str, Enum):

@@ -19,6 +19,7 @@ from .engine import CasingEngine, OnProgress, ShouldCancel, StreamToken, WordPre
 from .gcpause import paused_gc
 from .language import LanguageGuess, name
 from .modes import Mode, is_caps_line, merge_keep
+from .pauses import after_pause, opening_words
 from .rules import Method, method_note
 from .tags import TAGS, Tag, ranked
 
@@ -82,20 +83,24 @@ class DocumentCasing:
 
 def case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], line_of: Sequence[Sequence[int]] | None,
                      mode: Mode = Mode.RESTORE, progress: OnProgress | None = None,
-                     cancel: ShouldCancel | None = None) -> DocumentCasing:
+                     cancel: ShouldCancel | None = None, pauses: Sequence[bool] | None = None) -> DocumentCasing:
     """Case cues given as token lists (offsets into each cue's text).
 
-    ``line_of[c][k]`` is the line number of token k of cue c, used by caps mode.
+    ``line_of[c][k]`` is the line number of token k of cue c, used by caps mode;
+    ``pauses[c]`` says that a silence comes before cue c, in a file that marks no sentence
+    ends (``pauses.for_unpunctuated``, decided for the whole file by the caller).
     """
     with paused_gc():
-        return _case_token_lists(engine, cues, line_of, Mode(mode), progress, cancel)
+        return _case_token_lists(engine, cues, line_of, Mode(mode), progress, cancel, pauses)
 
 
 def _case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], line_of: Sequence[Sequence[int]] | None,
-                      mode: Mode, progress: OnProgress | None, cancel: ShouldCancel | None) -> DocumentCasing:
+                      mode: Mode, progress: OnProgress | None, cancel: ShouldCancel | None,
+                      pauses: Sequence[bool] | None) -> DocumentCasing:
     stream: list[StreamToken] = []
     where: list[tuple[int, int, Token] | None] = []
     hosts = {(c, k) for c, tokens in enumerate(cues) for k in host_word_indices(tokens)}
+    openers = opening_words(cues, pauses)
     for c, tokens in enumerate(cues):
         stream.append(StreamToken(BOUNDARY, False))  # the model sees where each cue begins
         where.append(None)
@@ -127,6 +132,8 @@ def _case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], lin
             continue
         if (c, k) in hosts:  # a rule, not the model: host names are lower case (see addresses.py)
             pred = WordPrediction(Tag.L, (1.0, 0.0, 0.0, 0.0))
+        elif (c, k) in openers:
+            pred = after_pause(pred)
         model_form = engine.form(tok.text, pred.tag)
         if mode is Mode.RESTORE:
             output = model_form

@@ -9,6 +9,7 @@ from typing import Callable
 from subcase.casing import CasingEngine, DocumentCasing, Mode
 from subcase.casing.language import detect
 from subcase.casing.language import name as language_name
+from subcase.casing.pauses import for_unpunctuated, pauses_before
 from subcase.casing.routing import case_by_language
 from subcase.casing.rules import method_for
 from subcase.casing.stream import case_token_lists
@@ -26,6 +27,7 @@ class Reference:
     name: str
     cues: list[list[Token]]        # visible tokens of each cue, as cased by humans
     sentence_initial: list[list[bool]]  # per word with letters
+    pauses: list[bool]             # a silence before the cue (casing/pauses.py)
 
 
 def load_reference(path: Path) -> Reference:
@@ -34,7 +36,8 @@ def load_reference(path: Path) -> Reference:
     flags: list[list[bool]] = [[] for _ in cues]
     for c, _, start in scored_words(cues):
         flags[c].append(start)
-    return Reference(path.name, cues, flags)
+    return Reference(path.name, cues, flags,
+                     pauses_before([cue.start_ms for cue in doc.cues], [cue.end_ms for cue in doc.cues]))
 
 
 def model_input(ref: Reference, punctuated: bool) -> list[list[Token]]:
@@ -57,13 +60,16 @@ def _outcomes(ref: Reference, hyp: list[list[str]], conf: list[list[float]] | No
     return out
 
 
-def run_model(engine: CasingEngine, inp: list[list[Token]], per_cue: bool = False):
+def run_model(engine: CasingEngine, inp: list[list[Token]], per_cue: bool = False,
+              pauses: list[bool] | None = None):
     """Cased words and confidences per cue, across cue boundaries or cue by cue."""
+    pauses = for_unpunctuated(inp, pauses)
     groups = [[i] for i in range(len(inp))] if per_cue else [list(range(len(inp)))]
     hyp: list[list[str]] = [[] for _ in inp]
     conf: list[list[float]] = [[] for _ in inp]
     for g in groups:
-        casing = case_token_lists(engine, [inp[i] for i in g], None, Mode.RESTORE)
+        casing = case_token_lists(engine, [inp[i] for i in g], None, Mode.RESTORE,
+                                  pauses=[pauses[i] for i in g] if pauses else None)
         for w in casing.words:
             hyp[g[w.cue_index]].append(w.output)
             conf[g[w.cue_index]].append(w.confidence)
@@ -118,14 +124,14 @@ def evaluate(paths: list[Path], engine: CasingEngine | None, baselines: bool = T
             english = guess.language == "en"
             mine: dict[str, list[WordOutcome]] = {}
             if engine is not None:
-                casing = case_by_language(engine, inp, None, Mode.RESTORE, guess=guess)
+                casing = case_by_language(engine, inp, None, Mode.RESTORE, guess=guess, pauses=ref.pauses)
                 hyp, conf = _casing_words(casing, len(inp))
                 mine["subcase"] = _outcomes(ref, hyp, conf, casing.threshold)
                 if guess.language not in engine.languages:
-                    hyp, conf = run_model(engine, inp)
+                    hyp, conf = run_model(engine, inp, pauses=ref.pauses)
                     mine["English model, forced"] = _outcomes(ref, hyp, conf, engine.info.review_threshold)
                 elif per_cue:
-                    hyp, conf = run_model(engine, inp, per_cue=True)
+                    hyp, conf = run_model(engine, inp, per_cue=True, pauses=ref.pauses)
                     mine["subcase (cue by cue)"] = _outcomes(ref, hyp, conf, casing.threshold)
             if baselines:
                 rule = "first word + I" if english else "sentence starts"

@@ -48,6 +48,7 @@ from subcase.casing import Tag, tag_of
 from subcase.subtitles import Document
 
 from subcase.casing.housestyle import Category, Style, StyleMap, categories_of, plain_casing
+from subcase.casing.rules import PROBE_CUES, SENTENCE_END, marks_sentence_ends
 
 from .actions import Action, Decision, EditText, TagWriter
 from .changes import OPEN, Change
@@ -341,13 +342,12 @@ def _pos_of(state: ReviewState, w: ReviewWord) -> Pos | None:
     return None
 
 
-SENTENCE_END = {".", "!", "?", "\u2026"}
 LINE_OPENERS = {"-", "\u2010", "\u2013", "\u2014", ">"}
 
 
 def has_sentence_punctuation(doc: Document) -> bool:
     """Whether the file marks sentence ends at all (speech recognition often does not)."""
-    return any(t.text in SENTENCE_END for cue in doc.cues[:200] for t in cue.tokens() if not t.is_word)
+    return marks_sentence_ends([cue.tokens() for cue in doc.cues[:PROBE_CUES]])
 
 
 def sentence_initial(doc: Document, state: ReviewState) -> dict[Pos, bool]:
