@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from subcase.casing import CasingEngine, Mode, case_file
-from subcase.casing.pauses import PAUSE_MS, pauses_before
+from subcase.casing.pauses import LIKELIHOOD_RATIO, PAUSE_MS, pauses_before
 from subcase.evaluation.runner import load_reference, model_input, run_model
 
 FIRST = ["we waited at the station for an hour", "the train never came that morning"]
@@ -43,17 +43,29 @@ def test_pauses_before_counts_the_silence_between_cues() -> None:
 
 
 def test_a_cue_after_a_silence_opens_a_sentence(engine: CasingEngine, tmp_path: Path) -> None:
-    texts = [*FIRST, "but nobody told us why"]
+    texts = [*FIRST, "and the rest is history"]
     close = _cue_words(engine, _srt(tmp_path / "close.srt", texts, [0, 100, 100]), 2)
     paused = _cue_words(engine, _srt(tmp_path / "paused.srt", texts, [0, 100, 1500]), 2)
-    # the words alone leave "but" lower case at a cue start; the silence says a sentence starts there
-    assert close[0].output == "but"
-    assert paused[0].output == "But" and paused[0].probs[0] == 0.0
-    assert paused[0].probs[1] == pytest.approx(close[0].probs[0] + close[0].probs[1])
+    # the words alone leave "and" lower case at a cue start, unsure; the silence tips it
+    lower = close[0].probs[0]
+    assert close[0].output == "and" and lower < 0.6
+    assert paused[0].output == "And"
+    assert paused[0].probs[0] == pytest.approx(lower / (lower + LIKELIHOOD_RATIO * (1 - lower)))
+    assert paused[0].probs[1] == pytest.approx(close[0].probs[1] + lower - paused[0].probs[0])
+    assert paused[0].confidence < engine.info.review_threshold  # still shown to the editor
     # only the opening word: the rest of the cue is as the model says
     assert [w.output for w in paused[1:]] == [w.output for w in close[1:]]
     # keep mode raises it too (it never lowers, and this raises)
-    assert _cue_words(engine, tmp_path / "paused.srt", 2, Mode.KEEP)[0].output == "But"
+    assert _cue_words(engine, tmp_path / "paused.srt", 2, Mode.KEEP)[0].output == "And"
+
+
+def test_a_silence_is_weighed_not_obeyed(engine: CasingEngine, tmp_path: Path) -> None:
+    # dialogue pauses inside sentences too: where the model is sure the cue goes on, it stays lower case
+    texts = [*FIRST, "but nobody told us why"]
+    close = _cue_words(engine, _srt(tmp_path / "close.srt", texts, [0, 100, 100]), 2)
+    paused = _cue_words(engine, _srt(tmp_path / "paused.srt", texts, [0, 100, 1500]), 2)
+    assert close[0].output == paused[0].output == "but"
+    assert paused[0].probs[0] < close[0].probs[0]
 
 
 def test_a_punctuated_file_keeps_the_models_casing_after_a_silence(engine: CasingEngine, tmp_path: Path) -> None:
@@ -73,12 +85,14 @@ def test_a_sound_cue_after_a_silence_is_left_to_the_house_style(engine: CasingEn
 
 def test_evaluate_reads_the_timing_of_the_reference(engine: CasingEngine, tmp_path: Path) -> None:
     path = _srt(tmp_path / "ref.srt", ["We waited at the station for an hour", "The train never came that morning",
-                                       "But nobody told us why"], [0, 100, 1500])
+                                       "And the rest is history"], [0, 100, 1500])
     ref = load_reference(path)
     assert ref.pauses == [False, False, True]
     unpunctuated = model_input(ref, punctuated=False)
     hyp, _ = run_model(engine, unpunctuated, pauses=ref.pauses)
-    assert hyp[2][0] == "But"
+    assert hyp[2][0] == "And"
     # cue by cue, the file decides whether it marks sentence ends, not each cue alone
-    hyp, _ = run_model(engine, unpunctuated, per_cue=True, pauses=ref.pauses)
-    assert hyp[2][0] == "But"
+    alone, conf_alone = run_model(engine, unpunctuated, per_cue=True)
+    hyp, conf = run_model(engine, unpunctuated, per_cue=True, pauses=ref.pauses)
+    assert alone[2][0] == hyp[2][0] == "and"  # a cue alone: the model is sure it goes on
+    assert conf[2][0] < conf_alone[2][0]      # but the silence was weighed
