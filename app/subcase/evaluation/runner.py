@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Sequence
 
 from subcase.casing import CasingEngine, DocumentCasing, Mode
 from subcase.casing.language import detect
@@ -61,7 +61,7 @@ def _outcomes(ref: Reference, hyp: list[list[str]], conf: list[list[float]] | No
 
 
 def run_model(engine: CasingEngine, inp: list[list[Token]], per_cue: bool = False,
-              pauses: list[bool] | None = None):
+              pauses: Sequence[bool] | None = None):
     """Cased words and confidences per cue, across cue boundaries or cue by cue."""
     pauses = for_unpunctuated(inp, pauses)
     groups = [[i] for i in range(len(inp))] if per_cue else [list(range(len(inp)))]
