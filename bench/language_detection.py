@@ -14,7 +14,7 @@ import re
 import time
 from pathlib import Path
 
-from subcase.casing.language import Detector, detect
+from subcase.casing.language import Detector, detect, token_text
 from subcase.subtitles import load
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
@@ -24,10 +24,10 @@ def files() -> list[tuple[str, list[str]]]:
     out = []
     for lang in ("es", "fr", "de", "pt"):
         for p in sorted((SHARED / "dev-subtitles-ml" / lang).iterdir()):
-            out.append((lang, [" ".join(t.text for t in c.tokens()) for c in load(p).cues]))
+            out.append((lang, [token_text(c.tokens()) for c in load(p).cues]))
     for p in sorted((SHARED / "dev-subtitles").iterdir()):
         if p.suffix in (".srt", ".vtt"):
-            out.append(("en", [" ".join(t.text for t in c.tokens()) for c in load(p).cues]))
+            out.append(("en", [token_text(c.tokens()) for c in load(p).cues]))
     return out
 
 

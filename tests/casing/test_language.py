@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from subcase.casing import Method, case_file
-from subcase.casing.language import detect
+from subcase.casing.language import detect, token_text
 from subcase.cli import main
 from subcase.subtitles import load
 
@@ -53,6 +53,23 @@ def test_a_mixed_file_routes_each_cue_by_its_language(engine, tmp_path):
     assert texts[3:5] == italian                    # not a language subcase cases: as it was
     assert texts[8].startswith("El año pasado")     # the model of Spanish, or the rule
     assert texts[0].startswith("I met John in London")
+
+
+def test_short_english_lines_of_dialogue_stay_english(engine, tmp_path):
+    """Cues of a sitcom that the detector once moved to other languages (Seinfeld, held out from training):
+    it read the tokens spaced out ("pick ' em up", "T - bone !") and counted punctuation as words."""
+    lines = ["i love 'em.", "no buts, elaine...", "t-bone! t-bone!", "why no t-bone?",
+             "you can pick 'em up right now.", "ho-ho!"]
+    story = ["so we went down to the butcher on the corner.", "he had nothing left but a few bones.",
+             "and then george started to yell at him.", "that is when the police showed up."]
+    cues = [*story, *lines, *story]
+    srt = "\n".join(f"{i + 1}\n00:00:{i:02d},000 --> 00:00:{i:02d},900\n{t}\n" for i, t in enumerate(cues))
+    path = tmp_path / "dialogue.srt"
+    path.write_text(srt, encoding="utf-8")
+    guess = case_file(engine, path).casing.language
+    assert guess is not None and guess.cue_languages == ["en"] * len(cues)
+    tokens = load(path).cues[4].tokens()
+    assert token_text(tokens) == "i love 'em."
 
 
 def test_italian_is_left_exactly_as_it_is(engine, tmp_path, capsys):

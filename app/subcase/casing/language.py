@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from subcase.errors import SubcaseError
+from subcase.subtitles.words import Token
 
 LANGUAGES = ("en", "es", "fr", "de", "pt")          # what --lang accepts besides "auto"
 NAMES = {"en": "English", "es": "Spanish", "fr": "French", "de": "German", "pt": "Portuguese"}
@@ -142,6 +143,24 @@ def _fill(sure: list[str | None], language: str) -> list[str]:
     return out
 
 
+def token_text(tokens: Sequence[Token]) -> str:
+    """A cue's words and punctuation as written ("pick 'em up", "T-bone!"), spaced where the text was: the
+    detector reads "pick ' em up" or "T - bone !" as another language."""
+    parts: list[str] = []
+    end = None
+    for t in tokens:
+        if end is not None and t.start > end:
+            parts.append(" ")
+        parts.append(t.text)
+        end = t.end
+    return "".join(parts)
+
+
+def _words(text: str) -> int:
+    """Words with letters: callers may pass punctuation as tokens of its own ("No buts , Elaine . . .")."""
+    return sum(1 for w in text.split() if any(c.isalpha() for c in w))
+
+
 def detect(cue_texts: Sequence[str], lang: str = "auto", default: str = "en") -> LanguageGuess:
     """The language of a file given as its cue texts (markup-free), and of each cue.
 
@@ -154,7 +173,7 @@ def detect(cue_texts: Sequence[str], lang: str = "auto", default: str = "en") ->
             raise ValueError(f"unknown language {lang!r}; choose auto or one of {', '.join(LANGUAGES)}")
         return LanguageGuess(lang, 1.0, [lang] * len(cue_texts), given=True)
     text = " ".join(cue_texts)
-    if sum(1 for w in text.split() if any(c.isalpha() for c in w)) < FILE_MIN_WORDS:
+    if _words(text) < FILE_MIN_WORDS:
         return LanguageGuess(default, 0.0, [default] * len(cue_texts))
     probs = Detector.probabilities(text)
     language, confidence = next(iter(probs.items()))
@@ -165,7 +184,7 @@ def detect(cue_texts: Sequence[str], lang: str = "auto", default: str = "en") ->
     sure: list[str | None] = []
     for cue in cue_texts:
         found = None
-        if len(cue.split()) >= CUE_MIN_WORDS:
+        if _words(cue) >= CUE_MIN_WORDS:
             cue_probs = Detector.probabilities(cue, k=3)  # top 3: enough to tell p(language) < 0.05 when sure
             guess, p = next(iter(cue_probs.items()))
             if guess != language and p >= CUE_CONFIDENCE and cue_probs.get(language, 0.0) < CUE_OTHER_MAX:

@@ -14,7 +14,7 @@ from typing import Sequence
 from subcase.subtitles.words import Token, has_letters
 
 from .engine import CasingEngine, OnProgress, ShouldCancel
-from .language import LanguageGuess, detect
+from .language import LanguageGuess, detect, token_text
 from .modes import Mode
 from .pauses import for_unpunctuated
 from .rules import Method, marks_sentence_ends, method_for, one_hot, rule_form, rule_starts
@@ -32,7 +32,7 @@ def case_by_language(engine: CasingEngine, cues: Sequence[Sequence[Token]], line
     when known already, skips detection; ``pauses`` as for ``case_token_lists``."""
     pauses = for_unpunctuated(cues, pauses)
     if guess is None:
-        guess = detect([" ".join(t.text for t in tokens) for tokens in cues], lang, engine.languages[0])
+        guess = detect([token_text(tokens) for tokens in cues], lang, engine.languages[0])
     known = engine.model_languages
     per_cue = [method_for(language, known) for language in guess.cue_languages]
     methods = {language: method_for(language, known)

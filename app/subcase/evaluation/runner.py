@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from subcase.casing import CasingEngine, DocumentCasing, Mode
-from subcase.casing.language import detect
+from subcase.casing.language import detect, token_text
 from subcase.casing.language import name as language_name
 from subcase.casing.pauses import for_unpunctuated, pauses_before
 from subcase.casing.routing import case_by_language
@@ -100,7 +100,7 @@ def evaluate(paths: list[Path], engine: CasingEngine | None, baselines: bool = T
     sentence starts (and, in English, the pronoun I)."""
     refs = [load_reference(p) for p in paths]
     model_languages = engine.model_languages if engine is not None else ("en",)
-    guesses = [detect([" ".join(t.text for t in tokens) for tokens in ref.cues], lang, model_languages[0])
+    guesses = [detect([token_text(tokens) for tokens in ref.cues], lang, model_languages[0])
                for ref in refs]
     truecase = None
     if baselines:
