@@ -18,6 +18,9 @@ tags differ (there should be none).
 * ``native-no-amx``: the same CPU with the AMX permission request
   (arch_prctl ARCH_REQ_XCOMP_PERM) refused by a seccomp filter, so MLAS falls
   back to its AVX-512 VNNI kernel (needs libseccomp);
+* ``native-avx2``: the same CPU with AVX-512, VNNI and AMX hidden from the
+  process's CPUID (bench/avx2_only.py: CPUID faulting), so MLAS runs its AVX2
+  kernel natively, as on the users' AVX2-only CPUs, about 400x faster than qemu;
 * ``Haswell`` (AVX2, FMA, no AVX-512, no VNNI), ``SandyBridge`` (AVX) and
   ``Nehalem`` (SSE4.2) under ``qemu-x86_64 -cpu NAME`` (Debian's qemu-user);
   qemu's TCG emulates no AVX-512, so AVX-512 without VNNI cannot be reached
@@ -144,7 +147,8 @@ def compare_dev(ref: dict, other: dict) -> tuple[int, float, list[str]]:
     return len(ref), worst, flips
 
 
-KERNELS = {"native": ("as the host gives", []), "native-no-amx": ("AMX refused", ["--no-amx"])}
+KERNELS = {"native": ("as the host gives", []), "native-no-amx": ("AMX refused", ["--no-amx"]),
+           "native-avx2": ("AVX-512, VNNI and AMX hidden from CPUID (bench/avx2_only.py)", [])}
 KERNELS.update({cpu: (what, []) for cpu, what in QEMU_CPUS.items()})
 
 
@@ -168,6 +172,8 @@ def run_all(kernels: list[str], dev: Path | None, threads: int | None) -> int:
                 cmd += ["--dev", str(dev)]
             if threads:
                 cmd += ["--threads", str(threads)]
+            if label == "native-avx2":
+                cmd = [sys.executable, str(Path(__file__).with_name("avx2_only.py")), *cmd]
             if label in QEMU_CPUS:
                 # qemu-user runs the interpreter's own machine code on an emulated CPU whose
                 # CPUID lacks what the model name lacks; the environment passes through

@@ -27,6 +27,12 @@ rounded to 4 decimals, and within one way the rest is float noise (0.0000
 measured).  AVX-512 without VNNI could not be run here (qemu emulates no
 AVX-512): it is expected to match golden-avx2.json by the reading above.
 Tags must be identical in both files and on every CPU.
+
+Since then the AVX2 way also runs natively here, at full speed:
+``bench/avx2_only.py`` hides AVX-512, VNNI and AMX from a process's CPUID (CPUID
+faulting), and onnxruntime there reproduces golden-avx2.json (max |dp| 5e-5,
+against 0.0876 from golden.json).  The last test runs that in every CI run on a
+host that allows it, so both golden files are checked on each such run.
 """
 
 from __future__ import annotations
@@ -90,3 +96,45 @@ def test_golden_case(observed, goldens, kernel, case):
         assert list(w.probs) == pytest.approx(e["probs"], abs=TOLERANCE), (
             f"{w.input}: matches neither int8 kernel's golden file (closest: {GOLDEN[kernel].name}; "
             f"{GOLDEN[other].name} has {o['probs']}); run bench/golden_spread.py on this CPU")
+
+
+AVX2_PROBE = """
+import json, sys
+from subcase.casing import CasingEngine, case_texts
+from subcase.evaluation.cpuid import from_cpuid
+engine = CasingEngine()
+diffs = {}
+for kernel, path in json.loads(sys.argv[1]).items():
+    golden = json.loads(open(path, encoding="utf-8").read())
+    diffs[kernel] = max(abs(p - q) for case in golden["cases"].values()
+                        for w, e in zip(case_texts(engine, case["texts"]).words, case["words"])
+                        for p, q in zip(w.probs, e["probs"]))
+print(json.dumps({"features": from_cpuid(), "diffs": diffs}))
+"""
+
+
+def test_an_avx2_only_cpu_reproduces_golden_avx2(tmp_path):
+    """The golden file of the users' CPUs, checked natively: a process that sees no AVX-512, VNNI or AMX."""
+    import subprocess
+    import sys
+
+    tool = HERE.parents[1] / "bench" / "avx2_only.py"
+    if not tool.is_file():
+        pytest.skip(f"{tool} is not here (the tests run from a checkout)")
+    sys.path.insert(0, str(tool.parent))
+    try:
+        import avx2_only
+    finally:
+        sys.path.remove(str(tool.parent))
+    why = avx2_only.available()
+    if why is not None:
+        pytest.skip(f"bench/avx2_only.py cannot run here: {why}")
+    files = json.dumps({kernel: str(path) for kernel, path in GOLDEN.items()})
+    proc = subprocess.run([sys.executable, str(tool), sys.executable, "-c", AVX2_PROBE, files],
+                          capture_output=True, text=True, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    seen = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert seen["features"]["AVX2"] and not any(seen["features"][k] for k in ("AVX-512", "AVX512-VNNI",
+                                                                              "AVX-VNNI", "AMX-INT8"))
+    assert seen["diffs"]["avx2"] <= TOLERANCE
+    assert seen["diffs"]["exact"] > 10 * TOLERANCE  # the other kernel really ran: the files differ by 0.0876

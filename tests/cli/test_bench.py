@@ -48,3 +48,24 @@ def test_bench_without_other_languages(capsys):
 def test_bench_refuses_zero_runs(capsys):
     assert main(["bench", "--runs", "0"]) == 2
     assert "at least 1" in capsys.readouterr().err
+
+
+def test_the_instruction_sets_are_read_as_this_process_sees_them():
+    import platform
+    from pathlib import Path
+
+    from subcase.evaluation import cpuid
+
+    sample = "processor\t: 0\nflags\t\t: fpu sse2 avx avx2 fma avx512f avx512bw avx512_vnni\n"
+    assert cpuid.from_proc_cpuinfo(sample) == {"AVX2": True, "AVX-512": True, "AVX512-VNNI": True,
+                                               "AVX-VNNI": False, "AMX-INT8": False}
+    assert cpuid.int8_kernel({"AVX2": True, "AVX-512": True, "AVX512-VNNI": True}) == "AVX-512 VNNI"
+    assert cpuid.int8_kernel({"AVX2": True}).startswith("AVX2 (vpmaddubsw")
+    seen = cpuid.from_cpuid()
+    if platform.machine().lower() not in ("x86_64", "amd64") or not Path("/proc/cpuinfo").is_file():
+        return
+    assert seen is not None  # x86-64 Linux: CPUID is asked, not guessed
+    booted = cpuid.from_proc_cpuinfo(Path("/proc/cpuinfo").read_text())
+    assert booted is not None and seen["AVX2"] == booted["AVX2"]
+    for label, present in seen.items():  # a process may be told less than the kernel found, never more
+        assert booted[label] or not present, label

@@ -5,7 +5,8 @@ any host even where the absolute figures do not (int8 inference differs about
 3x between AVX2-only CPUs and CPUs with VNNI):
 
 - the CPU: model name and the instruction sets int8 inference depends on
-  (AVX2, AVX-512, AVX512-VNNI, AVX-VNNI, AMX), from /proc/cpuinfo;
+  (AVX2, AVX-512, AVX512-VNNI, AVX-VNNI, AMX) as CPUID tells the process, and
+  the int8 kernel onnxruntime picks with them (evaluation/cpuid.py);
 - each system in its own fresh process on the same feature-length film, so
   start-up time and peak memory (max RSS) are its own: subcase (load the model,
   convert the film, case single cues one by one), truecase (PyPI n-gram
@@ -205,40 +206,40 @@ def onnx_ceiling(engine, film: Path, words: int, model_engine=None, repeats: int
             "onnx_cpu_s": c, "subtokens_per_cpu_s": subtokens / c if c else 0.0}
 
 
-INT8_FLAGS = (("avx2", "AVX2"), ("avx512f", "AVX-512"), ("avx512_vnni", "AVX512-VNNI"), ("avx_vnni", "AVX-VNNI"),
-              ("amx_int8", "AMX-INT8"))
-
-
 def cpu_info() -> dict:
-    """The CPU model and the instruction sets onnxruntime's int8 kernels choose between."""
+    """The CPU model and the instruction sets onnxruntime's int8 kernels choose between, as CPUID tells
+    this process (evaluation/cpuid.py), or from /proc/cpuinfo where CPUID cannot be asked."""
     import platform
 
-    model, flags = platform.processor() or platform.machine(), set()
+    from . import cpuid
+
+    model, text = platform.processor() or platform.machine(), ""
     try:
         with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
-            for line in f:
-                key, _, value = line.partition(":")
-                if key.strip() == "model name" and model in ("", platform.machine(), platform.processor()):
-                    model = value.strip()
-                elif key.strip() == "flags":
-                    flags = set(value.split())
-                    break
+            text = f.read()
     except OSError:
         pass
+    for line in text.splitlines():
+        key, _, value = line.partition(":")
+        if key.strip() == "model name":
+            model = value.strip()
+            break
+    booted = cpuid.from_proc_cpuinfo(text)
+    seen = cpuid.from_cpuid()
+    flags, source = (seen, "as CPUID tells this process") if seen is not None else (booted, "from /proc/cpuinfo")
+    hidden = [k for k in cpuid.LABELS if booted and seen and booted[k] and not seen[k]]
     ort_sees = "?"
     try:
         import onnxruntime as ort
 
-        devices = ort.get_ep_devices() if hasattr(ort, "get_ep_devices") else []
-        cpu = [d for d in devices if d.ep_name == "CPUExecutionProvider"]
-        ort_sees = (f"onnxruntime {ort.__version__}: CPUExecutionProvider on a {cpu[0].device.vendor} CPU"
-                    if cpu else f"onnxruntime {ort.__version__}") + " (it does not report the instruction sets it uses)"
+        ort_sees = f"onnxruntime {ort.__version__}"
     except Exception:  # pragma: no cover - reporting only
         pass
     from subcase.casing.onnx_session import available_cores
 
-    return {"model": model, "cores": available_cores(), "flags": {label: flag in flags for flag, label in INT8_FLAGS},
-            "known": bool(flags), "onnxruntime": ort_sees}
+    return {"model": model, "cores": available_cores(), "flags": flags or {}, "known": flags is not None,
+            "source": source, "hidden": hidden, "onnxruntime": ort_sees,
+            "int8_kernel": cpuid.int8_kernel(flags) if flags else "unknown"}
 
 
 def whole_process(cmd: list[str], runs: int) -> tuple[float, list[float], subprocess.CompletedProcess]:
@@ -329,8 +330,9 @@ def run_bench(args) -> int:
 
     load_after = _load()
     flags = ", ".join(f"{k} {'yes' if v else 'no'}" for k, v in cpu["flags"].items()) if cpu["known"] else "unknown"
-    print(f"CPU: {cpu['model']}; {cpu['cores']} core(s) for this process; {flags}")
-    print(f"     {cpu['onnxruntime']}")
+    print(f"CPU: {cpu['model']}; {cpu['cores']} core(s) for this process; {flags} ({cpu['source']})")
+    hidden = f"; hidden from this process: {', '.join(cpu['hidden'])}" if cpu["hidden"] else ""
+    print(f"     {cpu['onnxruntime']}: int8 kernel {cpu['int8_kernel']}{hidden}")
     print(f"machine: {load_before} before, {load_after} after (other work on the machine slows every figure; "
           f"the CPU-second figures and the ratios suffer least)")
     film_name = film.name if args.file else f"{args.cues} cues (the dev subtitles, lower-cased, in order, repeated)"
