@@ -243,6 +243,22 @@ def test_flag_reasons_explain_a_highlight(tmp_path, engine):
     assert flag_reasons(state, calm) == []
 
 
+def test_a_flagged_word_after_a_silence_says_so(tmp_path, engine):
+    # no sentence punctuation: the silence before cue 3 was weighed into its first word (casing/pauses.py)
+    text = ("1\n00:00:01,000 --> 00:00:03,000\nwe waited at the station for an hour\n\n"
+            "2\n00:00:03,100 --> 00:00:05,000\nthe train never came that morning\n\n"
+            "3\n00:00:06,500 --> 00:00:08,000\nand the rest is history\n")
+    session = open_session(tmp_path, engine, text)
+    state = session.state
+    state.flag_context = FlagContext(session.doc, session.learner, engine.lexicon, session.learner.is_rare)
+    opener = find(state, 2, "and")
+    assert state.word(opener).flagged(state.threshold)
+    assert "after 1.5 s of silence, a new sentence is likelier" in [str(r) for r in flag_reasons(state, opener)]
+    for pos in state.positions():  # no other word, flagged or not, names a silence
+        if pos != opener:
+            assert "pause" not in [r.code for r in flag_reasons(state, pos)]
+
+
 LABELS = """1
 00:00:01,000 --> 00:00:02,000
 - joel: fine.

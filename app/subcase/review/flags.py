@@ -11,7 +11,9 @@ review list, as human-readable ``FlagReason`` objects, strongest first:
   from sentence starts, where a capital is positional), naming the cue;
 - the lexicon knows a mixed-case form of it;
 - a word the profile re-cased names the entry ("your profile writes this 'X'");
-- a word the model's vocabulary does not hold whole (split into pieces).
+- a word the model's vocabulary does not hold whole (split into pieces);
+- the first word of a cue after a silence, in a file without sentence
+  punctuation (casing/pauses.py weighed the silence into its casing).
 
 A word the app re-cased from what the editor taught gets "changed by what
 you taught" first, flagged or not.  The document-level reasons need the
@@ -61,6 +63,22 @@ class FlagContext:
     is_rare: Callable[[str], bool] | None = None
     profile: ProfileApplication | None = None  # the profile applied to the file (issue 16)
     _initial: dict | None = field(default=None, repr=False)
+    _silences: dict[int, float] | None = field(default=None, repr=False)
+
+    def silence_before(self, cue: int) -> float | None:
+        """Seconds of silence before ``cue`` where it makes the cue's first word a likelier sentence start
+        (casing/pauses.py: a file without sentence punctuation), else None."""
+        if self._silences is None:
+            from subcase.casing.pauses import for_unpunctuated, opening_words, pauses_before
+
+            self._silences = {}
+            if self.doc is not None:
+                cues = self.doc.cues
+                tokens = [c.tokens() for c in cues]
+                pauses = for_unpunctuated(tokens, pauses_before([c.start_ms for c in cues], [c.end_ms for c in cues]))
+                self._silences = {c: (cues[c].start_ms - cues[c - 1].end_ms) / 1000
+                                  for c, _ in opening_words(tokens, pauses)}
+        return self._silences.get(cue)
 
     def initial(self, state: ReviewState, pos: Pos) -> bool:
         if self.learner is not None and self.learner._prepared_for == id(state):
@@ -145,6 +163,9 @@ def flag_reasons(state: ReviewState, pos: Pos) -> list[FlagReason]:
         reasons.append(FlagReason("lexicon", f"the lexicon knows it as '{ctx.lexicon[lower]}'"))
     if ctx.is_rare is not None and ctx.is_rare(lower):
         reasons.append(FlagReason("rare", "a rare word to the model"))
+    silence = ctx.silence_before(pos[0]) if word.word_index == 0 else None
+    if silence is not None:
+        reasons.append(FlagReason("pause", f"after {silence:.1f} s of silence, a new sentence is likelier"))
     return reasons
 
 
