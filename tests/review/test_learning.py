@@ -10,7 +10,7 @@ import pytest
 from subcase.casing import Tag, apply_casing, case_document
 from subcase.review import Accept, EditLog, ReviewSession, ReviewState, SetTag, Status, read_records
 from subcase.review.flags import FlagContext, flag_reasons
-from subcase.review.learning import make_learner
+from subcase.review.learning import SURE_LOWER, make_learner
 from subcase.subtitles import load
 
 FILM = """1
@@ -314,6 +314,18 @@ def test_an_upper_form_carries_over_to_every_occurrence_away_from_sentence_start
     session.perform(SetTag(find(state, 0, "fellows"), Tag.U, engine.form))
     w = state.word(find(state, 2, "fellows"))
     assert w.form == "FELLOWS" and w.status is Status.LEARNED
+
+
+def test_an_ordinary_word_written_upper_is_not_carried_over_where_the_model_is_sure(tmp_path, engine):
+    # a sound cue whose brackets are gone (or a shout): its capitals are the cue's style, not the word's
+    session = open_session(tmp_path, engine, subtitles("knocking on door", "come on jerry let's go",
+                                                       "i live on this floor", "he turned it on again"))
+    state = session.state
+    others = [find(state, c, "on") for c in (1, 2, 3)]
+    assert all(state.word(p).probs[0] >= SURE_LOWER for p in others)  # the model is sure of these
+    session.perform(SetTag(find(state, 0, "on"), Tag.U, engine.form))
+    assert [state.word(p).form for p in others] == ["on", "on", "on"]
+    assert all(state.word(p).status is Status.UNTOUCHED for p in others)
 
 
 def test_accepting_a_learned_word_makes_it_reviewed(tmp_path, engine):
