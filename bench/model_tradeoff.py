@@ -49,19 +49,14 @@ RUN_FILES = ("tokenizer.json", "lexicon.json", "model.json")
 
 
 def cpu_flags() -> str:
-    """The x86 features that decide MLAS's int8 and fp32 kernels, as CPUID reports them to this process."""
-    flags: set[str] = set()
-    model = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("flags"):
-                flags = set(line.split(":", 1)[1].split())
-            elif line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    wanted = ["avx2", "fma", "avx512f", "avx512bw", "avx512_vnni", "avx_vnni", "amx_int8"]
-    return f"{model}; " + " ".join(f"{f}={'yes' if f in flags else 'no'}" for f in wanted)
+    """The CPU and the features that decide MLAS's int8 kernel, as CPUID reports them to this process
+    (the same reading as ``subcase bench``: evaluation/bench.py, evaluation/cpuid.py)."""
+    from subcase.evaluation.bench import cpu_info
+
+    cpu = cpu_info()
+    flags = " ".join(f"{k}={'yes' if v else 'no'}" for k, v in cpu["flags"].items()) if cpu["known"] else "unknown"
+    hidden = f"; hidden: {', '.join(cpu['hidden'])}" if cpu["hidden"] else ""
+    return f"{cpu['model']}; {flags} ({cpu['source']}); int8 kernel {cpu['int8_kernel']}{hidden}"
 
 
 # -- build ------------------------------------------------------------------------------------

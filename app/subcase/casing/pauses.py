@@ -31,7 +31,7 @@ the first cue.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Protocol, Sequence
 
 from subcase.subtitles.words import Token
 
@@ -44,9 +44,19 @@ LIKELIHOOD_RATIO = 2.0
 _OPEN = {"[", "("}
 
 
+class Timed(Protocol):
+    start_ms: int
+    end_ms: int
+
+
 def pauses_before(starts_ms: Sequence[int], ends_ms: Sequence[int]) -> list[bool]:
     """For each cue, whether a silence of at least ``PAUSE_MS`` comes before it (never the first)."""
     return [i > 0 and starts_ms[i] - ends_ms[i - 1] >= PAUSE_MS for i in range(len(starts_ms))]
+
+
+def pauses_of(cues: Sequence[Timed]) -> list[bool]:
+    """``pauses_before`` for a document's cues."""
+    return pauses_before([c.start_ms for c in cues], [c.end_ms for c in cues])
 
 
 def for_unpunctuated(cues: Sequence[Sequence[Token]], pauses: Sequence[bool] | None) -> Sequence[bool] | None:

@@ -15,7 +15,7 @@ from subcase.subtitles import Document, load
 from .engine import CasingEngine, OnProgress, ShouldCancel
 from .gcpause import paused_gc
 from .modes import Mode
-from .pauses import pauses_before
+from .pauses import pauses_of
 from .routing import case_by_language
 from .stream import DocumentCasing, line_numbers
 
@@ -46,8 +46,8 @@ def case_document(engine: CasingEngine, doc: Document, mode: Mode | str = Mode.R
     with paused_gc():
         token_lists = [cue.tokens() for cue in doc.cues]
         lines = [line_numbers(cue.text, toks) for cue, toks in zip(doc.cues, token_lists)]
-        pauses = pauses_before([cue.start_ms for cue in doc.cues], [cue.end_ms for cue in doc.cues])
-        return case_by_language(engine, token_lists, lines, Mode(mode), lang, progress, cancel, pauses=pauses)
+        return case_by_language(engine, token_lists, lines, Mode(mode), lang, progress, cancel,
+                                pauses=pauses_of(doc.cues))
 
 
 def apply_casing(doc: Document, casing: DocumentCasing) -> int:

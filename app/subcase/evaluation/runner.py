@@ -9,7 +9,7 @@ from typing import Callable, Sequence
 from subcase.casing import CasingEngine, DocumentCasing, Mode
 from subcase.casing.language import detect, token_text
 from subcase.casing.language import name as language_name
-from subcase.casing.pauses import for_unpunctuated, pauses_before
+from subcase.casing.pauses import for_unpunctuated, pauses_of
 from subcase.casing.routing import case_by_language
 from subcase.casing.rules import method_for
 from subcase.casing.stream import case_token_lists
@@ -36,8 +36,7 @@ def load_reference(path: Path) -> Reference:
     flags: list[list[bool]] = [[] for _ in cues]
     for c, _, start in scored_words(cues):
         flags[c].append(start)
-    return Reference(path.name, cues, flags,
-                     pauses_before([cue.start_ms for cue in doc.cues], [cue.end_ms for cue in doc.cues]))
+    return Reference(path.name, cues, flags, pauses_of(doc.cues))
 
 
 def model_input(ref: Reference, punctuated: bool) -> list[list[Token]]:

@@ -69,13 +69,13 @@ class FlagContext:
         """Seconds of silence before ``cue`` where it makes the cue's first word a likelier sentence start
         (casing/pauses.py: a file without sentence punctuation), else None."""
         if self._silences is None:
-            from subcase.casing.pauses import for_unpunctuated, opening_words, pauses_before
+            from subcase.casing.pauses import for_unpunctuated, opening_words, pauses_of
 
             self._silences = {}
             if self.doc is not None:
                 cues = self.doc.cues
                 tokens = [c.tokens() for c in cues]
-                pauses = for_unpunctuated(tokens, pauses_before([c.start_ms for c in cues], [c.end_ms for c in cues]))
+                pauses = for_unpunctuated(tokens, pauses_of(cues))
                 self._silences = {c: (cues[c].start_ms - cues[c - 1].end_ms) / 1000
                                   for c, _ in opening_words(tokens, pauses)}
         return self._silences.get(cue)
