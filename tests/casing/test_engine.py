@@ -115,6 +115,35 @@ def test_cancel_raises_and_progress_reports(engine):
         case_texts(engine, FILM * 60, cancel=lambda: True)
 
 
+def test_batches_run_side_by_side_give_the_same_casing_as_one_at_a_time(engine):
+    """``threads`` batches at once (OnnxSession.run_all) and one at a time give the same numbers,
+    and so do two callers sharing one engine from two threads."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    one, three = CasingEngine(threads=1), CasingEngine(threads=3)
+    stream = [StreamToken(w, True) for line in FILM * 40 for w in line.split()]
+    expected = one.predict(stream)
+    assert None not in expected
+    assert three.predict(stream) == expected
+    with ThreadPoolExecutor(2) as pool:
+        assert list(pool.map(three.predict, [stream, stream[:300]])) == [expected, one.predict(stream[:300])]
+
+
+def test_cancel_mid_film_stops_before_the_remaining_batches(engine):
+    from subcase.casing import CasingCancelled
+    three = CasingEngine(threads=3)
+    runs = []
+    run = three.session.run
+    three.session.run = lambda ids, mask: (runs.append(len(ids)), run(ids, mask))[1]  # type: ignore[method-assign]
+    done = []
+    with pytest.raises(CasingCancelled):
+        case_texts(three, FILM * 200, progress=lambda d, t: done.append((d, t)), cancel=lambda: len(done) >= 2)
+    total = done[0][1]
+    batches = -(-total // three.batch)
+    # cancelled after the second batch: at most the 3 in flight then and the one read ahead finish
+    assert len(done) == 2 and 2 <= len(runs) <= 2 + 3 + 1 < batches
+
+
 def test_missing_or_broken_model_is_a_clear_error(tmp_path, engine):
     with pytest.raises(ModelError, match="model.onnx is missing"):
         CasingEngine(tmp_path)

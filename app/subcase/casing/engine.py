@@ -91,11 +91,12 @@ def load_model_info(model_dir: Path | None = None) -> ModelInfo:
 class CasingEngine:
     """Loads the shipped model once; any number of threads may call ``predict``.
 
-    Callers take turns per batch of windows, not per call: the engine's lock is
-    held only while the tokenizer cache is updated and while one batch runs
-    through the model.  A file opened during a long batch conversion therefore
-    interleaves with it instead of waiting for it, and either can be cancelled
-    between two batches.
+    ``threads`` is how many cores the model may use: the batches of one call run
+    side by side on that many threads (``OnnxSession.run_all``).  Callers share the
+    session batch by batch, not call by call: the engine's lock is held only while
+    the tokenizer cache is updated.  A file opened during a long batch conversion
+    therefore interleaves with it instead of waiting for it, and either can be
+    cancelled between two batches.
     """
 
     def __init__(self, model_dir: Path | None = None, threads: int | None = None, step: int | None = None,
@@ -179,27 +180,36 @@ class CasingEngine:
         span = {w: int(starts[windows[w].last] - starts[windows[w].first]) for w in groups}
         # windows of similar length share a batch, to waste less on padding
         queue = sorted(groups, key=span.__getitem__)
+        batches = [queue[b:b + self.batch] for b in range(0, len(queue), self.batch)]
+
+        def inputs():
+            for batch in batches:
+                width = max(span[w] for w in batch) + 2
+                ids = np.full((len(batch), width), self.encoder.pad_id, dtype=np.int64)
+                mask = np.zeros((len(batch), width), dtype=np.int64)
+                for r, w in enumerate(batch):
+                    lo = starts[windows[w].first]
+                    ids[r, 0] = self.encoder.cls_id
+                    ids[r, 1:span[w] + 1] = flat[lo:lo + span[w]]
+                    ids[r, span[w] + 1] = self.encoder.sep_id
+                    mask[r, :span[w] + 2] = 1
+                yield ids, mask
+
         probs = np.zeros((len(stream), 4), dtype=np.float32)
-        for b in range(0, len(queue), self.batch):
-            if cancel is not None and cancel():
-                raise CasingCancelled()
-            batch = queue[b:b + self.batch]
-            width = max(span[w] for w in batch) + 2
-            ids = np.full((len(batch), width), self.encoder.pad_id, dtype=np.int64)
-            mask = np.zeros((len(batch), width), dtype=np.int64)
-            for r, w in enumerate(batch):
-                lo = starts[windows[w].first]
-                ids[r, 0] = self.encoder.cls_id
-                ids[r, 1:span[w] + 1] = flat[lo:lo + span[w]]
-                ids[r, span[w] + 1] = self.encoder.sep_id
-                mask[r, :span[w] + 2] = 1
-            with self._lock:
-                out = self.session.run(ids, mask)
-            for r, w in enumerate(batch):
-                toks = groups[w]
-                probs[toks] = out[r, starts[toks] - starts[windows[w].first] + 1]
-            if progress is not None:
-                progress(min(b + self.batch, len(queue)), len(queue))
+        if cancel is not None and cancel():
+            raise CasingCancelled()
+        outputs = self.session.run_all(inputs())
+        try:
+            for done, (batch, out) in enumerate(zip(batches, outputs), 1):
+                for r, w in enumerate(batch):
+                    toks = groups[w]
+                    probs[toks] = out[r, starts[toks] - starts[windows[w].first] + 1]
+                if progress is not None:
+                    progress(min(done * self.batch, len(queue)), len(queue))
+                if done < len(batches) and cancel is not None and cancel():
+                    raise CasingCancelled()
+        finally:
+            outputs.close()  # waits for the batches still running
         result: list[WordPrediction | None] = [None] * len(stream)
         if len(word_tokens):
             calibrated = self.calibrate(probs[word_tokens])

@@ -82,6 +82,9 @@ def main(argv=None) -> None:
     ap.add_argument("--lr", type=float, default=5e-5)
     ap.add_argument("--head-lr", type=float, default=1e-3)
     ap.add_argument("--layers", type=int, help="keep only this many encoder layers")
+    ap.add_argument("--grow", action="store_true",
+                    help="with --resume from a shallower checkpoint: its layers at the bottom, the layers above "
+                         "from the pre-trained encoder (a deeper teacher for distillation)")
     add_run_options(ap)
     args = ap.parse_args(argv)
 
@@ -94,6 +97,8 @@ def main(argv=None) -> None:
         state = torch.load(args.resume, map_location="cpu")
         # strict=False: a model with fewer layers starts from the lower layers of a deeper one
         missing, unexpected = model.load_state_dict(state["model"], strict=False)
+        if args.grow:  # the layers the checkpoint lacks keep the pre-trained weights loaded above
+            missing = [k for k in missing if not k.startswith("encoder.encoder.layer.")]
         if missing:
             raise SystemExit(f"checkpoint lacks {missing[:3]}...")
         step = state["step"]
