@@ -32,7 +32,11 @@ static void handler(int sig, siginfo_t *si, void *ctx_) {
             c &= ~((1u<<1)|(1u<<6)|(1u<<11)|(1u<<12)|(1u<<14));
             d &= ~((1u<<2)|(1u<<3)|(1u<<8)|(1u<<22)|(1u<<23)|(1u<<24)|(1u<<25));
         } else if (leaf == 7 && sub == 1) {
+#ifdef KEEP_AVX_VNNI
+            a &= ~((1u<<5)|(1u<<21)|(1u<<23));  /* AVX-VNNI (bit 4) stays: an Intel desktop since Alder Lake */
+#else
             a &= ~((1u<<4)|(1u<<5)|(1u<<21)|(1u<<23));
+#endif
             d &= ~((1u<<4)|(1u<<5));
         }
         ctx->uc_mcontext.gregs[REG_RAX] = a;

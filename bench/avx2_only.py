@@ -3,6 +3,7 @@
     python bench/avx2_only.py subcase bench
     python bench/avx2_only.py python bench/model_tradeoff.py time
     python bench/avx2_only.py python -m pytest tests/casing/test_golden.py
+    python bench/avx2_only.py --avx-vnni subcase bench    # keep AVX-VNNI: an Intel desktop CPU
 
 The users' machines are AVX2-only (an AMD EPYC without AVX-512 or VNNI), where
 onnxruntime's int8 kernel is AVX2's ``vpmaddubsw``: slower than VNNI or AMX, and
@@ -46,14 +47,19 @@ def available() -> str | None:
     return None
 
 
-def build(out_dir: Path) -> Path:
-    """avx2_only.c compiled into ``out_dir``; returns the shared object."""
+def build(out_dir: Path, avx_vnni: bool = False) -> Path:
+    """avx2_only.c compiled into ``out_dir``; returns the shared object.  ``avx_vnni``: leave
+    AVX-VNNI visible (AVX2 with VNNI's int8 dot product, as Intel's desktop CPUs since Alder Lake
+    have it without AVX-512)."""
     so = out_dir / "avx2_only.so"
-    subprocess.run(["gcc", "-O2", "-shared", "-fPIC", "-o", str(so), str(SOURCE)], check=True)
+    subprocess.run(["gcc", "-O2", "-shared", "-fPIC", *(["-DKEEP_AVX_VNNI"] if avx_vnni else []),
+                    "-o", str(so), str(SOURCE)], check=True)
     return so
 
 
 def main(argv: list[str]) -> int:
+    avx_vnni = bool(argv) and argv[0] == "--avx-vnni"
+    argv = argv[1:] if avx_vnni else argv
     if not argv:
         print(__doc__)
         return 2
@@ -62,7 +68,7 @@ def main(argv: list[str]) -> int:
         print(f"avx2_only: {why}", file=sys.stderr)
         return 3
     with tempfile.TemporaryDirectory() as tmp:
-        so = build(Path(tmp))
+        so = build(Path(tmp), avx_vnni)
         env = dict(os.environ)
         env["LD_PRELOAD"] = f"{so} {env['LD_PRELOAD']}" if env.get("LD_PRELOAD") else str(so)
         return subprocess.run(argv, env=env).returncode
