@@ -1,4 +1,5 @@
-"""Distillation pieces: the loss train_step calls, FFN pruning, picking the teacher's layers (train extra)."""
+"""Distillation pieces: the loss train_step calls, FFN pruning, picking the teacher's layers, growing a deeper
+teacher from a shallow checkpoint (train extra)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from torch import nn  # noqa: E402
 
 from subcase.training.distill import DistillLoss  # noqa: E402
 from subcase.training.examples import IGNORE  # noqa: E402
-from subcase.training.tagger import prune_ffn, student_state  # noqa: E402
+from subcase.training.tagger import CaseTagger, prune_ffn, student_state  # noqa: E402
+from subcase.training.train import resume  # noqa: E402
 
 
 class _Layer(nn.Module):
@@ -67,3 +69,26 @@ def test_distill_loss_is_the_gold_term_alone_when_student_and_teacher_agree():
     assert loss.item() == pytest.approx(0.5 * ce.item(), rel=1e-6)
     with pytest.raises(RuntimeError):  # the teacher's logits serve one batch only
         loss_fn(logits, labels)
+
+
+def test_a_grown_model_starts_with_the_checkpoints_layers_below_and_pre_trained_ones_above():
+    from subcase.training.paths import encoder_dir
+
+    try:
+        enc = str(encoder_dir())
+    except RuntimeError as exc:
+        pytest.skip(str(exc))
+    shallow = CaseTagger(enc, layers=2)
+    with torch.no_grad():
+        for p in shallow.parameters():
+            p.add_(0.01)  # "trained": unlike the pre-trained weights
+    state = {"model": shallow.state_dict(), "step": 7}
+    deep = CaseTagger(enc, layers=4)
+    pretrained_top = deep.encoder.encoder.layer[3].output.dense.weight.clone()
+    with pytest.raises(SystemExit, match="lacks"):
+        resume(CaseTagger(enc, layers=4), state)
+    assert resume(deep, state, grow=True) == 7
+    assert torch.equal(deep.encoder.encoder.layer[1].output.dense.weight,
+                       shallow.encoder.encoder.layer[1].output.dense.weight)
+    assert torch.equal(deep.head.weight, shallow.head.weight)
+    assert torch.equal(deep.encoder.encoder.layer[3].output.dense.weight, pretrained_top)

@@ -94,14 +94,7 @@ def main(argv=None) -> None:
     model = CaseTagger(str(enc_dir), layer_mix=args.layer_mix, layers=args.layers)
     step = 0
     if args.resume:
-        state = torch.load(args.resume, map_location="cpu")
-        # strict=False: a model with fewer layers starts from the lower layers of a deeper one
-        missing, unexpected = model.load_state_dict(state["model"], strict=False)
-        if args.grow:  # the layers the checkpoint lacks keep the pre-trained weights loaded above
-            missing = [k for k in missing if not k.startswith("encoder.encoder.layer.")]
-        if missing:
-            raise SystemExit(f"checkpoint lacks {missing[:3]}...")
-        step = state["step"]
+        step = resume(model, torch.load(args.resume, map_location="cpu"), args.grow)
     head_params = list(model.head.parameters()) + (list(model.mix.parameters()) if model.mix else [])
     opt = torch.optim.AdamW([
         {"params": model.encoder.parameters(), "lr": args.lr},
@@ -136,6 +129,21 @@ def main(argv=None) -> None:
             checkpoint(model, val_batches, log, args.out, config, step, seen, (now - start) / 60)
         if done:
             break
+
+
+def resume(model: CaseTagger, state: dict, grow: bool = False) -> int:
+    """Load a checkpoint into ``model``; returns its step.
+
+    A model with fewer layers than the checkpoint starts from its lower layers.  With
+    ``grow``, a model with more layers takes the checkpoint's at the bottom and keeps the
+    pre-trained encoder's weights above them: a deeper model that starts where the
+    shallow one is, not from scratch."""
+    missing, _ = model.load_state_dict(state["model"], strict=False)
+    if grow:
+        missing = [k for k in missing if not k.startswith("encoder.encoder.layer.")]
+    if missing:
+        raise SystemExit(f"checkpoint lacks {missing[:3]}...")
+    return int(state["step"])
 
 
 def add_run_options(ap: argparse.ArgumentParser) -> None:
