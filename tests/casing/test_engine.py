@@ -140,7 +140,7 @@ def test_cancel_mid_film_stops_before_the_remaining_batches(engine):
         case_texts(three, FILM * 200, progress=lambda d, t: done.append((d, t)), cancel=lambda: len(done) >= 2)
     total = done[0][1]
     batches = -(-total // three.batch)
-    # cancelled after the second batch: at most the 3 in flight then and the one read ahead finish
+    # cancelled after the second output: at most the 3 running then and the one waiting were run too
     assert len(done) == 2 and 2 <= len(runs) <= 2 + 3 + 1 < batches
 
 

@@ -102,8 +102,10 @@ class OnnxSession:
     def run_all(self, batches: Iterable[tuple[np.ndarray, np.ndarray]]) -> Generator[np.ndarray, None, None]:
         """Each batch's output, in order, with up to ``threads`` batches running at once.
 
-        ``batches`` is read lazily (one ahead of what runs), so the caller may stop
-        between two outputs: closing the generator waits for the batches in flight."""
+        One more batch than there are threads waits, ready, so a thread that finishes
+        starts the next batch at once, not when the caller has taken the output.
+        ``batches`` is read lazily, so the caller may stop between two outputs: closing
+        the generator drops the waiting batch and waits for those running."""
         if self.threads == 1:
             for ids, mask in batches:
                 yield self.run(ids, mask)
@@ -113,7 +115,7 @@ class OnnxSession:
             try:
                 for ids, mask in batches:
                     pending.append(pool.submit(self.run, ids, mask))
-                    if len(pending) >= self.threads:
+                    if len(pending) > self.threads:
                         yield pending.popleft().result()
                 while pending:
                     yield pending.popleft().result()
