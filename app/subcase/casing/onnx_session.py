@@ -60,11 +60,12 @@ class OnnxSession:
 
     Each ``run`` uses one intra-op thread, and ``run_all`` puts up to ``threads``
     batches through the session at once, from as many Python threads (a session may
-    be run concurrently, and ONNX Runtime lets go of the GIL while it runs).  On the
-    2-core host, with the users' AVX2 int8 kernel, a film's own batches ran 1.2-1.3x
-    as fast as with two intra-op threads per batch, which wakes its second thread
-    for each of the graph's many small operators (``bench/session_pool.py``).  Two
-    sessions would do the same for 70 MB more: each holds its own pre-packed weights.
+    be run concurrently, and ONNX Runtime lets go of the GIL while it runs).  Two
+    intra-op threads per batch instead wake the second thread for each of the graph's
+    many small operators: on the 2-core host a film cased 1.26x as fast this way with
+    the users' AVX2 int8 kernel, 1.07x with AMX (``bench/session_pool.py``).  A
+    session per thread is no faster and holds a second copy of the pre-packed weights
+    (50 MB more).
     """
 
     def __init__(self, model_path: Path, threads: int | None = None):
