@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
+from itertools import chain, islice
 from pathlib import Path
 from typing import Generator, Iterable
 
@@ -107,14 +108,16 @@ class OnnxSession:
         starts the next batch at once, not when the caller has taken the output.
         ``batches`` is read lazily, so the caller may stop between two outputs: closing
         the generator drops the waiting batch and waits for those running."""
-        if self.threads == 1:
-            for ids, mask in batches:
+        rest = iter(batches)
+        head = list(islice(rest, 2))
+        if self.threads == 1 or len(head) < 2:  # one batch (a cue re-cased): no threads to start
+            for ids, mask in chain(head, rest):
                 yield self.run(ids, mask)
             return
         pending: deque[Future[np.ndarray]] = deque()
         with ThreadPoolExecutor(self.threads, thread_name_prefix="subcase-onnx") as pool:
             try:
-                for ids, mask in batches:
+                for ids, mask in chain(head, rest):
                     pending.append(pool.submit(self.run, ids, mask))
                     if len(pending) > self.threads:
                         yield pending.popleft().result()
