@@ -175,8 +175,8 @@ def worker(system: str, film: Path, model: str | None, runs: int = 3, with_ceili
 
 def onnx_ceiling(engine, film: Path, words: int, model_engine=None, repeats: int = 3) -> dict:
     """The film's own batches (as the engine builds them) replayed through the ONNX
-    sessions alone, side by side as the engine runs them: the most words/s any Python
-    around the model could reach.
+    session alone, batches side by side as the engine runs them: the most words/s any
+    Python around the model could reach.
     ``model_engine``: the engine whose model cases the film (``engine`` itself for English)."""
     from subcase.casing import case_file
 
@@ -192,7 +192,7 @@ def onnx_ceiling(engine, film: Path, words: int, model_engine=None, repeats: int
     try:
         case_file(engine, film)
     finally:
-        del model_engine.session.run  # the pool's own method again
+        del model_engine.session.run  # the session's own method again
     subtokens = int(sum(int(m.sum()) for _, m in recorded))
     times, cpu = [], []
     for _ in range(repeats):
