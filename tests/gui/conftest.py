@@ -22,6 +22,22 @@ HAVE_MODEL = (models_dir() / "model.onnx").is_file()
 needs_model = pytest.mark.skipif(not HAVE_MODEL, reason=f"no casing model at {models_dir() / 'model.onnx'}")
 
 
+def wait_for_emission(qtbot, signal, timeout: int) -> list[tuple]:
+    """Wait until `signal` has been emitted once; return the arguments seen so far.
+
+    For signals a worker emits again and again (progress, file done): pytest-qt's
+    waitSignal disconnects its blocker's bound method on the first emission and the
+    blocker is freed, yet an emission already queued from the worker thread is still
+    delivered to that address.  In CI it once reached a later qtbot.wait blocker
+    ("'MultiSignalBlocker' object has no attribute 'check_params_callback'").  A plain
+    closure stays connected, and PySide6 keeps it alive, so late emissions land safely.
+    """
+    seen: list[tuple] = []
+    signal.connect(lambda *args: seen.append(args))
+    qtbot.waitUntil(lambda: bool(seen), timeout=timeout)
+    return seen
+
+
 @pytest.fixture(autouse=True)
 def private_dirs(tmp_path, monkeypatch):
     monkeypatch.setenv("SUBCASE_DATA_DIR", str(tmp_path / "user-data"))

@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 
 from subcase.batch import collect_inputs, run_batch
 
-from .conftest import DATA, long_srt, needs_model
+from .conftest import DATA, long_srt, needs_model, wait_for_emission
 
 
 def make_inputs(root: Path, films: int = 0) -> Path:
@@ -76,9 +76,7 @@ def test_batch_with_two_jobs_cancels(qtbot, engines, tmp_path):
     out = tmp_path / "out"
     dialog = open_dialog(qtbot, engines, src, out, jobs=2)
     qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
-    # queued signals are delivered only while waitSignal runs the event loop, so none is missed
-    with qtbot.waitSignal(dialog.task.signals.file_done, timeout=120_000):
-        pass  # the workers are converting
+    wait_for_emission(qtbot, dialog.task.signals.file_done, timeout=120_000)  # the workers are converting
     qtbot.mouseClick(dialog.cancel_button, Qt.LeftButton)
     # the dialog keeps the batch's result (set before finished_batch is emitted); reading it
     # rather than the signal's argument, which came through once as an int under heavy load

@@ -11,7 +11,7 @@ import time
 
 from PySide6.QtCore import Qt
 
-from .conftest import long_srt, needs_model, open_and_wait
+from .conftest import long_srt, needs_model, open_and_wait, wait_for_emission
 
 pytestmark = needs_model
 
@@ -24,8 +24,7 @@ def start_batch(qtbot, window, tmp_path, films: int):
     dialog = window.open_batch([src])
     dialog.out_edit.setText(str(tmp_path / "batch-out"))
     qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
-    with qtbot.waitSignal(dialog.task.signals.progress, timeout=60_000):
-        pass  # the batch holds the engine now
+    wait_for_emission(qtbot, dialog.task.signals.progress, timeout=60_000)  # the batch holds the engine now
     return dialog
 
 
@@ -49,8 +48,7 @@ def test_cancel_works_on_a_file_opened_during_a_batch(qtbot, make_window, sample
     previous = window.session
     dialog = start_batch(qtbot, window, tmp_path, films=8)
     window.open_file(long_srt(tmp_path / "big.srt"))
-    with qtbot.waitSignal(window.task.signals.progress, timeout=60_000):
-        pass  # casing has begun, alongside the batch
+    wait_for_emission(qtbot, window.task.signals.progress, timeout=60_000)  # casing has begun, alongside the batch
     with qtbot.waitSignal(window.casing_cancelled, timeout=10_000):
         qtbot.mouseClick(window.cancel_button, Qt.LeftButton)
     assert window.session is previous and not window.busy

@@ -18,7 +18,7 @@ from subcase.subtitles import load
 
 from subcase.gui.cue_view import COL_TEXT
 
-from .conftest import DATA, long_srt, needs_model, open_and_change_a_word, open_and_wait
+from .conftest import DATA, long_srt, needs_model, open_and_change_a_word, open_and_wait, wait_for_emission
 
 pytestmark = needs_model
 
@@ -225,8 +225,7 @@ def test_cancel_long_casing_leaves_the_app_usable(qtbot, make_window, sample, tm
     previous = window.session
     window.open_file(film)
     task = window.task
-    with qtbot.waitSignal(task.signals.progress, timeout=120_000):
-        pass
+    wait_for_emission(qtbot, task.signals.progress, timeout=120_000)
     assert window.view.cue_model.rowCount() == 1500  # the cues show before casing ends
     assert window.cancel_button.isVisible()
     with qtbot.waitSignal(window.casing_cancelled, timeout=60_000):
