@@ -29,7 +29,8 @@ def wait_for_emission(qtbot, signal, timeout: int) -> list[tuple]:
     waitSignal disconnects its blocker's bound method on the first emission and the
     blocker is freed, yet an emission already queued from the worker thread is still
     delivered to that address.  In CI it once reached a later qtbot.wait blocker
-    ("'MultiSignalBlocker' object has no attribute 'check_params_callback'").  A plain
+    ("'MultiSignalBlocker' object has no attribute 'check_params_callback'"), and once
+    a later waitSignal(finished_batch), whose args then were file_done's (an int first).  A plain
     closure stays connected, and PySide6 keeps it alive, so late emissions land safely.
     """
     seen: list[tuple] = []

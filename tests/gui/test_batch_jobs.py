@@ -78,8 +78,7 @@ def test_batch_with_two_jobs_cancels(qtbot, engines, tmp_path):
     qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
     wait_for_emission(qtbot, dialog.task.signals.file_done, timeout=120_000)  # the workers are converting
     qtbot.mouseClick(dialog.cancel_button, Qt.LeftButton)
-    # the dialog keeps the batch's result (set before finished_batch is emitted); reading it
-    # rather than the signal's argument, which came through once as an int under heavy load
+    # the dialog keeps the batch's result (set before finished_batch is emitted)
     qtbot.waitUntil(lambda: dialog.result is not None, timeout=120_000)
     result = dialog.result
     assert result.cancelled
