@@ -92,3 +92,25 @@ def test_a_grown_model_starts_with_the_checkpoints_layers_below_and_pre_trained_
                        shallow.encoder.encoder.layer[1].output.dense.weight)
     assert torch.equal(deep.head.weight, shallow.head.weight)
     assert torch.equal(deep.encoder.encoder.layer[3].output.dense.weight, pretrained_top)
+
+
+def test_strip_share_sets_how_many_training_windows_lose_their_punctuation():
+    import random
+    from types import SimpleNamespace
+
+    from subcase.training.examples import EncodedDoc
+    from subcase.training.train import batches
+
+    # "hello , world ." with the comma (id 7) and the full stop (id 8) as punctuation
+    doc = EncodedDoc(pieces=[[5], [7], [6], [8]], labels=[1, IGNORE, 0, IGNORE],
+                     is_punct=[False, True, False, True], cue_starts=[0])
+    ids = SimpleNamespace(cls_id=1, sep_id=2, pad_id=0)
+
+    def punctuated_share(strip_share: float) -> float:
+        gen = batches({"seinfeld": [doc]}, random.Random(3), ids, 8, {"seinfeld": 1.0}, strip_share)
+        rows = [row for _ in range(25) for row in next(gen)[0].tolist()]
+        return sum(7 in row or 8 in row for row in rows) / len(rows)
+
+    assert punctuated_share(1.0) == 0.0
+    assert punctuated_share(0.0) == 1.0
+    assert 0.35 < punctuated_share(0.5) < 0.65

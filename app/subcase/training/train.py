@@ -28,7 +28,9 @@ BUDGET = 62  # sub-tokens per window, plus [CLS] and [SEP]
 
 
 def batches(docs_by_source, rng: random.Random, encoder: WordEncoder, batch_size: int,
-            source_weights: dict[str, float] = SOURCE_WEIGHTS):
+            source_weights: dict[str, float] = SOURCE_WEIGHTS, strip_share: float = 0.5):
+    """Endless batches of training windows; ``strip_share`` of them lose their punctuation
+    (speech-recognition input), the rest keep it."""
     sources = list(source_weights)
     weights = [source_weights[s] for s in sources]
     while True:
@@ -36,7 +38,7 @@ def batches(docs_by_source, rng: random.Random, encoder: WordEncoder, batch_size
         while len(windows) < batch_size:
             src = rng.choices(sources, weights)[0]
             doc = rng.choice(docs_by_source[src])
-            ids, labels = sample_window(doc, rng, BUDGET, strip_punct=rng.random() < 0.5)
+            ids, labels = sample_window(doc, rng, BUDGET, strip_punct=rng.random() < strip_share)
             if ids:
                 windows.append((ids, labels))
         yield make_batch(windows, encoder.cls_id, encoder.sep_id, encoder.pad_id)
@@ -85,8 +87,13 @@ def main(argv=None) -> None:
     ap.add_argument("--grow", action="store_true",
                     help="with --resume from a shallower checkpoint: its layers at the bottom, the layers above "
                          "from the pre-trained encoder (a deeper teacher for distillation)")
+    ap.add_argument("--strip-share", type=float, default=0.5,
+                    help="share of windows without punctuation (default 0.5; 1.0 trains a model for "
+                         "unpunctuated input only)")
     add_run_options(ap)
     args = ap.parse_args(argv)
+    if not 0.0 <= args.strip_share <= 1.0:
+        ap.error("--strip-share must be between 0 and 1")
 
     rng = start_run(args)
     enc_dir, encoder, ds, by_source, val_batches = english_data(args.cache)
@@ -104,7 +111,7 @@ def main(argv=None) -> None:
     loss_fn = torch.nn.CrossEntropyLoss(ignore_index=IGNORE)
     log = open(args.out / "log.jsonl", "a")
     config = {"layer_mix": args.layer_mix, "layers": args.layers, "batch_size": args.batch_size, "lr": args.lr,
-              "head_lr": args.head_lr, "budget": BUDGET, "source_weights": args.weights,
+              "head_lr": args.head_lr, "budget": BUDGET, "source_weights": args.weights, "strip_share": args.strip_share,
               "data": ds.stats, "encoder": str(enc_dir)}
     (args.out / "config.json").write_text(json.dumps(config, indent=2))
 
@@ -114,7 +121,7 @@ def main(argv=None) -> None:
     seen = 0
     first_step = step
     model.train()
-    for ids, mask, labels in batches(by_source, rng, encoder, args.batch_size, args.weights):
+    for ids, mask, labels in batches(by_source, rng, encoder, args.batch_size, args.weights, args.strip_share):
         now = time.time()
         schedule(opt, base_lrs, step - first_step, (now - start) / (deadline - start))
         loss = train_step(model, opt, loss_fn, ids, mask, labels)
