@@ -1,5 +1,6 @@
 """Distillation pieces: the loss train_step calls, FFN pruning, picking the teacher's layers, growing a deeper
-teacher from a shallow checkpoint (train extra)."""
+teacher from a shallow checkpoint, and the share of unpunctuated windows the sampler feeds every run (train
+extra)."""
 
 from __future__ import annotations
 
