@@ -17,6 +17,7 @@ from subcase.subtitles import load
 from subcase.subtitles.words import Token, has_letters
 
 from .baselines import TruecaseBaseline, first_word_and_i
+from .intervals import LEVEL, RESAMPLES, f1_interval
 from .metrics import WordOutcome, calibration_table, default_review, review_view, score, scored_words
 
 REVIEW_THRESHOLDS = [0.5, 0.7, 0.8, 0.9, 0.95, 0.99]
@@ -116,8 +117,9 @@ def evaluate(paths: list[Path], engine: CasingEngine | None, baselines: bool = T
         group["method"] = method_for(guess.language, model_languages).value
     for punctuated in punct_settings:
         key = "punct" if punctuated else "nopunct"
-        systems: dict[str, list[WordOutcome]] = {}
-        by_language: dict[str, dict[str, list[WordOutcome]]] = {}
+        # per system, the outcomes of each file (the intervals resample files)
+        systems: dict[str, list[list[WordOutcome]]] = {}
+        by_language: dict[str, dict[str, list[list[WordOutcome]]]] = {}
         for ref, guess in zip(refs, guesses):
             inp = model_input(ref, punctuated)
             english = guess.language == "en"
@@ -138,14 +140,16 @@ def evaluate(paths: list[Path], engine: CasingEngine | None, baselines: bool = T
                 if truecase is not None and english:
                     mine["truecase (PyPI)"] = _outcomes(ref, truecase.case(inp, punctuated))
             for name, outcomes in mine.items():
-                by_language.setdefault(guess.language, {}).setdefault(name, []).extend(outcomes)
+                by_language.setdefault(guess.language, {}).setdefault(name, []).append(outcomes)
                 if name != "English model, forced":
-                    systems.setdefault(name, []).extend(outcomes)
-        for name, outcomes in systems.items():
-            results["systems"].setdefault(name, {})[key] = _score_entry(engine, outcomes, review=True)
+                    systems.setdefault(name, []).append(outcomes)
+        for name, files in systems.items():
+            entry = _score_entry(engine, _flat(files), review=True)
+            results["systems"].setdefault(name, {})[key] = entry | _intervals(files)
         for language, named in by_language.items():
-            for name, outcomes in named.items():
-                entry = score(outcomes)
+            for name, files in named.items():
+                outcomes = _flat(files)
+                entry = score(outcomes) | _intervals(files)
                 if outcomes and outcomes[0].threshold is not None:
                     entry["review_default"] = default_review(outcomes)
                 results["languages"][language]["systems"].setdefault(name, {})[key] = entry
@@ -154,6 +158,15 @@ def evaluate(paths: list[Path], engine: CasingEngine | None, baselines: bool = T
         results["model"] = {"version": engine.info.version, "sha256": engine.info.sha256,
                             "review_threshold": engine.info.review_threshold, "languages": list(model_languages)}
     return results
+
+
+def _flat(files: list[list[WordOutcome]]) -> list[WordOutcome]:
+    return [o for outcomes in files for o in outcomes]
+
+
+def _intervals(files: list[list[WordOutcome]]) -> dict:
+    """F1 and intrinsic F1 intervals over files (evaluation/intervals.py); None under two files."""
+    return {"f1_interval": f1_interval(files), "intrinsic_f1_interval": f1_interval(files, intrinsic=True)}
 
 
 def _casing_words(casing: DocumentCasing, n_cues: int) -> tuple[list[list[str]], list[list[float]]]:
@@ -185,6 +198,30 @@ def _default_row(r: dict) -> str:
             f"{r['errors']:7d}  (the app's threshold: {_thresholds(r)})")
 
 
+def _interval(entry: dict, key: str) -> str:
+    value, span = 100 * entry[key], entry.get(f"{key}_interval")
+    text = "-" if span is None else f"{100*span[0]:.1f}-{100*span[1]:.1f}"
+    return f"{value:6.1f} {text:>11}"
+
+
+def _interval_rows(results: dict) -> list[str]:
+    """subcase's F1 with its interval over files, in total and per language: how far the figure would
+    move with another draw of files like these (evaluation/intervals.py)."""
+    groups = [("all", results["systems"].get("subcase", {}))]
+    languages = results.get("languages", {})
+    if len(languages) > 1:
+        groups += [(code, group["systems"].get("subcase", {})) for code, group in languages.items()]
+    rows = [(label, key, entry) for label, by_input in groups for key, entry in by_input.items()
+            if "f1_interval" in entry]
+    if not rows:
+        return []
+    lines = ["", f"subcase's F1 with its {LEVEL:.0%} interval over files (bootstrap, {RESAMPLES} resamples of "
+                 "the files):", f"{'files':8} {'input':8} {'F1':>6} {'interval':>11} {'iF1':>6} {'interval':>11}"]
+    for label, key, entry in rows:
+        lines.append(f"{label:8} {key:8} {_interval(entry, 'f1')} {_interval(entry, 'intrinsic_f1')}")
+    return lines
+
+
 def format_report(results: dict) -> str:
     lines = [f"{results['files']} files, {results['words']} words with letters"]
     hdr = f"{'system':24} {'input':8} {'P':>6} {'R':>6} {'F1':>6} {'SER':>6} {'iF1':>6} {'iSER':>6} {'CER':>6} {'T F1':>6} {'U F1':>6} {'M F1':>6}"
@@ -207,6 +244,7 @@ def format_report(results: dict) -> str:
                          f"{r['flagged']:8d} {r['errors']:7d} {_thresholds(r):>9}")
     lines.append("(P/R/F1/SER over non-lowercase words; i* = intrinsic, sentence-initial Title words excluded; "
                  "CER = character-level capitalization error rate; all in %)")
+    lines += _interval_rows(results)
     for name, by_input in results["systems"].items():
         for key, s in by_input.items():
             if "review" not in s:

@@ -1,0 +1,64 @@
+"""F1 intervals over files (evaluation/intervals.py), by hand and through `subcase evaluate` on real files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from subcase.cli import main
+from subcase.evaluation.intervals import f1_interval
+from subcase.evaluation.metrics import WordOutcome, score
+
+
+def _file(pairs: list[tuple[str, str]], initial: int = -1) -> list[WordOutcome]:
+    return [WordOutcome(ref, hyp, sentence_initial=(k == initial)) for k, (ref, hyp) in enumerate(pairs)]
+
+
+GOOD = [("Paris", "Paris"), ("is", "is"), ("big", "big"), ("NASA", "NASA")]
+BAD = [("Paris", "paris"), ("is", "Is"), ("big", "big"), ("NASA", "Nasa")]
+
+
+def test_files_that_agree_give_a_point_and_one_file_gives_none() -> None:
+    files = [_file(GOOD), _file(GOOD), _file(GOOD)]
+    assert f1_interval(files) == (1.0, 1.0)
+    assert f1_interval([_file(GOOD)]) is None
+
+
+def test_the_interval_holds_the_pooled_f1_and_widens_as_files_disagree() -> None:
+    mixed = [_file(GOOD)] * 6 + [_file(BAD)] * 2
+    pooled = score([o for f in mixed for o in f])["f1"]
+    low, high = f1_interval(mixed)
+    assert low < pooled < high
+    assert low >= 0.0 and high <= 1.0
+    # the same pooled counts from more files of the same two kinds: a narrower interval
+    many_low, many_high = f1_interval(mixed * 4)
+    assert many_high - many_low < high - low
+    assert f1_interval(mixed) == f1_interval(mixed)  # seeded: a report is reproducible
+
+
+def test_intrinsic_leaves_out_sentence_initial_title_words() -> None:
+    # the only error is a sentence-initial Title word: gone from the intrinsic counts
+    files = [_file([("Well", "well"), ("NASA", "NASA")], initial=0)] * 3
+    assert f1_interval(files, intrinsic=True) == (1.0, 1.0)
+    low, high = f1_interval(files)
+    assert high < 1.0
+
+
+def test_evaluate_reports_intervals_in_total_and_per_language(dev_subtitles, dev_subtitles_ml, tmp_path: Path,
+                                                              capsys) -> None:
+    paths = dev_subtitles[:3] + dev_subtitles_ml["es"][:2]
+    out_json = tmp_path / "e.json"
+    assert main(["evaluate", *map(str, paths), "--no-per-cue", "--no-baselines", "--punct-only",
+                 "--json", str(out_json)]) == 0
+    out = capsys.readouterr().out
+    assert "interval over files (bootstrap" in out
+    results = json.loads(out_json.read_text(encoding="utf-8"))
+    total = results["systems"]["subcase"]["punct"]
+    low, high = total["f1_interval"]
+    assert low <= total["f1"] <= high and high - low > 0
+    for lang in ("en", "es"):
+        entry = results["languages"][lang]["systems"]["subcase"]["punct"]
+        low, high = entry["f1_interval"]
+        assert low <= entry["f1"] <= high
+        assert entry["intrinsic_f1_interval"][0] <= entry["intrinsic_f1"] <= entry["intrinsic_f1_interval"][1]
+        assert f"{lang:8} punct" in out
