@@ -18,6 +18,7 @@ default view takes each word's threshold from the model that cased it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Iterable
 
 # the sentence-start scan is the casing rules' own (casing/rules.py): metrics and rules agree on it
 from subcase.casing.rules import SENTENCE_END, scored_words  # noqa: F401 (re-exported)
@@ -84,13 +85,19 @@ class Counts:
         return out
 
 
-def score(outcomes: list[WordOutcome]) -> dict:
-    """All scores for one system: overall, intrinsic, and per tag."""
+def counts(outcomes: Iterable[WordOutcome]) -> tuple[Counts, Counts]:
+    """The counts of all words, and the intrinsic ones (sentence-initial Title words left out)."""
     full, intrinsic = Counts(), Counts()
     for o in outcomes:
         full.add(o.ref, o.hyp)
         if not (o.sentence_initial and tag_of(o.ref) is Tag.T):
             intrinsic.add(o.ref, o.hyp)
+    return full, intrinsic
+
+
+def score(outcomes: list[WordOutcome]) -> dict:
+    """All scores for one system: overall, intrinsic, and per tag."""
+    full, intrinsic = counts(outcomes)
     s = full.summary()
     i = intrinsic.summary()
     s.update({"intrinsic_" + k: v for k, v in i.items() if k in ("precision", "recall", "f1", "ser", "cer")})
