@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import json
+import runpy
+import sys
 from pathlib import Path
 
+import pytest
+
 from subcase.cli import main
-from subcase.evaluation.intervals import f1_interval
+from subcase.evaluation.intervals import f1_difference_interval, f1_interval
 from subcase.evaluation.metrics import WordOutcome, score
 
 
@@ -62,3 +66,29 @@ def test_evaluate_reports_intervals_in_total_and_per_language(dev_subtitles, dev
         assert low <= entry["f1"] <= high
         assert entry["intrinsic_f1_interval"][0] <= entry["intrinsic_f1"] <= entry["intrinsic_f1_interval"][1]
         assert f"{lang:8} punct" in out
+
+
+def test_the_paired_difference_is_zero_for_one_system_and_signed_for_a_better_one() -> None:
+    same = [_file(GOOD)] * 3 + [_file(BAD)] * 3
+    assert f1_difference_interval(same, same) == (0.0, 0.0)
+    # A is right on every file where B is wrong on some: A - B is positive on every resample
+    better = [_file(GOOD)] * 6
+    low, high = f1_difference_interval(better, same)
+    assert 0.0 < low <= high
+    assert f1_difference_interval([_file(GOOD)], [_file(BAD)]) is None
+
+
+def test_the_paired_difference_needs_the_same_files() -> None:
+    with pytest.raises(ValueError, match="3 and 2 files"):
+        f1_difference_interval([_file(GOOD)] * 3, [_file(GOOD)] * 2)
+
+
+def test_compare_models_bench_on_real_files(dev_subtitles, capsys, monkeypatch) -> None:
+    """bench/compare_models.py, the shipped model against itself on three dev files: no difference."""
+    script = Path(__file__).resolve().parents[2] / "bench" / "compare_models.py"
+    models = Path(__file__).resolve().parents[2] / "models"
+    monkeypatch.setattr(sys, "argv", [str(script), str(models), str(models), *map(str, dev_subtitles[:3])])
+    runpy.run_path(str(script), run_name="__main__")
+    out = capsys.readouterr().out
+    row = next(line for line in out.splitlines() if line.startswith("all "))
+    assert row.split()[1] == "3" and row.count("+0.0 +0.0") == 2, row

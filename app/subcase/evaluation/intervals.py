@@ -7,7 +7,8 @@ throughout one W3C talk is one convention, not 48 errors.  Resampling *files*
 with replacement (not words) and re-scoring each resample gives the spread a
 different draw of files of the same kinds would show, as on files kept apart.
 It is not a test between two models scored on the same files: that question is
-paired, and narrower (README, "Languages").
+paired (``f1_difference_interval``: both models' F1 on the same resample), and
+its answer is narrower, since a hard file is hard for both.
 
 F1 is recomputed from the summed counts of each resample (micro-averaged, as
 ``metrics.score``, whose counts these are): F1 = 2 TP / (2 TP + FP + FN).
@@ -30,17 +31,42 @@ def _tp_fp_fn(outcomes: Sequence[WordOutcome], intrinsic: bool) -> tuple[int, in
     return c.tp, c.fp, c.fn
 
 
-def f1_interval(per_file: Sequence[Sequence[WordOutcome]], intrinsic: bool = False, level: float = LEVEL,
-                resamples: int = RESAMPLES, seed: int = 0) -> tuple[float, float] | None:
-    """The central ``level`` interval of F1 over ``resamples`` resamples of the files (seeded, so a
-    report is reproducible); None for fewer than two files, where there is nothing to resample."""
-    if len(per_file) < 2:
-        return None
+def _picks(files: int, resamples: int, seed: int) -> np.ndarray:
+    """One row of file indices, drawn with replacement, per resample (seeded: a report is reproducible)."""
+    return np.random.default_rng(seed).integers(0, files, size=(resamples, files))
+
+
+def _central(values: np.ndarray, level: float) -> tuple[float, float]:
+    tail = (1.0 - level) / 2
+    low, high = np.quantile(values, [tail, 1.0 - tail])
+    return float(low), float(high)
+
+
+def _resampled_f1(per_file: Sequence[Sequence[WordOutcome]], picks: np.ndarray, intrinsic: bool) -> np.ndarray:
+    """F1 of each resample: ``picks`` holds one row of file indices per resample."""
     per_file_counts = np.array([_tp_fp_fn(outcomes, intrinsic) for outcomes in per_file], dtype=np.float64)
-    picks = np.random.default_rng(seed).integers(0, len(per_file), size=(resamples, len(per_file)))
     tp, fp, fn = per_file_counts[picks].sum(axis=1).T
     denominator = 2 * tp + fp + fn
-    f1 = np.divide(2 * tp, denominator, out=np.zeros_like(tp), where=denominator > 0)
-    tail = (1.0 - level) / 2
-    low, high = np.quantile(f1, [tail, 1.0 - tail])
-    return float(low), float(high)
+    return np.divide(2 * tp, denominator, out=np.zeros_like(tp), where=denominator > 0)
+
+
+def f1_interval(per_file: Sequence[Sequence[WordOutcome]], intrinsic: bool = False, level: float = LEVEL,
+                resamples: int = RESAMPLES, seed: int = 0) -> tuple[float, float] | None:
+    """The central ``level`` interval of F1 over ``resamples`` resamples of the files; None for fewer
+    than two files, where there is nothing to resample."""
+    if len(per_file) < 2:
+        return None
+    return _central(_resampled_f1(per_file, _picks(len(per_file), resamples, seed), intrinsic), level)
+
+
+def f1_difference_interval(files_a: Sequence[Sequence[WordOutcome]], files_b: Sequence[Sequence[WordOutcome]],
+                           intrinsic: bool = False, level: float = LEVEL, resamples: int = RESAMPLES,
+                           seed: int = 0) -> tuple[float, float] | None:
+    """The central ``level`` interval of F1(a) - F1(b), two systems' outcomes on the same files in the same
+    order, both scored on each resample of the files; None for fewer than two files."""
+    if len(files_a) != len(files_b):
+        raise ValueError(f"the two systems were scored on {len(files_a)} and {len(files_b)} files")
+    if len(files_a) < 2:
+        return None
+    picks = _picks(len(files_a), resamples, seed)  # the same resamples for both: a paired comparison
+    return _central(_resampled_f1(files_a, picks, intrinsic) - _resampled_f1(files_b, picks, intrinsic), level)

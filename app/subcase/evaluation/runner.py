@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from subcase.casing import CasingEngine, DocumentCasing, Mode
-from subcase.casing.language import detect, token_text
+from subcase.casing.language import LanguageGuess, detect, token_text
 from subcase.casing.language import name as language_name
 from subcase.casing.pauses import for_unpunctuated, pauses_of
 from subcase.casing.routing import case_by_language
@@ -125,15 +125,13 @@ def evaluate(paths: list[Path], engine: CasingEngine | None, baselines: bool = T
             english = guess.language == "en"
             mine: dict[str, list[WordOutcome]] = {}
             if engine is not None:
-                casing = case_by_language(engine, inp, None, Mode.RESTORE, guess=guess, pauses=ref.pauses)
-                hyp, conf = _casing_words(casing, len(inp))
-                mine["subcase"] = _outcomes(ref, hyp, conf, casing.threshold)
+                mine["subcase"], threshold = subcase_outcomes(engine, ref, inp, guess)
                 if guess.language not in engine.languages:
                     hyp, conf = run_model(engine, inp, pauses=ref.pauses)
                     mine["English model, forced"] = _outcomes(ref, hyp, conf, engine.info.review_threshold)
                 elif per_cue:
                     hyp, conf = run_model(engine, inp, per_cue=True, pauses=ref.pauses)
-                    mine["subcase (cue by cue)"] = _outcomes(ref, hyp, conf, casing.threshold)
+                    mine["subcase (cue by cue)"] = _outcomes(ref, hyp, conf, threshold)
             if baselines:
                 rule = "first word + I" if english else "sentence starts"
                 mine[rule] = _outcomes(ref, first_word_and_i(inp, punctuated, pronoun_i=english))
@@ -158,6 +156,15 @@ def evaluate(paths: list[Path], engine: CasingEngine | None, baselines: bool = T
         results["model"] = {"version": engine.info.version, "sha256": engine.info.sha256,
                             "review_threshold": engine.info.review_threshold, "languages": list(model_languages)}
     return results
+
+
+def subcase_outcomes(engine: CasingEngine, ref: Reference, inp: list[list[Token]],
+                     guess: LanguageGuess) -> tuple[list[WordOutcome], float]:
+    """What ``convert`` writes for one reference file's input, word by word against the reference, and
+    the review threshold of the model that cased it."""
+    casing = case_by_language(engine, inp, None, Mode.RESTORE, guess=guess, pauses=ref.pauses)
+    hyp, conf = _casing_words(casing, len(inp))
+    return _outcomes(ref, hyp, conf, casing.threshold), casing.threshold
 
 
 def _flat(files: list[list[WordOutcome]]) -> list[WordOutcome]:
