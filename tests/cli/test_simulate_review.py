@@ -13,7 +13,8 @@ def test_simulate_review_plays_the_review_to_the_end(engine, dev_subtitles):
     prep = prepare(path, engine)
     threshold = engine.info.review_threshold
     plain = simulate([prep], engine, threshold)["total"]
-    assert set(plain) == set(KEYS)
+    assert set(KEYS) <= set(plain)
+    assert plain["review_load_interval"] is None  # one file: nothing to resample
     a = plain["actions"]
     assert plain["visited"] == a["accepts"] + a["tag_changes"] + a["edits"] > 0
     # every visited wrong word was put right; what stays wrong was never highlighted
@@ -31,8 +32,10 @@ def test_simulate_review_cli_writes_json(tmp_path, dev_subtitles):
     data = json.loads(out.read_text())
     assert set(data) == {"total", "files"} and list(data["files"]) == [path.name]
     assert data["files"][path.name].pop("language") == "en"  # detected (casing/language.py)
+    assert set(data["files"][path.name]) == set(KEYS)
+    # the total adds how far its rates would move over files (None here: one file)
+    assert set(data["total"]) == set(KEYS) | {"review_load_interval", "residual_rate_interval"}
     for entry in (data["total"], data["files"][path.name]):
-        assert set(entry) == set(KEYS)
         assert 0 < entry["review_load"] < 1 and entry["words"] == data["total"]["words"]
 
 
@@ -71,3 +74,14 @@ def test_a_name_kept_in_a_parenthesis_does_not_confirm_a_learned_style(engine, d
     taught = simulate([prep], engine, None, learning_session)["total"]
     assert taught["learned_broken"] == 0
     assert taught["residual_errors"] <= plain["residual_errors"]
+
+
+def test_simulate_review_totals_come_with_intervals_over_files(engine, dev_subtitles, capsys):
+    paths = [p for p in dev_subtitles if "perspectives" in p.name][:4]
+    total = simulate([prepare(p, engine) for p in paths], engine, None)["total"]
+    for key in ("review_load", "residual_rate"):
+        low, high = total[f"{key}_interval"]
+        assert low <= total[key] <= high
+    assert total["review_load_interval"][1] > total["review_load_interval"][0]
+    assert main(["simulate-review", *map(str, paths), "-q"]) == 0
+    assert "interval over files (bootstrap): review load" in capsys.readouterr().out

@@ -70,3 +70,17 @@ def f1_difference_interval(files_a: Sequence[Sequence[WordOutcome]], files_b: Se
         return None
     picks = _picks(len(files_a), resamples, seed)  # the same resamples for both: a paired comparison
     return _central(_resampled_f1(files_a, picks, intrinsic) - _resampled_f1(files_b, picks, intrinsic), level)
+
+
+def ratio_interval(numerators: Sequence[float], denominators: Sequence[float], level: float = LEVEL,
+                   resamples: int = RESAMPLES, seed: int = 0) -> tuple[float, float] | None:
+    """The central ``level`` interval of sum(numerators) / sum(denominators) over resamples of the files
+    (one value of each per file: e.g. the words a simulated editor visited, and the file's words)."""
+    if len(numerators) != len(denominators):
+        raise ValueError(f"{len(numerators)} numerators for {len(denominators)} denominators")
+    if len(numerators) < 2:
+        return None
+    picks = _picks(len(numerators), resamples, seed)
+    top = np.asarray(numerators, dtype=np.float64)[picks].sum(axis=1)
+    bottom = np.asarray(denominators, dtype=np.float64)[picks].sum(axis=1)
+    return _central(np.divide(top, bottom, out=np.zeros_like(top), where=bottom > 0), level)

@@ -32,6 +32,7 @@ from subcase.casing.stream import line_numbers
 from subcase.review.learning import make_learner
 from subcase.subtitles import Document, load
 from subcase.subtitles.words import has_letters
+from .intervals import LEVEL, ratio_interval
 
 KEYS = ("words", "initial_errors", "visited", "review_load", "actions", "learned_fixed", "learned_broken",
         "residual_errors", "residual_rate")
@@ -186,7 +187,12 @@ def simulate(preps: list[Prepared], engine: CasingEngine, threshold: float | Non
         files[prep.name] = n.as_dict()
         guess = prep.casing.language
         files[prep.name]["language"] = guess.language if guess is not None else None
-    return {"total": total.as_dict(), "files": files}
+    out = {"total": total.as_dict(), "files": files}
+    # how far the totals would move with another draw of files like these (evaluation/intervals.py)
+    words = [f["words"] for f in files.values()]
+    for key, count in (("review_load", "visited"), ("residual_rate", "residual_errors")):
+        out["total"][f"{key}_interval"] = ratio_interval([f[count] for f in files.values()], words)
+    return out
 
 
 def format_table(results: dict, per_file: bool) -> str:
@@ -205,7 +211,12 @@ def format_table(results: dict, per_file: bool) -> str:
         for name, r in results["files"].items():
             lines.append(row(name, r))
         lines.append("-" * len(hdr))
-    lines.append(row(f"total ({len(results['files'])} files)", results["total"]))
+    total = results["total"]
+    lines.append(row(f"total ({len(results['files'])} files)", total))
+    load, residual = total.get("review_load_interval"), total.get("residual_rate_interval")
+    if load is not None and residual is not None:
+        lines.append(f"{LEVEL:.0%} interval over files (bootstrap): review load {100 * load[0]:.1f}-{100 * load[1]:.1f}%, "
+                     f"residual rate {100 * residual[0]:.2f}-{100 * residual[1]:.2f}%")
     return "\n".join(lines)
 
 
