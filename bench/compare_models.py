@@ -3,7 +3,7 @@
     python bench/compare_models.py MODELS_A MODELS_B REF... [--strip-punct] [--lang auto|en|...]
 
 Each folder is a full model directory as SUBCASE_MODEL_DIR takes it (the English model, and
-multilingual/ beside it for es/fr/de/pt).  Both cases every file exactly as ``subcase evaluate``
+multilingual/ beside it for es/fr/de/pt).  Both models case every file exactly as ``subcase evaluate``
 does (``runner.subcase_outcomes``); per language and in total it prints both F1 and intrinsic F1
 and the 90% interval of A - B over resamples of the files, both models scored on the same resample
 (``intervals.f1_difference_interval``).  An interval that holds 0 means these files do not tell
@@ -41,9 +41,10 @@ def main(argv: list[str] | None = None) -> None:
         ref = load_reference(path)
         guess = detect([token_text(tokens) for tokens in ref.cues], args.lang, engines[0].model_languages[0])
         inp = model_input(ref, not args.strip_punct)
+        outcomes = [subcase_outcomes(engine, ref, inp, guess)[0] for engine in engines]
         for group in (groups.setdefault(guess.language, [[], []]), groups.setdefault("all", [[], []])):
-            for i, engine in enumerate(engines):
-                group[i].append(subcase_outcomes(engine, ref, inp, guess)[0])
+            for side, mine in zip(group, outcomes):
+                side.append(mine)
     print(f"A = {args.model_a}\nB = {args.model_b}\n{len(files)} files, "
           f"{'no punctuation' if args.strip_punct else 'punctuated'}; {LEVEL:.0%} paired interval of A - B")
     print(f"{'files':8} {'n':>3} {'F1 A':>6} {'F1 B':>6} {'A - B':>13} {'iF1 A':>6} {'iF1 B':>6} {'A - B':>13}")

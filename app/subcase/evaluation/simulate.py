@@ -32,6 +32,7 @@ from subcase.casing.stream import line_numbers
 from subcase.review.learning import make_learner
 from subcase.subtitles import Document, load
 from subcase.subtitles.words import has_letters
+
 from .intervals import LEVEL, ratio_interval
 
 KEYS = ("words", "initial_errors", "visited", "review_load", "actions", "learned_fixed", "learned_broken",
