@@ -26,14 +26,23 @@ LEVEL = 0.90
 RESAMPLES = 1000
 
 
-def _tp_fp_fn(outcomes: Sequence[WordOutcome], intrinsic: bool) -> tuple[int, int, int]:
-    c = counts(outcomes)[1 if intrinsic else 0]
-    return c.tp, c.fp, c.fn
+def _f1_parts(per_file: Sequence[Sequence[WordOutcome]], intrinsic: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Per file, the numerator and denominator of F1 = 2 TP / (2 TP + FP + FN): summed over a resample,
+    they give that resample's F1, so F1 is a ratio of sums like any other."""
+    rows = [counts(outcomes)[1 if intrinsic else 0] for outcomes in per_file]
+    top = np.array([2 * c.tp for c in rows], dtype=np.float64)
+    return top, top + np.array([c.fp + c.fn for c in rows], dtype=np.float64)
 
 
 def _picks(files: int, resamples: int, seed: int) -> np.ndarray:
     """One row of file indices, drawn with replacement, per resample (seeded: a report is reproducible)."""
     return np.random.default_rng(seed).integers(0, files, size=(resamples, files))
+
+
+def _resampled_ratio(top: np.ndarray, bottom: np.ndarray, picks: np.ndarray) -> np.ndarray:
+    """sum(top) / sum(bottom) over the files of each resample (0 where the bottom sums to 0)."""
+    tops, bottoms = top[picks].sum(axis=1), bottom[picks].sum(axis=1)
+    return np.divide(tops, bottoms, out=np.zeros_like(tops), where=bottoms > 0)
 
 
 def _central(values: np.ndarray, level: float) -> tuple[float, float]:
@@ -42,21 +51,13 @@ def _central(values: np.ndarray, level: float) -> tuple[float, float]:
     return float(low), float(high)
 
 
-def _resampled_f1(per_file: Sequence[Sequence[WordOutcome]], picks: np.ndarray, intrinsic: bool) -> np.ndarray:
-    """F1 of each resample: ``picks`` holds one row of file indices per resample."""
-    per_file_counts = np.array([_tp_fp_fn(outcomes, intrinsic) for outcomes in per_file], dtype=np.float64)
-    tp, fp, fn = per_file_counts[picks].sum(axis=1).T
-    denominator = 2 * tp + fp + fn
-    return np.divide(2 * tp, denominator, out=np.zeros_like(tp), where=denominator > 0)
-
-
 def f1_interval(per_file: Sequence[Sequence[WordOutcome]], intrinsic: bool = False, level: float = LEVEL,
                 resamples: int = RESAMPLES, seed: int = 0) -> tuple[float, float] | None:
     """The central ``level`` interval of F1 over ``resamples`` resamples of the files; None for fewer
     than two files, where there is nothing to resample."""
     if len(per_file) < 2:
         return None
-    return _central(_resampled_f1(per_file, _picks(len(per_file), resamples, seed), intrinsic), level)
+    return _central(_resampled_ratio(*_f1_parts(per_file, intrinsic), _picks(len(per_file), resamples, seed)), level)
 
 
 def f1_difference_interval(files_a: Sequence[Sequence[WordOutcome]], files_b: Sequence[Sequence[WordOutcome]],
@@ -69,7 +70,8 @@ def f1_difference_interval(files_a: Sequence[Sequence[WordOutcome]], files_b: Se
     if len(files_a) < 2:
         return None
     picks = _picks(len(files_a), resamples, seed)  # the same resamples for both: a paired comparison
-    return _central(_resampled_f1(files_a, picks, intrinsic) - _resampled_f1(files_b, picks, intrinsic), level)
+    return _central(_resampled_ratio(*_f1_parts(files_a, intrinsic), picks)
+                    - _resampled_ratio(*_f1_parts(files_b, intrinsic), picks), level)
 
 
 def ratio_interval(numerators: Sequence[float], denominators: Sequence[float], level: float = LEVEL,
@@ -80,7 +82,5 @@ def ratio_interval(numerators: Sequence[float], denominators: Sequence[float], l
         raise ValueError(f"{len(numerators)} numerators for {len(denominators)} denominators")
     if len(numerators) < 2:
         return None
-    picks = _picks(len(numerators), resamples, seed)
-    top = np.asarray(numerators, dtype=np.float64)[picks].sum(axis=1)
-    bottom = np.asarray(denominators, dtype=np.float64)[picks].sum(axis=1)
-    return _central(np.divide(top, bottom, out=np.zeros_like(top), where=bottom > 0), level)
+    return _central(_resampled_ratio(np.asarray(numerators, dtype=np.float64), np.asarray(denominators, dtype=np.float64),
+                                     _picks(len(numerators), resamples, seed)), level)
