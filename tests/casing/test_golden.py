@@ -46,6 +46,8 @@ from subcase.casing import case_texts
 
 HERE = Path(__file__).resolve().parent
 GOLDEN = {"exact": HERE / "golden.json", "avx2": HERE / "golden-avx2.json"}
+# the multilingual companion's golden files (test_golden_ml.py), checked natively on AVX2 here too
+GOLDEN_ML = {"exact": HERE / "golden_ml.json", "avx2": HERE / "golden_ml-avx2.json"}
 TOLERANCE = 2e-3
 CASES = ["cross_cue", "no_punctuation", "all_caps", "sound_and_speaker", "mixed_case", "honorifics"]
 
@@ -100,9 +102,10 @@ def test_golden_case(observed, goldens, kernel, case):
 
 AVX2_PROBE = """
 import json, sys
+from pathlib import Path
 from subcase.casing import CasingEngine, case_texts
 from subcase.evaluation.cpuid import from_cpuid
-engine = CasingEngine()
+engine = CasingEngine(Path(sys.argv[2])) if len(sys.argv) > 2 else CasingEngine()
 diffs = {}
 for kernel, path in json.loads(sys.argv[1]).items():
     golden = json.loads(open(path, encoding="utf-8").read())
@@ -113,7 +116,8 @@ print(json.dumps({"features": from_cpuid(), "diffs": diffs}))
 """
 
 
-def test_an_avx2_only_cpu_reproduces_golden_avx2(tmp_path):
+@pytest.mark.parametrize("model", ["english", "multilingual"])
+def test_an_avx2_only_cpu_reproduces_golden_avx2(tmp_path, engine, model):
     """The golden file of the users' CPUs, checked natively: a process that sees no AVX-512, VNNI or AMX."""
     import subprocess
     import sys
@@ -129,12 +133,17 @@ def test_an_avx2_only_cpu_reproduces_golden_avx2(tmp_path):
     why = avx2_only.available()
     if why is not None:
         pytest.skip(f"bench/avx2_only.py cannot run here: {why}")
-    files = json.dumps({kernel: str(path) for kernel, path in GOLDEN.items()})
-    proc = subprocess.run([sys.executable, str(tool), sys.executable, "-c", AVX2_PROBE, files],
+    golden, model_dir = GOLDEN, []
+    if model == "multilingual":
+        golden, model_dir = GOLDEN_ML, [str(engine.model_dir / "multilingual")]
+        if not (engine.model_dir / "multilingual" / "model.json").is_file():
+            pytest.skip("no multilingual model is shipped")
+    files = json.dumps({kernel: str(path) for kernel, path in golden.items()})
+    proc = subprocess.run([sys.executable, str(tool), sys.executable, "-c", AVX2_PROBE, files, *model_dir],
                           capture_output=True, text=True, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     seen = json.loads(proc.stdout.strip().splitlines()[-1])
     assert seen["features"]["AVX2"] and not any(seen["features"][k] for k in ("AVX-512", "AVX512-VNNI",
                                                                               "AVX-VNNI", "AMX-INT8"))
     assert seen["diffs"]["avx2"] <= TOLERANCE
-    assert seen["diffs"]["exact"] > 10 * TOLERANCE  # the other kernel really ran: the files differ by 0.0876
+    assert seen["diffs"]["exact"] > 10 * TOLERANCE  # the other kernel really ran (English: the files differ by 0.0876)
