@@ -472,6 +472,18 @@ def _english_note(training: dict) -> str:
             "subtitle conventions running text lacks")
 
 
+def _dialogue_note(held_out: dict) -> str:
+    dialogue = held_out.get("dialogue") or {}
+    if not dialogue:
+        return ""
+    scores = ", ".join(f"{lang} {100 * dialogue[lang]['f1']:.1f} / {100 * dialogue[lang]['ser']:.1f}"
+                       for lang in LANGS if lang in dialogue)
+    from .dialogue_texts import VAL_CAMPAIGNS
+
+    return (f" The same on the dialogue of the held-out Wesnoth campaigns ({' and '.join(c.replace('_', ' ') for c in VAL_CAMPAIGNS)}, "
+            f"data v4): {scores}.")
+
+
 def _averaged_note(training: dict) -> str:
     runs = training.get("averaged") or []
     if not runs:
@@ -532,7 +544,8 @@ def write_card(model_dir: Path, evaluation: dict, held_out: dict, speed: str) ->
         f"a run of consecutive cues, lower-cased, half with punctuation stripped. {VAL_DOCS} documents per "
         "language are held out. The shared dev subtitles were never trained on.", "",
         "## Held-out windows (training-like, blind)", "",
-        f"F1 / SER over non-lowercase words, %, 240 windows per language (half without punctuation): {held}.", "",
+        f"F1 / SER over non-lowercase words, %, 240 windows per language (half without punctuation): {held}."
+        + _dialogue_note(held_out), "",
         "## Shared multilingual dev subtitles (never trained on), lower-cased input", "",
         "`subcase evaluate ../shared/data/dev-subtitles-ml --no-per-cue`: F1 / intrinsic F1 / SER in %; "
         "\"sentence starts\" is the rule baseline, \"English\" the English model forced onto the file.", "",
@@ -577,6 +590,9 @@ def average(checkpoints: list[Path], out: Path, encoder_dir: Path, data_path: Pa
     val = _held_out(data, WordEncoder(encoder_dir / "tokenizer.json"), english)
     record = {"step": step, "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
               **{lang: validate(model, batches) for lang, batches in val.items()}}
+    if data.get("val_dialogue"):  # the held-out campaigns: names and stories no run saw
+        dialogue = _held_out({"val": data["val_dialogue"]}, WordEncoder(encoder_dir / "tokenizer.json"), None)
+        record["dialogue"] = {lang: validate(model, batches) for lang, batches in dialogue.items()}
     out.parent.mkdir(parents=True, exist_ok=True)
     torch.save({"model": weights, "step": step, "config": config}, out)
     with open(out.parent / "log.jsonl", "a", encoding="utf-8") as log:
