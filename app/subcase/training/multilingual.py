@@ -480,8 +480,8 @@ def _dialogue_note(held_out: dict) -> str:
                        for lang in LANGS if lang in dialogue)
     from .dialogue_texts import VAL_CAMPAIGNS
 
-    return (f" The same on the dialogue of the held-out Wesnoth campaigns ({' and '.join(c.replace('_', ' ') for c in VAL_CAMPAIGNS)}, "
-            f"data v4): {scores}.")
+    campaigns = " and ".join(c.replace("_", " ") for c in VAL_CAMPAIGNS)
+    return f" The same on the dialogue of the held-out Wesnoth campaigns ({campaigns}, data v4): {scores}."
 
 
 def _averaged_note(training: dict) -> str:
@@ -587,11 +587,12 @@ def average(checkpoints: list[Path], out: Path, encoder_dir: Path, data_path: Pa
     if english_path is not None:
         with open(english_path, "rb") as f:
             english = pickle.load(f)
-    val = _held_out(data, WordEncoder(encoder_dir / "tokenizer.json"), english)
+    encoder = WordEncoder(encoder_dir / "tokenizer.json")
+    val = _held_out(data, encoder, english)
     record = {"step": step, "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
               **{lang: validate(model, batches) for lang, batches in val.items()}}
     if data.get("val_dialogue"):  # the held-out campaigns: names and stories no run saw
-        dialogue = _held_out({"val": data["val_dialogue"]}, WordEncoder(encoder_dir / "tokenizer.json"), None)
+        dialogue = _held_out({"val": data["val_dialogue"]}, encoder, None)
         record["dialogue"] = {lang: validate(model, batches) for lang, batches in dialogue.items()}
     out.parent.mkdir(parents=True, exist_ok=True)
     torch.save({"model": weights, "step": step, "config": config}, out)

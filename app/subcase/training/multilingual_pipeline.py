@@ -189,9 +189,9 @@ def _dialogue_phase(work: Path, encoder: Path, roots: list[str], english: list[s
         runs.append(str(run / "last.pt"))
     final = work / "run-dialogue"
     if not (final / "last.pt").is_file():
-        english_docs = english[1:2]  # ["--english", PATH, ...] -> [PATH]
+        # english[:2] is ["--english", PATH], or nothing: the average is scored on English as the runs were
         multilingual.main(["average", *runs, "--out", str(final / "last.pt"), "--encoder", str(encoder),
-                           "--data", str(data), *(["--english", english_docs[0]] if english_docs else [])])
+                           "--data", str(data), *english[:2]])
     return final, data
 
 
