@@ -278,15 +278,13 @@ def _count_sources(docs: list) -> dict[str, int]:
 
 # -- training ---------------------------------------------------------------------------
 
-def _held_out(data: dict, encoder, english: dict | None) -> dict:
-    """The held-out windows every checkpoint is scored on: 240 per language of data v1's held-out
-    documents (and of the English data's, when given), always the same ones (seed 1234)."""
+def _held_out(docs_by_set: dict, encoder) -> dict:
+    """The held-out windows every checkpoint is scored on: 240 of each set's held-out documents (a language
+    of data v1, "en" for the English data), always the same ones (seed 1234)."""
     from .examples import held_out_batches
 
-    val = {lang: held_out_batches(docs, encoder, BUDGET, n_windows=240, seed=1234) for lang, docs in data["val"].items()}
-    if english is not None:
-        val["en"] = held_out_batches(english["val"], encoder, BUDGET, n_windows=240, seed=1234)
-    return val
+    return {name: held_out_batches(docs, encoder, BUDGET, n_windows=240, seed=1234)
+            for name, docs in docs_by_set.items()}
 
 
 def train(args: argparse.Namespace) -> None:
@@ -302,7 +300,7 @@ def train(args: argparse.Namespace) -> None:
     encoder = WordEncoder(args.encoder / "tokenizer.json")
     with open(args.data, "rb") as f:
         data = pickle.load(f)
-    val = _held_out(data, encoder, None)
+    val = _held_out(data["val"], encoder)
     english: list = []
     if args.english is not None:
         # English subtitles and prose, encoded with this model's tokenizer (``data-en``): names,
@@ -318,7 +316,7 @@ def train(args: argparse.Namespace) -> None:
         for source, doc in en["train"]:
             by_source.setdefault(source, []).append(doc)
         english = [(source, by_source[source], SOURCE_WEIGHTS[source]) for source in SOURCE_WEIGHTS if source in by_source]
-        val.update(_held_out({"val": {}}, encoder, en))
+        val.update(_held_out({"en": en["val"]}, encoder))
     model = CaseTagger(str(args.encoder), layers=args.layers)
     step = 0
     opt = torch.optim.AdamW([{"params": model.encoder.parameters(), "lr": args.lr},
@@ -588,11 +586,11 @@ def average(checkpoints: list[Path], out: Path, encoder_dir: Path, data_path: Pa
         with open(english_path, "rb") as f:
             english = pickle.load(f)
     encoder = WordEncoder(encoder_dir / "tokenizer.json")
-    val = _held_out(data, encoder, english)
+    val = _held_out({**data["val"], **({"en": english["val"]} if english else {})}, encoder)
     record = {"step": step, "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
               **{lang: validate(model, batches) for lang, batches in val.items()}}
     if data.get("val_dialogue"):  # the held-out campaigns: names and stories no run saw
-        dialogue = _held_out({"val": data["val_dialogue"]}, encoder, None)
+        dialogue = _held_out(data["val_dialogue"], encoder)
         record["dialogue"] = {lang: validate(model, batches) for lang, batches in dialogue.items()}
     out.parent.mkdir(parents=True, exist_ok=True)
     torch.save({"model": weights, "step": step, "config": config}, out)
