@@ -182,6 +182,12 @@ class Recorder:
         self.batches.append((ids.copy(), mask.copy()))
         return self.session.run(ids, mask)
 
+    def run_all(self, batches):
+        """The engine's way in (``OnnxSession.run_all``): one batch after the other, each recorded, as
+        the timed engines run on one thread."""
+        for ids, mask in batches:
+            yield self.run(ids, mask)
+
 
 def time_models(folders: list[Path], runs: int, cues: int) -> list[dict]:
     import onnxruntime
