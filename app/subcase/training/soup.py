@@ -55,7 +55,7 @@ def main(argv=None) -> None:
         metrics = validate(model, batches)
         print(json.dumps({"candidate": name, **metrics}), flush=True)
         scored.append((metrics["ser"], name, weights, step, cfg, metrics))
-    best = scored[-1] if args.average else min(scored, key=lambda t: t[0])
+    best = (next(t for t in scored if t[1] == "average") if args.average else min(scored, key=lambda t: t[0]))
     ser, name, weights, step, config, metrics = best
     config = dict(config, soup={"picked": name, "candidates": [c[0] for c in candidates],
                                 "held_out": {k: round(v, 5) for k, v in metrics.items()}})
