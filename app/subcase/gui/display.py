@@ -61,7 +61,7 @@ def _x_server_problem(display: str) -> str | None:
     return f"cannot connect to the X display {display}: no X server is listening at {path}"
 
 
-def _xcb_plugin_problem() -> str | None:
+def xcb_plugin_problem() -> str | None:
     """None if Qt's X11 plugin and the system libraries it links against load."""
     try:
         from PySide6.QtCore import QLibraryInfo
@@ -93,7 +93,7 @@ def display_problem(env: Mapping[str, str] | None = None, platform: str | None =
         return None
     display = env.get("DISPLAY", "")
     if want_x11 and display:
-        return _xcb_plugin_problem() or _x_server_problem(display)
+        return xcb_plugin_problem() or _x_server_problem(display)
     if not display and not env.get("WAYLAND_DISPLAY"):
         return ("no display: neither DISPLAY nor WAYLAND_DISPLAY is set (start subcase from a desktop session; "
                 "`subcase convert` works without one)")

@@ -70,7 +70,9 @@ class DistillLoss:
 def make_student(teacher_state: dict, teacher_config: dict, keep_layers: list[int], intermediate: int | None,
                  enc_dir: Path) -> CaseTagger:
     """The student, initialised from the teacher's layers ``keep_layers`` and head, FFN pruned."""
-    student = CaseTagger(str(enc_dir), layer_mix=bool(teacher_config.get("layer_mix")), layers=len(keep_layers))
+    # the teacher's own feed-forward width first (a distilled teacher is narrower than the encoder's), then pruned
+    student = CaseTagger(str(enc_dir), layer_mix=bool(teacher_config.get("layer_mix")), layers=len(keep_layers),
+                         intermediate=teacher_config.get("intermediate"))
     student.load_state_dict(student_state(teacher_state, keep_layers), strict=False)
     if intermediate and intermediate != student.encoder.config.intermediate_size:
         for layer in student.encoder.encoder.layer:
