@@ -311,6 +311,28 @@ def test_other_occurrences_cased_otherwise_are_raised_for_review_not_changed(tmp
     assert [str(r) for r in flag_reasons(state, other)] == ["you wrote 'Members' in cue 1"]
 
 
+def test_words_between_two_title_fixes_are_raised_for_review_not_changed(tmp_path, engine):
+    session = open_session(tmp_path, engine, subtitles(
+        "hello there.", "our guide on involving users in web projects for better easier accessibility is out."))
+    state = session.state
+    web, accessibility = find(state, 1, "web"), find(state, 1, "accessibility")
+    between = [find(state, 1, w) for w in ("projects", "better", "easier")]
+    others = [find(state, 1, w) for w in ("for", "users", "is", "out")]
+    assert not any(state.word(p).needs_review(state.threshold) for p in between + others)  # the model is sure
+    session.perform(SetTag(web, Tag.T, engine.form))
+    assert not any(state.word(p).raised for p in between)  # one Title fix is no title yet
+    second = SetTag(accessibility, Tag.T, engine.form)
+    session.perform(second)
+    for p in between:
+        w = state.word(p)
+        assert w.form == w.proposed and w.status is Status.UNTOUCHED and w.needs_review(state.threshold)
+        assert w.raised == "between 'Web' and 'Accessibility', which you capitalised: part of a title?"
+        assert [str(r) for r in flag_reasons(state, p)][-1] == w.raised
+    assert not any(state.word(p).raised for p in others)  # a small word stays lower in a title; outside: no
+    session.revert(second)
+    assert not any(state.word(p).raised for p in between)
+
+
 def test_an_upper_form_carries_over_to_every_occurrence_away_from_sentence_starts(tmp_path, engine):
     session = open_session(tmp_path, engine, subtitles("we met the fellows today.", "a friend came.",
                                                        "so the fellows came over."))
