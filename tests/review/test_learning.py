@@ -117,6 +117,23 @@ def test_a_phrase_fix_recases_the_same_phrase_elsewhere_and_nothing_else(tmp_pat
     assert state.word(find(state, 1, "checks")).status is Status.LEARNED
 
 
+def test_with_raise_sure_phrases_a_phrase_fix_asks_where_the_model_is_sure(tmp_path, engine):
+    # the same phrase between the same neighbours, in another context (no context rule applies)
+    session = open_session(tmp_path, engine, subtitles("so we did some easy checks first.",
+                                                       "yesterday i ran some easy checks first."))
+    session.learner.raise_sure_phrases = True  # measured and left off (review/learning.py)
+    state, doc = session.state, session.doc
+    before = doc.cues[1].text
+    session.perform(SetTag(find(state, 0, "easy"), Tag.T, engine.form))
+    session.perform(SetTag(find(state, 0, "checks"), Tag.T, engine.form))
+    assert doc.cues[1].text == before
+    # "easy" was raised by the first fix already ("you wrote 'Easy'"); "checks" by the phrase
+    for word, why in (("easy", "you wrote 'Easy' in cue 1"), ("checks", "you wrote 'Easy Checks' in cue 1")):
+        w = state.word(find(state, 1, word))
+        assert w.probs[0] >= SURE_LOWER and w.status is Status.UNTOUCHED
+        assert w.raised == why and w.needs_review(state.threshold)
+
+
 def test_reviewed_words_are_never_changed(tmp_path, engine):
     session = open_session(tmp_path, engine, TALK)
     state = session.state
