@@ -11,8 +11,11 @@ test_golden.py): exactly (VNNI, AMX, SSE) or with the 16-bit saturation of
 vpmaddubsw (AVX2 and AVX-512 without VNNI).  Each way gets its own file:
 
 * golden.json       -- this machine, which must have VNNI or AMX (exact);
-* golden-avx2.json  -- the same script under ``qemu-x86_64 -cpu Haswell``
-                       (apt-get install qemu-user), an AVX2 CPU without VNNI.
+* golden-avx2.json  -- the same script on an AVX2 CPU without VNNI: under valgrind
+                       (apt-get install valgrind; its CPU has AVX2 and nothing newer), or
+                       else under ``qemu-x86_64 -cpu Haswell`` (apt-get install qemu-user).
+                       ``python bench/avx2_only.py python tests/casing/make_golden.py avx2``
+                       does it natively where the CPU has CPUID faulting.
 """
 
 from __future__ import annotations
@@ -85,10 +88,12 @@ def both_kernels(script: str, files: dict[str, Path], write: Callable[[str], Non
               f"this one has {sorted(feats & {'AVX2', 'AVX512F', 'AVX512BW'})}", file=sys.stderr)
         return 1
     write("exact")
-    qemu = shutil.which("qemu-x86_64")
+    valgrind, qemu = shutil.which("valgrind"), shutil.which("qemu-x86_64")
+    if valgrind:
+        return subprocess.run([valgrind, "--tool=none", "-q", sys.executable, script, "avx2"]).returncode
     if not qemu:
-        print(f"{name}: qemu-x86_64 not found (apt-get install qemu-user); {files['avx2'].name} not made",
-              file=sys.stderr)
+        print(f"{name}: neither valgrind nor qemu-x86_64 found (apt-get install valgrind); "
+              f"{files['avx2'].name} not made", file=sys.stderr)
         return 1
     return subprocess.run([qemu, "-cpu", "Haswell", sys.executable, script, "avx2"],
                           stderr=subprocess.DEVNULL).returncode
