@@ -2,6 +2,7 @@
 
     python bench/model_tradeoff.py build [--checkpoint work/train/shipped.pt] [--out work/tradeoff]
     python bench/model_tradeoff.py time [--runs 7] [--cues 1500] [DIR ...]
+    python bench/model_tradeoff.py count [--cues 200] [--passes 4] [DIR ...]    (valgrind)
 
 ``build`` (needs the train extra) makes one model folder per architecture and quantisation:
 layers x feed-forward width, each as fp32, dynamic int8 (per-channel, exactly as shipped:
@@ -20,6 +21,9 @@ that a slow minute of a shared machine hits them all, and reports medians:
 - words/s: the whole ``case_file`` (read, tokenize, windows, model, casing), CPU seconds;
 - encoder: only ``session.run`` on the engine's own batches of that film (recorded once),
   CPU seconds, and its ratio to the shipped model measured in the same run.
+
+``count`` gives each model's instructions per encoder pass on the AVX2 int8 kernel, under
+valgrind's callgrind, for hosts where that kernel cannot be timed natively (``count_models``).
 
 Absolute speeds are this CPU's; int8 speed depends on the CPU's int8 dot-product
 instructions (VNNI, AMX), so the ratios travel better than the words/s. The CPU flags that
@@ -247,6 +251,71 @@ def time_models(folders: list[Path], runs: int, cues: int) -> list[dict]:
     return rows
 
 
+def encoder_passes(folder: Path, film: Path, passes: int) -> None:
+    """The child of ``count``: case ``film`` once, then run the model on its batches ``passes`` times more."""
+    from subcase.casing import CasingEngine, case_file
+
+    engine = CasingEngine(folder, threads=1)
+    recorder = Recorder(engine.session)
+    engine.session = recorder
+    words = len(case_file(engine, film).casing.words)
+    engine.session = recorder.session
+    for _ in range(passes):
+        for ids, mask in recorder.batches:
+            engine.session.run(ids, mask)
+    print(json.dumps({"words": words, "batches": len(recorder.batches),
+                      "subtokens": int(sum(m.sum() for _, m in recorder.batches))}))
+
+
+def count_models(folders: list[Path], cues: int, passes: int) -> list[dict]:
+    """Instructions of the AVX2 int8 kernel per encoder pass, from valgrind's callgrind.
+
+    valgrind's CPU has AVX2 and nothing newer, so onnxruntime runs the users' kernel on any
+    x86-64 host; callgrind counts the instructions executed, the same on every run whatever the
+    machine is doing.  Each folder runs twice, casing the film and then 0 or ``passes`` more encoder
+    passes over its batches, and the difference over ``passes`` is one pass: start-up and casing
+    cancel out.  Instructions are not cycles (memory stalls and the kernels' instruction mix are not
+    counted), but the encoder ratio of model 0.1.0 to 0.2.0 came out 1.43x counted this way (on an AMD
+    EPYC) and 1.43x timed natively on the AVX2 kernel (an Intel Xeon with bench/avx2_only.py)."""
+    import re
+    import subprocess
+
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        sys.exit("model_tradeoff count: valgrind is not installed (apt-get install valgrind)")
+    from subcase.evaluation.bench import make_film
+
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        film = Path(tmp) / "film.srt"
+        make_film(film, cues)
+        for f in folders:
+            counts, info = [], {}
+            for n in (0, passes):
+                proc = subprocess.run([valgrind, "--tool=callgrind", f"--callgrind-out-file={tmp}/cg.out",
+                                       sys.executable, __file__, "_passes", str(f), str(film), str(n)],
+                                      capture_output=True, text=True)
+                found = re.search(r"Collected : (\d+)", proc.stderr)
+                if proc.returncode != 0 or found is None:
+                    sys.exit(f"model_tradeoff count: {f}: {proc.stderr.strip()[-500:]}")
+                counts.append(int(found.group(1)))
+                info = json.loads(proc.stdout.strip().splitlines()[-1])
+            per_pass = (counts[1] - counts[0]) / passes
+            rows.append({"folder": str(f), **describe(f), **info, "instructions_per_pass": per_pass,
+                         "instructions_per_word": per_pass / info["words"]})
+            print(f"{f}: {per_pass / 1e9:.3f} G instructions per pass, {per_pass / info['words']:,.0f} per word",
+                  flush=True)
+    ref = rows[0]["instructions_per_pass"]
+    print(f"film: {cues} cues, {rows[0]['words']} words, {rows[0]['subtokens']} sub-tokens in "
+          f"{rows[0]['batches']} batches; AVX2 int8 kernel (valgrind's CPU); ratios against {folders[0]}")
+    print(f"{'model':38} {'layers':>6} {'FFN':>5} {'quant':>8} {'instr/word':>11} {'ratio':>6}")
+    for r in rows:
+        r["ratio"] = ref / r["instructions_per_pass"]
+        print(f"{Path(r['folder']).name:38} {r['layers']!s:>6} {r['ffn']!s:>5} {r['quant']:>8} "
+              f"{r['instructions_per_word']:11,.0f} {r['ratio']:6.2f}")
+    return rows
+
+
 def markdown(rows: list[dict], eval_dir: Path) -> str:
     """The model card's table: F1 only where the weights were trained for that shape; a cut-down
     model's F1 is shown apart, as what the cut costs before any training."""
@@ -279,12 +348,29 @@ def main(argv: list[str] | None = None) -> None:
     t.add_argument("--json", type=Path, help="write the rows here too")
     t.add_argument("--eval", type=Path, help="folder of `subcase evaluate --json` files named after the model "
                    "folders (models.json for the shipped one): adds the dev F1 columns to a markdown table")
+    c = sub.add_parser("count", help="instructions per encoder pass on the AVX2 kernel, under valgrind")
+    c.add_argument("folders", nargs="*", type=Path)
+    c.add_argument("--cues", type=int, default=200)
+    c.add_argument("--passes", type=int, default=4)
+    c.add_argument("--json", type=Path, help="write the rows here too")
+    p = sub.add_parser("_passes", help=argparse.SUPPRESS)  # count's child, run under valgrind
+    p.add_argument("folder", type=Path)
+    p.add_argument("film", type=Path)
+    p.add_argument("passes", type=int)
     args = ap.parse_args(argv)
+    if args.cmd == "_passes":
+        encoder_passes(args.folder, args.film, args.passes)
+        return
     if args.cmd == "build":
         build(args.checkpoint, args.out, tuple(args.quant))
         return
     folders = args.folders or sorted(p for p in DEFAULT_OUT.iterdir() if (p / "model.onnx").is_file())
     folders = [SHIPPED] + [f for f in folders if f.resolve() != SHIPPED.resolve()]
+    if args.cmd == "count":
+        rows = count_models(folders, args.cues, args.passes)
+        if args.json:
+            args.json.write_text(json.dumps({"kernel": "AVX2 (valgrind)", "rows": rows}, indent=2) + "\n")
+        return
     rows = time_models(folders, args.runs, args.cues)
     if args.eval:
         print(markdown(rows, args.eval))
