@@ -115,3 +115,22 @@ def test_strip_share_sets_how_many_training_windows_lose_their_punctuation():
     assert punctuated_share(1.0) == 0.0
     assert punctuated_share(0.0) == 1.0
     assert 0.35 < punctuated_share(0.5) < 0.65
+
+
+def test_a_student_starts_from_a_distilled_teacher_of_its_own_width_then_prunes():
+    from subcase.training.distill import make_student
+    from subcase.training.paths import encoder_dir
+
+    try:
+        enc = str(encoder_dir())
+    except RuntimeError as exc:
+        pytest.skip(str(exc))
+    teacher = CaseTagger(enc, layers=3, intermediate=96)  # a student of an earlier round, narrower than 1536
+    config = {"layers": 3, "intermediate": 96, "layer_mix": False}
+    student = make_student(teacher.state_dict(), config, [0, 1, 2], 32, enc)
+    assert student.encoder.config.intermediate_size == 32
+    assert all(layer.intermediate.dense.out_features == 32 for layer in student.encoder.encoder.layer)
+    assert torch.equal(student.head.weight, teacher.head.weight)
+    same = make_student(teacher.state_dict(), config, [0, 1, 2], None, enc)  # no pruning: the teacher's weights
+    assert torch.equal(same.encoder.encoder.layer[2].output.dense.weight,
+                       teacher.encoder.encoder.layer[2].output.dense.weight)
