@@ -369,6 +369,9 @@ def test_the_word_after_a_title_fix_is_raised_for_review_not_changed(tmp_path, e
     assert not any(state.word(p).raised for p in others)
     session.revert(fix)
     assert state.word(water).raised is None
+    # names and titles capitalise every word in English only ("La Marche turque", German nouns)
+    assert make_learner(engine, "en").raise_after_title and make_learner(engine).raise_after_title
+    assert not any(make_learner(engine, lang).raise_after_title for lang in ("es", "fr", "de", "pt"))
 
 
 def test_an_upper_form_carries_over_to_every_occurrence_away_from_sentence_starts(tmp_path, engine):
