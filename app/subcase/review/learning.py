@@ -23,19 +23,9 @@ start, then pushed onto every ``and``), so every rule is narrow:
   for a word the model barely knows (split by the tokenizer, a name such as
   ``Proog``), from its second agreeing fix.  Two different forms from the
   editor switch the word-wide rule off.
-- **raised, not changed**: the other occurrences of a fixed word cased
-  otherwise are raised for review with the reason (``raise_disagreeing``).
-  So are the longer lower-case words between two words the editor fixed to
-  Title in one cue (``raise_title_gaps``): "Web projects for better easier
-  Accessibility" is a title the model read as prose.  On the dev subtitles
-  5 more visits caught 4 errors with punctuation (2 without); in six held-out
-  Seinfeld episodes 2 and 12 more visits caught none (README, "Simulated review").
-  And the longer lower-case word right after a fix to Title (``raise_after_title``:
-  "Mountain dew", "Tower records"): 12 and 20 more visits for 4 and 7 errors on
-  the dev subtitles, 17 and 80 for 3 and 5 in Seinfeld, with and without
-  punctuation, fewer visits per error than moving the threshold in all four.
-  English only: in Spanish, French, German and Portuguese names and titles do
-  not capitalise every word, and the raise cost 71 visits for 3 errors there.
+- **raised, not changed** (``raising``): the other occurrences of a fixed word
+  cased otherwise, the words between two fixes to Title in one cue, and in
+  English the word after a fix to Title are raised for review with the reason.
 - **house style**: the first fix inside a sound cue or a speaker label sets
   that category's style for the file (see ``housestyle``); every unreviewed
   word of the category is restyled, names inside a cue keep their capitals.
@@ -43,8 +33,9 @@ start, then pushed onto every ``and``), so every rule is narrow:
   (``style_learning``).
 
 Measured and left off (README, "Simulated review"): confirmations from
-accepts (``confirm``) and raising the neighbours of a change
-(``raise_neighbours``).
+accepts (``confirm``), raising the neighbours of a change
+(``raise_neighbours``) and a learned phrase raising, not capitalising, words
+the model is sure of (``raise_sure_phrases``).
 
 The learner reads only the document and the review state, so a profile from
 other files (issue 16) can seed it through ``rules`` and ``styles``.
@@ -63,7 +54,8 @@ from subcase.casing.rules import PROBE_CUES, SENTENCE_END, marks_sentence_ends
 
 from .actions import Action, Decision, EditText, TagWriter
 from .changes import OPEN, Change
-from .state import Pos, ReviewState, ReviewWord, Status
+from .state import Pos, ReviewState, Status
+from .raising import RaisingRules, pos_of
 from .style_learning import HouseStyleLearning
 
 # A word-wide UPPER form is not written over an occurrence the model is sure is lower case: an
@@ -80,7 +72,7 @@ IsRare = Callable[[str], bool]
 
 
 @dataclass
-class Learner(HouseStyleLearning):
+class Learner(HouseStyleLearning, RaisingRules):
     """What the editor taught in this file so far, and where it applies."""
 
     former: TagWriter
@@ -165,7 +157,7 @@ class Learner(HouseStyleLearning):
             if d.word is None:  # a cue text edit: its words were re-read
                 self.prepare(doc, state)
                 continue
-            pos = _pos_of(state, d.word)
+            pos = pos_of(state, d.word)
             if pos is None:
                 continue
             decided.add(pos)
@@ -191,25 +183,6 @@ class Learner(HouseStyleLearning):
                 continue
             self._learn_one(doc, state, pos, d, scratch, {pos})
             scratch.clear()
-
-    def _raise(self, state: ReviewState, decisions: Iterable[Decision], changes: dict[Pos, Change],
-               decided: set[Pos]) -> None:
-        """Errors come in runs (titles, names, terms): the words beside a changed word are
-        raised for review, whatever their confidence, unless already decided or learned."""
-        for d in decisions:
-            if d.word is None or d.final == d.before:
-                continue
-            pos = _pos_of(state, d.word)
-            if pos is None or pos in self._cats:
-                continue
-            c, s = pos
-            for k in range(s - self.raise_neighbours, s + self.raise_neighbours + 1):
-                if k == s or not 0 <= k < len(state.cues[c]) or (c, k) in changes or (c, k) in decided:
-                    continue
-                w = state.cues[c][k]
-                if w.status in OPEN and not w.needs_review(state.threshold):
-                    changes[(c, k)] = Change((c, k), w.form, w.status, w.form,
-                                             raised=f"next to '{d.final}', which you changed in cue {c + 1}")
 
     def _learn_one(self, doc: Document, state: ReviewState, pos: Pos, d: Decision,
                    changes: dict[Pos, Change], decided: set[Pos]) -> None:
@@ -264,81 +237,6 @@ class Learner(HouseStyleLearning):
             self._raise_title_gaps(state, pos, changes, decided)
         if changed and self.raise_after_title and t is Tag.T:
             self._raise_after_title(state, pos, changes, decided)
-
-    def _lower_raised(self, state: ReviewState, lower: str, changes: dict[Pos, Change], decided: set[Pos]) -> None:
-        """The editor has now written the word two ways: the occurrences raised because of
-        one of them go back to what their confidence says (a film's "station" fixed once to
-        "Station" must not keep every other "station" on the review list)."""
-        for other in self._index.get(lower, ()):
-            w = state.word(other)
-            if (other in decided or other in changes or w.status not in OPEN
-                    or not (w.raised or "").startswith("you wrote ")):
-                continue
-            changes[other] = Change(other, w.form, w.status, w.form, raised="")
-
-    def _raise_disagreeing(self, state: ReviewState, pos: Pos, form: str, changes: dict[Pos, Change],
-                           decided: set[Pos]) -> None:
-        """Raise for review the other occurrences cased otherwise than the editor just wrote it
-        (away from sentence starts; with "bigram", only where a neighbour matches too)."""
-        left, right = self.neighbours(state, pos)
-        for other in self._index.get(form.lower(), ()):
-            if other == pos or other in changes or other in decided or self._cats.get(other) is not None:
-                continue
-            w = state.word(other)
-            # a profile's word may be raised too (one it confirmed is off the list until then)
-            if w.status not in OPEN or w.form == form or w.needs_review(state.threshold) or self.initial(other):
-                continue
-            if self.raise_disagreeing == "bigram":
-                l2, r2 = self.neighbours(state, other)
-                if not ((left is not None and l2 == left) or (right is not None and r2 == right)):
-                    continue
-            changes[other] = Change(other, w.form, w.status, w.form,
-                                    raised=f"you wrote '{form}' in cue {pos[0] + 1}")
-
-    def _raise_title_gaps(self, state: ReviewState, pos: Pos, changes: dict[Pos, Change],
-                          decided: set[Pos]) -> None:
-        """Raise the lower-case words between a word just fixed to Title and the nearest Title word
-        on either side in its cue, when the editor fixed that one to Title too, no more than
-        ``raise_title_gaps`` words lie between and none starts a sentence.  Small words (three
-        letters or fewer: "for", "of", "the") stay lower in a title and are left alone."""
-        c, s = pos
-        words = state.cues[c]
-        for step in (-1, 1):
-            gap: list[int] = []
-            k = s + step
-            while 0 <= k < len(words) and len(gap) <= self.raise_title_gaps:
-                if self.initial((c, k)) or (c, k) in self._cats:
-                    break
-                t = tag_of(words[k].form)
-                if t is Tag.T and gap and words[k].status in (Status.CHANGED, Status.EDITED):
-                    a, b = sorted((s, k))  # in reading order
-                    why = f"between '{words[a].form}' and '{words[b].form}', which you capitalised: part of a title?"
-                    for g in gap:
-                        w = words[g]
-                        if (c, g) in changes or (c, g) in decided or w.status not in OPEN:
-                            continue
-                        if len(w.form) > 3 and not w.needs_review(state.threshold):
-                            changes[(c, g)] = Change((c, g), w.form, w.status, w.form, raised=why)
-                    break
-                if t is not Tag.L:
-                    break
-                gap.append(k)
-                k += step
-
-    def _raise_after_title(self, state: ReviewState, pos: Pos, changes: dict[Pos, Change],
-                           decided: set[Pos]) -> None:
-        """Raise the lower-case word right after a word just fixed to Title, in its cue: a name the
-        model missed one word of is often missing the next too ("Ichabod crane", "Mountain dew").
-        Small words (three letters or fewer) are left alone, as between two Title fixes."""
-        c, k = pos[0], pos[1] + 1
-        words = state.cues[c]
-        if k >= len(words) or self.initial((c, k)) or (c, k) in self._cats or (c, k) in changes or (c, k) in decided:
-            return
-        w = words[k]
-        if (w.status in OPEN and tag_of(w.form) is Tag.L and len(w.form) > 3
-                and not w.needs_review(state.threshold)):
-            changes[(c, k)] = Change((c, k), w.form, w.status, w.form,
-                                     raised=f"after '{words[pos[1]].form}', which you capitalised: part of a name?")
 
     def _run(self, state: ReviewState, pos: Pos) -> list[Pos]:
         """The capitalised run around ``pos`` in its cue (small lower words allowed inside)."""
@@ -431,12 +329,6 @@ def _with_case(word: str, form: str) -> str:
     """``word`` with the letter case of ``form`` (same letters)."""
     return "".join(f if a.lower() == f.lower() else a for a, f in zip(word, form)) if len(word) == len(form) else word
 
-
-def _pos_of(state: ReviewState, w: ReviewWord) -> Pos | None:
-    for s, x in enumerate(state.cues[w.cue_index]):
-        if x.word_index == w.word_index:
-            return (w.cue_index, s)
-    return None
 
 
 LINE_OPENERS = {"-", "\u2010", "\u2013", "\u2014", ">"}
