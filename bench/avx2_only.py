@@ -61,14 +61,6 @@ def valgrind() -> str | None:
     return shutil.which("valgrind") if sys.platform.startswith("linux") else None
 
 
-def valgrind_command(argv: list[str]) -> list[str]:
-    """``argv`` under valgrind's plain CPU (AVX2, no AVX-512/VNNI/AMX), child processes too."""
-    vg = valgrind()
-    if vg is None:
-        raise RuntimeError("valgrind is not installed (apt-get install valgrind)")
-    return [vg, "--tool=none", "--trace-children=yes", "-q", *argv]
-
-
 def build(out_dir: Path, avx_vnni: bool = False) -> Path:
     """avx2_only.c compiled into ``out_dir``; returns the shared object.  ``avx_vnni``: leave
     AVX-VNNI visible (AVX2 with VNNI's int8 dot product, as Intel's desktop CPUs since Alder Lake
@@ -91,11 +83,13 @@ def main(argv: list[str]) -> int:
         if avx_vnni:
             print("avx2_only: --avx-vnni and --valgrind do not go together (valgrind hides AVX-VNNI)", file=sys.stderr)
             return 2
-        if valgrind() is None:
+        vg = valgrind()
+        if vg is None:
             print("avx2_only: valgrind is not installed (apt-get install valgrind)", file=sys.stderr)
             return 3
         print("avx2_only: under valgrind: the AVX2 kernel's results; its timings are not this CPU's", file=sys.stderr)
-        return subprocess.run(valgrind_command(argv)).returncode
+        # valgrind's plain CPU (AVX2, no AVX-512/VNNI/AMX), for the command's child processes too
+        return subprocess.run([vg, "--tool=none", "--trace-children=yes", "-q", *argv]).returncode
     why = available()
     if why is not None:
         hint = "; --valgrind gives the AVX2 kernel's results (not its speed)" if valgrind() else ""

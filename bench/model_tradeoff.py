@@ -193,6 +193,19 @@ class Recorder:
             yield self.run(ids, mask)
 
 
+def film_batches(engine, film: Path) -> tuple[int, list[tuple]]:
+    """Case ``film`` once with ``engine``; its word count and the batches its model was given."""
+    from subcase.casing import case_file
+
+    recorder = Recorder(engine.session)
+    engine.session = recorder
+    try:
+        words = len(case_file(engine, film).casing.words)
+    finally:
+        engine.session = recorder.session
+    return words, recorder.batches
+
+
 def time_models(folders: list[Path], runs: int, cues: int) -> list[dict]:
     import onnxruntime
 
@@ -206,12 +219,7 @@ def time_models(folders: list[Path], runs: int, cues: int) -> list[dict]:
         film = Path(tmp) / "film.srt"
         make_film(film, cues)
         # the batches are the same for every model (same tokenizer and windows); record them once
-        base = engines[folders[0]]
-        recorder = Recorder(base.session)
-        base.session = recorder
-        words = len(case_file(base, film).casing.words)
-        base.session = recorder.session
-        batches = recorder.batches
+        words, batches = film_batches(engines[folders[0]], film)
         for engine in engines.values():  # warm-up: ORT's lazy set-up, the tokenizer cache
             case_file(engine, film)
         whole: dict[Path, list[float]] = {f: [] for f in folders}
@@ -253,18 +261,14 @@ def time_models(folders: list[Path], runs: int, cues: int) -> list[dict]:
 
 def encoder_passes(folder: Path, film: Path, passes: int) -> None:
     """The child of ``count``: case ``film`` once, then run the model on its batches ``passes`` times more."""
-    from subcase.casing import CasingEngine, case_file
+    from subcase.casing import CasingEngine
 
     engine = CasingEngine(folder, threads=1)
-    recorder = Recorder(engine.session)
-    engine.session = recorder
-    words = len(case_file(engine, film).casing.words)
-    engine.session = recorder.session
+    words, batches = film_batches(engine, film)
     for _ in range(passes):
-        for ids, mask in recorder.batches:
+        for ids, mask in batches:
             engine.session.run(ids, mask)
-    print(json.dumps({"words": words, "batches": len(recorder.batches),
-                      "subtokens": int(sum(m.sum() for _, m in recorder.batches))}))
+    print(json.dumps({"words": words, "batches": len(batches), "subtokens": int(sum(m.sum() for _, m in batches))}))
 
 
 def count_models(folders: list[Path], cues: int, passes: int) -> list[dict]:

@@ -60,6 +60,17 @@ class RaisingRules:
     def neighbours(self, state: ReviewState, pos: Pos) -> tuple[str | None, str | None]:
         raise NotImplementedError  # Learner's: the lowercased words on each side in the cue
 
+    @staticmethod
+    def _raise_at(state: ReviewState, pos: Pos, why: str, changes: dict[Pos, Change], decided: set[Pos]) -> None:
+        """Put the word at ``pos`` on the review list with ``why``, unless a human decided it, this step
+        already changes it, or it is on the list anyway.  A profile's word (``OPEN``) may be raised too:
+        one it confirmed is off the list until then."""
+        if pos in changes or pos in decided:
+            return
+        w = state.word(pos)
+        if w.status in OPEN and not w.needs_review(state.threshold):
+            changes[pos] = Change(pos, w.form, w.status, w.form, raised=why)
+
     def _raise(self, state: ReviewState, decisions: Iterable[Decision], changes: dict[Pos, Change],
                decided: set[Pos]) -> None:
         """Errors come in runs (titles, names, terms): the words beside a changed word are
@@ -72,12 +83,9 @@ class RaisingRules:
                 continue
             c, s = pos
             for k in range(s - self.raise_neighbours, s + self.raise_neighbours + 1):
-                if k == s or not 0 <= k < len(state.cues[c]) or (c, k) in changes or (c, k) in decided:
-                    continue
-                w = state.cues[c][k]
-                if w.status in OPEN and not w.needs_review(state.threshold):
-                    changes[(c, k)] = Change((c, k), w.form, w.status, w.form,
-                                             raised=f"next to '{d.final}', which you changed in cue {c + 1}")
+                if k != s and 0 <= k < len(state.cues[c]):
+                    self._raise_at(state, (c, k), f"next to '{d.final}', which you changed in cue {c + 1}",
+                                   changes, decided)
 
     def _lower_raised(self, state: ReviewState, lower: str, changes: dict[Pos, Change], decided: set[Pos]) -> None:
         """The editor has now written the word two ways: the occurrences raised because of
@@ -96,18 +104,15 @@ class RaisingRules:
         (away from sentence starts; with "bigram", only where a neighbour matches too)."""
         left, right = self.neighbours(state, pos)
         for other in self._index.get(form.lower(), ()):
-            if other == pos or other in changes or other in decided or self._cats.get(other) is not None:
+            if other == pos or self._cats.get(other) is not None:
                 continue
-            w = state.word(other)
-            # a profile's word may be raised too (one it confirmed is off the list until then)
-            if w.status not in OPEN or w.form == form or w.needs_review(state.threshold) or self.initial(other):
+            if state.word(other).form == form or self.initial(other):
                 continue
             if self.raise_disagreeing == "bigram":
                 l2, r2 = self.neighbours(state, other)
                 if not ((left is not None and l2 == left) or (right is not None and r2 == right)):
                     continue
-            changes[other] = Change(other, w.form, w.status, w.form,
-                                    raised=f"you wrote '{form}' in cue {pos[0] + 1}")
+            self._raise_at(state, other, f"you wrote '{form}' in cue {pos[0] + 1}", changes, decided)
 
     def _raise_title_gaps(self, state: ReviewState, pos: Pos, changes: dict[Pos, Change],
                           decided: set[Pos]) -> None:
@@ -128,11 +133,8 @@ class RaisingRules:
                     a, b = sorted((s, k))  # in reading order
                     why = f"between '{words[a].form}' and '{words[b].form}', which you capitalised: part of a title?"
                     for g in gap:
-                        w = words[g]
-                        if (c, g) in changes or (c, g) in decided or w.status not in OPEN:
-                            continue
-                        if len(w.form) > SMALL_WORD and not w.needs_review(state.threshold):
-                            changes[(c, g)] = Change((c, g), w.form, w.status, w.form, raised=why)
+                        if len(words[g].form) > SMALL_WORD:
+                            self._raise_at(state, (c, g), why, changes, decided)
                     break
                 if t is not Tag.L:
                     break
@@ -146,10 +148,8 @@ class RaisingRules:
         Small words (three letters or fewer) are left alone, as between two Title fixes."""
         c, k = pos[0], pos[1] + 1
         words = state.cues[c]
-        if k >= len(words) or self.initial((c, k)) or (c, k) in self._cats or (c, k) in changes or (c, k) in decided:
+        if k >= len(words) or self.initial((c, k)) or (c, k) in self._cats:
             return
-        w = words[k]
-        if (w.status in OPEN and tag_of(w.form) is Tag.L and len(w.form) > SMALL_WORD
-                and not w.needs_review(state.threshold)):
-            changes[(c, k)] = Change((c, k), w.form, w.status, w.form,
-                                     raised=f"after '{words[pos[1]].form}', which you capitalised: part of a name?")
+        if tag_of(words[k].form) is Tag.L and len(words[k].form) > SMALL_WORD:
+            self._raise_at(state, (c, k), f"after '{words[pos[1]].form}', which you capitalised: part of a name?",
+                           changes, decided)
