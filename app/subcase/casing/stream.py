@@ -19,6 +19,7 @@ from .engine import CasingEngine, OnProgress, ShouldCancel, StreamToken, WordPre
 from .gcpause import paused_gc
 from .language import LanguageGuess, name
 from .modes import Mode, is_caps_line, merge_keep
+from .continuations import after_continuation, continuing_words
 from .pauses import after_pause, opening_words
 from .rules import Method, method_note
 from .tags import TAGS, Tag, ranked
@@ -101,6 +102,7 @@ def _case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], lin
     where: list[tuple[int, int, Token] | None] = []
     hosts = {(c, k) for c, tokens in enumerate(cues) for k in host_word_indices(tokens)}
     openers = opening_words(cues, pauses)
+    continuing = continuing_words(cues)
     for c, tokens in enumerate(cues):
         stream.append(StreamToken(BOUNDARY, False))  # the model sees where each cue begins
         where.append(None)
@@ -134,6 +136,8 @@ def _case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], lin
             pred = WordPrediction(Tag.L, (1.0, 0.0, 0.0, 0.0))
         elif (c, k) in openers:
             pred = after_pause(pred)
+        elif (c, k) in continuing:
+            pred = after_continuation(pred)
         model_form = engine.form(tok.text, pred.tag)
         if mode is Mode.RESTORE:
             output = model_form
