@@ -34,6 +34,11 @@ class TruecaseBaseline:
         except ImportError as exc:
             raise RuntimeError("the truecase baseline needs the bench extra: pip install 'subcase[bench]'") from exc
         self._caser = TrueCaser()
+        # truecase keeps each word's forms in a set and breaks ties between equal scores by the set's
+        # order, which follows the interpreter's hash seed: its F1 on the dev files moved by 0.2 from
+        # one run to the next.  Sorted, every run scores the same.
+        lookup = self._caser.word_casing_lookup
+        self._caser.word_casing_lookup = {word: sorted(forms) for word, forms in lookup.items()}
         self._tokenizer = NLTKWordTokenizer()
 
     def case_text(self, text: str) -> str:
