@@ -89,6 +89,31 @@ def test_a_style_learned_from_one_fix_restyles_other_sound_cues(tmp_path, engine
     assert state.word(find(state, 2, "slams")).status is Status.LEARNED
 
 
+def test_a_learned_style_settles_the_flagged_words_already_written_that_way(tmp_path, engine):
+    session = open_session(tmp_path, engine, FILM, log=True)
+    state, doc = session.state, session.doc
+    laughing = find(state, 0, "laughing")
+    # the model wrote "[LAUGHING]" in capitals, but not surely: on the review list
+    assert state.word(laughing).form == "LAUGHING" and state.word(laughing).needs_review(state.threshold)
+    action = SetTag(find(state, 2, "door"), Tag.U, engine.form)
+    session.perform(action)  # the file writes its sound cues in capitals
+    w = state.word(laughing)
+    assert w.form == "LAUGHING" and w.status is Status.LEARNED and not w.needs_review(state.threshold)
+    assert doc.cues[0].text == "[LAUGHING]"
+    session.state.flag_context = FlagContext(doc=doc, learner=session.learner)
+    assert [r.code for r in flag_reasons(state, laughing)][0] == "learned"
+    assert str(flag_reasons(state, laughing)[0]) == "confirmed by what you taught"
+    # one undo takes it back to the model's word, on the list again
+    session.revert(action)
+    w = state.word(laughing)
+    assert w.status is Status.UNTOUCHED and w.needs_review(state.threshold)
+    session.close()
+    records = read_records(tmp_path / "log.jsonl")
+    human = next(r for r in records if r["action"] == "changed_tag")
+    settled = [r for r in records if r["action"] == "learned" and r["cue_index"] == 0]
+    assert settled and all(r["caused_by"] == human["seq"] and r["final"] == r["before"] for r in settled)
+
+
 def test_lower_style_leaves_proper_names_alone(tmp_path, engine):
     session = open_session(tmp_path, engine, FILM)
     state, doc = session.state, session.doc

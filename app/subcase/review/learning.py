@@ -28,7 +28,8 @@ start, then pushed onto every ``and``), so every rule is narrow:
   English the word after a fix to Title are raised for review with the reason.
 - **house style**: the first fix inside a sound cue or a speaker label sets
   that category's style for the file (see ``housestyle``); every unreviewed
-  word of the category is restyled, names inside a cue keep their capitals.
+  word of the category is restyled, names inside a cue keep their capitals,
+  and the flagged ones already in that style are settled.
   One fix can mislead, so the next restyled cue is raised for a check
   (``style_learning``).
 
@@ -105,6 +106,10 @@ class Learner(HouseStyleLearning, RaisingRules):
     raise_after_title: bool = True
     # A style learned from one fix is checked on the next restyled cue (see the module docstring).
     check_styles: bool = True
+    # A learned style also settles the flagged words of its category that are written that way
+    # already (``style_learning``): in six held-out Seinfeld episodes, whose sound cues are UPPER,
+    # 41 fewer words to review (782 -> 741) and no more errors left.
+    settle_styled: bool = True
     # The category words cased as plain sentences, with P(lower) (housestyle.plain_casing), asked
     # for once when a style is first learned; None: the model's probabilities tell names instead.
     plain: Callable[[list, dict], dict[Pos, tuple[str, float]]] | None = None
@@ -164,8 +169,10 @@ class Learner(HouseStyleLearning, RaisingRules):
             self._learn_one(doc, state, pos, d, changes, decided)
         if self.raise_neighbours:
             self._raise(state, decisions, changes, decided)
+        # a change of form, or of status only (a word settled in the style it already has, or put back)
         return [ch for ch in changes.values()
-                if ch.after_form != ch.before_form or self.confirm or ch.raised is not None]
+                if ch.after_form != ch.before_form or ch.after_status is not ch.before_status or self.confirm
+                or ch.raised is not None]
 
     def learn_from_reviewed(self, doc: Document, state: ReviewState) -> None:
         """Rebuild what was taught from the words humans decided, changing nothing: after a

@@ -1,7 +1,9 @@
 """House style learned from the editor's fixes in sound cues and speaker labels, and its check.
 
 The first fix inside a category (casing/housestyle.py) sets its style for the file and every
-unreviewed word of the category is restyled.  One fix can mislead: a file may write its
+unreviewed word of the category is restyled; a flagged word it leaves as it is (already written
+that way) is settled too, off the review list ("confirmed by what you taught", ``_settles``).
+One fix can mislead: a file may write its
 on-screen text "(DEADLINE)" in capitals and its descriptions "(both scream)" in lower case,
 and one fix in the first would put every description in capitals, unseen.  So the ordinary
 words (not names) of the next restyled cue are also raised for a check; the editor's decision
@@ -10,7 +12,7 @@ to what it was and the category is left to the model.  Measured on the multiling
 files (README, "Simulated review").
 
 A mixin of ``learning.Learner``, whose fields it uses (``styles``, ``_checks``, ``_cats``,
-``_plain``, ``plain``, ``former``, ``check_styles``).
+``_plain``, ``plain``, ``former``, ``check_styles``, ``settle_styled``).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ class HouseStyleLearning:
     styles: StyleMap
     former: TagWriter
     check_styles: bool
+    settle_styled: bool
     plain: Callable[[list, dict], dict[Pos, tuple[str, float]]] | None
     _plain: dict[Pos, tuple[str, float]] | None
     _cats: dict[Pos, Category]
@@ -67,6 +70,9 @@ class HouseStyleLearning:
             if new != w.form:
                 changes[pos] = Change(pos, w.form, w.status, new)
                 done[pos] = (w.form, w.status, new)
+            elif self.settle_styled and self._settles(state, pos, cat, style):
+                changes[pos] = Change(pos, w.form, w.status, w.form)  # kept as it is, off the review list
+                done[pos] = (w.form, w.status, w.form)
         # Only an ordinary word can check a style: a name ("[Redis]") keeps its capital in
         # Title and lower style alike, so keeping it says nothing about the file's style.  So a
         # check word is one the model, casing the cue as a plain sentence, is sure is lower case:
@@ -74,7 +80,8 @@ class HouseStyleLearning:
         # "Redis", confirmed Title style for every parenthesis of a talk).
         sure_lower = {pos for pos, (form, p_lower) in (self._plain or {}).items()
                       if tag_of(form) is Tag.L and p_lower >= 1 - NAME_DOUBT}
-        ordinary = {pos for pos in done if pos in sure_lower
+        restyled = [pos for pos, (before, _, after) in done.items() if before != after]
+        ordinary = {pos for pos in restyled if pos in sure_lower
                     or (self._plain is None and tag_of(done[pos][0].lower()) is Tag.L)}
         if origin is None or not self.check_styles or not ordinary:
             return
@@ -88,6 +95,24 @@ class HouseStyleLearning:
             if pos[0] == check:
                 changes[pos].ask = why
         self._checks[cat] = (style, origin, ordinary, done)
+
+    def _settles(self, state: ReviewState, pos: Pos, cat: Category, style: Style) -> bool:
+        """Whether the learned ``style`` settles a flagged word of its category that it leaves as it is.
+
+        In UPPER style every word is written in capitals, names too, so the word's form says it all.
+        In lower and Title style a name keeps its capital, so only an ordinary word counts (one the
+        model, casing the cue as a plain sentence, is sure is lower case), and in lower style not a
+        cue's first word, which a file that writes its sound cues as sentences capitalises
+        ("[Screen reader voicing]": settled lower, it was left wrong in a dev file)."""
+        w = state.word(pos)
+        if w.status is not Status.UNTOUCHED or not w.needs_review(state.threshold) or w.raised is not None:
+            return False
+        if style is Style.UPPER:
+            return True
+        if style is Style.LOWER and self._cats.get((pos[0], pos[1] - 1)) != cat:
+            return False
+        plain = (self._plain or {}).get(pos)
+        return plain is not None and tag_of(plain[0]) is Tag.L and plain[1] >= 1 - NAME_DOUBT
 
     def _settle_check(self, state: ReviewState, pos: Pos, d: Decision, cat: Category,
                       changes: dict[Pos, Change]) -> None:
