@@ -114,6 +114,21 @@ def test_a_learned_style_settles_the_flagged_words_already_written_that_way(tmp_
     assert settled and all(r["caused_by"] == human["seq"] and r["final"] == r["before"] for r in settled)
 
 
+def test_a_failed_style_check_puts_the_settled_words_back_on_the_list(tmp_path, engine):
+    session = open_session(tmp_path, engine, FILM)
+    state = session.state
+    laughing = find(state, 0, "laughing")
+    session.perform(SetTag(find(state, 2, "door"), Tag.U, engine.form))
+    assert state.word(laughing).status is Status.LEARNED
+    # the check: an ordinary word of the next restyled cue is raised ("on" of "[MAN ON PA]");
+    # the editor puts it back, so the file does not write every sound cue in capitals
+    check = next(p for p in state.positions() if (state.word(p).raised or "").startswith("check: "))
+    assert state.word(check).status is Status.LEARNED
+    session.perform(SetTag(check, Tag.L, engine.form))
+    w = state.word(laughing)
+    assert w.form == "LAUGHING" and w.status is Status.UNTOUCHED and w.needs_review(state.threshold)
+
+
 def test_lower_style_leaves_proper_names_alone(tmp_path, engine):
     session = open_session(tmp_path, engine, FILM)
     state, doc = session.state, session.doc
