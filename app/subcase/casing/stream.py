@@ -14,12 +14,12 @@ from typing import Sequence
 from subcase.subtitles.words import Token, has_letters, tokenize
 
 from .addresses import host_word_indices
+from .continuations import after_continuation, continuing_words
 from .encoder import BOUNDARY
 from .engine import CasingEngine, OnProgress, ShouldCancel, StreamToken, WordPrediction
 from .gcpause import paused_gc
 from .language import LanguageGuess, name
 from .modes import Mode, is_caps_line, merge_keep
-from .continuations import after_continuation, continuing_words
 from .pauses import after_pause, opening_words
 from .rules import Method, method_note
 from .tags import TAGS, Tag, ranked

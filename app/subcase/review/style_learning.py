@@ -3,9 +3,9 @@
 The first fix inside a category (casing/housestyle.py) sets its style for the file and every
 unreviewed word of the category is restyled; a flagged word it leaves as it is (already written
 that way) is settled too, off the review list ("confirmed by what you taught", ``_settles``).
-One fix can mislead: a file may write its
-on-screen text "(DEADLINE)" in capitals and its descriptions "(both scream)" in lower case,
-and one fix in the first would put every description in capitals, unseen.  So the ordinary
+One fix can mislead: a file may write its on-screen text "(DEADLINE)" in capitals and its
+descriptions "(both scream)" in lower case, and one fix in the first would put every
+description in capitals, unseen.  So the ordinary
 words (not names) of the next restyled cue are also raised for a check; the editor's decision
 there settles it: kept, the style stands; put back, every word the style changed goes back
 to what it was and the category is left to the model.  Measured on the multilingual dev
@@ -78,10 +78,8 @@ class HouseStyleLearning:
         # check word is one the model, casing the cue as a plain sentence, is sure is lower case:
         # a name it barely knows comes out lower there too (Portuguese "(Redis)", kept as
         # "Redis", confirmed Title style for every parenthesis of a talk).
-        sure_lower = {pos for pos, (form, p_lower) in (self._plain or {}).items()
-                      if tag_of(form) is Tag.L and p_lower >= 1 - NAME_DOUBT}
         restyled = [pos for pos, (before, _, after) in done.items() if before != after]
-        ordinary = {pos for pos in restyled if pos in sure_lower
+        ordinary = {pos for pos in restyled if self._ordinary(pos)
                     or (self._plain is None and tag_of(done[pos][0].lower()) is Tag.L)}
         if origin is None or not self.check_styles or not ordinary:
             return
@@ -111,6 +109,11 @@ class HouseStyleLearning:
             return True
         if style is Style.LOWER and self._cats.get((pos[0], pos[1] - 1)) != cat:
             return False
+        return self._ordinary(pos)
+
+    def _ordinary(self, pos: Pos) -> bool:
+        """Whether the model, casing the word's cue as a plain sentence, is sure it is lower case: an
+        ordinary word, not a name."""
         plain = (self._plain or {}).get(pos)
         return plain is not None and tag_of(plain[0]) is Tag.L and plain[1] >= 1 - NAME_DOUBT
 
