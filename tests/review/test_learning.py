@@ -174,6 +174,26 @@ def test_with_raise_sure_phrases_a_phrase_fix_asks_where_the_model_is_sure(tmp_p
         assert w.raised == why and w.needs_review(state.threshold)
 
 
+def test_a_title_fix_inside_quotes_raises_the_rest_of_the_quotation(tmp_path, engine):
+    session = open_session(tmp_path, engine, subtitles(
+        'wai provides guidance in "involving users in web projects for better accessibility".',
+        "the users of the web projects can read it."))
+    state = session.state
+    quoted = ["users", "projects", "better", "accessibility"]
+    action = SetTag(find(state, 0, "involving"), Tag.T, engine.form)
+    session.perform(action)
+    for word in quoted:  # raised (or on the list already), never changed
+        w = state.word(find(state, 0, word))
+        assert w.form == word and w.needs_review(state.threshold), word
+    assert any(state.word(find(state, 0, word)).raised == "in the same quotation as 'Involving', which you "
+               "capitalised: a title?" for word in quoted)
+    assert state.word(find(state, 0, "web")).raised is None  # a short word stays lower in a title
+    assert state.word(find(state, 0, "guidance")).raised is None  # outside the quotation
+    assert all(w.raised is None for w in state.cues[1])
+    session.revert(action)
+    assert all(w.raised is None for w in state.cues[0])
+
+
 def test_reviewed_words_are_never_changed(tmp_path, engine):
     session = open_session(tmp_path, engine, TALK)
     state = session.state
