@@ -16,6 +16,10 @@ What the caller sees is what ``run_batch`` gives:
 - ``cancel()`` stops every worker between two batches of windows; files
   already written stay (writes are atomic), and the result says cancelled.
   Ctrl-C does the same and then raises KeyboardInterrupt, as in one process.
+  It is taken as a request, not as an exception raised wherever the main
+  thread happens to be (``deferred_ctrl_c``): raised inside
+  ``concurrent.futures.wait``, it could leave a future's lock held, and the
+  pool's shutdown then waited for it forever (1 run in 40 here).
 
 No scheduler of our own: ``concurrent.futures.ProcessPoolExecutor`` with the
 ``forkserver`` start method (``spawn`` where there is none), so no worker
@@ -24,8 +28,10 @@ inherits a running onnxruntime thread pool or a Qt application.
 
 from __future__ import annotations
 
+import contextlib
 import signal
 import sys
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
@@ -162,6 +168,22 @@ def _context() -> multiprocessing.context.BaseContext:
     return ctx
 
 
+@contextlib.contextmanager
+def deferred_ctrl_c():
+    """While the block runs, Ctrl-C sets the event it yields instead of raising KeyboardInterrupt at
+    whatever line the main thread is on; the block checks the event where stopping is safe.  Outside
+    the main thread (the GUI's batch worker) signals cannot be handled, and the event stays unset."""
+    pressed = threading.Event()
+    if threading.current_thread() is not threading.main_thread():
+        yield pressed
+        return
+    previous = signal.signal(signal.SIGINT, lambda _signum, _frame: pressed.set())
+    try:
+        yield pressed
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def run_batch_parallel(inputs: Sequence[Path], out_dir: Path, jobs: int, model_dir: Path | None = None,
                        mode: str = "restore", out_format: str | None = None,
                        progress: ProgressFn | None = None, on_file_done: FileDoneFn | None = None,
@@ -173,6 +195,16 @@ def run_batch_parallel(inputs: Sequence[Path], out_dir: Path, jobs: int, model_d
     Raises ``ModelError`` when the workers cannot load the model, and
     KeyboardInterrupt after stopping the workers on Ctrl-C.
     """
+    with deferred_ctrl_c() as ctrl_c:
+        return _run_parallel(inputs, out_dir, jobs, model_dir, mode, out_format, progress, on_file_done, cancel,
+                             keep_casing, styles, adapt_factory, lang, ctrl_c)
+
+
+def _run_parallel(inputs: Sequence[Path], out_dir: Path, jobs: int, model_dir: Path | None, mode: str,
+                  out_format: str | None, progress: ProgressFn | None, on_file_done: FileDoneFn | None,
+                  cancel: ShouldCancel | None, keep_casing: bool, styles: dict | None,
+                  adapt_factory: AdaptFactory | None, lang: str, ctrl_c: threading.Event) -> BatchResult:
+    """``run_batch_parallel``'s work; Ctrl-C (``ctrl_c``) is acted on between two steps of it."""
     import queue
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
     from concurrent.futures.process import BrokenProcessPool
@@ -205,6 +237,8 @@ def run_batch_parallel(inputs: Sequence[Path], out_dir: Path, jobs: int, model_d
         # (outputs.py): a later input whose output name is taken fails, in input order.
         futures: dict[Future[FileResult], int] = {}
         for i, planned in enumerate(plan_outputs([Path(p) for p in inputs], Path(out_dir), out_format)):
+            if ctrl_c.is_set():
+                raise KeyboardInterrupt
             if planned.error is not None:
                 finished.add(i)
                 if progress is not None:
@@ -223,6 +257,8 @@ def run_batch_parallel(inputs: Sequence[Path], out_dir: Path, jobs: int, model_d
                 order.add(i, FileResult(Path(inputs[i]), error=WORKER_DIED))
         pending = set(futures)
         while pending:
+            if ctrl_c.is_set():
+                raise KeyboardInterrupt
             if cancel is not None and cancel():
                 cancelled = True
                 break
@@ -251,6 +287,8 @@ def run_batch_parallel(inputs: Sequence[Path], out_dir: Path, jobs: int, model_d
                 if f.done() and not f.cancelled() and f.exception() is None:
                     order.add(i, f.result())
             return BatchResult(order.flush(), cancelled=True)
+        if ctrl_c.is_set():
+            raise KeyboardInterrupt  # pressed as the last file finished: still an interrupted run
         return BatchResult(order.released)
     except KeyboardInterrupt:
         _stop(pool, futures if "futures" in locals() else {}, stop)

@@ -22,6 +22,10 @@ def test_tag_of(word, tag):
     ("iphones", Tag.M, "iPhones"), ("youtubes", Tag.M, "YouTubes"),  # a plural takes its singular's mask
     ("zorblaxs", Tag.M, "Zorblaxs"),
     ("LONDON", Tag.L, "london"), ("i'm", Tag.T, "I'm"), ("élan", Tag.T, "Élan"),
+    # a word that opens with a number: its Title form at a sentence start is itself ("84th street"),
+    # except a single letter that is not a plural's "s" ("3D", "4K")
+    ("84th", Tag.T, "84th"), ("1990s", Tag.T, "1990s"), ("80s", Tag.T, "80s"), ("3pm", Tag.T, "3pm"),
+    ("3d", Tag.T, "3D"), ("4k", Tag.T, "4K"), ("'tis", Tag.T, "'Tis"), ("1,000th", Tag.M, "1,000th"),
 ])
 def test_apply_tag(word, tag, expected):
     assert apply_tag(word, tag, LEX) == expected

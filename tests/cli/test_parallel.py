@@ -168,6 +168,28 @@ def test_ctrl_c_stops_cleanly(tmp_path):
     assert not [p for p in out_dir.iterdir() if p.name.startswith(".")]  # no temp file left
 
 
+def test_ctrl_c_is_a_request_while_the_batch_runs():
+    """Ctrl-C sets an event the batch checks between steps, never an exception raised mid-step
+    (inside concurrent.futures.wait it left a future's lock held: the shutdown hung)."""
+    import threading
+
+    from subcase.parallel import deferred_ctrl_c
+
+    before = signal.getsignal(signal.SIGINT)
+    with deferred_ctrl_c() as pressed:
+        os.kill(os.getpid(), signal.SIGINT)  # a real signal, handled by the interpreter
+        deadline = time.monotonic() + 5
+        while not pressed.is_set() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert pressed.is_set()
+    assert signal.getsignal(signal.SIGINT) is before
+    seen = []
+    worker = threading.Thread(target=lambda: seen.append(deferred_ctrl_c().__enter__().is_set()))
+    worker.start()
+    worker.join()
+    assert seen == [False] and signal.getsignal(signal.SIGINT) is before  # no handler from a worker thread
+
+
 def test_default_jobs_keeps_a_small_batch_in_one_process(tmp_path):
     from subcase.parallel import SMALL_BATCH_BYTES, auto_jobs, default_jobs
 

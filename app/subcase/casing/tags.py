@@ -59,6 +59,14 @@ def case_mask_key(word: str) -> str:
 
 
 def _title(word: str) -> str:
+    # A word that opens with a number keeps its letters in lower case: the Title form of "84th",
+    # "1990s" or "3pm" at a sentence start is the word itself, never "84Th" or "1990S".  One
+    # letter after the number, other than a plural's "s", is a name in capitals ("3D", "4K").
+    first_letter = next((i for i, c in enumerate(word) if c.isalpha()), None)
+    if first_letter is not None and any(c.isdigit() for c in word[:first_letter]):
+        letters = [c for c in word if c.isalpha()]
+        if len(letters) > 1 or letters[0].lower() == "s":
+            return word.lower()
     out = []
     seen_letter = False
     for c in word:
