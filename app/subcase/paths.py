@@ -24,7 +24,9 @@ from pathlib import Path
 MODEL_FILES = ("model.onnx", "tokenizer.json", "lexicon.json", "model.json", "MODEL_CARD.md",
                # the companion model of other languages (casing/engine.py, COMPANION), loaded only when needed
                "multilingual/model.onnx", "multilingual/tokenizer.json", "multilingual/lexicon.json",
-               "multilingual/model.json", "multilingual/MODEL_CARD.md")
+               "multilingual/model.json", "multilingual/MODEL_CARD.md",
+               # the words its languages write only capitalised (casing/capitalised.py)
+               "multilingual/capitalised.json.gz")
 
 _PACKAGE = Path(__file__).resolve().parent
 

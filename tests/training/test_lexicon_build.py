@@ -27,3 +27,19 @@ def test_masks_come_from_english_text_and_word_lists_but_never_cover_a_common_wo
 def test_no_word_lists_is_a_clear_error(tmp_path):
     with pytest.raises(SystemExit, match="word lists"):
         build_multilingual_lexicon([], {}, [tmp_path])
+
+
+def test_capitalised_words_are_the_ones_a_list_holds_only_in_title_case(tmp_path):
+    from subcase.training.lexicon_build import capitalised_words
+
+    lists = tmp_path / "usr" / "share" / "dict"
+    lists.mkdir(parents=True)
+    # "essen" (to eat) and "Essen" (food, the city): both forms, so not capitalised-only
+    (lists / "ngerman").write_text("Haus\nEssen\nessen\nlaufen\nAachen\niPod\nUNO\nO'Brien\n", encoding="utf-8")
+    (lists / "portuguese").write_text("Lisboa\ncasa\n", encoding="utf-8")
+    (lists / "brazilian").write_text("lisboa\nRecife\n", encoding="utf-8")  # one language, two lists
+    (lists / "french").write_text("maison\n", encoding="utf-8")
+    found = capitalised_words([tmp_path])
+    assert found["de"] == ["aachen", "haus"]
+    assert found["pt"] == ["recife"]
+    assert found["fr"] == []

@@ -22,7 +22,7 @@ from subcase.paths import models_dir
 
 from .calibration import apply_temperature
 from .encoder import WordEncoder
-from .lexicon import load_lexicon
+from .lexicon import CAPITALISED_FILE, load_capitalised, load_lexicon
 from .onnx_session import ModelError, OnnxSession
 from .tags import TAGS, Tag, apply_tag
 from .windows import assign_tokens, plan_windows
@@ -109,6 +109,12 @@ class CasingEngine:
         self.encoder = WordEncoder(model_dir / "tokenizer.json")
         lex_path = model_dir / "lexicon.json"
         self.lexicon = load_lexicon(lex_path) if lex_path.is_file() else {}
+        # words each language writes only capitalised (German nouns; casing/capitalised.py), if shipped
+        cap_path = model_dir / CAPITALISED_FILE
+        try:
+            self.capitalised = load_capitalised(cap_path) if cap_path.is_file() else {}
+        except ValueError as exc:
+            raise ModelError(str(exc)) from exc
         window = meta.get("window", {})
         self.budget = int(budget or window.get("budget", BUDGET))
         self.step = int(step or window.get("step", STEP))

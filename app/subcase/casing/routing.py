@@ -39,7 +39,8 @@ def case_by_language(engine: CasingEngine, cues: Sequence[Sequence[Token]], line
                for language in [guess.language, *sorted(set(guess.cue_languages) - {guess.language})]}
     main = engine.engine_for(guess.language) or engine  # its threshold is the document's
     if all(m is Method.MODEL for m in per_cue) and len(set(guess.cue_languages)) == 1:
-        casing = case_token_lists(main, cues, line_of, mode, progress, cancel, pauses)
+        casing = case_token_lists(main, cues, line_of, mode, progress, cancel, pauses,
+                                  _capitalised(main, guess.cue_languages))
     else:
         words = _model_runs(engine, cues, line_of, mode, per_cue, guess.cue_languages, progress, cancel, pauses)
         words += _rule_words(cues, per_cue)
@@ -65,11 +66,19 @@ def _model_runs(engine: CasingEngine, cues: Sequence[Sequence[Token]], line_of: 
         while end < len(cues) and per_cue[end] is Method.MODEL and engine.engine_for(languages[end]) is model:
             end += 1
         run = case_token_lists(model, cues[c:end], line_of[c:end] if line_of else None, mode, progress, cancel,
-                               pauses[c:end] if pauses else None)
+                               pauses[c:end] if pauses else None, _capitalised(model, languages[c:end]))
         words += [WordCasing(w.cue_index + c, w.word_index, w.start, w.end, w.input, w.output, w.model_form, w.tag,
                              w.probs) for w in run.words]
         c = end
     return words
+
+
+def _capitalised(model: CasingEngine, languages: Sequence[str]) -> list[frozenset[str]] | None:
+    """Each cue's words its language writes only capitalised (casing/capitalised.py); None when
+    the model ships none for these languages."""
+    if not any(model.capitalised.get(language) for language in set(languages)):
+        return None
+    return [model.capitalised.get(language, frozenset()) for language in languages]
 
 
 def _rule_words(cues: Sequence[Sequence[Token]], per_cue: list[Method]) -> list[WordCasing]:

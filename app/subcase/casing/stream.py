@@ -9,11 +9,12 @@ here is linear in the number of tokens, however they are spread over cues.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import AbstractSet, Sequence
 
 from subcase.subtitles.words import Token, has_letters, tokenize
 
 from .addresses import host_word_indices
+from .capitalised import weigh_capitalised
 from .continuations import after_continuation, continuing_words
 from .encoder import BOUNDARY
 from .engine import CasingEngine, OnProgress, ShouldCancel, StreamToken, WordPrediction
@@ -84,20 +85,23 @@ class DocumentCasing:
 
 def case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], line_of: Sequence[Sequence[int]] | None,
                      mode: Mode = Mode.RESTORE, progress: OnProgress | None = None,
-                     cancel: ShouldCancel | None = None, pauses: Sequence[bool] | None = None) -> DocumentCasing:
+                     cancel: ShouldCancel | None = None, pauses: Sequence[bool] | None = None,
+                     capitalised: Sequence[AbstractSet[str]] | None = None) -> DocumentCasing:
     """Case cues given as token lists (offsets into each cue's text).
 
     ``line_of[c][k]`` is the line number of token k of cue c, used by caps mode;
     ``pauses[c]`` says that a silence comes before cue c, in a file that marks no sentence
-    ends (``pauses.for_unpunctuated``, decided for the whole file by the caller).
+    ends (``pauses.for_unpunctuated``, decided for the whole file by the caller);
+    ``capitalised[c]``, the words cue c's language writes only capitalised (capitalised.py).
     """
     with paused_gc():
-        return _case_token_lists(engine, cues, line_of, Mode(mode), progress, cancel, pauses)
+        return _case_token_lists(engine, cues, line_of, Mode(mode), progress, cancel, pauses, capitalised)
 
 
 def _case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], line_of: Sequence[Sequence[int]] | None,
                       mode: Mode, progress: OnProgress | None, cancel: ShouldCancel | None,
-                      pauses: Sequence[bool] | None) -> DocumentCasing:
+                      pauses: Sequence[bool] | None,
+                      capitalised: Sequence[AbstractSet[str]] | None) -> DocumentCasing:
     stream: list[StreamToken] = []
     where: list[tuple[int, int, Token] | None] = []
     hosts = {(c, k) for c, tokens in enumerate(cues) for k in host_word_indices(tokens)}
@@ -138,6 +142,8 @@ def _case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], lin
             pred = after_pause(pred)
         elif (c, k) in continuing:
             pred = after_continuation(pred)
+        if capitalised is not None and tok.text.lower() in capitalised[c]:
+            pred = weigh_capitalised(pred)
         model_form = engine.form(tok.text, pred.tag)
         if mode is Mode.RESTORE:
             output = model_form

@@ -44,6 +44,23 @@ def build_lexicon(dataset=None) -> dict[str, str]:
 # Word lists of the multilingual model's languages (Debian wspanish, wfrench,
 # wngerman, wportuguese, wbrazilian), under /usr/share/dict of an unpacked root.
 WORD_LISTS = ("spanish", "french", "ngerman", "portuguese", "brazilian")
+LIST_LANGUAGE = {"spanish": "es", "french": "fr", "ngerman": "de", "portuguese": "pt", "brazilian": "pt"}
+
+
+def capitalised_words(roots) -> dict[str, list[str]]:
+    """Per language, the lower-cased words its word lists hold only in Title case and in no
+    other form (casing/capitalised.py): German nouns, names.  "essen" and "Essen" are both in
+    wngerman, so "essen" is not one of them."""
+    forms: dict[str, dict[str, set[Tag]]] = {}
+    for root in roots:
+        for name, lang in LIST_LANGUAGE.items():
+            for path in sorted(root.rglob(f"dict/{name}")):
+                if path.is_file():
+                    by_key = forms.setdefault(lang, {})
+                    for w in path.read_text(encoding="utf-8", errors="replace").split():
+                        by_key.setdefault(w.lower(), set()).add(tag_of(w))
+    return {lang: sorted(k for k, tags in by_key.items() if tags == {Tag.T} and WORD_RE.fullmatch(k) and len(k) >= 2)
+            for lang, by_key in sorted(forms.items())}
 
 
 def _word_lists(roots) -> list[list[str]]:

