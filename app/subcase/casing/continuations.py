@@ -32,7 +32,7 @@ from typing import Sequence
 from subcase.subtitles.words import Token
 
 from .engine import WordPrediction
-from .tags import TAGS, Tag
+from .tags import Tag
 
 MARKS = frozenset({",", ";"})
 LIKELIHOOD_RATIO = 6.0
@@ -50,14 +50,4 @@ def continuing_words(cues: Sequence[Sequence[Token]]) -> set[tuple[int, int]]:
 
 def after_continuation(pred: WordPrediction) -> WordPrediction:
     """``pred`` for a word that continues a sentence: the odds for lower case times ``LIKELIHOOD_RATIO``."""
-    if pred.tag is not Tag.L:
-        return pred
-    p = list(pred.probs)
-    lower = TAGS.index(Tag.L)
-    rest = 1.0 - p[lower]
-    if rest <= 0.0:
-        return pred
-    weighed = LIKELIHOOD_RATIO * p[lower] / (LIKELIHOOD_RATIO * p[lower] + rest)
-    scale = (1.0 - weighed) / rest
-    q = [weighed if k == lower else x * scale for k, x in enumerate(p)]
-    return WordPrediction(Tag.L, (q[0], q[1], q[2], q[3]))
+    return pred.weighed(Tag.L, LIKELIHOOD_RATIO) if pred.tag is Tag.L else pred

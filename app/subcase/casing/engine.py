@@ -57,6 +57,20 @@ class WordPrediction:
     def confidence(self) -> float:
         return self.probs[TAGS.index(self.tag)]
 
+    def weighed(self, tag: Tag, ratio: float) -> WordPrediction:
+        """This prediction with evidence for ``tag`` folded in: its odds times ``ratio``, the other tags
+        scaled in proportion, and the tag the most probable one after that (casing/continuations.py,
+        casing/capitalised.py)."""
+        k = TAGS.index(tag)
+        p = self.probs[k]
+        rest = 1.0 - p
+        if rest <= 0.0:
+            return self
+        new = ratio * p / (ratio * p + rest)
+        scale = (1.0 - new) / rest
+        q = tuple(new if i == k else x * scale for i, x in enumerate(self.probs))
+        return WordPrediction(TAGS[max(range(len(q)), key=q.__getitem__)], (q[0], q[1], q[2], q[3]))
+
 
 @dataclass(frozen=True)
 class ModelInfo:

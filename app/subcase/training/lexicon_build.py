@@ -43,8 +43,8 @@ def build_lexicon(dataset=None) -> dict[str, str]:
 
 # Word lists of the multilingual model's languages (Debian wspanish, wfrench,
 # wngerman, wportuguese, wbrazilian), under /usr/share/dict of an unpacked root.
-WORD_LISTS = ("spanish", "french", "ngerman", "portuguese", "brazilian")
 LIST_LANGUAGE = {"spanish": "es", "french": "fr", "ngerman": "de", "portuguese": "pt", "brazilian": "pt"}
+WORD_LISTS = tuple(LIST_LANGUAGE)
 
 
 def capitalised_words(roots) -> dict[str, list[str]]:
