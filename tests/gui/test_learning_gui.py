@@ -68,6 +68,12 @@ def test_a_fix_by_keyboard_restyles_sound_cues_shows_why_and_undoes_as_one(qtbot
     window.goto(slams)
     assert "why: changed by what you taught" in window.word_label.text()
     assert "changed by what you taught" in window.details.why_label.text()
+    # "[LAUGHING]", already in capitals but unsure, is settled by the style: off the list, saying why
+    laughing = (0, 0)
+    assert state.word(laughing).form == "LAUGHING" and state.word(laughing).status is Status.LEARNED
+    assert not state.word(laughing).needs_review(state.threshold)
+    window.goto(laughing)
+    assert "why: confirmed by what you taught" in window.word_label.text()
 
     qtbot.keyClick(window.view, Qt.Key_Z, Qt.ControlModifier)  # one undo: the fix and all it caused
     assert [c.text for c in doc.cues] == before
