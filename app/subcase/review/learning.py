@@ -121,7 +121,7 @@ class Learner(HouseStyleLearning, RaisingRules):
     _initial: dict[Pos, bool] = field(default_factory=dict, repr=False)
     _cats: dict[Pos, Category] = field(default_factory=dict, repr=False)
     _index: dict[str, list[Pos]] = field(default_factory=dict, repr=False)
-    _quoted: dict[Pos, int] = field(default_factory=dict, repr=False)  # word -> its quotation (raising)
+    _quoted: dict[Pos, list[Pos]] = field(default_factory=dict, repr=False)  # word -> its quotation's words
     _prepared_for: int | None = field(default=None, repr=False)
     # house style learned from one fix and not yet checked: category -> (style, the fix's cue,
     # the ordinary words it restyled (no names), {pos: (form before, status before, form after)} it changed)

@@ -46,21 +46,21 @@ SMALL_WORD = 3
 QUOTE_MARKS = {'"': None, "\u201c": True, "\u201d": False}
 
 
-def quoted_spans(doc: Document, state: ReviewState) -> dict[Pos, int]:
-    """The words inside quotation marks, each with the number of its quotation in the file; a
-    quotation ends with its cue, whether or not it is closed there."""
-    out: dict[Pos, int] = {}
-    span = 0
+def quoted_spans(doc: Document, state: ReviewState) -> dict[Pos, list[Pos]]:
+    """Each word inside quotation marks, with the words of its quotation (one list shared by them
+    all); a quotation ends with its cue, whether or not it is closed there."""
+    out: dict[Pos, list[Pos]] = {}
     for c, cue in enumerate(doc.cues):
-        inside = False
+        quotation: list[Pos] | None = None  # the words of the open quotation
         slots = {w.start: s for s, w in enumerate(state.cues[c])}
         for t in cue.tokens():
             if t.text in QUOTE_MARKS:
                 opens = QUOTE_MARKS[t.text]
-                inside = not inside if opens is None else opens
-                span += inside
-            elif inside and t.is_word and t.start in slots:
-                out[(c, slots[t.start])] = span
+                quotation = [] if (quotation is None if opens is None else opens) else None
+            elif quotation is not None and t.is_word and t.start in slots:
+                pos = (c, slots[t.start])
+                quotation.append(pos)
+                out[pos] = quotation
     return out
 
 
@@ -80,7 +80,7 @@ class RaisingRules:
     raise_quoted_titles: bool
     _index: dict[str, list[Pos]]
     _cats: dict[Pos, Category]
-    _quoted: dict[Pos, int]
+    _quoted: dict[Pos, list[Pos]]
 
     def initial(self, pos: Pos) -> bool:
         raise NotImplementedError  # Learner's: whether the word starts a sentence
@@ -169,29 +169,28 @@ class RaisingRules:
                 gap.append(k)
                 k += step
 
+    def _may_be_title_word(self, state: ReviewState, pos: Pos) -> bool:
+        """A lower-case word longer than a small one, starting no sentence, outside sound cues and
+        labels: one that a title or a name around it would capitalise."""
+        form = state.word(pos).form
+        return (tag_of(form) is Tag.L and len(form) > SMALL_WORD and not self.initial(pos)
+                and pos not in self._cats)
+
     def _raise_after_title(self, state: ReviewState, pos: Pos, changes: dict[Pos, Change],
                            decided: set[Pos]) -> None:
         """Raise the lower-case word right after a word just fixed to Title, in its cue: a name the
         model missed one word of is often missing the next too ("Ichabod crane", "Mountain dew").
         Small words (three letters or fewer) are left alone, as between two Title fixes."""
-        c, k = pos[0], pos[1] + 1
-        words = state.cues[c]
-        if k >= len(words) or self.initial((c, k)) or (c, k) in self._cats:
-            return
-        if tag_of(words[k].form) is Tag.L and len(words[k].form) > SMALL_WORD:
-            self._raise_at(state, (c, k), f"after '{words[pos[1]].form}', which you capitalised: part of a name?",
+        after = (pos[0], pos[1] + 1)
+        if after[1] < len(state.cues[pos[0]]) and self._may_be_title_word(state, after):
+            self._raise_at(state, after, f"after '{state.word(pos).form}', which you capitalised: part of a name?",
                            changes, decided)
 
     def _raise_quoted_title(self, state: ReviewState, pos: Pos, changes: dict[Pos, Change],
                             decided: set[Pos]) -> None:
         """Raise the longer lower-case words of the quotation holding a word just fixed to Title:
         in English a quoted title capitalises its words ("Involving Users in Web Projects")."""
-        span = self._quoted.get(pos)
-        if span is None:
-            return
         why = f"in the same quotation as '{state.word(pos).form}', which you capitalised: a title?"
-        for other, s in self._quoted.items():
-            w = state.word(other)
-            if (s == span and other != pos and tag_of(w.form) is Tag.L and len(w.form) > SMALL_WORD
-                    and not self.initial(other) and other not in self._cats):
+        for other in self._quoted.get(pos, ()):
+            if other != pos and self._may_be_title_word(state, other):
                 self._raise_at(state, other, why, changes, decided)
