@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from subcase.errors import SubcaseError
 from subcase.subtitles import SubtitleError, loads
@@ -26,6 +26,17 @@ def test_mixed_file_is_refused_with_line_numbers() -> None:
     message = str(info.value)
     assert "line 3 is UTF-8" in message and "line 7 is not (byte 0xef)" in message
     assert isinstance(info.value, SubtitleError) and isinstance(info.value, SubcaseError)
+
+
+def test_a_legacy_line_that_is_utf8_by_chance_is_refused_not_misread() -> None:
+    # cp1252 "café" and two no-break spaces are the bytes e9 a0 a0, also the UTF-8 of U+9820; next
+    # to a line that is not UTF-8 the file has no single sure decoding, so it is refused, as a
+    # mixed file is, with both lines named (found by the property test below; a known limit: a
+    # genuine cp1252 file with this rare sequence must be saved as UTF-8 first).
+    raw = (b"1\n00:00:00,000 --> 00:00:00,900\nparis\xa0paris\n\n"
+           b"2\n00:00:01,000 --> 00:00:01,900\ncaf\xe9\xa0\xa0paris\n")
+    with pytest.raises(MixedEncodingError, match=r"line 7 is UTF-8 .* but line 3 is not"):
+        loads(raw, "prop.srt")
 
 
 def test_single_legacy_encoding_is_still_read() -> None:
@@ -97,8 +108,15 @@ def _char_spans(doc) -> list[tuple[int, int]]:
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(documents(), st.data())
 def test_recasing_changes_only_recased_letters(doc_and_encoding, data) -> None:
-    raw, _ = doc_and_encoding
-    doc = loads(raw, "prop.srt")
+    raw, drawn = doc_and_encoding
+    try:
+        doc = loads(raw, "prop.srt")
+    except MixedEncodingError:
+        # A cp1252 line can be valid UTF-8 by chance (see the test below); such a file is refused,
+        # so it has nothing to recase.  In any other encoding a refusal is a failure.
+        if drawn != "cp1252":
+            raise
+        assume(False)
     # Tiny legacy files may be detected as another code page; what matters is
     # that the bytes come back under whichever one was detected.
     encoding = doc.encoding
