@@ -172,7 +172,7 @@ def describe(folder: Path) -> dict:
     meta = json.loads((folder / "model.json").read_text())
     training = meta.get("training", {})
     return {"layers": training.get("layers"), "ffn": training.get("intermediate", 1536),
-            "quant": "dynamic", "weights": "trained"}
+            "heads": training.get("heads", 12), "quant": "dynamic", "weights": "trained"}
 
 
 class Recorder:
@@ -250,10 +250,11 @@ def time_models(folders: list[Path], runs: int, cues: int) -> list[dict]:
         r["encoder_ratio"] = ref["encoder_s"] / r["encoder_s"]
     print(f"film: {cues} cues, {words} words, {tokens} sub-tokens in {len(batches)} batches; "
           f"medians of {runs} alternating runs; ratios against {folders[0]}")
-    print(f"{'model':38} {'layers':>6} {'FFN':>5} {'quant':>8} {'MB':>6} {'words/s':>8} {'ratio':>6} "
+    print(f"{'model':38} {'layers':>6} {'FFN':>5} {'heads':>5} {'quant':>8} {'MB':>6} {'words/s':>8} {'ratio':>6} "
           f"{'encoder w/s':>11} {'enc ratio':>9}")
     for r in rows:
-        print(f"{Path(r['folder']).name:38} {r['layers']!s:>6} {r['ffn']!s:>5} {r['quant']:>8} {r['size_mb']:6.1f} "
+        print(f"{Path(r['folder']).name:38} {r['layers']!s:>6} {r['ffn']!s:>5} {r.get('heads', 12)!s:>5} "
+              f"{r['quant']:>8} {r['size_mb']:6.1f} "
               f"{r['words_per_s']:8.0f} {r['film_ratio']:6.2f} {r['encoder_words_per_s']:11.0f} "
               f"{r['encoder_ratio']:9.2f}")
     return rows
@@ -312,19 +313,19 @@ def count_models(folders: list[Path], cues: int, passes: int) -> list[dict]:
     ref = rows[0]["instructions_per_pass"]
     print(f"film: {cues} cues, {rows[0]['words']} words, {rows[0]['subtokens']} sub-tokens in "
           f"{rows[0]['batches']} batches; AVX2 int8 kernel (valgrind's CPU); ratios against {folders[0]}")
-    print(f"{'model':38} {'layers':>6} {'FFN':>5} {'quant':>8} {'instr/word':>11} {'ratio':>6}")
+    print(f"{'model':38} {'layers':>6} {'FFN':>5} {'heads':>5} {'quant':>8} {'instr/word':>11} {'ratio':>6}")
     for r in rows:
         r["ratio"] = ref / r["instructions_per_pass"]
-        print(f"{Path(r['folder']).name:38} {r['layers']!s:>6} {r['ffn']!s:>5} {r['quant']:>8} "
-              f"{r['instructions_per_word']:11,.0f} {r['ratio']:6.2f}")
+        print(f"{Path(r['folder']).name:38} {r['layers']!s:>6} {r['ffn']!s:>5} {r.get('heads', 12)!s:>5} "
+              f"{r['quant']:>8} {r['instructions_per_word']:11,.0f} {r['ratio']:6.2f}")
     return rows
 
 
 def markdown(rows: list[dict], eval_dir: Path) -> str:
     """The model card's table: F1 only where the weights were trained for that shape; a cut-down
     model's F1 is shown apart, as what the cut costs before any training."""
-    out = ["| layers | FFN | quantisation | MB | words/s | ratio | encoder words/s | encoder ratio "
-           "| dev F1 punct. / unpunct. |", "|---:|---:|---|---:|---:|---:|---:|---:|---|"]
+    out = ["| layers | FFN | heads | quantisation | MB | words/s | ratio | encoder words/s | encoder ratio "
+           "| dev F1 punct. / unpunct. |", "|---:|---:|---:|---|---:|---:|---:|---:|---:|---|"]
     for r in rows:
         f = eval_dir / f"{Path(r['folder']).name}.json"
         f1 = "not evaluated"
@@ -333,7 +334,7 @@ def markdown(rows: list[dict], eval_dir: Path) -> str:
             f1 = f"{100 * s['punct']['f1']:.1f} / {100 * s['nopunct']['f1']:.1f}"
             if str(r.get("weights", "")).startswith("cut down"):
                 f1 = f"not trained (cut, untrained: {f1})"
-        out.append(f"| {r['layers']} | {r['ffn']} | {r['quant']} | {r['size_mb']:.1f} | {r['words_per_s']:,.0f} "
+        out.append(f"| {r['layers']} | {r['ffn']} | {r.get('heads', 12)} | {r['quant']} | {r['size_mb']:.1f} | {r['words_per_s']:,.0f} "
                    f"| {r['film_ratio']:.2f} | {r['encoder_words_per_s']:,.0f} | {r['encoder_ratio']:.2f} | {f1} |")
     return "\n".join(out)
 

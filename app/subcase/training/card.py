@@ -53,6 +53,9 @@ def write_card(models: Path, evaluation: dict | None) -> Path:
         f"| layers used | {'the lower ' + str(tr['layers']) + ' encoder layers' if tr.get('layers') else 'all encoder layers'} |",
         *([f"| feed-forward | {tr['intermediate']} units per layer, pruned from the teacher's and distilled from it "
            f"(see \"How the shipped weights were trained\") |"] if tr.get("distill") else []),
+        *([f"| attention | {tr['heads']} of the encoder's 12 heads per layer, the ones that matter most for the "
+           "tags (gradient of the loss at a gate on each head), distilled with the rest |"]
+          if tr.get("heads", 12) != 12 else []),
         f"| tags | L lower, T Title, U UPPER, M mixed (case-mask lexicon, {meta['lexicon_entries']} entries; unknown M words fall back to T) |",
         "| inputs | `input_ids`, `attention_mask` (int64, batch x tokens) |",
         "| output | `probs` (float32, batch x tokens x 4): softmax over L, T, U, M for each sub-token |",

@@ -7,7 +7,9 @@
 
 The student starts from the teacher's own weights: the encoder layers listed in
 ``--keep-layers`` (renumbered), each feed-forward block pruned to ``--intermediate``
-units by weight norm (``tagger.prune_ffn``), and the teacher's head. It then trains on
+units by weight norm (``tagger.prune_ffn``), with ``--heads`` only the attention heads
+that matter most for the gold tags (``head_importance``, then ``tagger.prune_heads``),
+and the teacher's head. It then trains on
 the normal training windows (same sources, weights, punctuated and stripped halves
 as ``train``) with
 
@@ -24,7 +26,9 @@ they are; the calibration temperature is fitted at export, as for every model.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
+import random
 import time
 from pathlib import Path
 
@@ -33,7 +37,7 @@ from torch.nn import functional as F
 
 
 from .examples import IGNORE
-from .tagger import CaseTagger, prune_ffn, student_state
+from .tagger import CaseTagger, prune_ffn, prune_heads, student_state
 from .train import (BUDGET, add_run_options, batches, checkpoint, english_data, schedule, start_run, train_step,
                     validate)
 
@@ -81,11 +85,46 @@ def make_student(teacher_state: dict, teacher_config: dict, keep_layers: list[in
     return student
 
 
+def head_importance(model: CaseTagger, batch_iter, n_batches: int) -> torch.Tensor:
+    """How much each attention head matters, shape (layers, heads): the summed absolute
+    gradient of the gold-tag loss with respect to a gate on the head's output, batch by
+    batch (Michel et al. 2019, "Are sixteen heads really better than one?"). A head whose
+    removal would barely move the loss scores near zero."""
+    layers = model.encoder.encoder.layer
+    heads, size = model.heads, layers[0].attention.self.attention_head_size
+    gates = torch.ones(len(layers), heads, requires_grad=True)
+    hooks = [layer.attention.output.dense.register_forward_pre_hook(
+        lambda _mod, args, i=i: (args[0] * gates[i].repeat_interleave(size),)) for i, layer in enumerate(layers)]
+    score = torch.zeros(len(layers), heads)
+    was_training = model.training
+    model.eval()  # no dropout: the gradient of the model as it predicts
+    try:
+        for ids, mask, labels in itertools.islice(batch_iter, n_batches):
+            logits = model.logits(torch.from_numpy(ids), torch.from_numpy(mask))
+            gold = torch.from_numpy(labels).reshape(-1)
+            keep = gold != IGNORE
+            loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1])[keep], gold[keep])
+            (grad,) = torch.autograd.grad(loss, gates)
+            score += grad.abs()
+    finally:
+        for hook in hooks:
+            hook.remove()
+        model.train(was_training)
+    return score
+
+
+def keep_heads(student: CaseTagger, importance: torch.Tensor, heads: int) -> list[list[int]]:
+    """Prune every layer of ``student`` to its ``heads`` most important heads (the same number
+    in every layer: the fused attention of the exported graph has one head count)."""
+    kept = [sorted(torch.topk(row, heads).indices.tolist()) for row in importance]
+    for layer, keep in zip(student.encoder.encoder.layer, kept):
+        prune_heads(layer, keep)
+    return kept
+
+
 def load_teacher(path: Path, enc_dir: Path) -> tuple[CaseTagger, dict]:
     state = torch.load(path, map_location="cpu")
-    config = state["config"]
-    teacher = CaseTagger(str(enc_dir), layer_mix=bool(config.get("layer_mix")), layers=config.get("layers"),
-                         intermediate=config.get("intermediate"))
+    teacher = CaseTagger.shaped_as(str(enc_dir), state["config"])
     teacher.load_state_dict(state["model"])
     teacher.eval()
     return teacher, state
@@ -97,6 +136,9 @@ def main(argv=None) -> None:
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--keep-layers", default="0,2", help="teacher layers the student starts from, e.g. 0,2")
     ap.add_argument("--intermediate", type=int, help="feed-forward width of the student (pruned by weight norm)")
+    ap.add_argument("--heads", type=int, help="attention heads per layer the student keeps (the most important "
+                    "for the gold tags on --importance-batches training batches)")
+    ap.add_argument("--importance-batches", type=int, default=40)
     ap.add_argument("--minutes", type=float, default=80)
     ap.add_argument("--temperature", type=float, default=2.0, help="softmax temperature of the soft targets")
     ap.add_argument("--alpha", type=float, default=0.5, help="weight of the soft (KL) term; 1 - alpha for gold CE")
@@ -120,14 +162,20 @@ def main(argv=None) -> None:
     if args.resume:
         state = torch.load(args.resume, map_location="cpu")
         keep_layers = state["config"]["distill"]["keep_layers"]
-        student = CaseTagger(str(enc_dir), layers=state["config"]["layers"],
-                             intermediate=state["config"]["intermediate"])
+        student = CaseTagger.shaped_as(str(enc_dir), state["config"])
         student.load_state_dict(state["model"])
         first_step = state["step"]
     else:
         student = make_student(teacher_ckpt["model"], teacher_ckpt["config"], keep_layers, args.intermediate, enc_dir)
+        if args.heads and args.heads != student.heads:
+            # scored on their own batches (another seed), so the training stream is the one without --heads
+            importance = head_importance(student, batches(by_source, random.Random(args.seed + 7919), encoder,
+                                                          args.batch_size, args.weights), args.importance_batches)
+            kept = keep_heads(student, importance, args.heads)
+            print("HEADS", json.dumps({"importance": importance.tolist(), "kept": kept}), flush=True)
     config = {**{k: v for k, v in teacher_ckpt["config"].items() if k not in ("soup",)},
               "layers": len(keep_layers), "intermediate": student.encoder.config.intermediate_size,
+              "heads": student.heads,
               "batch_size": args.batch_size, "lr": args.lr, "head_lr": args.head_lr, "budget": BUDGET,
               "source_weights": args.weights, "data": ds.stats, "encoder": str(enc_dir),
               "distill": {"teacher": str(args.teacher), "teacher_sha256": teacher_ckpt.get("sha256"),

@@ -118,8 +118,7 @@ def main(argv=None) -> None:
     encoder = WordEncoder(enc_dir / "tokenizer.json")
     state = torch.load(args.checkpoint, map_location="cpu")
     config = state["config"]
-    model = CaseTagger(str(enc_dir), layer_mix=config["layer_mix"], layers=config.get("layers"),
-                       intermediate=config.get("intermediate"))
+    model = CaseTagger.shaped_as(str(enc_dir), config)
     model.load_state_dict(state["model"])
     model.eval()
     args.out.mkdir(parents=True, exist_ok=True)
@@ -130,8 +129,9 @@ def main(argv=None) -> None:
         raw = Path(tmp) / "model.raw.onnx"
         export_onnx(model, raw)
         fp32 = Path(tmp) / "model.fp32.onnx"
-        cfg = model.encoder.config
-        fused = optimize(raw, fp32, cfg.hidden_size, cfg.num_attention_heads)
+        att = model.encoder.encoder.layer[0].attention.self
+        # the attention's own width: the encoder's hidden size unless heads were pruned
+        fused = optimize(raw, fp32, att.all_head_size, att.num_attention_heads)
         int8 = Path(tmp) / "model.onnx"
         quantize(fp32, int8)
         p32, gold = word_probs(fp32, batches)

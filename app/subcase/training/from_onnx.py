@@ -60,12 +60,12 @@ def state_from_onnx(model_path: Path) -> tuple[dict[str, torch.Tensor], int]:
     n_layers = len(attentions)
     if len(matmuls) != 3 * n_layers + 1:
         raise ValueError(f"{model_path}: expected {3 * n_layers + 1} quantized MatMuls, found {len(matmuls)}")
-    hidden = sd["encoder.embeddings.word_embeddings.weight"].shape[1]
     for i, att in enumerate(attentions):
-        w = _dequant(inits, att.input[1], att.input[4], att.input[7])  # (hidden, 3 * hidden)
+        w = _dequant(inits, att.input[1], att.input[4], att.input[7])  # (hidden, 3 * heads * head size)
         b = inits[att.input[2]]
+        width = w.shape[1] // 3  # the hidden size, unless heads were pruned
         for k, part in enumerate(("query", "key", "value")):
-            sl = slice(k * hidden, (k + 1) * hidden)
+            sl = slice(k * width, (k + 1) * width)
             sd[f"encoder.encoder.layer.{i}.attention.self.{part}.weight"] = w[:, sl].T
             sd[f"encoder.encoder.layer.{i}.attention.self.{part}.bias"] = b[sl]
         for k, part in enumerate(("attention.output.dense", "intermediate.dense", "output.dense")):
@@ -92,8 +92,11 @@ def main(argv=None) -> None:
     config["layers"] = n_layers
     # a distilled student may have a narrower feed-forward block than the encoder it came from
     config["intermediate"] = int(sd["encoder.encoder.layer.0.intermediate.dense.weight"].shape[0])
-    model = CaseTagger(str(encoder_dir()), layer_mix=bool(config.get("layer_mix")), layers=n_layers,
-                       intermediate=config["intermediate"])
+    # and fewer attention heads (each as wide as the encoder's: hidden size / its head count)
+    base = json.loads((encoder_dir() / "config.json").read_text(encoding="utf-8"))
+    head_size = base["hidden_size"] // base["num_attention_heads"]
+    config["heads"] = int(sd["encoder.encoder.layer.0.attention.self.query.weight"].shape[0]) // head_size
+    model = CaseTagger.shaped_as(str(encoder_dir()), config)
     expected = set(model.state_dict())
     # the pooler is not part of the tagger's graph: it keeps the pre-trained weights
     missing = sorted(k for k in expected - set(sd) if not k.startswith("encoder.pooler."))

@@ -47,8 +47,7 @@ def main(argv=None) -> None:
     # the average has seen every run's data
     data = {k: v for s in states for k, v in s["config"].get("data", {}).items()}
     candidates.append(("average", soup, max(s["step"] for s in states), dict(config, data=data)))
-    model = CaseTagger(str(enc_dir), layer_mix=config["layer_mix"], layers=config.get("layers"),
-                       intermediate=config.get("intermediate"))
+    model = CaseTagger.shaped_as(str(enc_dir), config)
     scored = []
     for name, weights, step, cfg in candidates:
         model.load_state_dict(weights)

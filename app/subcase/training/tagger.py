@@ -35,7 +35,7 @@ class ScalarMix(nn.Module):
 
 class CaseTagger(nn.Module):
     def __init__(self, encoder_dir: str, n_tags: int = 4, layer_mix: bool = False, dropout: float = 0.1,
-                 layers: int | None = None, intermediate: int | None = None):
+                 layers: int | None = None, intermediate: int | None = None, heads: int | None = None):
         super().__init__()
         # eager attention exports to the pattern ONNX Runtime's transformer optimizer fuses
         self.encoder = AutoModel.from_pretrained(encoder_dir, attn_implementation="eager")
@@ -48,11 +48,27 @@ class CaseTagger(nn.Module):
             for layer in self.encoder.encoder.layer:
                 prune_ffn(layer, intermediate)
             self.encoder.config.intermediate_size = intermediate
+        if heads and heads != self.encoder.config.num_attention_heads:
+            # fewer attention heads per layer (a distilled student): the shapes only, as above
+            for layer in self.encoder.encoder.layer:
+                prune_heads(layer, list(range(heads)))
         hidden = self.encoder.config.hidden_size
         n_layers = self.encoder.config.num_hidden_layers + 1  # embeddings + each layer
         self.mix = ScalarMix(n_layers) if layer_mix else None
         self.dropout = nn.Dropout(dropout)
         self.head = nn.Linear(hidden, n_tags)
+
+    @classmethod
+    def shaped_as(cls, encoder_dir: str, config: dict) -> "CaseTagger":
+        """A tagger of the shape a checkpoint's config records (layers, feed-forward width, heads),
+        ready for ``load_state_dict``."""
+        return cls(encoder_dir, layer_mix=bool(config.get("layer_mix")), layers=config.get("layers"),
+                   intermediate=config.get("intermediate"), heads=config.get("heads"))
+
+    @property
+    def heads(self) -> int:
+        """Attention heads per layer (fewer than the encoder's own in a head-pruned student)."""
+        return self.encoder.encoder.layer[0].attention.self.num_attention_heads
 
     def logits(self, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
         out = self.encoder(input_ids=input_ids, attention_mask=attention_mask,
@@ -82,6 +98,32 @@ def prune_ffn(layer: nn.Module, width: int) -> None:
         new_out.weight.copy_(out.weight[:, keep])
         new_out.bias.copy_(out.bias)
     layer.intermediate.dense, layer.output.dense = new_inter, new_out
+
+
+def prune_heads(layer: nn.Module, keep: list[int]) -> None:
+    """Keep only the attention heads ``keep`` of a BERT layer, in place.
+
+    Each head owns ``head_size`` consecutive outputs of the query, key and value
+    projections and the same inputs of the attention's output projection; the
+    attention reshapes by head size, so the layer runs with fewer heads as it is.
+    The scaling stays 1/sqrt(head size): a kept head computes what it did before."""
+    att = layer.attention.self
+    size = att.attention_head_size
+    rows = torch.cat([torch.arange(h * size, (h + 1) * size) for h in sorted(keep)])
+    with torch.no_grad():
+        for name in ("query", "key", "value"):
+            old = getattr(att, name)
+            new = nn.Linear(old.in_features, len(rows))
+            new.weight.copy_(old.weight[rows])
+            new.bias.copy_(old.bias[rows])
+            setattr(att, name, new)
+        old = layer.attention.output.dense
+        new = nn.Linear(len(rows), old.out_features)
+        new.weight.copy_(old.weight[:, rows])
+        new.bias.copy_(old.bias)
+        layer.attention.output.dense = new
+    att.num_attention_heads = len(keep)
+    att.all_head_size = len(rows)
 
 
 def student_state(teacher_state: dict, keep_layers: list[int]) -> dict:
