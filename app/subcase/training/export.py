@@ -49,6 +49,8 @@ def optimize(src: Path, dst: Path, hidden: int, heads: int) -> dict:
     LayerNormalization stays apart from its residual Add: on a 1,500-cue film the
     fused SkipLayerNormalization kernel took 0.19 s against 0.066 s for the pair
     (the run-time session disables the fusion too, see ``casing.onnx_session``).
+    ``hidden`` is the attention's width, heads x head size: the encoder's hidden size unless
+    heads were pruned (the optimizer reads the head count off the graph's reshapes with it).
     """
     from onnxruntime.transformers.fusion_options import FusionOptions
     from onnxruntime.transformers.optimizer import optimize_model
