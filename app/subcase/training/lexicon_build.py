@@ -52,24 +52,22 @@ def capitalised_words(roots) -> dict[str, list[str]]:
     other form (casing/capitalised.py): German nouns, names.  "essen" and "Essen" are both in
     wngerman, so "essen" is not one of them."""
     forms: dict[str, dict[str, set[Tag]]] = {}
-    for root in roots:
-        for name, lang in LIST_LANGUAGE.items():
-            for path in sorted(root.rglob(f"dict/{name}")):
-                if path.is_file():
-                    by_key = forms.setdefault(lang, {})
-                    for w in path.read_text(encoding="utf-8", errors="replace").split():
-                        by_key.setdefault(w.lower(), set()).add(tag_of(w))
+    for lang, listed in _word_lists(roots):
+        by_key = forms.setdefault(lang, {})
+        for w in listed:
+            by_key.setdefault(w.lower(), set()).add(tag_of(w))
     return {lang: sorted(k for k, tags in by_key.items() if tags == {Tag.T} and WORD_RE.fullmatch(k) and len(k) >= 2)
             for lang, by_key in sorted(forms.items())}
 
 
-def _word_lists(roots) -> list[list[str]]:
+def _word_lists(roots) -> list[tuple[str, list[str]]]:
+    """(language, words) of every word list found under the roots."""
     found = []
     for root in roots:
-        for name in WORD_LISTS:
+        for name, lang in LIST_LANGUAGE.items():
             for path in sorted(root.rglob(f"dict/{name}")):
                 if path.is_file():
-                    found.append(path.read_text(encoding="utf-8", errors="replace").split())
+                    found.append((lang, path.read_text(encoding="utf-8", errors="replace").split()))
     return found
 
 
@@ -85,7 +83,7 @@ def build_multilingual_lexicon(texts: list[str], english: dict[str, str], roots)
     one language into another language's mask.  The masks only apply where the
     model tags a word M, as for English.
     """
-    lists = _word_lists(roots)
+    lists = [listed for _, listed in _word_lists(roots)]
     if not lists:
         raise SystemExit("no Debian word lists (usr/share/dict/{" + ",".join(WORD_LISTS) + "}) under the roots")
     common = {w for words_ in lists for w in words_ if w.islower()}
