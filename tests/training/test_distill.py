@@ -1,6 +1,6 @@
 """Distillation pieces: the loss train_step calls, FFN pruning, picking the teacher's layers, growing a deeper
-teacher from a shallow checkpoint, and the share of unpunctuated windows the sampler feeds every run (train
-extra)."""
+teacher from a shallow checkpoint, and the share of unpunctuated windows the sampler feeds every run (an option
+both train and distill take; train extra)."""
 
 from __future__ import annotations
 
@@ -116,6 +116,25 @@ def test_strip_share_sets_how_many_training_windows_lose_their_punctuation():
     assert punctuated_share(0.0) == 1.0
     assert 0.35 < punctuated_share(0.5) < 0.65
 
+
+
+def test_train_and_distill_share_the_strip_share_option_and_refuse_a_share_outside_0_1(tmp_path):
+    import argparse
+
+    from subcase.training.train import add_run_options, start_run
+
+    ap = argparse.ArgumentParser()
+    add_run_options(ap)
+    assert ap.parse_args([]).strip_share == 0.5
+    args = ap.parse_args(["--strip-share", "0.7"])
+    args.out = tmp_path / "run"
+    assert args.strip_share == 0.7
+    start_run(args)
+    assert args.out.is_dir()
+    args.strip_share, args.out = 1.5, tmp_path / "refused"
+    with pytest.raises(SystemExit, match="between 0 and 1"):
+        start_run(args)
+    assert not args.out.exists()
 
 def test_a_student_starts_from_a_distilled_teacher_of_its_own_width_then_prunes():
     from subcase.training.distill import make_student

@@ -177,7 +177,8 @@ def main(argv=None) -> None:
               "layers": len(keep_layers), "intermediate": student.encoder.config.intermediate_size,
               "heads": student.heads,
               "batch_size": args.batch_size, "lr": args.lr, "head_lr": args.head_lr, "budget": BUDGET,
-              "source_weights": args.weights, "data": ds.stats, "encoder": str(enc_dir),
+              "source_weights": args.weights, "strip_share": args.strip_share, "data": ds.stats,
+              "encoder": str(enc_dir),
               "distill": {"teacher": str(args.teacher), "teacher_sha256": teacher_ckpt.get("sha256"),
                           "teacher_layers": teacher_ckpt["config"].get("layers"), "keep_layers": keep_layers,
                           "temperature": args.temperature, "alpha": args.alpha, "seed": args.seed,
@@ -206,7 +207,7 @@ def main(argv=None) -> None:
     last_ckpt = start
     step, seen = first_step, 0
     student.train()
-    for ids, mask, labels in batches(by_source, rng, encoder, args.batch_size, args.weights):
+    for ids, mask, labels in batches(by_source, rng, encoder, args.batch_size, args.weights, args.strip_share):
         now = time.time()
         schedule(opt, base_lrs, step - first_step, (now - start) / (deadline - start))
         loss_fn.teach(teacher, torch.from_numpy(ids), torch.from_numpy(mask))

@@ -87,13 +87,8 @@ def main(argv=None) -> None:
     ap.add_argument("--grow", action="store_true",
                     help="with --resume from a shallower checkpoint: its layers at the bottom, the layers above "
                          "from the pre-trained encoder (a deeper teacher for distillation)")
-    ap.add_argument("--strip-share", type=float, default=0.5,
-                    help="share of windows without punctuation (default 0.5; 1.0 trains a model for "
-                         "unpunctuated input only)")
     add_run_options(ap)
     args = ap.parse_args(argv)
-    if not 0.0 <= args.strip_share <= 1.0:
-        ap.error("--strip-share must be between 0 and 1")
 
     rng = start_run(args)
     enc_dir, encoder, ds, by_source, val_batches = english_data(args.cache)
@@ -157,6 +152,9 @@ def add_run_options(ap: argparse.ArgumentParser) -> None:
     """The options train.py and distill.py share: checkpoints, seed, threads, the English data."""
     ap.add_argument("--checkpoint-minutes", type=float, default=5)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--strip-share", type=float, default=0.5,
+                    help="share of windows without punctuation (default 0.5; 1.0 trains a model for "
+                         "unpunctuated input only)")
     ap.add_argument("--threads", type=int, default=1,
                     help="torch threads; 1 is fastest when anything else shares the cores")
     ap.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
@@ -166,6 +164,8 @@ def add_run_options(ap: argparse.ArgumentParser) -> None:
 
 def start_run(args: argparse.Namespace) -> random.Random:
     """Threads, seeds and the output folder of a run; its window sampler's random generator."""
+    if not 0.0 <= args.strip_share <= 1.0:
+        raise SystemExit("--strip-share must be between 0 and 1")
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     args.out.mkdir(parents=True, exist_ok=True)
