@@ -117,7 +117,6 @@ def test_strip_share_sets_how_many_training_windows_lose_their_punctuation():
     assert 0.35 < punctuated_share(0.5) < 0.65
 
 
-
 def test_train_and_distill_share_the_strip_share_option_and_refuse_a_share_outside_0_1(tmp_path):
     import argparse
 
@@ -135,6 +134,7 @@ def test_train_and_distill_share_the_strip_share_option_and_refuse_a_share_outsi
     with pytest.raises(SystemExit, match="between 0 and 1"):
         start_run(args)
     assert not args.out.exists()
+
 
 def test_a_student_starts_from_a_distilled_teacher_of_its_own_width_then_prunes():
     from subcase.training.distill import make_student

@@ -5,11 +5,10 @@ exactly what its parts give."""
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 
-from subcase.training.card import write_card
+from subcase.training.card import main
 
 MODELS = Path(__file__).resolve().parents[2] / "models"
 
@@ -18,12 +17,12 @@ def test_the_committed_card_is_what_its_parts_generate(tmp_path):
     for part in MODELS.iterdir():
         if part.is_file() and part.suffix in (".json", ".md") and part.name != "MODEL_CARD.md":
             shutil.copy(part, tmp_path / part.name)
-    evaluation = json.loads((MODELS / "evaluation.json").read_text(encoding="utf-8"))
-    generated = write_card(tmp_path, evaluation).read_text(encoding="utf-8").splitlines()
+    main([str(tmp_path)])  # python -m subcase.training.card FOLDER: the parts and FOLDER/evaluation.json
+    generated = (tmp_path / "MODEL_CARD.md").read_text(encoding="utf-8").splitlines()
     committed = (MODELS / "MODEL_CARD.md").read_text(encoding="utf-8").splitlines()
     assert len(generated) > 500
     differing = [(i + 1, a, b) for i, (a, b) in enumerate(zip(committed, generated)) if a != b]
     assert not differing and len(committed) == len(generated), (
         f"MODEL_CARD.md differs from what training/card.py writes from its parts (first difference, line: "
         f"committed, generated): {differing[:1] or (len(committed), len(generated))}; edit the part "
-        f"(ablation.md, lineage.md, ...) and regenerate")
+        f"(ablation.md, lineage.md, ...) and run python -m subcase.training.card")

@@ -134,3 +134,20 @@ def write_card(models: Path, evaluation: dict | None) -> Path:
     path = models / "MODEL_CARD.md"
     path.write_text("\n".join(parts) + "\n", encoding="utf-8")
     return path
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m subcase.training.card [MODELS]``: write MODELS/MODEL_CARD.md again from its parts and
+    MODELS/evaluation.json, after editing a part (ablation.md, lineage.md, int8_kernels.md, languages.md)."""
+    import argparse
+
+    ap = argparse.ArgumentParser(description=main.__doc__)
+    ap.add_argument("models", type=Path, nargs="?", default=Path("models"))
+    args = ap.parse_args(argv)
+    evaluation_file = args.models / "evaluation.json"
+    evaluation = json.loads(evaluation_file.read_text(encoding="utf-8")) if evaluation_file.is_file() else None
+    print(write_card(args.models, evaluation))
+
+
+if __name__ == "__main__":
+    main()

@@ -149,7 +149,8 @@ def resume(model: CaseTagger, state: dict, grow: bool = False) -> int:
 
 
 def add_run_options(ap: argparse.ArgumentParser) -> None:
-    """The options train.py and distill.py share: checkpoints, seed, threads, the English data."""
+    """The options train.py and distill.py share: checkpoints, seed, the share of unpunctuated windows,
+    threads, the English data."""
     ap.add_argument("--checkpoint-minutes", type=float, default=5)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--strip-share", type=float, default=0.5,
