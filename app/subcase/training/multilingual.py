@@ -332,7 +332,7 @@ def train(args: argparse.Namespace) -> None:
     loss_fn = torch.nn.CrossEntropyLoss(ignore_index=IGNORE)
     config = {"encoder": str(args.encoder), "layers": args.layers, "lr": args.lr, "head_lr": args.head_lr,
               "batch_size": args.batch_size, "budget": BUDGET, "data": data["stats"],
-              "english_share": args.english_share if english else 0.0}
+              "english_share": args.english_share if english else 0.0, "strip_share": args.strip_share}
     (args.out / "config.json").write_text(json.dumps(config, indent=2))
     log = open(args.out / "log.jsonl", "a")
     start = time.time()
@@ -348,7 +348,7 @@ def train(args: argparse.Namespace) -> None:
                 doc = rng.choice(docs)
             else:
                 _, doc = rng.choice(data["train"][rng.choice(langs)])
-            ids, labels = sample_window(doc, rng, BUDGET, strip_punct=rng.random() < 0.5)
+            ids, labels = sample_window(doc, rng, BUDGET, strip_punct=rng.random() < args.strip_share)
             if ids:
                 windows.append((ids, labels))
         ids, mask, labels = make_batch(windows, encoder.cls_id, encoder.sep_id, encoder.pad_id)
@@ -614,6 +614,8 @@ def average(checkpoints: list[Path], out: Path, encoder_dir: Path, data_path: Pa
 
 
 def main(argv: list[str] | None = None) -> None:
+    from .train import add_strip_share  # imports torch: training commands only
+
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="command", required=True)
     c = sub.add_parser("convert")
@@ -640,6 +642,7 @@ def main(argv: list[str] | None = None) -> None:
     t.add_argument("--checkpoint-minutes", type=float, default=5)
     t.add_argument("--threads", type=int, default=1)
     t.add_argument("--seed", type=int, default=0)
+    add_strip_share(t)
     t.add_argument("--english", type=Path, help="English documents from `data-en`, mixed into the windows")
     t.add_argument("--english-share", type=float, default=0.2, help="share of windows from --english")
     de = sub.add_parser("data-en", help="the English pipeline's documents, encoded with this model's tokenizer")

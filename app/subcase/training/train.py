@@ -148,14 +148,19 @@ def resume(model: CaseTagger, state: dict, grow: bool = False) -> int:
     return int(state["step"])
 
 
+def add_strip_share(ap: argparse.ArgumentParser) -> None:
+    """``--strip-share``, which ``start_run`` checks: every training command has it (English and multilingual)."""
+    ap.add_argument("--strip-share", type=float, default=0.5,
+                    help="share of windows without punctuation (default 0.5; 1.0 trains a model for "
+                         "unpunctuated input only)")
+
+
 def add_run_options(ap: argparse.ArgumentParser) -> None:
     """The options train.py and distill.py share: checkpoints, seed, the share of unpunctuated windows,
     threads, the English data."""
     ap.add_argument("--checkpoint-minutes", type=float, default=5)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--strip-share", type=float, default=0.5,
-                    help="share of windows without punctuation (default 0.5; 1.0 trains a model for "
-                         "unpunctuated input only)")
+    add_strip_share(ap)
     ap.add_argument("--threads", type=int, default=1,
                     help="torch threads; 1 is fastest when anything else shares the cores")
     ap.add_argument("--cache", type=Path, default=DEFAULT_CACHE)

@@ -1,0 +1,58 @@
+"""The multilingual model's training command (training/multilingual.py `train`) runs a real step end to end:
+it takes the share of unpunctuated windows as the English commands do, records it with the run, and refuses
+a share outside 0-1 (train extra)."""
+
+from __future__ import annotations
+
+import json
+import pickle
+import random
+
+import pytest
+
+torch = pytest.importorskip("torch", reason="the train extra (torch) is not installed")
+pytest.importorskip("transformers", reason="the train extra (transformers) is not installed")
+
+from subcase.casing.encoder import WordEncoder  # noqa: E402
+from subcase.training.corpora import Doc, split_into_cues  # noqa: E402
+from subcase.training.examples import encode_doc  # noqa: E402
+from subcase.training.multilingual import main  # noqa: E402
+from subcase.training.paths import encoder_dir  # noqa: E402
+
+TEXT = ("Hola, Juan. ¿Vienes a Madrid el lunes? No, me quedo en Sevilla con María. "
+        "Entonces nos vemos en la estación de Atocha.")
+
+
+@pytest.fixture
+def run_inputs(tmp_path):
+    try:
+        enc = encoder_dir()  # any BERT folder will do: the English encoder is the one installed
+    except RuntimeError as exc:
+        pytest.skip(str(exc))
+    encoder = WordEncoder(enc / "tokenizer.json")
+    rng = random.Random(0)
+    docs = [("wiki", encode_doc(Doc("wiki", split_into_cues(TEXT, rng)), encoder)) for _ in range(3)]
+    data = {"train": {"es": docs}, "val": {"es": docs[:1]}, "stats": {"es": {"docs": 3}}}
+    path = tmp_path / "data.pkl"
+    path.write_bytes(pickle.dumps(data))
+    return enc, path
+
+
+def test_a_multilingual_run_trains_and_records_its_share_of_unpunctuated_windows(run_inputs, tmp_path):
+    enc, data = run_inputs
+    out = tmp_path / "run"
+    main(["train", "--encoder", str(enc), "--data", str(data), "--out", str(out), "--minutes", "0.001",
+          "--batch-size", "2", "--strip-share", "1.0"])
+    assert json.loads((out / "config.json").read_text())["strip_share"] == 1.0
+    state = torch.load(out / "last.pt", map_location="cpu")
+    assert state["step"] >= 1 and "head.weight" in state["model"]
+    record = json.loads((out / "log.jsonl").read_text().splitlines()[-1])
+    assert 0.0 <= record["es"]["f1"] <= 1.0
+
+
+def test_a_multilingual_run_refuses_a_share_outside_0_1(run_inputs, tmp_path):
+    enc, data = run_inputs
+    with pytest.raises(SystemExit, match="between 0 and 1"):
+        main(["train", "--encoder", str(enc), "--data", str(data), "--out", str(tmp_path / "run"),
+              "--strip-share", "1.5"])
+    assert not (tmp_path / "run").exists()
