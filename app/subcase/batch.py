@@ -141,9 +141,11 @@ def convert_file(engine: CasingEngine, src: Path, out_dir: Path, mode: Mode | st
         result.words = len(cased.casing.words)
         if keep_casing:
             result.casing = cased.casing
-        result.losses = conversion_losses(cased.doc, out_format)
+        # without --format the output holds the format the input holds, whatever its name says
+        written_format = out_format or cased.doc.format
+        result.losses = conversion_losses(cased.doc, written_format)
         out_dir.mkdir(parents=True, exist_ok=True)
-        saved = save(cased.doc, dst, format=out_format, backup=False)
+        saved = save(cased.doc, dst, format=written_format, backup=False)
         result.dst, result.save_warnings = saved.path, saved.warnings
         result.ok = True
     except CasingCancelled:

@@ -98,3 +98,15 @@ def test_convert_warns_when_pysrt_would_misread_the_output(engine, tmp_path, cap
     assert only_case_differs(src.read_bytes(), out.read_bytes())
     assert f"warning {out}: pysrt reads 12 cue(s) where the file has 13; " \
            "players built on it may misread this file" in err.splitlines()
+
+
+def test_convert_keeps_a_misnamed_webvtt_file_as_webvtt(engine, tmp_path, capsys):
+    """The output is named as the input and holds what the input holds: no silent conversion by the name."""
+    src = tmp_path / "talk.srt"
+    src.write_text("WEBVTT\n\nNOTE keep me\n\nintro\n00:00:01.000 --> 00:00:03.000 align:start\n"
+                   "<v Bob>hello there, <c.red>we went to paris</c>\n")
+    rc = main(["convert", str(src), "-o", str(tmp_path / "out"), "-v"])
+    assert rc == 0
+    out = (tmp_path / "out" / "talk.srt").read_bytes()
+    assert only_case_differs(src.read_bytes(), out) and b"Paris" in out
+    assert "line 1: the file holds WebVTT though its name ends in .srt" in capsys.readouterr().err

@@ -66,3 +66,26 @@ def test_convert_leaves_the_document_alone() -> None:
     assert vtt is not doc and vtt.cues[0] is not doc.cues[0]
     assert (doc.format, doc.to_bytes()) == ("srt", before)
     assert doc.convert(formats.SRT).to_bytes() == before
+
+
+MISNAMED = ("WEBVTT\n\nNOTE keep me\n\nintro\n00:00:01.000 --> 00:00:03.000 align:start\n"
+            "<v Bob>hello there, <c.red>bob</c>\n")
+
+
+def test_a_webvtt_file_named_srt_is_read_saved_and_kept_as_webvtt(tmp_path) -> None:
+    path = tmp_path / "film.srt"
+    path.write_text(MISNAMED)
+    doc = load(path)
+    assert doc.format == "vtt"
+    assert [str(w) for w in doc.warnings] == [
+        "line 1: the file holds WebVTT though its name ends in .srt; read and kept as WebVTT"]
+    recase_word(doc, 0, 0, "Hello")
+    saved = save(doc)  # Save: its own file, in what it holds, not converted by its name
+    assert saved.document is doc and saved.warnings == []
+    assert path.read_text() == MISNAMED.replace("hello there", "Hello there")
+    assert save(doc, tmp_path / "other.srt").document.format == "srt"  # Save As a new .srt converts
+
+
+def test_a_format_asked_for_reads_without_the_name_warning() -> None:
+    assert loads(MISNAMED.encode(), "film.srt", format="vtt").warnings == []
+    assert loads(MISNAMED.encode(), "film.vtt").warnings == []

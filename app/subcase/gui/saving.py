@@ -13,7 +13,7 @@ from pathlib import Path
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from subcase.errors import ReadOnlyError, SubcaseError
-from subcase.subtitles import FORMATS, formats
+from subcase.subtitles import FORMATS, format_for, formats
 from subcase.subtitles.convert import conversion_losses
 
 
@@ -46,7 +46,7 @@ class SavingMixin:
         session = self.session
         if session is None:
             return False
-        target_format = fmt or getattr(formats.for_path(Path(path)), "name", None) or session.doc.format
+        target_format = format_for(session.doc, Path(path), fmt).name
         losses = conversion_losses(session.doc, target_format)
         try:
             try:

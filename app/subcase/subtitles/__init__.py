@@ -13,8 +13,8 @@ from .document import Cue, Document
 from .errors import ParseWarning, SubtitleError
 from .formats import FORMATS, Format
 from .reader import load, loads
-from .saving import Saved, save
+from .saving import Saved, format_for, save
 from .words import Token
 
-__all__ = ["load", "loads", "save", "Saved", "Document", "Cue", "SubtitleError", "ParseWarning", "Token",
+__all__ = ["load", "loads", "save", "format_for", "Saved", "Document", "Cue", "SubtitleError", "ParseWarning", "Token",
            "FORMATS", "Format"]

@@ -8,7 +8,7 @@ from pathlib import Path
 from . import formats
 from .document import Cue, Document
 from .encoding import decode
-from .errors import SubtitleError
+from .errors import ParseWarning, SubtitleError
 from .files import check_readable_file
 from .lines import newline_of, split_lines
 
@@ -29,6 +29,10 @@ def loads(data: bytes, name: str = "x.srt", format: str | None = None) -> Docume
     decoded = decode(data, name)
     fmt = formats.get(format) if format else sniff(decoded.text, name)
     segments, warnings = fmt.parse(decoded.text)
+    named = formats.for_path(name)
+    if format is None and named is not None and named is not fmt:
+        warnings.insert(0, ParseWarning(1, f"the file holds {fmt.label} though its name ends in {named.suffix}; "
+                                           f"read and kept as {fmt.label}"))
     has_cues = any(isinstance(s, Cue) for s in segments)
     if not has_cues and not (fmt is formats.VTT and _SIGNATURE_RE.match(decoded.text)):
         raise SubtitleError(

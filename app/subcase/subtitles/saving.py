@@ -28,8 +28,7 @@ def save(doc: Document, path: Path | str | None = None, *, format: str | None = 
          encoding: str | None = None, backup: bool = True, allow_read_only: bool = False) -> Saved:
     """Write atomically; SubtitleError if the file cannot be written.
 
-    Without ``format``, a path whose suffix names a format picks it, otherwise
-    the document's own format is kept.  The first time this document is saved
+    Without ``format``, the format is ``format_for``'s.  The first time this document is saved
     over an existing file, its old content is kept in a new backup, NAME.bak
     (or NAME.bak.2, .3, ... when that name is taken: a backup is never
     overwritten), unless ``backup`` is False; later saves of the same document
@@ -40,7 +39,7 @@ def save(doc: Document, path: Path | str | None = None, *, format: str | None = 
         raise SubtitleError("the document has no file name; give a path to save to")
     target = Path(path) if path is not None else doc.path
     assert target is not None
-    fmt = formats.get(format) if format else (formats.for_path(target) or formats.get(doc.format))
+    fmt = format_for(doc, target, format)
     written = doc if fmt.name == doc.format else doc.convert(fmt)
     text = written.render()
     codec = encoding or written.encoding
@@ -61,6 +60,24 @@ def save(doc: Document, path: Path | str | None = None, *, format: str | None = 
             written.bom = False
     written.path = target
     return Saved(target, written, check_readers(written, text, fmt), bak)
+
+
+def format_for(doc: Document, target: Path, format: str | None = None) -> formats.Format:
+    """The format a save of ``doc`` to ``target`` writes: ``format`` if given; the document's own when
+    ``target`` is the file it was read from (a WebVTT file named .srt is saved as what it holds, not
+    converted by its name); otherwise the one ``target``'s suffix names, or the document's own."""
+    if format:
+        return formats.get(format)
+    if doc.path is not None and _same_file(doc.path, target):
+        return formats.get(doc.format)
+    return formats.for_path(target) or formats.get(doc.format)
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve()
+    except OSError:
+        return a == b
 
 
 def check_readers(doc: Document, text: str, fmt: formats.Format) -> list[str]:
