@@ -110,3 +110,11 @@ def test_convert_keeps_a_misnamed_webvtt_file_as_webvtt(engine, tmp_path, capsys
     out = (tmp_path / "out" / "talk.srt").read_bytes()
     assert only_case_differs(src.read_bytes(), out) and b"Paris" in out
     assert "line 1: the file holds WebVTT though its name ends in .srt" in capsys.readouterr().err
+
+
+def test_convert_leaves_microdvd_codes_as_they_are(engine, tmp_path):
+    src = tmp_path / "film.srt"
+    src.write_text("1\n00:00:01,000 --> 00:00:03,000\n{Y:i}i think so. {y:b}{c:$0000ff}we went to paris.\n")
+    assert main(["convert", str(src), "-o", str(tmp_path / "out"), "-q"]) == 0
+    out = (tmp_path / "out" / "film.srt").read_text()
+    assert "{Y:i}I think so. {y:b}{c:$0000ff}We went to Paris." in out

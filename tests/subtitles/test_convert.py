@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from subcase.subtitles import formats, load, loads, save
+from subcase.subtitles.convert import conversion_losses
 
 from .conftest import FIXTURES, recase_word
 
@@ -16,7 +17,7 @@ def test_srt_to_vtt() -> None:
     assert [(c.start_ms, c.end_ms) for c in vtt.cues] == [(c.start_ms, c.end_ms) for c in doc.cues]
     assert vtt.cues[1].settings == "line:0"  # {\an8}
     assert vtt.cues[1].text == "Top of the screen, says Dr. Watson."
-    assert vtt.cues[2].text == "She said middle tags stay put."  # other ASS overrides dropped
+    assert vtt.cues[2].text == "She said middle tags <i>stay</i> put."  # {\\i1}...{\\i0} is WebVTT's <i>
     assert vtt.cues[3].text == "Yellow text and sized"  # WebVTT has no <font>
     assert vtt.cues[0].text == "<i>Nested <b>bold inside</b> italic</i>\r\nand <u>underlined</u> words".replace("\r", "")
     assert vtt.cues[5].text == "Tom &amp; Jerry &lt;3 New York&nbsp;City\nBroken line"
@@ -89,3 +90,34 @@ def test_a_webvtt_file_named_srt_is_read_saved_and_kept_as_webvtt(tmp_path) -> N
 def test_a_format_asked_for_reads_without_the_name_warning() -> None:
     assert loads(MISNAMED.encode(), "film.srt", format="vtt").warnings == []
     assert loads(MISNAMED.encode(), "film.vtt").warnings == []
+
+
+def test_microdvd_codes_are_markup_and_named_when_webvtt_cannot_hold_them() -> None:
+    doc = loads("1\n00:00:01,000 --> 00:00:02,000\n{Y:i}i think so. {y:b}{c:$0000ff}we went to paris.\n".encode(),
+                "x.srt")
+    cue = doc.cues[0]
+    assert [w.text for w in cue.words()] == ["i", "think", "so", "we", "went", "to", "paris"]
+    assert cue.plain_text() == "i think so. we went to paris."
+    assert conversion_losses(doc, "vtt") == [
+        "converting to VTT drops 3 tag(s) WebVTT has no form for: {Y:i}, {y:b}, {c:$0000ff}"]
+
+
+def test_ass_italic_bold_underline_become_webvtt_tags() -> None:
+    doc = loads("1\n00:00:01,000 --> 00:00:02,000\n{\\i1}so{\\i0} {\\b1}very{\\b0} {\\u1}true{\\u0}\n".encode(),
+                "x.srt")
+    assert conversion_losses(doc, "vtt") == []
+    assert doc.convert(formats.VTT).cues[0].text == "<i>so</i> <b>very</b> <u>true</u>"
+
+
+def test_text_outside_cues_and_escaped_brackets_are_named_on_conversion() -> None:
+    srt = loads(b"1\n-00:00:01,000 --> 00:00:02,000\nhello john\n\n2\n00:00:03,000 --> 00:00:04,000\nok\n", "x.srt")
+    assert conversion_losses(srt, "vtt") == [
+        "converting to VTT drops 3 line(s) outside any cue: 1, -00:00:01,000 --> 00:00:02,000, hello john"]
+    assert conversion_losses(srt, "srt") == []  # its own format keeps them verbatim
+    vtt = loads(b"WEBVTT\n\nNOTE kept apart\n\nstray\n\n00:00:03.000 --> 00:00:04.000\n&lt;laughing &amp; whoops&gt;\n",
+                "x.vtt")
+    assert conversion_losses(vtt, "srt") == [
+        "converting to SRT drops 1 NOTE/STYLE/REGION block(s): 1 NOTE",
+        "converting to SRT writes the escaped '<' of 1 cue(s) as a bare '<', which players may read as a tag "
+        "and hide: '<laughing & whoops>'",
+        "converting to SRT drops 1 line(s) outside any cue: stray"]

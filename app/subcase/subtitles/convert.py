@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import re
 
-from . import markup
+from . import markup, vtt
 from .document import Document
 
 _VOICE_RE = re.compile(r"<v(?:\.[^\s>]*)?\s+([^>]*)>", re.IGNORECASE)
 _CLASS_RE = re.compile(r"<(?:c|[ibuv])\.[^\s>]+[^>]*>|<c>", re.IGNORECASE)
 _OTHER_VTT_RE = re.compile(r"</?(?:ruby|rt|lang)\b[^>]*>|<\d{2}(?::\d{2}){1,2}\.\d{3}>", re.IGNORECASE)
 _BLOCK_RE = re.compile(r"^(NOTE|STYLE|REGION)(?:[ \t]|$)", re.MULTILINE)
-_SRT_KEPT_IN_VTT_RE = re.compile(r"</?[ibu]>|\{\\an[1-9]\}|\\[Nnh]|&[^;]+;", re.IGNORECASE)
 _EXAMPLES = 3
 
 
@@ -32,11 +31,30 @@ def conversion_losses(doc: Document, out_format: str | None) -> list[str]:
     """One warning per kind of content that saving ``doc`` as ``out_format`` drops."""
     if out_format is None or out_format == doc.format:
         return []
+    out = []
     if doc.format == "vtt" and out_format == "srt":
-        return _vtt_to_srt(doc)
-    if doc.format == "srt" and out_format == "vtt":
-        return _srt_to_vtt(doc)
-    return []
+        out = _vtt_to_srt(doc)
+    elif doc.format == "srt" and out_format == "vtt":
+        out = _srt_to_vtt(doc)
+    stray = _stray_lines(doc)
+    if stray:  # kept verbatim in the file's own format; a converted file is made of its cues alone
+        out.append(_listing("line(s) outside any cue", stray, out_format))
+    return out
+
+
+def _stray_lines(doc: Document) -> list[str]:
+    """The text between cues that is neither blank nor a WebVTT header, NOTE, STYLE or REGION block: what
+    the reader could not read as a cue (a broken timing line and its text)."""
+    lines = []
+    for i, seg in enumerate(doc._segments):
+        if not isinstance(seg, str):
+            continue
+        for block in re.split(r"(?:\r\n|\r|\n)[ \t]*(?=\r|\n)", seg):
+            block = block.strip("\r\n")
+            if doc.format == "vtt" and (_BLOCK_RE.match(block) or (i == 0 and block.startswith("WEBVTT"))):
+                continue
+            lines += [ln.strip() for ln in re.split(r"\r\n|\r|\n", block) if ln.strip()]
+    return lines
 
 
 def _tags(doc: Document) -> list[str]:
@@ -71,6 +89,12 @@ def _vtt_to_srt(doc: Document) -> list[str]:
     other = [t for t in tags if _OTHER_VTT_RE.fullmatch(t) and not t.startswith("</")]
     if other:
         out.append(_listing("ruby, language or timestamp tag(s)", other, "srt"))
+    # SubRip has no escapes: WebVTT's &lt; becomes a bare "<", which players take for a tag's start
+    escaped = [markup.plain(c.text).replace("\n", " ") for c in doc.cues if "&lt;" in c.text.lower()]
+    if escaped:
+        shown = ", ".join(repr(t[:40]) for t in escaped[:_EXAMPLES]) + (", \u2026" if len(escaped) > _EXAMPLES else "")
+        out.append(f"converting to SRT writes the escaped '<' of {len(escaped)} cue(s) as a bare '<', which "
+                   f"players may read as a tag and hide: {shown}")
     return out
 
 
@@ -87,5 +111,5 @@ def _header_extra(doc: Document) -> list[str]:
 
 def _srt_to_vtt(doc: Document) -> list[str]:
     dropped = [span.text for cue in doc.cues for span in markup.split(cue.text)
-               if span.is_markup and not _SRT_KEPT_IN_VTT_RE.fullmatch(span.text) and not span.text.startswith("</")]
+               if span.is_markup and not vtt.keeps_srt_markup(span.text) and not span.text.startswith("</")]
     return [_listing("tag(s) WebVTT has no form for", dropped, "vtt")] if dropped else []

@@ -2,8 +2,10 @@
 
 Markup is everything a player does not show as letters: HTML-like tags
 (<i>, </b>, <font color="...">, <v Name>, <c.class>, <00:01.000>), ASS
-override blocks ({\\an8}, {\\i1}), ASS hard breaks (\\N, \\h) and character
-entities (&amp;).  The truecaser never sees or changes these; keeping them
+override blocks ({\\an8}, {\\i1}), MicroDVD control codes that conversions
+leave in SRT files ({y:i}, {c:$0000ff}; their letter's case is their scope, so
+recasing one would change its meaning), ASS hard breaks (\\N, \\h) and
+character entities (&amp;).  The truecaser never sees or changes these; keeping them
 as untouched spans is what makes "only letter case changed" hold.  The
 patterns match regardless of letter case, so recasing visible text can
 never turn it into markup or back.
@@ -18,6 +20,7 @@ from dataclasses import dataclass
 MARKUP_RE = re.compile(
     r"</?[A-Za-z0-9][^<>\r\n]*>"  # tags, including <v Name> and <00:00:01.000>
     r"|\{\\[^{}\r\n]*\}"  # ASS override block: {\an8}, {\pos(10,20)}
+    r"|\{[CcFfHhOoPpSsYy]:[^{}\r\n]*\}"  # MicroDVD control code left in SRT: {y:i}, {c:$0000ff}
     r"|\\[NnhH]"  # ASS hard line break / hard space (\H too, so recasing "\Hi" cannot make markup)
     r"|&(?:#[0-9]+|#[xX][0-9A-Fa-f]+|[A-Za-z][A-Za-z0-9]*);",  # entities
 )

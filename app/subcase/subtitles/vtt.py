@@ -32,9 +32,10 @@ def parse(text: str) -> tuple[list[str | Cue], list[ParseWarning]]:
     return scan(text, RULES)
 
 
-# Tags WebVTT has; SRT's <font>, <s> and unknown tags are dropped.
+# Tags WebVTT has (and the ASS overrides that say the same); SRT's <font>, <s> and unknown tags are dropped.
 _KEEP_RE = re.compile(r"</?[ibu]>", re.IGNORECASE)
 _AN_RE = re.compile(r"\{\\an([1-9])\}")
+_ASS_STYLE_RE = re.compile(r"\{\\([ibu])([01])\}", re.IGNORECASE)
 _SETTINGS = {1: "align:left", 3: "align:right", 4: "line:50% align:left", 5: "line:50%",
              6: "line:50% align:right", 7: "line:0 align:left", 8: "line:0", 9: "line:0 align:right"}
 _ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
@@ -56,7 +57,16 @@ def text_from_srt(text: str) -> tuple[str, str]:
             out.append("&nbsp;")
         elif m := _AN_RE.fullmatch(span.text):
             settings = _SETTINGS.get(int(m.group(1)), "")
+        elif m := _ASS_STYLE_RE.fullmatch(span.text):  # {\i1} ... {\i0}: WebVTT's <i> ... </i>
+            out.append(f"<{'' if m.group(2) == '1' else '/'}{m.group(1).lower()}>")
     return "".join(out), settings
+
+
+def keeps_srt_markup(tag: str) -> bool:
+    """Whether ``text_from_srt`` carries this SRT markup span into WebVTT in some form (conversion
+    warnings list the others)."""
+    return (tag.startswith("&") or tag in ("\\N", "\\n", "\\h") or _KEEP_RE.fullmatch(tag) is not None
+            or _AN_RE.fullmatch(tag) is not None or _ASS_STYLE_RE.fullmatch(tag) is not None)
 
 
 def from_cues(cues: Sequence[Cue], newline: str) -> list[str | Cue]:
