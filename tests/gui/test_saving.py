@@ -32,3 +32,16 @@ def test_clean_save_shows_no_warning(qtbot, make_window, sample):
     assert window.save()
     assert window.last_error == ""
     assert window.statusBar().currentMessage() == f"Saved {sample}"
+
+
+def test_save_keeps_a_webvtt_file_named_srt_as_webvtt(qtbot, make_window, tmp_path):
+    """Save writes what the file holds: the name's suffix converts only on Save As."""
+    path = tmp_path / "talk.srt"
+    path.write_text("WEBVTT\n\nNOTE keep me\n\nintro\n00:00:01.000 --> 00:00:03.000 align:start\n"
+                    "<v Bob>hello there, we went to paris\n")
+    window = make_window()
+    open_and_change_a_word(qtbot, window, path)
+    assert window.save()
+    text = path.read_text()
+    assert text.startswith("WEBVTT\n\nNOTE keep me\n\nintro\n") and "<v Bob>" in text
+    assert window.session.doc.format == "vtt" and window.last_error == ""
