@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import gettext
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 CAMPAIGNS = ("did", "dm", "dw", "ei", "httt", "l", "low", "nr", "sof", "sota", "sotbe", "thot", "trow",
@@ -69,16 +69,19 @@ def _domain(campaign_dir: Path) -> str | None:
     return m.group(1) if m else None
 
 
-def _documents(scenarios: list[list[str]], catalogue: dict) -> list[str]:
+def documents(scenarios: list[list[str]], catalogue: dict,
+              clean: Callable[[str], str | None] = _clean) -> list[str]:
+    """The translations of each scene's lines in order, joined into documents of up to ``DOC_WORDS`` words;
+    a line ``clean`` refuses is skipped, a line the catalogue lacks breaks the run."""
     docs: list[str] = []
     for lines in scenarios:
         current: list[str] = []
         for line in lines:
-            cleaned = _clean(line)
+            cleaned = clean(line)
             if cleaned is None:
                 continue
             translated = catalogue.get(line)
-            translated = _clean(translated) if isinstance(translated, str) and translated else None
+            translated = clean(translated) if isinstance(translated, str) and translated else None
             if translated is None:  # untranslated: the run breaks here
                 if current:
                     docs.append(" ".join(current))
@@ -111,6 +114,6 @@ def dialogue_by_language(roots: list[Path], langs: tuple[str, ...]) -> dict[str,
             split = "val" if campaign.name in VAL_CAMPAIGNS else "train"
             for lang in langs:
                 for folder in FOLDERS[lang]:
-                    docs = _documents(scenarios, _catalogue(root, folder, domain))
+                    docs = documents(scenarios, _catalogue(root, folder, domain))
                     found[split][lang] += [("wesnoth", d) for d in docs]
     return found

@@ -226,11 +226,15 @@ def texts_by_language(roots: list[Path]) -> dict[str, list[tuple[str, str]]]:
     return found
 
 
-def build_data(encoder_dir: Path, roots: list[Path], seed: int = 0, with_dialogue: bool = False) -> dict:
+def build_data(encoder_dir: Path, roots: list[Path], seed: int = 0, with_dialogue: bool = False,
+               with_freedroid: bool = False) -> dict:
     """Encoded documents per language, ``VAL_DOCS`` of each held out.  ``with_dialogue`` (data v4) adds
     the translated Wesnoth dialogue of ``dialogue_texts`` after data v1's documents, from its own random
     stream, so data v1's training and held-out documents stay exactly as they were; the dialogue of the
-    held-out campaigns goes to ``val_dialogue``, apart, so that v1's held-out figures stay comparable."""
+    held-out campaigns goes to ``val_dialogue``, apart, so that v1's held-out figures stay comparable.
+    ``with_freedroid`` (data v5) adds FreeDroidRPG's dialogue (``freedroid_dialogue``) the same way, its
+    held-out dialogs in ``val_freedroid``, and then repeats each language's dialogue documents until they
+    are about ``DIALOGUE_SHARE`` of its documents (the sampler draws documents evenly)."""
     from subcase.casing.encoder import WordEncoder
 
     from .corpora import Doc, split_into_cues
@@ -264,9 +268,44 @@ def build_data(encoder_dir: Path, roots: list[Path], seed: int = 0, with_dialogu
             data["val_dialogue"][lang] = encoded(dialogue["val"][lang], dialogue_rng)
             data["stats"][lang]["docs"] += len(docs)
             data["stats"][lang]["by_source"].update(_count_sources(docs))
+    if with_freedroid:
+        from .freedroid_dialogue import dialogue_by_language as freedroid_dialogue
+
+        freedroid_rng = random.Random(seed + 29)
+        found = freedroid_dialogue(roots, LANGS)
+        data["val_freedroid"] = {}
+        for lang in LANGS:
+            if not found["train"][lang]:
+                raise SystemExit(f"no FreeDroidRPG dialogue for {lang} under {[str(r) for r in roots]}: unpack "
+                                 "freedroidrpg-data there (README, Training)")
+            docs = encoded(found["train"][lang], freedroid_rng)
+            data["train"][lang] += docs
+            data["val_freedroid"][lang] = encoded(found["val"][lang], freedroid_rng)
+            data["stats"][lang]["docs"] += len(docs)
+            data["stats"][lang]["by_source"].update(_count_sources(docs))
+        for lang in LANGS:
+            data["stats"][lang]["dialogue_copies"] = _weigh_dialogue(data["train"][lang])
     for lang, stats in data["stats"].items():
         print(lang, stats, flush=True)
     return data
+
+
+DIALOGUE_SOURCES = ("wesnoth", "freedroid")
+# Subtitles are mostly dialogue; running text (wiki, fortunes, manuals) outnumbers it 3-10 to 1 in the
+# documents of data v5, so dialogue documents are repeated up to about this share.
+DIALOGUE_SHARE = 0.25
+
+
+def _weigh_dialogue(docs: list) -> int:
+    """Repeat the dialogue documents of one language's training list (in place) to about
+    ``DIALOGUE_SHARE`` of it, never fewer than once; the number of copies."""
+    dialogue = [d for d in docs if d[0] in DIALOGUE_SOURCES]
+    if not dialogue:
+        return 1
+    other = len(docs) - len(dialogue)
+    copies = max(1, round(other * DIALOGUE_SHARE / (1 - DIALOGUE_SHARE) / len(dialogue)))
+    docs += dialogue * (copies - 1)
+    return copies
 
 
 def _count_sources(docs: list) -> dict[str, int]:
@@ -630,6 +669,9 @@ def main(argv: list[str] | None = None) -> None:
     d.add_argument("--out", type=Path, required=True)
     d.add_argument("--with-dialogue", action="store_true",
                    help="data v4: add the translated dialogue of the Wesnoth campaigns (wesnoth-1.16-*)")
+    d.add_argument("--with-freedroid", action="store_true",
+                   help="data v5: also FreeDroidRPG's translated dialogue (freedroidrpg-data), and dialogue "
+                        "repeated to about a quarter of each language's documents")
     t = sub.add_parser("train")
     t.add_argument("--encoder", type=Path, required=True)
     t.add_argument("--data", type=Path, required=True)
@@ -717,7 +759,8 @@ def main(argv: list[str] | None = None) -> None:
     elif args.command == "average":
         average(args.checkpoints, args.out, args.encoder, args.data, args.english)
     elif args.command == "data":
-        data = build_data(args.encoder, args.roots, with_dialogue=args.with_dialogue)
+        data = build_data(args.encoder, args.roots, with_dialogue=args.with_dialogue,
+                          with_freedroid=args.with_freedroid)
         args.out.parent.mkdir(parents=True, exist_ok=True)
         with open(args.out, "wb") as f:
             pickle.dump(data, f)
