@@ -253,36 +253,29 @@ def build_data(encoder_dir: Path, roots: list[Path], seed: int = 0, with_dialogu
         docs = encoded(texts, rng)
         data["val"][lang], data["train"][lang] = docs[:VAL_DOCS], docs[VAL_DOCS:]
         data["stats"][lang] = {"docs": len(docs), "by_source": _count_sources(docs)}
-    if with_dialogue:
-        from .dialogue_texts import dialogue_by_language
-
-        dialogue_rng = random.Random(seed + 13)
-        dialogue = dialogue_by_language(roots, LANGS)
-        data["val_dialogue"] = {}
-        for lang in LANGS:
-            if not dialogue["train"][lang]:
-                raise SystemExit(f"no Wesnoth dialogue for {lang} under {[str(r) for r in roots]}: unpack the "
-                                 "wesnoth-1.16-<campaign> packages there (README, Training)")
-            docs = encoded(dialogue["train"][lang], dialogue_rng)
-            data["train"][lang] += docs
-            data["val_dialogue"][lang] = encoded(dialogue["val"][lang], dialogue_rng)
-            data["stats"][lang]["docs"] += len(docs)
-            data["stats"][lang]["by_source"].update(_count_sources(docs))
-    if with_freedroid:
-        from .freedroid_dialogue import dialogue_by_language as freedroid_dialogue
-
-        freedroid_rng = random.Random(seed + 29)
-        found = freedroid_dialogue(roots, LANGS)
-        data["val_freedroid"] = {}
+    def add_dialogue(found: dict, rng: random.Random, val_key: str, missing: str) -> None:
+        """One game's dialogue after what is there, its held-out scenes apart under ``val_key``."""
+        data[val_key] = {}
         for lang in LANGS:
             if not found["train"][lang]:
-                raise SystemExit(f"no FreeDroidRPG dialogue for {lang} under {[str(r) for r in roots]}: unpack "
-                                 "freedroidrpg-data there (README, Training)")
-            docs = encoded(found["train"][lang], freedroid_rng)
+                raise SystemExit(f"no {missing[0]} for {lang} under {[str(r) for r in roots]}: unpack {missing[1]} "
+                                 "there (README, Training)")
+            docs = encoded(found["train"][lang], rng)
             data["train"][lang] += docs
-            data["val_freedroid"][lang] = encoded(found["val"][lang], freedroid_rng)
+            data[val_key][lang] = encoded(found["val"][lang], rng)
             data["stats"][lang]["docs"] += len(docs)
             data["stats"][lang]["by_source"].update(_count_sources(docs))
+
+    if with_dialogue:
+        from . import dialogue_texts
+
+        add_dialogue(dialogue_texts.dialogue_by_language(roots, LANGS), random.Random(seed + 13), "val_dialogue",
+                     ("Wesnoth dialogue", "the wesnoth-1.16-<campaign> packages"))
+    if with_freedroid:
+        from . import freedroid_dialogue
+
+        add_dialogue(freedroid_dialogue.dialogue_by_language(roots, LANGS), random.Random(seed + 29),
+                     "val_freedroid", ("FreeDroidRPG dialogue", "freedroidrpg-data"))
         for lang in LANGS:
             data["stats"][lang]["dialogue_copies"] = _weigh_dialogue(data["train"][lang])
     for lang, stats in data["stats"].items():
