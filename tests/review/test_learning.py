@@ -237,11 +237,12 @@ def test_a_style_learned_from_one_fix_is_checked_on_the_next_restyled_cue(tmp_pa
     state, doc = session.state, session.doc
     session.perform(SetTag(find(state, 2, "door"), Tag.U, engine.form))
     checks = check_words(state)
-    # The first restyled cue after the fix with an ordinary word: "sighs" of cue 4 when the model, casing
-    # "joel sighs" as a plain sentence, is sure it is lower case, else "on" of cue 5.  Model 0.2.0 puts
-    # "sighs" right at that line (P(lower) 0.795 on VNNI/AMX, 0.831 on AVX2), so either may be the check.
-    assert checks and {p[0] for p in checks} in ({3}, {4})
-    assert {state.word(p).form for p in checks} <= {"SIGHS", "ON"}
+    # The first restyled cue after the fix with two ordinary words or more (words the model, casing the
+    # cue as a plain sentence, is sure are lower case): "[joel sighs]" has one at most, "[man on pa]" two
+    # when the model is sure of "man" as well, else "[train horn blows]" three.  Which of the last two
+    # depends on the int8 kernel, so either may be the check.
+    assert len(checks) >= 2 and {p[0] for p in checks} in ({4}, {5})
+    assert {state.word(p).form for p in checks} <= {"MAN", "ON", "PA", "TRAIN", "HORN", "BLOWS"}
     assert doc.cues[3].text == "[JOEL SIGHS]" and doc.cues[4].text.startswith("[MAN ON PA]")
     for p in checks:
         w = state.word(p)
@@ -265,21 +266,22 @@ def test_a_style_put_back_at_its_check_is_undone_everywhere(tmp_path, engine):
     session.perform(fix)
     restyled = [c.text for c in doc.cues]
     [first, *_] = check_words(state)
-    assert state.word(first).form in ("SIGHS", "ON")  # which of the two: see the test above
+    assert state.word(first).form in ("MAN", "ON", "PA", "TRAIN", "HORN", "BLOWS")  # which cue: the test above
     back = SetTag(first, Tag.L, engine.form)  # the editor writes this description in lower case
     session.perform(back)
     # a human decision (back to the model's own form, so it counts as accepted)
-    assert state.word(first).form in ("sighs", "on") and state.word(first).status is Status.ACCEPTED
+    assert state.word(first).form in ("man", "on", "pa", "train", "horn", "blows")
+    assert state.word(first).status is Status.ACCEPTED
     assert doc.cues[2].text == "[DOOR slams]\nI waited."  # the editor's fix stays; what it caused goes
     for c in (0, 3, 4, 5):
         assert doc.cues[c].text == texts[c]
     assert all(w.status is not Status.LEARNED for ws in state.cues for w in ws)
     assert check_words(state) == []
     # the category is left to the model from now on: another fix in it teaches no style
-    train = SetTag(find(state, 5, "train"), Tag.L, engine.form)
-    session.perform(train)
+    sighs = SetTag(find(state, 3, "sighs"), Tag.L, engine.form)
+    session.perform(sighs)
     assert doc.cues[0].text == texts[0] and session.learner.styles
-    session.revert(train)
+    session.revert(sighs)
     # one undo brings the restyle and its check back; one more removes the first fix and all of it
     session.revert(back)
     assert [c.text for c in doc.cues] == restyled
@@ -506,3 +508,29 @@ def test_a_file_learns_with_the_model_of_its_language(engine):
     for word in ("pantalla", "instrucciones", "lector"):
         assert english.is_rare(word) and not spanish.is_rare(word)
     assert make_learner(engine, "en").is_rare("pantalla")  # English files: as before
+
+
+GLOSSES = """1
+00:00:01,000 --> 00:00:03,000
+we use redis (which means remote dictionary server)
+
+2
+00:00:04,000 --> 00:00:05,000
+(music)
+
+3
+00:00:06,000 --> 00:00:08,000
+it keeps data in memory (which is much faster)
+"""
+
+
+def test_a_style_check_asks_a_cue_of_several_words_before_a_lone_word(tmp_path, engine):
+    """A lone word in brackets is often a name the model barely knows ("(Redis)"), so keeping its capital
+    would confirm a style the file does not have: the check goes to a cue of two ordinary words or more."""
+    session = open_session(tmp_path, engine, GLOSSES)
+    state = session.state
+    session.perform(SetTag(find(state, 0, "dictionary"), Tag.T, engine.form))
+    assert session.learner.styles  # Title style learned for the parentheses
+    checks = check_words(state)
+    assert len(checks) >= 2 and {p[0] for p in checks} == {2}
+    assert state.word(find(state, 1, "music")).raised is None

@@ -85,8 +85,14 @@ class HouseStyleLearning:
             return
         # The check: the first cue after the fix (reading order, wrapping round) whose ordinary
         # words were restyled has them raised for review too, so the editor's next stop in the
-        # category says whether the whole file is written this way.
-        cues = sorted({p[0] for p in ordinary})
+        # category says whether the whole file is written this way.  A cue of two such words or
+        # more goes first: a lone word in brackets is often a name the model barely knows, which
+        # a plain sentence writes in lower case ("(Redis)" after "(que significa Servidor de
+        # Dicionário Remoto)"), and keeping its capital says nothing about the style.
+        per_cue: dict[int, int] = {}
+        for p in ordinary:
+            per_cue[p[0]] = per_cue.get(p[0], 0) + 1
+        cues = sorted(c for c, k in per_cue.items() if k >= 2) or sorted(per_cue)
         check = next((c for c in cues if c > origin), cues[0])
         why = f"check: your fix in cue {origin + 1} restyled the {_CATEGORY_NAMES[cat]} ({style.value})"
         for pos in ordinary:
