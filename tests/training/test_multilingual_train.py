@@ -56,3 +56,18 @@ def test_a_multilingual_run_refuses_a_share_outside_0_1(run_inputs, tmp_path):
         main(["train", "--encoder", str(enc), "--data", str(data), "--out", str(tmp_path / "run"),
               "--strip-share", "1.5"])
     assert not (tmp_path / "run").exists()
+
+
+def test_a_multilingual_run_goes_on_from_weights_without_an_optimiser(run_inputs, tmp_path):
+    """Weights rebuilt from a shipped model (from_onnx) carry no optimiser state: the run starts a fresh
+    one and counts on from their step."""
+    from subcase.training.tagger import CaseTagger
+
+    enc, data = run_inputs
+    out = tmp_path / "run"
+    out.mkdir()
+    torch.save({"model": CaseTagger(str(enc), layers=None).state_dict(), "step": 40}, out / "last.pt")
+    main(["train", "--encoder", str(enc), "--data", str(data), "--out", str(out), "--minutes", "0.001",
+          "--batch-size", "2"])
+    state = torch.load(out / "last.pt", map_location="cpu")
+    assert state["step"] > 40 and state["opt"]["state"]

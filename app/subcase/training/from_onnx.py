@@ -1,6 +1,7 @@
 """Rebuild a training checkpoint from a shipped int8 ONNX model.
 
     python -m subcase.training.from_onnx --model models --out work/train/shipped.pt
+    python -m subcase.training.from_onnx --model models/multilingual --encoder encoder-l4 --out run/last.pt
 
 Checkpoints are not committed (they are 90 MB and machines come and go), so to go
 on training the shipped weights this reads them back out of ``models/model.onnx``:
@@ -81,11 +82,15 @@ def state_from_onnx(model_path: Path) -> tuple[dict[str, torch.Tensor], int]:
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--model", type=Path, default=Path("models"), help="folder with model.onnx and model.json")
+    ap.add_argument("--encoder", type=Path,
+                    help="the encoder folder the model was trained on (default: the English one; for the "
+                         "multilingual model, the folder `multilingual convert` wrote, e.g. encoder-l4)")
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args(argv)
 
     from .tagger import CaseTagger
     from .paths import encoder_dir
+    encoder = args.encoder or encoder_dir()
     meta = json.loads((args.model / "model.json").read_text(encoding="utf-8"))
     sd, n_layers = state_from_onnx(args.model / "model.onnx")
     config = dict(meta["training"])
@@ -93,10 +98,10 @@ def main(argv=None) -> None:
     # a distilled student may have a narrower feed-forward block than the encoder it came from
     config["intermediate"] = int(sd["encoder.encoder.layer.0.intermediate.dense.weight"].shape[0])
     # and fewer attention heads (each as wide as the encoder's: hidden size / its head count)
-    base = json.loads((encoder_dir() / "config.json").read_text(encoding="utf-8"))
+    base = json.loads((encoder / "config.json").read_text(encoding="utf-8"))
     head_size = base["hidden_size"] // base["num_attention_heads"]
     config["heads"] = int(sd["encoder.encoder.layer.0.attention.self.query.weight"].shape[0]) // head_size
-    model = CaseTagger.shaped_as(str(encoder_dir()), config)
+    model = CaseTagger.shaped_as(str(encoder), config)
     expected = set(model.state_dict())
     # the pooler is not part of the tagger's graph: it keeps the pre-trained weights
     missing = sorted(k for k in expected - set(sd) if not k.startswith("encoder.pooler."))

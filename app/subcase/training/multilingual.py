@@ -357,7 +357,8 @@ def train(args: argparse.Namespace) -> None:
     if last.exists():  # continue where a previous session stopped
         state = torch.load(last, map_location="cpu")
         model.load_state_dict(state["model"])
-        opt.load_state_dict(state["opt"])
+        if "opt" in state:  # not in weights rebuilt from a shipped model (from_onnx): a fresh optimiser
+            opt.load_state_dict(state["opt"])
         step = state["step"]
         rng.seed(args.seed + step)
         print(f"resumed at step {step}", flush=True)
