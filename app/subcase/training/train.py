@@ -19,7 +19,7 @@ import torch
 from subcase.casing.encoder import WordEncoder
 
 from .data import DEFAULT_CACHE, load_or_build
-from .examples import IGNORE, held_out_batches, make_batch, sample_window
+from .examples import IGNORE, add_strip_share, held_out_batches, make_batch, sample_window
 from .tagger import CaseTagger
 from .paths import encoder_dir
 
@@ -146,13 +146,6 @@ def resume(model: CaseTagger, state: dict, grow: bool = False) -> int:
     if missing:
         raise SystemExit(f"checkpoint lacks {missing[:3]}...")
     return int(state["step"])
-
-
-def add_strip_share(ap: argparse.ArgumentParser) -> None:
-    """``--strip-share``, which ``start_run`` checks: every training command has it (English and multilingual)."""
-    ap.add_argument("--strip-share", type=float, default=0.5,
-                    help="share of windows without punctuation (default 0.5; 1.0 trains a model for "
-                         "unpunctuated input only)")
 
 
 def add_run_options(ap: argparse.ArgumentParser) -> None:

