@@ -44,9 +44,7 @@ from pathlib import Path
 
 import numpy as np
 
-LANGS = ("es", "fr", "de", "pt")
-VAL_DOCS = 150
-BUDGET = 62
+from .multilingual_config import BUDGET, LANGS, VAL_DOCS
 
 
 # -- the encoder ----------------------------------------------------------------------

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .multilingual import LANGS, VAL_DOCS
+from .multilingual_config import LANGS, VAL_DOCS
 
 CARD_SOURCES = """| language | source | package, licence |
 |---|---|---|
