@@ -68,16 +68,9 @@ def format_for(doc: Document, target: Path, format: str | None = None) -> format
     converted by its name); otherwise the one ``target``'s suffix names, or the document's own."""
     if format:
         return formats.get(format)
-    if doc.path is not None and _same_file(doc.path, target):
+    if doc.path is not None and doc.path.resolve() == target.resolve():  # as save() keys its backups
         return formats.get(doc.format)
     return formats.for_path(target) or formats.get(doc.format)
-
-
-def _same_file(a: Path, b: Path) -> bool:
-    try:
-        return a.resolve() == b.resolve()
-    except OSError:
-        return a == b
 
 
 def check_readers(doc: Document, text: str, fmt: formats.Format) -> list[str]:

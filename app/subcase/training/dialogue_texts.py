@@ -52,12 +52,16 @@ def _clean(line: str) -> str | None:
     return text if len(text.split()) >= 2 else None
 
 
-def _catalogue(root: Path, folder: str, campaign_domain: str) -> dict:
-    path = root / "usr/share/games/wesnoth/1.16/locale" / folder / "LC_MESSAGES" / f"{campaign_domain}.mo"
+def read_catalogue(path: Path) -> dict:
+    """A gettext catalogue (.mo) as {English: translation}; empty when the file is not there."""
     if not path.is_file():
         return {}
     with open(path, "rb") as f:
         return dict(gettext.GNUTranslations(f)._catalog)  # type: ignore[attr-defined]
+
+
+def _catalogue(root: Path, folder: str, campaign_domain: str) -> dict:
+    return read_catalogue(root / "usr/share/games/wesnoth/1.16/locale" / folder / "LC_MESSAGES" / f"{campaign_domain}.mo")
 
 
 def _domain(campaign_dir: Path) -> str | None:

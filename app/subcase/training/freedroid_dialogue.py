@@ -15,12 +15,11 @@ The dialogs of a few characters are held out whole (``VAL_DIALOGS``).
 
 from __future__ import annotations
 
-import gettext
 import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from .dialogue_texts import documents
+from .dialogue_texts import documents, read_catalogue
 
 PACKAGES = ("freedroidrpg-data",)
 STORYLINE = Path("usr/share/freedroidrpg/data/storyline")
@@ -48,11 +47,7 @@ def _clean(line: str) -> str | None:
 
 
 def _catalogue(root: Path, folder: str) -> dict:
-    path = root / LOCALE / folder / "LC_MESSAGES" / "freedroidrpg-dialogs.mo"
-    if not path.is_file():
-        return {}
-    with open(path, "rb") as f:
-        catalogue = gettext.GNUTranslations(f)._catalog  # type: ignore[attr-defined]
+    catalogue = read_catalogue(root / LOCALE / folder / "LC_MESSAGES" / "freedroidrpg-dialogs.mo")
     # a translation identical to the English is English copied over: untranslated
     return {k: v for k, v in catalogue.items() if v != k}
 
