@@ -71,3 +71,31 @@ def test_a_multilingual_run_goes_on_from_weights_without_an_optimiser(run_inputs
           "--batch-size", "2"])
     state = torch.load(out / "last.pt", map_location="cpu")
     assert state["step"] > 40 and state["opt"]["state"]
+
+
+def test_the_average_of_two_runs_is_scored_on_each_game_held_out_and_the_card_names_both(run_inputs, tmp_path):
+    """`average` (the shipped recipe's last step) scores the mean weights on data v1's held-out windows and on
+    the held-out dialogue of both games (data v5: Wesnoth campaigns, FreeDroidRPG characters); the card
+    writes a sentence for each."""
+    from subcase.training.multilingual_card import _dialogue_note
+
+    enc, data_path = run_inputs
+    data = pickle.loads(data_path.read_bytes())
+    data["val_dialogue"] = {"es": data["val"]["es"]}
+    data["val_freedroid"] = {"es": data["val"]["es"]}
+    data_path.write_bytes(pickle.dumps(data))
+    runs = []
+    for seed in ("10", "11"):
+        out = tmp_path / f"run-{seed}"
+        main(["train", "--encoder", str(enc), "--data", str(data_path), "--out", str(out), "--minutes", "0.001",
+              "--batch-size", "2", "--seed", seed])
+        runs.append(out / "last.pt")
+    avg = tmp_path / "avg" / "last.pt"
+    main(["average", *map(str, runs), "--out", str(avg), "--encoder", str(enc), "--data", str(data_path)])
+    states = [torch.load(p, map_location="cpu")["model"] for p in [*runs, avg]]
+    assert torch.allclose(states[2]["head.weight"], (states[0]["head.weight"] + states[1]["head.weight"]) / 2)
+    record = json.loads((avg.parent / "log.jsonl").read_text().splitlines()[-1])
+    assert set(record) >= {"es", "dialogue", "freedroid"}
+    note = _dialogue_note(record)
+    assert "Wesnoth campaigns" in note and "FreeDroidRPG characters (Dixon" in note
+    assert f"es {100 * record['freedroid']['es']['f1']:.1f} / {100 * record['freedroid']['es']['ser']:.1f}" in note

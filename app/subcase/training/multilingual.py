@@ -494,9 +494,11 @@ def average(checkpoints: list[Path], out: Path, encoder_dir: Path, data_path: Pa
     val = _held_out({**data["val"], **({"en": english["val"]} if english else {})}, encoder)
     record = {"step": step, "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
               **{lang: validate(model, batches) for lang, batches in val.items()}}
-    if data.get("val_dialogue"):  # the held-out campaigns: names and stories no run saw
-        dialogue = _held_out(data["val_dialogue"], encoder)
-        record["dialogue"] = {lang: validate(model, batches) for lang, batches in dialogue.items()}
+    # the held-out Wesnoth campaigns and FreeDroidRPG characters: names and stories no run saw
+    for key, name in (("val_dialogue", "dialogue"), ("val_freedroid", "freedroid")):
+        if data.get(key):
+            held = _held_out(data[key], encoder)
+            record[name] = {lang: validate(model, batches) for lang, batches in held.items()}
     out.parent.mkdir(parents=True, exist_ok=True)
     torch.save({"model": weights, "step": step, "config": config}, out)
     with open(out.parent / "log.jsonl", "a", encoding="utf-8") as log:

