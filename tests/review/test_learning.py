@@ -41,15 +41,15 @@ i waited.
 
 TALK = """1
 00:00:01,000 --> 00:00:02,000
-so we did some easy checks first.
+so we opened the market square first.
 
 2
 00:00:03,000 --> 00:00:04,000
-then we did some easy checks first again.
+then we opened the market square first again.
 
 3
 00:00:05,000 --> 00:00:06,000
-the checks were easy and quick.
+the square was quiet near the market.
 """
 
 
@@ -147,21 +147,22 @@ def test_a_phrase_fix_recases_the_same_phrase_elsewhere_and_nothing_else(tmp_pat
     session = open_session(tmp_path, engine, TALK)
     state, doc = session.state, session.doc
     before = [c.text for c in doc.cues]
-    assert "some easy checks first" in before[0] and "some easy checks first" in before[1]
-    session.perform(SetTag(find(state, 0, "easy"), Tag.T, engine.form))
-    session.perform(SetTag(find(state, 0, "checks"), Tag.T, engine.form))
-    assert "some Easy Checks first" in doc.cues[0].text
-    assert "some Easy Checks first" in doc.cues[1].text
-    assert doc.cues[2].text == before[2]  # "checks" and "easy" in another context stay as they were
-    assert state.word(find(state, 1, "easy")).status is Status.LEARNED
-    assert state.word(find(state, 1, "checks")).status is Status.LEARNED
+    assert "the market square first" in before[0] and "the market square first" in before[1]
+    # the model writes the phrase in lower case without being sure of it (P(lower) under SURE_LOWER)
+    assert all(state.word(find(state, 1, w)).probs[0] < SURE_LOWER for w in ("market", "square"))
+    session.perform(SetTag(find(state, 0, "market"), Tag.T, engine.form))
+    session.perform(SetTag(find(state, 0, "square"), Tag.T, engine.form))
+    assert "the Market Square first" in doc.cues[0].text
+    assert "the Market Square first" in doc.cues[1].text
+    assert doc.cues[2].text == before[2]  # "square" and "market" in another context stay as they were
+    assert state.word(find(state, 1, "market")).status is Status.LEARNED
+    assert state.word(find(state, 1, "square")).status is Status.LEARNED
 
 
-def test_with_raise_sure_phrases_a_phrase_fix_asks_where_the_model_is_sure(tmp_path, engine):
+def test_a_phrase_fix_asks_where_the_model_is_sure_of_lower_case(tmp_path, engine):
     # the same phrase between the same neighbours, in another context (no context rule applies)
     session = open_session(tmp_path, engine, subtitles("so we did some easy checks first.",
                                                        "yesterday i ran some easy checks first."))
-    session.learner.raise_sure_phrases = True  # measured and left off (review/learning.py)
     state, doc = session.state, session.doc
     before = doc.cues[1].text
     session.perform(SetTag(find(state, 0, "easy"), Tag.T, engine.form))
@@ -197,14 +198,14 @@ def test_a_title_fix_inside_quotes_raises_the_rest_of_the_quotation(tmp_path, en
 def test_reviewed_words_are_never_changed(tmp_path, engine):
     session = open_session(tmp_path, engine, TALK)
     state = session.state
-    reviewed = find(state, 1, "easy")
+    reviewed = find(state, 1, "market")
     session.perform(Accept(reviewed))
     form = state.word(reviewed).form
-    session.perform(SetTag(find(state, 0, "easy"), Tag.T, engine.form))
-    session.perform(SetTag(find(state, 0, "checks"), Tag.T, engine.form))
+    session.perform(SetTag(find(state, 0, "market"), Tag.T, engine.form))
+    session.perform(SetTag(find(state, 0, "square"), Tag.T, engine.form))
     assert state.word(reviewed).form == form and state.word(reviewed).status is Status.ACCEPTED
     # the rest of the phrase around it still learned
-    assert state.word(find(state, 1, "checks")).form == "Checks"
+    assert state.word(find(state, 1, "square")).form == "Square"
 
 
 def test_one_undo_removes_a_fix_and_everything_it_caused(tmp_path, engine):
@@ -312,14 +313,14 @@ def test_flag_reasons_explain_a_highlight(tmp_path, engine):
     session = open_session(tmp_path, engine, TALK)
     state, doc = session.state, session.doc
     state.flag_context = FlagContext(doc, session.learner, engine.lexicon, session.learner.is_rare)
-    session.perform(SetTag(find(state, 0, "easy"), Tag.T, engine.form))
-    learned = [str(r) for r in flag_reasons(state, find(state, 1, "easy"))]
+    session.perform(SetTag(find(state, 0, "market"), Tag.T, engine.form))
+    learned = [str(r) for r in flag_reasons(state, find(state, 1, "market"))]
     assert learned[0] == "changed by what you taught"
-    # "easy" in cue 3 was raised for review: the editor wrote "Easy" in cue 1 and the file has both forms
-    other = flag_reasons(state, find(state, 2, "easy"))
+    # "market" in cue 3 was raised for review: the editor wrote "Market" in cue 1 and the file has both forms
+    other = flag_reasons(state, find(state, 2, "market"))
     assert [r.code for r in other][:1] in (["low_confidence"], ["raised"])
     assert "raised" in [r.code for r in other]
-    assert "cased differently in cue 1 ('Easy')" in [str(r) for r in other]
+    assert "cased differently in cue 1 ('Market')" in [str(r) for r in other]
     # a word nobody flagged has no reasons, whatever the file says about it
     calm = next(p for p in state.positions() if not state.word(p).flagged(state.threshold)
                 and state.word(p).status is Status.UNTOUCHED)

@@ -34,9 +34,9 @@ start, then pushed onto every ``and``), so every rule is narrow:
   (``style_learning``).
 
 Measured and left off (README, "Simulated review"): confirmations from
-accepts (``confirm``), raising the neighbours of a change
-(``raise_neighbours``) and a learned phrase raising, not capitalising, words
-the model is sure of (``raise_sure_phrases``).
+accepts (``confirm``) and raising the neighbours of a change
+(``raise_neighbours``).  A learned phrase raises for review, rather than
+capitalises, a word the model is sure is lower case (``raise_sure_phrases``).
 
 The learner reads only the document and the review state, so a profile from
 other files (issue 16) can seed it through ``rules`` and ``styles``.
@@ -64,8 +64,8 @@ from .style_learning import HouseStyleLearning
 # Seinfeld episodes held out from training, with the brackets stripped with the punctuation, a fix in
 # "[KNOCKING ON DOOR]" put "ON" over 15 "on" (and "DOOR", "PARROT"): learned 24 fixed / 22 broken, with
 # this 24 / 3 (residual 142 -> 123 errors); punctuated 55 / 2 -> 55 / 0; the dev files unchanged
-# (README, "Simulated review").  0.95 and 0.99 measured the same.  (``Learner.raise_sure_phrases``
-# would do the same for learned phrases; measured and left off.)
+# (README, "Simulated review").  0.95 and 0.99 measured the same.  ``Learner.raise_sure_phrases`` does
+# the same for learned phrases.
 SURE_LOWER = 0.99
 
 Context = tuple[str | None, ...]  # lowercased words around and including the word, within the cue
@@ -98,9 +98,8 @@ class Learner(HouseStyleLearning, RaisingRules):
     # Title word of the same cue (a title the model read as prose: "Tools for scalable Web").
     raise_title_gaps: int = 4  # the longest gap, in words; 0: off
     # A learned phrase raises, rather than capitalises, a word the model is sure is lower case
-    # (``_apply_phrase``).  Off: the phrase rule is there to re-case titles such as "Easy Checks",
-    # which the model is sure are prose.
-    raise_sure_phrases: bool = False
+    # (``_apply_phrase``): the editor's one fix is not evidence enough against the model's certainty.
+    raise_sure_phrases: bool = True
     # After a fix to Title case, raise the lower-case word right after it ("Mountain dew", "Tower records").
     # English only (``make_learner``): names and titles capitalise every content word there.
     raise_after_title: bool = True
@@ -280,14 +279,13 @@ class Learner(HouseStyleLearning, RaisingRules):
                       changes: dict[Pos, Change], decided: set[Pos], cue: int) -> None:
         """Re-case a phrase where it appears whole between the same neighbours (taught in ``cue``).
 
-        With ``raise_sure_phrases`` a word the model is sure is lower case (``SURE_LOWER``) is raised
-        for review instead.  Measured and left off: it only ever acted on one talk that writes the
-        spoken command "Place order." twice and then "Place Order." (the fix of the third capitalises
-        the first two: on the dev subtitles learned 2 fixed and 2 broken, with it 2 and 0, 2 fewer
-        errors left for 1 more visit); six held-out Seinfeld episodes and the 35 multilingual dev files
-        gave the same figures either way.  Off, since it would also stop a fixed title the model
-        reads as prose ("Easy Checks") from re-casing its other occurrences, which is what the rule
-        is for; one file's inconsistency is thin evidence against that."""
+        With ``raise_sure_phrases`` (on) a word the model is sure is lower case (``SURE_LOWER``) is
+        raised for review instead: a phrase written both ways in one file (a talk writes the spoken
+        command "Place order." twice and then "Place Order."; the fix of the third had capitalised the
+        first two) is never broken, and a repeated title the model is sure is prose ("Easy Checks")
+        costs the editor a visit per repeat instead of nothing.  On the dev subtitles learned 2 fixed /
+        2 broken -> 2 / 0, 47 -> 45 errors left for 1 more visit; six held-out Seinfeld episodes and
+        the 35 multilingual dev files, punctuated or not, the same either way."""
         lowers = [f.lower() for f in forms]
         for start in self._index.get(lowers[0], ()):
             c, s = start
