@@ -99,3 +99,28 @@ def test_the_average_of_two_runs_is_scored_on_each_game_held_out_and_the_card_na
     note = _dialogue_note(record)
     assert "Wesnoth campaigns" in note and "FreeDroidRPG characters (Dixon" in note
     assert f"es {100 * record['freedroid']['es']['f1']:.1f} / {100 * record['freedroid']['es']['ser']:.1f}" in note
+
+
+def test_the_pipeline_s_dialogue_phase_trains_two_seeds_from_the_last_phase_and_averages_them(run_inputs, tmp_path):
+    """multilingual_pipeline's phase on more dialogue: two seeds from the previous phase's weights, on the
+    phase's data (here already built, so the data step is skipped), averaged into run-NAME, resumable."""
+    from subcase.training import multilingual_pipeline
+
+    enc, data_path = run_inputs
+    work = tmp_path / "work"
+    start = work / "run-dialogue"
+    main(["train", "--encoder", str(enc), "--data", str(data_path), "--out", str(start), "--minutes", "0.001",
+          "--batch-size", "2"])
+    (work / "data-v5.pkl").write_bytes(data_path.read_bytes())
+    final, data = multilingual_pipeline._seeds_phase(work, "freedroid", start, "data-v5.pkl", ["--with-freedroid"],
+                                                     enc, [], [], 0.001)
+    assert (final, data) == (work / "run-freedroid", work / "data-v5.pkl")
+    seeds = [torch.load(work / f"run-freedroid-s{s}" / "last.pt", map_location="cpu") for s in (10, 11)]
+    begin = torch.load(start / "last.pt", map_location="cpu")["step"]
+    assert all(s["step"] > begin and (work / f"run-freedroid-s{n}" / "done").is_file() for s, n in zip(seeds, (10, 11)))
+    avg = torch.load(final / "last.pt", map_location="cpu")
+    assert torch.allclose(avg["model"]["head.weight"], (seeds[0]["model"]["head.weight"] + seeds[1]["model"]["head.weight"]) / 2)
+    # run again: every step's output is there, nothing is trained or averaged again
+    mtime = (final / "last.pt").stat().st_mtime_ns
+    multilingual_pipeline._seeds_phase(work, "freedroid", start, "data-v5.pkl", ["--with-freedroid"], enc, [], [], 0.001)
+    assert (final / "last.pt").stat().st_mtime_ns == mtime

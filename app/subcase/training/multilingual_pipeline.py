@@ -165,25 +165,24 @@ def main(argv: list[str] | None = None) -> None:
         multilingual.main(train + ["--minutes", str(low), "--lr", "2e-5", "--head-lr", "4e-4", "--seed", "4"])
     final, final_data = work / "run", data
     if args.dialogue_minutes > 0:
-        final, final_data = _seeds_phase(work, "dialogue", final, ["--with-dialogue"], encoder,
+        final, final_data = _seeds_phase(work, "dialogue", final, "data-v4.pkl", ["--with-dialogue"], encoder,
                                          [*roots, str(dialogue)], english, args.dialogue_minutes)
         if args.freedroid_minutes > 0:
-            final, final_data = _seeds_phase(work, "freedroid", final, ["--with-dialogue", "--with-freedroid"],
-                                             encoder, [*roots, str(dialogue), str(freedroid)], english,
-                                             args.freedroid_minutes)
+            final, final_data = _seeds_phase(work, "freedroid", final, "data-v5.pkl",
+                                             ["--with-dialogue", "--with-freedroid"], encoder,
+                                             [*roots, str(dialogue), str(freedroid)], english, args.freedroid_minutes)
     multilingual.main(["export", "--checkpoint", str(final / "last.pt"), "--encoder", str(encoder),
                        "--data", str(final_data), "--out", str(args.out)])
     multilingual.main(["lexicon", "--roots", *roots, "--english", str(args.english_lexicon), "--out", str(args.out)])
     card(args.out, final, final / "log.jsonl")
 
 
-def _seeds_phase(work: Path, name: str, start: Path, data_flags: list[str], encoder: Path, roots: list[str],
-                 english: list[str], minutes: float) -> tuple[Path, Path]:
+def _seeds_phase(work: Path, name: str, start: Path, data_file: str, data_flags: list[str], encoder: Path,
+                 roots: list[str], english: list[str], minutes: float) -> tuple[Path, Path]:
     """A phase on more dialogue, as the shipped weights were made (README, "The multilingual model"): its
     data (``data_flags``: data v4 adds the Wesnoth dialogue, data v5 FreeDroidRPG's as well), then two
     seeds from ``start``'s checkpoint at the low rate, and their weight average in ``run-NAME``."""
-    version = "v5" if "--with-freedroid" in data_flags else "v4"
-    data = work / f"data-{version}.pkl"
+    data = work / data_file
     if not data.is_file():
         # data v1's packages first and in the same order (``roots``), so its documents come out the same
         multilingual.main(["data", "--encoder", str(encoder), "--roots", *roots, *data_flags, "--out", str(data)])
