@@ -220,3 +220,17 @@ def test_each_file_is_highlighted_at_the_threshold_of_the_model_that_cased_it(en
     own = simulate([prep], engine, None)["total"]["visited"]
     assert own == simulate([prep], engine, companion.info.review_threshold)["total"]["visited"]
     assert own != simulate([prep], engine, engine.info.review_threshold)["total"]["visited"]
+
+
+def test_a_one_cue_file_is_judged_as_a_cue_is(engine, tmp_path):
+    """A file too short for the file rule (under 12 words) takes another language only on the evidence a
+    single cue needs; short English stays English even where the detector leans to Dutch."""
+    assert detect(["el lunes fuimos a madrid con maría."]).language == "es"
+    assert detect(["we met john in new york"]).language == "en"      # nl 0.76, en 0.23
+    assert detect(["hola"]).language == "en"                         # too short to tell at all
+    path = tmp_path / "one.srt"
+    path.write_text("1\n00:00:01,000 --> 00:00:02,000\nel lunes fuimos a madrid con maría.\n", encoding="utf-8")
+    cased = case_file(engine, path)
+    assert cased.casing.language is not None and cased.casing.language.language == "es"
+    if "es" in engine.model_languages:  # the multilingual model, not the English one ("El Lunes Fuimos")
+        assert cased.doc.cues[0].text == "El lunes fuimos a Madrid con María."

@@ -34,7 +34,7 @@ NAMES = {"en": "English", "es": "Spanish", "fr": "French", "de": "German", "pt":
 CUE_CONFIDENCE = 0.9
 CUE_MIN_WORDS = 4
 CUE_OTHER_MAX = 0.05   # ...and gives the file's own language less than this
-FILE_MIN_WORDS = 12    # below this a file is too short to tell: it is taken to be in the model's language
+FILE_MIN_WORDS = 12    # below this a file is judged as one cue is (CUE_*), else taken to be in the model's language
 PRIOR = 0.2            # a file the model's language has this much chance for is taken to be in it
 UNKNOWN = "und"                                      # nothing to go by (no letters)
 
@@ -161,6 +161,19 @@ def _words(text: str) -> int:
     return sum(1 for w in text.split() if any(c.isalpha() for c in w))
 
 
+def _cue_language(text: str, language: str) -> tuple[str | None, float]:
+    """A short text's language and its probability: ``language`` when the detector ranks it first, another
+    one only when the detector is ``CUE_CONFIDENCE`` sure of it and gives ``language`` under
+    ``CUE_OTHER_MAX``; None when neither holds (short text is rarely sure)."""
+    probs = Detector.probabilities(text, k=3)  # top 3: enough to tell p(language) < 0.05 when sure
+    if not probs:
+        return None, 0.0
+    guess, p = next(iter(probs.items()))
+    if guess == language or (p >= CUE_CONFIDENCE and probs.get(language, 0.0) < CUE_OTHER_MAX):
+        return guess, p
+    return None, 0.0
+
+
 def detect(cue_texts: Sequence[str], lang: str = "auto", default: str = "en") -> LanguageGuess:
     """The language of a file given as its cue texts (markup-free), and of each cue.
 
@@ -174,7 +187,12 @@ def detect(cue_texts: Sequence[str], lang: str = "auto", default: str = "en") ->
         return LanguageGuess(lang, 1.0, [lang] * len(cue_texts), given=True)
     text = " ".join(cue_texts)
     if _words(text) < FILE_MIN_WORDS:
-        return LanguageGuess(default, 0.0, [default] * len(cue_texts))
+        # too short to tell by the file rule; as sure as a cue must be, it is another language ("el lunes
+        # fuimos a madrid con maría.": es 0.96, where the English model wrote "El Lunes Fuimos")
+        found, p = _cue_language(text, default) if _words(text) >= CUE_MIN_WORDS else (None, 0.0)
+        if found is None or found == default:
+            return LanguageGuess(default, 0.0, [default] * len(cue_texts))
+        return LanguageGuess(found, p, [found] * len(cue_texts))
     probs = Detector.probabilities(text)
     language, confidence = next(iter(probs.items()))
     if probs.get(default, 0.0) >= PRIOR:
@@ -185,12 +203,7 @@ def detect(cue_texts: Sequence[str], lang: str = "auto", default: str = "en") ->
     for cue in cue_texts:
         found = None
         if _words(cue) >= CUE_MIN_WORDS:
-            cue_probs = Detector.probabilities(cue, k=3)  # top 3: enough to tell p(language) < 0.05 when sure
-            guess, p = next(iter(cue_probs.items()))
-            if guess != language and p >= CUE_CONFIDENCE and cue_probs.get(language, 0.0) < CUE_OTHER_MAX:
-                found = guess
-            elif guess == language:
-                found = language
+            found = _cue_language(cue, language)[0]
         sure.append(found)
     cues = _fill(sure, language)
     return LanguageGuess(language, confidence, cues)
