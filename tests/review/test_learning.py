@@ -41,15 +41,15 @@ i waited.
 
 TALK = """1
 00:00:01,000 --> 00:00:02,000
-so we opened the market square first.
+so we opened the silver gate first.
 
 2
 00:00:03,000 --> 00:00:04,000
-then we opened the market square first again.
+then we opened the silver gate first again.
 
 3
 00:00:05,000 --> 00:00:06,000
-the square was quiet near the market.
+the gate was quiet near the silver shop.
 """
 
 
@@ -147,16 +147,16 @@ def test_a_phrase_fix_recases_the_same_phrase_elsewhere_and_nothing_else(tmp_pat
     session = open_session(tmp_path, engine, TALK)
     state, doc = session.state, session.doc
     before = [c.text for c in doc.cues]
-    assert "the market square first" in before[0] and "the market square first" in before[1]
+    assert "the silver gate first" in before[0] and "the silver gate first" in before[1]
     # the model writes the phrase in lower case without being sure of it (P(lower) under SURE_LOWER)
-    assert all(state.word(find(state, 1, w)).probs[0] < SURE_LOWER for w in ("market", "square"))
-    session.perform(SetTag(find(state, 0, "market"), Tag.T, engine.form))
-    session.perform(SetTag(find(state, 0, "square"), Tag.T, engine.form))
-    assert "the Market Square first" in doc.cues[0].text
-    assert "the Market Square first" in doc.cues[1].text
-    assert doc.cues[2].text == before[2]  # "square" and "market" in another context stay as they were
-    assert state.word(find(state, 1, "market")).status is Status.LEARNED
-    assert state.word(find(state, 1, "square")).status is Status.LEARNED
+    assert all(state.word(find(state, 1, w)).probs[0] < SURE_LOWER for w in ("silver", "gate"))
+    session.perform(SetTag(find(state, 0, "silver"), Tag.T, engine.form))
+    session.perform(SetTag(find(state, 0, "gate"), Tag.T, engine.form))
+    assert "the Silver Gate first" in doc.cues[0].text
+    assert "the Silver Gate first" in doc.cues[1].text
+    assert doc.cues[2].text == before[2]  # "gate" and "silver" in another context stay as they were
+    assert state.word(find(state, 1, "silver")).status is Status.LEARNED
+    assert state.word(find(state, 1, "gate")).status is Status.LEARNED
 
 
 def test_a_phrase_fix_asks_where_the_model_is_sure_of_lower_case(tmp_path, engine):
@@ -198,14 +198,14 @@ def test_a_title_fix_inside_quotes_raises_the_rest_of_the_quotation(tmp_path, en
 def test_reviewed_words_are_never_changed(tmp_path, engine):
     session = open_session(tmp_path, engine, TALK)
     state = session.state
-    reviewed = find(state, 1, "market")
+    reviewed = find(state, 1, "silver")
     session.perform(Accept(reviewed))
     form = state.word(reviewed).form
-    session.perform(SetTag(find(state, 0, "market"), Tag.T, engine.form))
-    session.perform(SetTag(find(state, 0, "square"), Tag.T, engine.form))
+    session.perform(SetTag(find(state, 0, "silver"), Tag.T, engine.form))
+    session.perform(SetTag(find(state, 0, "gate"), Tag.T, engine.form))
     assert state.word(reviewed).form == form and state.word(reviewed).status is Status.ACCEPTED
     # the rest of the phrase around it still learned
-    assert state.word(find(state, 1, "square")).form == "Square"
+    assert state.word(find(state, 1, "gate")).form == "Gate"
 
 
 def test_one_undo_removes_a_fix_and_everything_it_caused(tmp_path, engine):
@@ -313,14 +313,14 @@ def test_flag_reasons_explain_a_highlight(tmp_path, engine):
     session = open_session(tmp_path, engine, TALK)
     state, doc = session.state, session.doc
     state.flag_context = FlagContext(doc, session.learner, engine.lexicon, session.learner.is_rare)
-    session.perform(SetTag(find(state, 0, "market"), Tag.T, engine.form))
-    learned = [str(r) for r in flag_reasons(state, find(state, 1, "market"))]
+    session.perform(SetTag(find(state, 0, "silver"), Tag.T, engine.form))
+    learned = [str(r) for r in flag_reasons(state, find(state, 1, "silver"))]
     assert learned[0] == "changed by what you taught"
-    # "market" in cue 3 was raised for review: the editor wrote "Market" in cue 1 and the file has both forms
-    other = flag_reasons(state, find(state, 2, "market"))
+    # "silver" in cue 3 was raised for review: the editor wrote "Silver" in cue 1 and the file has both forms
+    other = flag_reasons(state, find(state, 2, "silver"))
     assert [r.code for r in other][:1] in (["low_confidence"], ["raised"])
     assert "raised" in [r.code for r in other]
-    assert "cased differently in cue 1 ('Market')" in [str(r) for r in other]
+    assert "cased differently in cue 1 ('Silver')" in [str(r) for r in other]
     # a word nobody flagged has no reasons, whatever the file says about it
     calm = next(p for p in state.positions() if not state.word(p).flagged(state.threshold)
                 and state.word(p).status is Status.UNTOUCHED)
@@ -438,12 +438,14 @@ def test_the_word_after_a_title_fix_is_raised_for_review_not_changed(tmp_path, e
 
 
 def test_an_upper_form_carries_over_to_every_occurrence_away_from_sentence_starts(tmp_path, engine):
-    session = open_session(tmp_path, engine, subtitles("we met the fellows today.", "a friend came.",
-                                                       "so the fellows came over."))
+    session = open_session(tmp_path, engine, subtitles("we met the tigers today.", "a friend came.",
+                                                       "so the tigers came over."))
     state = session.state
-    session.perform(SetTag(find(state, 0, "fellows"), Tag.U, engine.form))
-    w = state.word(find(state, 2, "fellows"))
-    assert w.form == "FELLOWS" and w.status is Status.LEARNED
+    w = state.word(find(state, 2, "tigers"))
+    assert w.form == "tigers" and w.probs[0] < SURE_LOWER  # the model writes it lower case, unsure
+    session.perform(SetTag(find(state, 0, "tigers"), Tag.U, engine.form))
+    w = state.word(find(state, 2, "tigers"))
+    assert w.form == "TIGERS" and w.status is Status.LEARNED
 
 
 def test_an_ordinary_word_written_upper_is_not_carried_over_where_the_model_is_sure(tmp_path, engine):
