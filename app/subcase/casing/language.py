@@ -164,7 +164,10 @@ def _words(text: str) -> int:
 def _cue_language(text: str, language: str) -> tuple[str | None, float]:
     """A short text's language and its probability: ``language`` when the detector ranks it first, another
     one only when the detector is ``CUE_CONFIDENCE`` sure of it and gives ``language`` under
-    ``CUE_OTHER_MAX``; None when neither holds (short text is rarely sure)."""
+    ``CUE_OTHER_MAX``; None when neither holds (short text is rarely sure) or the text has fewer than
+    ``CUE_MIN_WORDS`` words."""
+    if _words(text) < CUE_MIN_WORDS:
+        return None, 0.0
     probs = Detector.probabilities(text, k=3)  # top 3: enough to tell p(language) < 0.05 when sure
     if not probs:
         return None, 0.0
@@ -189,7 +192,7 @@ def detect(cue_texts: Sequence[str], lang: str = "auto", default: str = "en") ->
     if _words(text) < FILE_MIN_WORDS:
         # too short to tell by the file rule; as sure as a cue must be, it is another language ("el lunes
         # fuimos a madrid con maría.": es 0.96, where the English model wrote "El Lunes Fuimos")
-        found, p = _cue_language(text, default) if _words(text) >= CUE_MIN_WORDS else (None, 0.0)
+        found, p = _cue_language(text, default)
         if found is None or found == default:
             return LanguageGuess(default, 0.0, [default] * len(cue_texts))
         return LanguageGuess(found, p, [found] * len(cue_texts))
@@ -199,11 +202,5 @@ def detect(cue_texts: Sequence[str], lang: str = "auto", default: str = "en") ->
         language, confidence = default, probs[default]
     # a cue the detector is sure of takes its language; a cue between two sure cues of the
     # same other language takes theirs (short cues are rarely sure); every other cue, the file's
-    sure: list[str | None] = []
-    for cue in cue_texts:
-        found = None
-        if _words(cue) >= CUE_MIN_WORDS:
-            found = _cue_language(cue, language)[0]
-        sure.append(found)
-    cues = _fill(sure, language)
+    cues = _fill([_cue_language(cue, language)[0] for cue in cue_texts], language)
     return LanguageGuess(language, confidence, cues)
