@@ -2,6 +2,9 @@
 
 import random
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from subcase.casing.windows import assign_tokens, plan_windows
 
 
@@ -39,3 +42,36 @@ def test_overlong_token_still_gets_a_window():
     windows = plan_windows([1, 100, 1], 62, 31)
     owner = assign_tokens([1, 100, 1], windows)
     assert all(o >= 0 for o in owner)
+
+
+def _plan_windows_by_scanning(lengths: list[int], budget: int, step: int) -> list[tuple[int, int]]:
+    """plan_windows as it was before it searched with bisect: the reference it must still agree with."""
+    n = len(lengths)
+    if n == 0:
+        return []
+    offsets = [0] * (n + 1)
+    for i, k in enumerate(lengths):
+        offsets[i + 1] = offsets[i] + min(k, budget)
+    windows, first = [], 0
+    while True:
+        last = first
+        while last < n and offsets[last + 1] - offsets[first] <= budget:
+            last += 1
+        last = max(last, first + 1)
+        windows.append((first, last))
+        if last >= n:
+            break
+        target = offsets[first] + step
+        nxt = first + 1
+        while nxt < last and offsets[nxt] < target:
+            nxt += 1
+        first = nxt
+    return windows
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 70), max_size=400), st.integers(1, 80), st.integers(1, 80))
+def test_windows_are_those_of_the_plain_scan(lengths: list[int], budget: int, step: int) -> None:
+    # the shipped model's windows come from this plan: any change of it changes every casing
+    assert [(w.first, w.last) for w in plan_windows(lengths, budget, step)] == \
+        _plan_windows_by_scanning(lengths, budget, step)

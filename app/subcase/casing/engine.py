@@ -13,7 +13,7 @@ import json
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, NamedTuple, Sequence
 
 import numpy as np
 
@@ -40,16 +40,16 @@ class CasingCancelled(Exception):
     """The caller asked to stop; nothing was changed."""
 
 
-@dataclass(frozen=True, slots=True)
-class StreamToken:
+# StreamToken and WordPrediction are NamedTuples, immutable records that cost a third of a frozen
+# dataclass to make: a film makes one of each per token or word (README, "Benchmarks").
+class StreamToken(NamedTuple):
     """One token of the input stream: a word (to be tagged) or punctuation."""
 
     text: str
     is_word: bool
 
 
-@dataclass(frozen=True, slots=True)
-class WordPrediction:
+class WordPrediction(NamedTuple):
     tag: Tag
     probs: tuple[float, float, float, float]  # calibrated, in TAGS order
 

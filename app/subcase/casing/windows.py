@@ -9,6 +9,7 @@ most context on both sides.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
 import numpy as np
@@ -34,19 +35,13 @@ def plan_windows(lengths: list[int], budget: int, step: int) -> list[Window]:
     windows: list[Window] = []
     first = 0
     while True:
-        last = first
-        while last < n and offsets[last + 1] - offsets[first] <= budget:
-            last += 1
-        last = max(last, first + 1)
+        # the most tokens from ``first`` that fit the budget (offsets never decrease), at least one
+        last = max(bisect_right(offsets, offsets[first] + budget, first) - 1, first + 1)
         windows.append(Window(first, last))
         if last >= n:
             break
         # next window starts about ``step`` sub-tokens later, but always moves on
-        target = offsets[first] + step
-        nxt = first + 1
-        while nxt < last and offsets[nxt] < target:
-            nxt += 1
-        first = nxt
+        first = bisect_left(offsets, offsets[first] + step, first + 1, last)
     return windows
 
 

@@ -7,7 +7,6 @@ unedited file is written back byte for byte.
 from __future__ import annotations
 
 import re
-from collections import Counter
 
 NEWLINE_RE = re.compile(r"\r\n|\r|\n")
 Line = tuple[str, str]  # content, line ending ("" for an unterminated last line)
@@ -24,10 +23,18 @@ def split_lines(text: str) -> list[Line]:
     return lines
 
 
-def newline_of(lines: list[Line]) -> str:
-    """The file's usual line ending (the most common one), LF if it has none."""
-    counts = Counter(end for _, end in lines if end)
-    return counts.most_common(1)[0][0] if counts else "\n"
+def newline_in(text: str) -> str:
+    """The file's usual line ending: the most common one, a tie going to the one seen first; LF if it has
+    none.  Counted with ``str.count``: splitting a film into lines for this alone cost a fifth of reading it."""
+    crlf = text.count("\r\n")
+    counts = {"\r\n": crlf, "\r": text.count("\r") - crlf, "\n": text.count("\n") - crlf}
+    most = max(counts.values())
+    if most == 0:
+        return "\n"
+    tied = [end for end, k in counts.items() if k == most]
+    if len(tied) == 1:
+        return tied[0]
+    return next(m.group() for m in NEWLINE_RE.finditer(text) if m.group() in tied)
 
 
 def normalize_newlines(text: str) -> str:

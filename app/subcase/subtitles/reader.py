@@ -10,7 +10,7 @@ from .document import Cue, Document
 from .encoding import decode
 from .errors import ParseWarning, SubtitleError
 from .files import check_readable_file
-from .lines import newline_of, split_lines
+from .lines import newline_in
 
 _SIGNATURE_RE = re.compile(r"WEBVTT(?:[ \t\r\n]|$)")
 
@@ -38,7 +38,7 @@ def loads(data: bytes, name: str = "x.srt", format: str | None = None) -> Docume
         raise SubtitleError(
             f"{name}: no subtitle cues found (no 'start --> end' timing line); "
             "this is not an SRT or WebVTT file")
-    newline = newline_of(split_lines(decoded.text))
+    newline = newline_in(decoded.text)
     return Document(fmt.name, decoded.encoding, decoded.bom, newline, segments, warnings)
 
 
