@@ -13,7 +13,7 @@ import json
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, NamedTuple, Sequence
+from typing import Callable, NamedTuple, Protocol, Sequence
 
 import numpy as np
 
@@ -47,6 +47,17 @@ class StreamToken(NamedTuple):
 
     text: str
     is_word: bool
+
+
+class StreamItem(Protocol):
+    """What ``predict`` reads of a token: a StreamToken, or a cue's own Token (casing/stream.py passes those
+    as they are rather than copying each one)."""
+
+    @property
+    def text(self) -> str: ...
+
+    @property
+    def is_word(self) -> bool: ...
 
 
 class WordPrediction(NamedTuple):
@@ -123,6 +134,8 @@ class CasingEngine:
         self.encoder = WordEncoder(model_dir / "tokenizer.json")
         lex_path = model_dir / "lexicon.json"
         self.lexicon = load_lexicon(lex_path) if lex_path.is_file() else {}
+        # (word, tag) -> form: a film writes its ~2,000 distinct words 11,000 times (``form``)
+        self._forms: dict[tuple[str, Tag], str] = {}
         # words each language writes only capitalised (German nouns; casing/capitalised.py), if shipped
         cap_path = model_dir / CAPITALISED_FILE
         try:
@@ -172,7 +185,7 @@ class CasingEngine:
 
     # -- the model over a token stream -------------------------------------------------
 
-    def predict(self, stream: Sequence[StreamToken], progress: OnProgress | None = None,
+    def predict(self, stream: Sequence[StreamItem], progress: OnProgress | None = None,
                 cancel: ShouldCancel | None = None) -> list[WordPrediction | None]:
         """Predictions for every token of ``stream`` (None for punctuation)."""
         if not stream:
@@ -235,13 +248,22 @@ class CasingEngine:
             calibrated = self.calibrate(probs[word_tokens])
             best = calibrated.argmax(1).tolist()
             for tok, k, p in zip(word_tokens.tolist(), best, calibrated.tolist()):
-                result[tok] = WordPrediction(TAGS[k], (p[0], p[1], p[2], p[3]))
+                result[tok] = WordPrediction(TAGS[k], tuple(p))  # four floats
         return result[1:]
 
     def calibrate(self, probs: np.ndarray) -> np.ndarray:
         """Temperature-scaled probabilities (rows sum to 1)."""
         return apply_temperature(probs, self.info.temperature)
 
+    MAX_FORMS = 200_000  # remembered forms; far beyond any film's vocabulary times its tags
+
     def form(self, word: str, tag: Tag) -> str:
-        """``word`` written with ``tag`` (M words from the case-mask lexicon)."""
-        return apply_tag(word, tag, self.lexicon)
+        """``word`` written with ``tag`` (M words from the case-mask lexicon); remembered, since the
+        lexicon never changes once loaded."""
+        key = (word, tag)
+        found = self._forms.get(key)
+        if found is None:
+            if len(self._forms) >= self.MAX_FORMS:
+                self._forms.clear()
+            found = self._forms[key] = apply_tag(word, tag, self.lexicon)
+        return found

@@ -17,7 +17,7 @@ from .addresses import host_word_indices
 from .capitalised import weigh_capitalised
 from .continuations import after_continuation, continuing_words
 from .encoder import BOUNDARY
-from .engine import CasingEngine, OnProgress, ShouldCancel, StreamToken, WordPrediction
+from .engine import CasingEngine, OnProgress, ShouldCancel, StreamItem, StreamToken, WordPrediction
 from .gcpause import paused_gc
 from .language import LanguageGuess, name
 from .modes import Mode, is_caps_line, merge_keep
@@ -104,17 +104,14 @@ def _case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], lin
                       mode: Mode, progress: OnProgress | None, cancel: ShouldCancel | None,
                       pauses: Sequence[bool] | None,
                       capitalised: Sequence[AbstractSet[str]] | None) -> DocumentCasing:
-    stream: list[StreamToken] = []
-    where: list[tuple[int, int, Token] | None] = []
     hosts = {(c, k) for c, tokens in enumerate(cues) for k in host_word_indices(tokens)}
     openers = opening_words(cues, pauses)
     continuing = continuing_words(cues)
-    for c, tokens in enumerate(cues):
-        stream.append(StreamToken(BOUNDARY, False))  # the model sees where each cue begins
-        where.append(None)
-        for k, tok in enumerate(tokens):
-            stream.append(StreamToken(tok.text, tok.is_word))
-            where.append((c, k, tok))
+    boundary = StreamToken(BOUNDARY, False)  # the model sees where each cue begins
+    stream: list[StreamItem] = []
+    for tokens in cues:
+        stream.append(boundary)
+        stream.extend(tokens)
     preds = engine.predict(stream, progress=progress, cancel=cancel)
 
     caps_lines: set[tuple[int, int]] = set()
@@ -127,34 +124,35 @@ def _case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], lin
         caps_lines = {key for key, ws in lines.items() if is_caps_line(ws)}
 
     words: list[WordCasing] = []
-    word_counter: dict[int, int] = {}
-    for place, pred in zip(where, preds):
-        if place is None:
-            continue
-        c, k, tok = place
-        if not tok.is_word:
-            continue
-        w_index = word_counter.get(c, 0)
-        word_counter[c] = w_index + 1
-        if pred is None or not has_letters(tok.text):
-            continue
-        if (c, k) in hosts:  # a rule, not the model: host names are lower case (see addresses.py)
-            pred = WordPrediction(Tag.L, (1.0, 0.0, 0.0, 0.0))
-        elif (c, k) in openers:
-            pred = after_pause(pred)
-        elif (c, k) in continuing:
-            pred = after_continuation(pred)
-        if capitalised is not None and tok.text.lower() in capitalised[c]:
-            pred = weigh_capitalised(pred)
-        model_form = engine.form(tok.text, pred.tag)
-        if mode is Mode.RESTORE:
-            output = model_form
-        elif mode is Mode.CAPS:
-            line = line_of[c][k] if line_of else 0
-            output = model_form if (c, line) in caps_lines else tok.text
-        else:
-            output = merge_keep(tok.text, model_form)
-        words.append(WordCasing(c, w_index, tok.start, tok.end, tok.text, output, model_form, pred.tag, pred.probs))
+    first = 1  # where the cue's tokens start in the stream, after its boundary
+    for c, tokens in enumerate(cues):
+        w_index = -1  # index among the cue's words
+        for k, tok in enumerate(tokens):
+            if not tok.is_word:
+                continue
+            w_index += 1
+            pred = preds[first + k]
+            if pred is None or not has_letters(tok.text):
+                continue
+            if (c, k) in hosts:  # a rule, not the model: host names are lower case (see addresses.py)
+                pred = WordPrediction(Tag.L, (1.0, 0.0, 0.0, 0.0))
+            elif (c, k) in openers:
+                pred = after_pause(pred)
+            elif (c, k) in continuing:
+                pred = after_continuation(pred)
+            if capitalised is not None and tok.text.lower() in capitalised[c]:
+                pred = weigh_capitalised(pred)
+            model_form = engine.form(tok.text, pred.tag)
+            if mode is Mode.RESTORE:
+                output = model_form
+            elif mode is Mode.CAPS:
+                line = line_of[c][k] if line_of else 0
+                output = model_form if (c, line) in caps_lines else tok.text
+            else:
+                output = merge_keep(tok.text, model_form)
+            words.append(WordCasing(c, w_index, tok.start, tok.end, tok.text, output, model_form, pred.tag,
+                                    pred.probs))
+        first += len(tokens) + 1
     return DocumentCasing(words, mode, engine.info.review_threshold)
 
 
