@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from subcase.casing import case_texts
-from subcase.casing.addresses import host_word_indices
+from subcase.casing.addresses import host_word_indices, scan_hosts
 from subcase.subtitles.words import tokenize
 
 
@@ -38,29 +38,9 @@ def test_engine_keeps_host_names_lower_case_and_confident(engine):
     assert len(hosts) == 5 and all(w.tag.value == "L" and w.confidence == 1.0 for w in hosts)
 
 
-def _hosts_by_full_scan(tokens) -> set[int]:
-    """host_word_indices without its early exit for cues with no dot between two words: the reference."""
-    from subcase.casing.addresses import JOINERS, TLDS
-    found, i, n = set(), 0, len(tokens)
-    while i < n:
-        if not tokens[i].is_word:
-            i += 1
-            continue
-        j = i
-        while (j + 2 < n and tokens[j + 1].text in JOINERS and tokens[j + 2].is_word
-               and tokens[j].end == tokens[j + 1].start and tokens[j + 1].end == tokens[j + 2].start):
-            j += 2
-        run = tokens[i:j + 1]
-        words = [t for t in run if t.is_word]
-        if len(words) >= 2 and any(t.text == "." for t in run) and words[-1].text.lower() in TLDS:
-            found.update(k for k in range(i, j + 1) if tokens[k].is_word)
-        i = j + 1
-    return found
-
-
 @settings(max_examples=500, deadline=None)
 @given(st.lists(st.sampled_from(["w3", "org", "bbc", "co", "uk", "e", "g", "Com", "jo", ".", "@", "-", " ", "/",
                                  "..", ". ", "2", "0"]), max_size=30))
 def test_early_exit_finds_what_the_full_scan_finds(parts: list[str]) -> None:
     tokens = tokenize("".join(parts))
-    assert host_word_indices(tokens) == _hosts_by_full_scan(tokens)
+    assert host_word_indices(tokens) == scan_hosts(tokens)

@@ -25,14 +25,19 @@ JOINERS = {".", "@", "-"}
 
 def host_word_indices(tokens: Sequence[Token]) -> set[int]:
     """Indices (into ``tokens``) of the words that belong to a host name or e-mail address."""
-    found: set[int] = set()
-    n = len(tokens)
     # a host name has a dot with a word on either side and no space between them; most cues have none
-    # (a sentence's full stop is followed by a space or the end), and the scan below costs them nothing then
+    # (a sentence's full stop is followed by a space or the end), and they skip the scan
     if not any(tokens[k].text == "." and tokens[k - 1].is_word and tokens[k + 1].is_word
                and tokens[k - 1].end == tokens[k].start and tokens[k].end == tokens[k + 1].start
-               for k in range(1, n - 1)):
-        return found
+               for k in range(1, len(tokens) - 1)):
+        return set()
+    return scan_hosts(tokens)
+
+
+def scan_hosts(tokens: Sequence[Token]) -> set[int]:
+    """``host_word_indices`` by scanning every run of words joined without spaces."""
+    found: set[int] = set()
+    n = len(tokens)
     i = 0
     while i < n:
         if not tokens[i].is_word:

@@ -27,8 +27,8 @@ from .tags import TAGS, Tag, ranked
 
 
 class WordCasing(NamedTuple):
-    """One word's casing: where it is, what it was, what it becomes and why.  A NamedTuple (immutable, like
-    a frozen dataclass, at a quarter of the cost to make: one per word of a film)."""
+    """One word's casing: where it is, what it was, what it becomes and why.  A NamedTuple: immutable as a
+    frozen dataclass is, at a third of the cost to make (0.35 against 1.07 us), and a film makes one per word."""
 
     cue_index: int
     word_index: int      # index among the cue's words

@@ -24,7 +24,7 @@ class Token(NamedTuple):
     """A word or punctuation mark with its offsets in the text it came from.
 
     Immutable as a frozen dataclass would be, but a tuple: a film is some 16,000 tokens, made
-    again on every casing, and a frozen dataclass's ``__init__`` costs four times a tuple's."""
+    again on every casing, and a frozen dataclass's ``__init__`` costs twice a tuple's (0.50 against 0.24 us)."""
 
     start: int
     end: int
