@@ -23,7 +23,7 @@ from pathlib import Path
 import subcase.casing.engine as engine_module
 from subcase.casing import CasingEngine
 from subcase.casing.language import detect, token_text
-from subcase.casing.windows import Window, plan_windows
+from subcase.casing.windows import Window, capped_offsets, plan_windows
 from subcase.evaluation.runner import _ref_words, load_reference, model_input, run_model
 
 LOADS = (0.05, 0.10, 0.15, 0.20)
@@ -31,9 +31,7 @@ LOADS = (0.05, 0.10, 0.15, 0.20)
 
 def shifted_windows(lengths: list[int], budget: int, step: int) -> list[Window]:
     """``plan_windows`` with every window after the first starting half a step later."""
-    offsets = [0]
-    for k in lengths:
-        offsets.append(offsets[-1] + min(k, budget))
+    offsets = capped_offsets(lengths, budget)
     s = bisect.bisect_left(offsets, step // 2, 1)
     if s >= len(lengths):
         return plan_windows(lengths, budget, step)

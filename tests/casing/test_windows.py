@@ -5,7 +5,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from subcase.casing.windows import assign_tokens, plan_windows
+from subcase.casing.windows import assign_tokens, capped_offsets, plan_windows
 
 
 def test_windows_cover_every_token_within_budget():
@@ -49,9 +49,7 @@ def _plan_windows_by_scanning(lengths: list[int], budget: int, step: int) -> lis
     n = len(lengths)
     if n == 0:
         return []
-    offsets = [0] * (n + 1)
-    for i, k in enumerate(lengths):
-        offsets[i + 1] = offsets[i] + min(k, budget)
+    offsets = capped_offsets(lengths, budget)
     windows, first = [], 0
     while True:
         last = first

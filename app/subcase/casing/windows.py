@@ -24,14 +24,21 @@ class Window:
         return self.last - self.first
 
 
+def capped_offsets(lengths: list[int], budget: int) -> list[int]:
+    """Where each token starts in sub-tokens (and, last, where the stream ends), a token of more than
+    ``budget`` sub-tokens counting as ``budget``."""
+    offsets = [0] * (len(lengths) + 1)
+    for i, k in enumerate(lengths):
+        offsets[i + 1] = offsets[i] + min(k, budget)
+    return offsets
+
+
 def plan_windows(lengths: list[int], budget: int, step: int) -> list[Window]:
     """Cover tokens whose sub-token counts are ``lengths`` with overlapping windows."""
     n = len(lengths)
     if n == 0:
         return []
-    offsets = [0] * (n + 1)
-    for i, k in enumerate(lengths):
-        offsets[i + 1] = offsets[i] + min(k, budget)
+    offsets = capped_offsets(lengths, budget)
     windows: list[Window] = []
     first = 0
     while True:
