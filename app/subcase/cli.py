@@ -202,11 +202,14 @@ def cmd_evaluate(args) -> int:
     except SubtitleError as exc:
         print(safe(f"subcase: {exc}"), file=sys.stderr)
         return 1
+    if not results["files"]:
+        print("subcase: none of the reference files could be read", file=sys.stderr)
+        return 1
     print("\n".join(safe(line) for line in format_report(results).splitlines()))
     if args.json:
         from subcase.subtitles.atomic import write_atomic
         write_atomic(Path(args.json), (json.dumps(results, indent=2, default=str) + "\n").encode("utf-8"))
-    return 0
+    return 1 if results["skipped"] else 0
 
 
 def _profile_error():
@@ -252,36 +255,46 @@ def cmd_simulate_review(args) -> int:
         if args.profile:
             from subcase.review import profile_store
             profile = profile_store.load(args.profile, engine.info.version)
-        results = run_simulation(inputs, engine, args, _styles(args), profile=profile)
+        results = run_simulation(inputs, engine, args, _styles(args), profile=profile,
+                                 log=lambda s: print(safe(s), file=sys.stderr))
     except SubtitleError as exc:
         print(safe(f"subcase: {exc}"), file=sys.stderr)
         return 1
     except _profile_error() as exc:
         print(safe(f"subcase: {exc}"), file=sys.stderr)
         return 1
+    if not results["files"]:
+        print("subcase: none of the reference files could be read", file=sys.stderr)
+        return 1
     print("\n".join(safe(line) for line in format_table(results, args.per_file).splitlines()))
     if args.json:
         from subcase.subtitles.atomic import write_atomic
         write_atomic(Path(args.json), (json.dumps(results, indent=2) + "\n").encode("utf-8"))
-    return 0
+    return 1 if results["skipped"] else 0
 
 
 def _simulate_series(inputs: list[Path], engine, args) -> int:
     from subcase.evaluation.series import format_series, run_series
     from subcase.subtitles import SubtitleError
 
+    from subcase.subtitles.atomic import write_atomic
+
     try:
         result = run_series(inputs, engine, args.threshold, args.strip_punct, args.upper,
                             log_dir=Path(args.keep_logs) if args.keep_logs else None,
-                            progress=None if args.quiet else lambda s: print(s, file=sys.stderr))
+                            progress=None if args.quiet else lambda s: print(safe(s), file=sys.stderr),
+                            log=lambda s: print(safe(s), file=sys.stderr))
     except (SubtitleError, _profile_error()) as exc:
-        print(f"subcase: {exc}", file=sys.stderr)
+        print(safe(f"subcase: {exc}"), file=sys.stderr)
         return 1
-    print(format_series(result))
+    if not result["files"]:
+        print("subcase: none of the reference files could be read", file=sys.stderr)
+        return 1
+    print("\n".join(safe(line) for line in format_series(result).splitlines()))
     if args.json:
         out = {k: v for k, v in result.items() if k != "final_profile"}
-        Path(args.json).write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
-    return 0
+        write_atomic(Path(args.json), (json.dumps(out, indent=2) + "\n").encode("utf-8"))
+    return 1 if result["skipped"] else 0
 
 
 def cmd_profile(args) -> int:

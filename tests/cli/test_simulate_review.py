@@ -30,7 +30,7 @@ def test_simulate_review_cli_writes_json(tmp_path, dev_subtitles):
     out = tmp_path / "sim.json"
     assert main(["simulate-review", str(path), "--json", str(out), "--per-file", "--strip-punct"]) == 0
     data = json.loads(out.read_text())
-    assert set(data) == {"total", "files"} and list(data["files"]) == [path.name]
+    assert set(data) == {"total", "files", "skipped"} and data["skipped"] == [] and list(data["files"]) == [path.name]
     assert data["files"][path.name].pop("language") == "en"  # detected (casing/language.py)
     assert set(data["files"][path.name]) == set(KEYS)
     # the total adds how far its rates would move over files (None here: one file)

@@ -211,7 +211,7 @@ def test_series_mode_on_three_small_files(tmp_path, dev_subtitles):
     assert main(["simulate-review", "--series", *map(str, reversed(files)), "--json", str(out), "-q",
                  "--keep-logs", str(tmp_path / "logs")]) == 0
     data = json.loads(out.read_text())
-    assert set(data) == {"with_profile", "without_profile", "files"}
+    assert set(data) == {"with_profile", "without_profile", "files", "skipped"} and data["skipped"] == []
     assert [f["file"] for f in data["files"]] == sorted(p.name for p in files)  # name order
     for key in ("with_profile", "without_profile"):
         assert set(KEYS) <= set(data[key])

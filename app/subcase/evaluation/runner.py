@@ -19,6 +19,7 @@ from subcase.subtitles.words import Token, has_letters
 from .baselines import TruecaseBaseline, first_word_and_i
 from .intervals import LEVEL, RESAMPLES, f1_interval
 from .metrics import WordOutcome, calibration_table, default_review, review_view, score, scored_words
+from .skipped import Skipped, read_each, report_lines
 
 REVIEW_THRESHOLDS = [0.5, 0.7, 0.8, 0.9, 0.95, 0.99]
 
@@ -97,8 +98,9 @@ def evaluate(paths: list[Path], engine: CasingEngine | None, baselines: bool = T
     of casing/rules.py for others.  For a language the model does not case, the
     English model's own output is scored beside it ("English model, forced"), so
     the choice of casing/rules.py stays measured.  The rule baseline capitalises
-    sentence starts (and, in English, the pronoun I)."""
-    refs = [load_reference(p) for p in paths]
+    sentence starts (and, in English, the pronoun I).  A file that cannot be read is skipped
+    (evaluation/skipped.py), logged and listed under "skipped"."""
+    refs, skipped = read_each(paths, load_reference, log)
     model_languages = engine.model_languages if engine is not None else ("en",)
     guesses = [detect([token_text(tokens) for tokens in ref.cues], lang, model_languages[0])
                for ref in refs]
@@ -109,7 +111,7 @@ def evaluate(paths: list[Path], engine: CasingEngine | None, baselines: bool = T
         except RuntimeError as exc:
             log(str(exc))
     results: dict = {"files": len(refs), "words": sum(len(w) for r in refs for w in _ref_words(r)), "systems": {},
-                     "languages": {}}
+                     "languages": {}, "skipped": [s.as_dict() for s in skipped]}
     for ref, guess in zip(refs, guesses):
         group = results["languages"].setdefault(guess.language, {"files": 0, "words": 0, "systems": {}})
         group["files"] += 1
@@ -231,6 +233,7 @@ def _interval_rows(results: dict) -> list[str]:
 
 def format_report(results: dict) -> str:
     lines = [f"{results['files']} files, {results['words']} words with letters"]
+    lines += report_lines([Skipped(**s) for s in results.get("skipped", [])])
     hdr = f"{'system':24} {'input':8} {'P':>6} {'R':>6} {'F1':>6} {'SER':>6} {'iF1':>6} {'iSER':>6} {'CER':>6} {'T F1':>6} {'U F1':>6} {'M F1':>6}"
     lines += ["", hdr, "-" * len(hdr)]
     lines += _system_rows(results["systems"])

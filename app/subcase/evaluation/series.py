@@ -18,6 +18,7 @@ files from the second on: the first file has no profile yet.
 from __future__ import annotations
 
 import tempfile
+from functools import partial
 from pathlib import Path
 from typing import Callable
 
@@ -31,8 +32,10 @@ from subcase.subtitles import Document
 from .metrics import WordOutcome, score
 from .profiled import profiled_session
 from .simulate import Counts, Prepared, learning_session, prepare, simulate_file
+from .skipped import Skipped, attempt, report_lines
 
 Progress = Callable[[str], None]
+Log = Callable[[str], None]
 
 
 def _outcomes(prep: Prepared, doc: Document, state: ReviewState) -> list[WordOutcome]:
@@ -48,19 +51,20 @@ def _scores(outcomes: list[WordOutcome]) -> dict:
 
 def run_series(paths: list[Path], engine: CasingEngine, threshold: float | None = None, strip_punct: bool = False,
                upper: bool = False, name: str = "series", log_dir: Path | None = None,
-               progress: Progress | None = None) -> dict:
-    """Both runs over the series; the edit logs go to ``log_dir`` (a temporary folder if None)."""
+               progress: Progress | None = None, log: Log = lambda s: None) -> dict:
+    """Both runs over the series; the edit logs go to ``log_dir`` (a temporary folder if None).
+    A file that cannot be read is left out of the series (evaluation/skipped.py), logged and listed."""
     # threshold None: each file's model's own (as the app uses it)
     ordered = sorted(paths, key=lambda p: Path(p).name)
     if log_dir is None:
         with tempfile.TemporaryDirectory(prefix="subcase-series-") as tmp:
-            return _run(ordered, engine, threshold, strip_punct, upper, name, Path(tmp), progress)
+            return _run(ordered, engine, threshold, strip_punct, upper, name, Path(tmp), progress, log)
     Path(log_dir).mkdir(parents=True, exist_ok=True)
-    return _run(ordered, engine, threshold, strip_punct, upper, name, Path(log_dir), progress)
+    return _run(ordered, engine, threshold, strip_punct, upper, name, Path(log_dir), progress, log)
 
 
 def _run(paths: list[Path], engine: CasingEngine, threshold: float | None, strip_punct: bool, upper: bool, name: str,
-         log_dir: Path, progress: Progress | None) -> dict:
+         log_dir: Path, progress: Progress | None, log: Log) -> dict:
     version = engine.info.version
     logs: list[Path] = []
     # The first file opens with an empty profile; after each file the profile is updated from
@@ -68,11 +72,17 @@ def _run(paths: list[Path], engine: CasingEngine, threshold: float | None, strip
     profile: Profile = build_from_logs(name, version, [])
     totals = {"with_profile": Counts(), "without_profile": Counts()}
     pooled: dict[str, list[WordOutcome]] = {"with_profile": [], "without_profile": []}
-    files = []
-    for i, path in enumerate(paths):
+    files: list[dict] = []
+    skipped: list[Skipped] = []
+    for k, path in enumerate(paths):
         if progress is not None:
-            progress(f"{i + 1}/{len(paths)} {Path(path).name}")
-        prep = prepare(path, engine, strip_punct, upper)
+            progress(f"{k + 1}/{len(paths)} {Path(path).name}")
+        prep = attempt(Path(path), partial(prepare, path, engine, strip_punct, upper))
+        if isinstance(prep, Skipped):
+            skipped.append(prep)
+            log(prep.line())
+            continue
+        i = len(files)  # the file's place in the series (skipped files have none)
         before: dict[str, list[WordOutcome]] = {}
         applied: dict[str, int] = {}
         log_path = log_dir / f"{i + 1:03d}-{Path(path).stem}.jsonl"
@@ -91,8 +101,12 @@ def _run(paths: list[Path], engine: CasingEngine, threshold: float | None, strip
             return session
 
         entries = profile.size()  # what the file opened with
-        runs = {"with_profile": simulate_file(prep, engine, threshold, with_profile),
-                "without_profile": simulate_file(prep, engine, threshold, learning_session)}
+        without = attempt(Path(path), partial(simulate_file, prep, engine, threshold, learning_session))
+        if isinstance(without, Skipped):  # its words do not line up with the reference: before any log is written
+            skipped.append(without)
+            log(without.line())
+            continue
+        runs = {"with_profile": simulate_file(prep, engine, threshold, with_profile), "without_profile": without}
         logs.append(log_path)
         profile = updated(profile, log_path)
         row: dict = {"file": prep.name, "profile_entries": entries, "profile_changed": applied.get("words", 0)}
@@ -107,6 +121,7 @@ def _run(paths: list[Path], engine: CasingEngine, threshold: float | None, strip
     for key in ("with_profile", "without_profile"):
         out[key] = totals[key].as_dict() | {"before_review": _scores(pooled[key]) if pooled[key] else None}
     out["files"] = files
+    out["skipped"] = [s.as_dict() for s in skipped]
     # Rebuilt from the same logs in one go, the profile is the same, byte for byte.
     rebuilt = build_from_logs(name, version, logs)
     assert rebuilt.to_bytes() == profile.to_bytes(), "a profile updated file by file differs from its rebuild"
@@ -135,4 +150,5 @@ def format_series(result: dict) -> str:
     lines.append(f"review load {100 * w['review_load']:.2f}% vs {100 * wo['review_load']:.2f}%, "
                  f"residual rate {100 * w['residual_rate']:.3f}% vs {100 * wo['residual_rate']:.3f}% "
                  f"(with vs without profile, files 2..{len(result['files'])})")
+    lines += report_lines([Skipped(**s) for s in result.get("skipped", [])])
     return "\n".join(lines)

@@ -22,6 +22,7 @@ words of the cue text without markup that contain a letter.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Callable
 
@@ -34,6 +35,7 @@ from subcase.subtitles import Document, load
 from subcase.subtitles.words import has_letters
 
 from .intervals import LEVEL, ratio_interval
+from .skipped import MisalignedReference, Skipped, attempt, read_each, report_lines
 
 KEYS = ("words", "initial_errors", "visited", "review_load", "actions", "learned_fixed", "learned_broken",
         "residual_errors", "residual_rate")
@@ -139,7 +141,8 @@ def simulate_file(prep: Prepared, engine: CasingEngine, threshold: float | None,
         apply_styles(doc, state.cues, prep.styles, engine)
     for c, (words, ref) in enumerate(zip(state.cues, prep.ref_words)):
         if [w.input.lower() for w in words] != [r.lower() for r in ref]:
-            raise ValueError(f"{prep.name}: cue {c + 1}: the cased words do not line up with the reference")
+            raise MisalignedReference(f"cue {c + 1}: the cased words do not line up with the reference",
+                                      prep.name)
     n = Counts(words=sum(len(r) for r in prep.ref_words))
     n.initial_errors = sum(w.form != r for ws, rs in zip(state.cues, prep.ref_words) for w, r in zip(ws, rs))
     # Made after counting the model's errors: a session may bring a profile that re-cases words
@@ -179,16 +182,24 @@ def simulate_file(prep: Prepared, engine: CasingEngine, threshold: float | None,
 
 
 def simulate(preps: list[Prepared], engine: CasingEngine, threshold: float | None,
-             make_session: SessionFactory = plain_session) -> dict:
+             make_session: SessionFactory = plain_session, skipped: list[Skipped] | None = None,
+             log: Callable[[str], None] = lambda s: None) -> dict:
+    """Every prepared file reviewed; ``skipped``: the files already left out (evaluation/skipped.py),
+    to which a file whose words do not line up with its reference is added."""
     total = Counts()
     files = {}
+    skipped = list(skipped or [])
     for prep in preps:
-        n = simulate_file(prep, engine, threshold, make_session)
+        n = attempt(Path(prep.name), partial(simulate_file, prep, engine, threshold, make_session))
+        if isinstance(n, Skipped):
+            skipped.append(n)
+            log(n.line())
+            continue
         total.add(n)
         files[prep.name] = n.as_dict()
         guess = prep.casing.language
         files[prep.name]["language"] = guess.language if guess is not None else None
-    out = {"total": total.as_dict(), "files": files}
+    out: dict = {"total": total.as_dict(), "files": files, "skipped": [s.as_dict() for s in skipped]}
     # how far the totals would move with another draw of files like these (evaluation/intervals.py)
     words = [f["words"] for f in files.values()]
     for key, count in (("review_load", "visited"), ("residual_rate", "residual_errors")):
@@ -218,21 +229,23 @@ def format_table(results: dict, per_file: bool) -> str:
     if load is not None and residual is not None:
         lines.append(f"{LEVEL:.0%} interval over files (bootstrap): review load {100 * load[0]:.1f}-{100 * load[1]:.1f}%, "
                      f"residual rate {100 * residual[0]:.2f}-{100 * residual[1]:.2f}%")
+    lines += report_lines([Skipped(**s) for s in results.get("skipped", [])])
     return "\n".join(lines)
 
 
 def run_simulation(paths: list[Path], engine: CasingEngine, args, styles: StyleMap | None = None,
-                   profile=None) -> dict:
+                   profile=None, log: Callable[[str], None] = lambda s: None) -> dict:
     """The CLI's run: every file cased once, then reviewed by the simulated editor.
 
     Chosen house styles are applied after casing, as the editor applies them when it opens a file;
     then the ``profile`` (issue 16), if any."""
-    preps = [prepare(p, engine, args.strip_punct, args.upper, styles, getattr(args, "lang", "auto")) for p in paths]
+    preps, skipped = read_each(paths, lambda p: prepare(p, engine, args.strip_punct, args.upper, styles,
+                                                          getattr(args, "lang", "auto")), log)
     factory: SessionFactory = plain_session if args.no_learning else learning_session
     if profile is not None:
         from .profiled import profiled_session
         factory = profiled_session(profile, learning=not args.no_learning)
-    return simulate(preps, engine, args.threshold, factory)
+    return simulate(preps, engine, args.threshold, factory, skipped, log)
 
 
 # The configurations the README and the model card report (``python -m subcase.evaluation.simulate``).
