@@ -72,8 +72,14 @@ def hidden_states(engine, session, stream) -> np.ndarray:
     for w, toks in groups.items():
         lo = starts[windows[w].first]
         ids = np.array([[engine.encoder.cls_id, *flat[lo:lo + span[w]], engine.encoder.sep_id]], dtype=np.int64)
-        (hidden,) = session.run([HIDDEN], {"input_ids": ids, "attention_mask": np.ones_like(ids)})
-        out[toks] = hidden[0, starts[toks] - lo + 1]
+        feed = {"input_ids": ids, "attention_mask": np.ones_like(ids)}
+        at = starts[toks] - lo + 1
+        if "positions" in {i.name for i in session.get_inputs()}:  # the last layer at the words only
+            (hidden,) = session.run([HIDDEN], feed | {"positions": at.astype(np.int64)})
+            out[toks] = hidden
+        else:
+            (hidden,) = session.run([HIDDEN], feed)
+            out[toks] = hidden[0, at]
     return out[1:]
 
 

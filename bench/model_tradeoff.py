@@ -180,17 +180,18 @@ class Recorder:
 
     def __init__(self, session):
         self.session = session
+        self.gathers = session.gathers  # what the engine asks of a session: whether to pass positions
         self.batches: list[tuple] = []
 
-    def run(self, ids, mask):
-        self.batches.append((ids.copy(), mask.copy()))
-        return self.session.run(ids, mask)
+    def run(self, *batch):
+        self.batches.append(tuple(a.copy() for a in batch))
+        return self.session.run(*batch)
 
     def run_all(self, batches):
         """The engine's way in (``OnnxSession.run_all``): one batch after the other, each recorded, as
         the timed engines run on one thread."""
-        for ids, mask in batches:
-            yield self.run(ids, mask)
+        for batch in batches:
+            yield self.run(*batch)
 
 
 def film_batches(engine, film: Path) -> tuple[int, list[tuple]]:
@@ -218,8 +219,9 @@ def time_models(folders: list[Path], runs: int, cues: int) -> list[dict]:
     with tempfile.TemporaryDirectory() as tmp:
         film = Path(tmp) / "film.srt"
         make_film(film, cues)
-        # the batches are the same for every model (same tokenizer and windows); record them once
-        words, batches = film_batches(engines[folders[0]], film)
+        # each model's own batches (the same windows; a model with a ``positions`` input gets them too)
+        recorded = {f: film_batches(engines[f], film) for f in folders}
+        words, batches = recorded[folders[0]]
         for engine in engines.values():  # warm-up: ORT's lazy set-up, the tokenizer cache
             case_file(engine, film)
         whole: dict[Path, list[float]] = {f: [] for f in folders}
@@ -232,10 +234,10 @@ def time_models(folders: list[Path], runs: int, cues: int) -> list[dict]:
                 case_file(engine, film)
                 whole[f].append(time.process_time() - c0)
                 c0 = time.process_time()
-                for ids, mask in batches:
-                    engine.session.run(ids, mask)
+                for batch in recorded[f][1]:
+                    engine.session.run(*batch)
                 enc[f].append(time.process_time() - c0)
-    tokens = int(sum(m.sum() for _, m in batches))
+    tokens = int(sum(batch[1].sum() for batch in batches))
     rows = []
     for f in folders:
         d = describe(f)
@@ -267,9 +269,10 @@ def encoder_passes(folder: Path, film: Path, passes: int) -> None:
     engine = CasingEngine(folder, threads=1)
     words, batches = film_batches(engine, film)
     for _ in range(passes):
-        for ids, mask in batches:
-            engine.session.run(ids, mask)
-    print(json.dumps({"words": words, "batches": len(batches), "subtokens": int(sum(m.sum() for _, m in batches))}))
+        for batch in batches:
+            engine.session.run(*batch)
+    print(json.dumps({"words": words, "batches": len(batches),
+                      "subtokens": int(sum(batch[1].sum() for batch in batches))}))
 
 
 def count_models(folders: list[Path], cues: int, passes: int) -> list[dict]:

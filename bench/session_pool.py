@@ -50,10 +50,12 @@ class IntraOp:
         opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
         self.session = ort.InferenceSession(str(model), sess_options=opts, providers=["CPUExecutionProvider"],
                                             disabled_optimizers=["SkipLayerNormFusion"])
+        self.gathers = "positions" in {i.name for i in self.session.get_inputs()}  # as OnnxSession
 
-    def run_all(self, batches: Iterable[tuple[np.ndarray, np.ndarray]]) -> Iterator[np.ndarray]:
-        for ids, mask in batches:
-            yield self.session.run(["probs"], {"input_ids": ids, "attention_mask": mask})[0]
+    def run_all(self, batches: Iterable[tuple[np.ndarray, ...]]) -> Iterator[np.ndarray]:
+        names = ["input_ids", "attention_mask", "positions"]
+        for batch in batches:
+            yield self.session.run(["probs"], dict(zip(names, batch)))[0]
 
 
 class Sessions:
@@ -62,8 +64,9 @@ class Sessions:
 
     def __init__(self, model: Path, n: int):
         self.sessions = [OnnxSession(model, 1) for _ in range(n)]
+        self.gathers = self.sessions[0].gathers
 
-    def run_all(self, batches: Iterable[tuple[np.ndarray, np.ndarray]]) -> Iterator[np.ndarray]:
+    def run_all(self, batches: Iterable[tuple[np.ndarray, ...]]) -> Iterator[np.ndarray]:
         todo = list(batches)
         with ThreadPoolExecutor(len(self.sessions)) as pool:
             yield from pool.map(lambda ib: self.sessions[ib[0] % len(self.sessions)].run(*ib[1]), enumerate(todo))
@@ -91,9 +94,9 @@ def main() -> None:
         make_film(film, args.cues)
         model = models_dir() / "model.onnx"
         engine = CasingEngine(threads=n)
-        recorded: list[tuple[np.ndarray, np.ndarray]] = []
+        recorded: list[tuple[np.ndarray, ...]] = []
         pool_run = engine.session.run
-        engine.session.run = lambda ids, mask: (recorded.append((ids, mask)), pool_run(ids, mask))[1]
+        engine.session.run = lambda *batch: (recorded.append(batch), pool_run(*batch))[1]
         case_file(engine, film)
         del engine.session.run
         words = sum(1 for _ in film.read_text(encoding="utf-8").split())

@@ -134,7 +134,7 @@ def test_cancel_mid_film_stops_before_the_remaining_batches(engine):
     three = CasingEngine(threads=3)
     runs = []
     run = three.session.run
-    three.session.run = lambda ids, mask: (runs.append(len(ids)), run(ids, mask))[1]  # type: ignore[method-assign]
+    three.session.run = lambda ids, *rest: (runs.append(len(ids)), run(ids, *rest))[1]  # type: ignore[method-assign]
     done = []
     with pytest.raises(CasingCancelled):
         case_texts(three, FILM * 200, progress=lambda d, t: done.append((d, t)), cancel=lambda: len(done) >= 2)

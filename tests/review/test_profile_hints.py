@@ -187,8 +187,11 @@ def test_what_the_editor_teaches_here_wins_over_a_confirm(tmp_path, engine, hint
     session, app = opened(tmp_path, engine, text, hint_profile)
     state = session.state
     first, second = positions(state, "mall")
-    assert all(state.word(p).status is Status.PROFILE and not state.word(p).needs_review(state.threshold)
-               for p in (first, second))
+    # the model doubts the second "mall" (0.95 against a threshold of 0.975; the first is a near tie
+    # either side of it): the profile's confirm takes it off the list, and neither needs a look
+    assert state.word(second).flagged(state.threshold) and state.word(second).status is Status.PROFILE
+    assert all(state.word(p).status in (Status.PROFILE, Status.UNTOUCHED) and not state.word(p).needs_review(
+        state.threshold) for p in (first, second))
     session.perform(SetTag(first, Tag.T, engine.form))
     assert (state.word(first).form, state.word(first).status) == ("Mall", Status.CHANGED)
     assert (state.word(second).form, state.word(second).status) == ("Mall", Status.LEARNED)

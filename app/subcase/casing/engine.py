@@ -216,6 +216,10 @@ class CasingEngine:
         queue = sorted(groups, key=span.__getitem__)
         batches = [queue[b:b + self.batch] for b in range(0, len(queue), self.batch)]
 
+        # where each window's words start in its row of input ids (after [CLS])
+        at = {w: starts[toks] - starts[windows[w].first] + 1 for w, toks in groups.items()}
+        gathers = self.session.gathers
+
         def inputs():
             for batch in batches:
                 width = max(span[w] for w in batch) + 2
@@ -227,7 +231,12 @@ class CasingEngine:
                     ids[r, 1:span[w] + 1] = flat[lo:lo + span[w]]
                     ids[r, span[w] + 1] = self.encoder.sep_id
                     mask[r, :span[w] + 2] = 1
-                yield ids, mask
+                if not gathers:
+                    yield ids, mask
+                    continue
+                # only the sub-tokens whose tags are read go through the last layer: their places in the
+                # batch's rows laid end to end, row by row (so the output's rows come in the same order)
+                yield ids, mask, np.concatenate([r * width + at[w] for r, w in enumerate(batch)])
 
         probs = np.zeros((len(stream), 4), dtype=np.float32)
         if cancel is not None and cancel():
@@ -235,9 +244,14 @@ class CasingEngine:
         outputs = self.session.run_all(inputs())
         try:
             for done, (batch, out) in enumerate(zip(batches, outputs), 1):
+                row = 0
                 for r, w in enumerate(batch):
                     toks = groups[w]
-                    probs[toks] = out[r, starts[toks] - starts[windows[w].first] + 1]
+                    if gathers:
+                        probs[toks] = out[row:row + len(toks)]
+                        row += len(toks)
+                    else:
+                        probs[toks] = out[r, at[w]]
                 if progress is not None:
                     progress(min(done * self.batch, len(queue)), len(queue))
                 if done < len(batches) and cancel is not None and cancel():

@@ -2,7 +2,9 @@
 
 The model takes ``input_ids`` and ``attention_mask`` (int64, batch x tokens)
 and returns ``probs`` (float32, batch x tokens x 4): softmax over the tags
-L, T, U, M for every sub-token.
+L, T, U, M for every sub-token.  A model with a third input, ``positions``
+(int64, n: places in the batch's rows laid end to end), returns them for
+those sub-tokens only (n x 4).
 """
 
 from __future__ import annotations
@@ -96,12 +98,21 @@ class OnnxSession:
         names = {i.name for i in self._session.get_inputs()}
         if not {"input_ids", "attention_mask"} <= names:
             raise ModelError(f"{model_path.name} is not a subcase tagger (inputs: {sorted(names)})")
+        # A model with a ``positions`` input computes its last layer only at the sub-tokens whose tags are
+        # read (training/gather.py), and ``probs`` is positions x 4; without it, every sub-token's.
+        self.gathers = "positions" in names
 
-    def run(self, input_ids: np.ndarray, attention_mask: np.ndarray) -> np.ndarray:
-        (probs,) = self._session.run(["probs"], {"input_ids": input_ids, "attention_mask": attention_mask})
+    def run(self, input_ids: np.ndarray, attention_mask: np.ndarray,
+            positions: np.ndarray | None = None) -> np.ndarray:
+        feed = {"input_ids": input_ids, "attention_mask": attention_mask}
+        if self.gathers:
+            if positions is None:
+                raise ValueError("this model needs the positions of the sub-tokens to tag")
+            feed["positions"] = positions
+        (probs,) = self._session.run(["probs"], feed)
         return probs
 
-    def run_all(self, batches: Iterable[tuple[np.ndarray, np.ndarray]]) -> Generator[np.ndarray, None, None]:
+    def run_all(self, batches: Iterable[tuple[np.ndarray, ...]]) -> Generator[np.ndarray, None, None]:
         """Each batch's output, in order, with up to ``threads`` batches running at once.
 
         One more batch than there are threads waits, ready, so a thread that finishes
@@ -111,14 +122,14 @@ class OnnxSession:
         rest = iter(batches)
         head = list(islice(rest, 2))
         if self.threads == 1 or len(head) < 2:  # one batch (a cue re-cased): no threads to start
-            for ids, mask in chain(head, rest):
-                yield self.run(ids, mask)
+            for batch in chain(head, rest):
+                yield self.run(*batch)
             return
         pending: deque[Future[np.ndarray]] = deque()
         with ThreadPoolExecutor(self.threads, thread_name_prefix="subcase-onnx") as pool:
             try:
-                for ids, mask in chain(head, rest):
-                    pending.append(pool.submit(self.run, ids, mask))
+                for batch in chain(head, rest):
+                    pending.append(pool.submit(self.run, *batch))
                     if len(pending) > self.threads:
                         yield pending.popleft().result()
                 while pending:

@@ -184,16 +184,16 @@ def onnx_ceiling(engine, film: Path, words: int, model_engine=None, repeats: int
     recorded = []
     session_run = model_engine.session.run
 
-    def record(ids, mask):
-        recorded.append((ids, mask))
-        return session_run(ids, mask)
+    def record(*batch):
+        recorded.append(batch)
+        return session_run(*batch)
 
     model_engine.session.run = record
     try:
         case_file(engine, film)
     finally:
         del model_engine.session.run  # the session's own method again
-    subtokens = int(sum(int(m.sum()) for _, m in recorded))
+    subtokens = int(sum(int(batch[1].sum()) for batch in recorded))
     times, cpu = [], []
     for _ in range(repeats):
         t0, c0 = time.perf_counter(), time.process_time()

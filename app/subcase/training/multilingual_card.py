@@ -123,6 +123,8 @@ def write_card(model_dir: Path, evaluation: dict, held_out: dict, speed: str) ->
         "| tags | L, T, U, M; an M word takes its form from `lexicon.json` (" + _lexicon_line(model_dir) + "), "
         "or Title case if the lexicon does not know it |",
         "| capitalised words | " + _capitalised_line(model_dir) + " |",
+        *(["| graph | the last layer and the head run only at the sub-tokens whose tags are read (input `positions`; "
+           "`training/gather.py`), as in the English model |"] if "positions" in meta.get("inputs", ()) else []),
         f"| training | {meta['training_steps']} steps of {tr['batch_size']} windows, AdamW, its last run at lr "
         f"{tr['lr']} (encoder) / {tr['head_lr']} (head), one CPU thread (every run: README, \"The multilingual "
         "model\")" + _english_note(tr) + _averaged_note(tr) + " |",
