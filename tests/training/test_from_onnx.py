@@ -38,7 +38,8 @@ def test_rebuilt_torch_model_tags_like_the_shipped_onnx_model():
     width = max(len(e.ids) for e in enc)
     ids = np.array([e.ids + [0] * (width - len(e.ids)) for e in enc], dtype=np.int64)
     mask = np.array([[1] * len(e.ids) + [0] * (width - len(e.ids)) for e in enc], dtype=np.int64)
-    onnx_probs = OnnxSession(MODELS / "model.onnx").run(ids, mask)
+    # every sub-token's tags: the shipped graph at every position of the batch, in order (training/gather.py)
+    onnx_probs = OnnxSession(MODELS / "model.onnx").run(ids, mask, np.arange(ids.size)).reshape(*ids.shape, 4)
     with torch.no_grad():
         torch_probs = model(torch.from_numpy(ids), torch.from_numpy(mask)).numpy()
     # the first sub-token of each word with a letter: the only positions with a label in training (and the
