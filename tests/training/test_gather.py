@@ -24,7 +24,7 @@ def _ungathered(path: Path) -> onnx.ModelProto:
     for n in g.node:
         if n.op_type == "Gather" and n.input[1] == "positions":
             renamed[n.output[0]] = n.input[0].removesuffix("_rows")
-    keep = [n for n in g.node if n.name not in ("context_rows", "hidden_rows", "residual_rows", "gather_context",
+    keep = [n for n in g.node if n.name not in ("context_rows", "residual_rows", "gather_context",
                                                 "gather_residual")]
     for n in keep:
         for i, name in enumerate(n.input):

@@ -19,7 +19,7 @@ from subcase.subtitles.words import Token, has_letters
 from .baselines import TruecaseBaseline, first_word_and_i
 from .intervals import LEVEL, RESAMPLES, f1_interval
 from .metrics import WordOutcome, calibration_table, default_review, review_view, score, scored_words
-from .skipped import Skipped, read_each, report_lines
+from .skipped import read_each, report_lines
 
 REVIEW_THRESHOLDS = [0.5, 0.7, 0.8, 0.9, 0.95, 0.99]
 
@@ -111,7 +111,7 @@ def evaluate(paths: list[Path], engine: CasingEngine | None, baselines: bool = T
         except RuntimeError as exc:
             log(str(exc))
     results: dict = {"files": len(refs), "words": sum(len(w) for r in refs for w in _ref_words(r)), "systems": {},
-                     "languages": {}, "skipped": [s.as_dict() for s in skipped]}
+                     "languages": {}, "skipped": skipped.as_json()}
     for ref, guess in zip(refs, guesses):
         group = results["languages"].setdefault(guess.language, {"files": 0, "words": 0, "systems": {}})
         group["files"] += 1
@@ -233,7 +233,7 @@ def _interval_rows(results: dict) -> list[str]:
 
 def format_report(results: dict) -> str:
     lines = [f"{results['files']} files, {results['words']} words with letters"]
-    lines += report_lines([Skipped(**s) for s in results.get("skipped", [])])
+    lines += report_lines(results)
     hdr = f"{'system':24} {'input':8} {'P':>6} {'R':>6} {'F1':>6} {'SER':>6} {'iF1':>6} {'iSER':>6} {'CER':>6} {'T F1':>6} {'U F1':>6} {'M F1':>6}"
     lines += ["", hdr, "-" * len(hdr)]
     lines += _system_rows(results["systems"])

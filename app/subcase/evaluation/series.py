@@ -32,7 +32,7 @@ from subcase.subtitles import Document
 from .metrics import WordOutcome, score
 from .profiled import profiled_session
 from .simulate import Counts, Prepared, learning_session, prepare, simulate_file
-from .skipped import Skipped, attempt, report_lines
+from .skipped import Skips, report_lines
 
 Progress = Callable[[str], None]
 Log = Callable[[str], None]
@@ -73,14 +73,12 @@ def _run(paths: list[Path], engine: CasingEngine, threshold: float | None, strip
     totals = {"with_profile": Counts(), "without_profile": Counts()}
     pooled: dict[str, list[WordOutcome]] = {"with_profile": [], "without_profile": []}
     files: list[dict] = []
-    skipped: list[Skipped] = []
+    skips = Skips(log)
     for k, path in enumerate(paths):
         if progress is not None:
             progress(f"{k + 1}/{len(paths)} {Path(path).name}")
-        prep = attempt(Path(path), partial(prepare, path, engine, strip_punct, upper))
-        if isinstance(prep, Skipped):
-            skipped.append(prep)
-            log(prep.line())
+        prep = skips.attempt(Path(path), partial(prepare, path, engine, strip_punct, upper))
+        if prep is None:
             continue
         i = len(files)  # the file's place in the series (skipped files have none)
         before: dict[str, list[WordOutcome]] = {}
@@ -101,10 +99,9 @@ def _run(paths: list[Path], engine: CasingEngine, threshold: float | None, strip
             return session
 
         entries = profile.size()  # what the file opened with
-        without = attempt(Path(path), partial(simulate_file, prep, engine, threshold, learning_session))
-        if isinstance(without, Skipped):  # its words do not line up with the reference: before any log is written
-            skipped.append(without)
-            log(without.line())
+        # a reference whose words do not line up with it is skipped here, before any edit log is written
+        without = skips.attempt(Path(path), partial(simulate_file, prep, engine, threshold, learning_session))
+        if without is None:
             continue
         runs = {"with_profile": simulate_file(prep, engine, threshold, with_profile), "without_profile": without}
         logs.append(log_path)
@@ -121,7 +118,7 @@ def _run(paths: list[Path], engine: CasingEngine, threshold: float | None, strip
     for key in ("with_profile", "without_profile"):
         out[key] = totals[key].as_dict() | {"before_review": _scores(pooled[key]) if pooled[key] else None}
     out["files"] = files
-    out["skipped"] = [s.as_dict() for s in skipped]
+    out["skipped"] = skips.as_json()
     # Rebuilt from the same logs in one go, the profile is the same, byte for byte.
     rebuilt = build_from_logs(name, version, logs)
     assert rebuilt.to_bytes() == profile.to_bytes(), "a profile updated file by file differs from its rebuild"
@@ -150,5 +147,5 @@ def format_series(result: dict) -> str:
     lines.append(f"review load {100 * w['review_load']:.2f}% vs {100 * wo['review_load']:.2f}%, "
                  f"residual rate {100 * w['residual_rate']:.3f}% vs {100 * wo['residual_rate']:.3f}% "
                  f"(with vs without profile, files 2..{len(result['files'])})")
-    lines += report_lines([Skipped(**s) for s in result.get("skipped", [])])
+    lines += report_lines(result)
     return "\n".join(lines)

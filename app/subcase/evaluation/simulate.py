@@ -35,7 +35,7 @@ from subcase.subtitles import Document, load
 from subcase.subtitles.words import has_letters
 
 from .intervals import LEVEL, ratio_interval
-from .skipped import MisalignedReference, Skipped, attempt, read_each, report_lines
+from .skipped import MisalignedReference, Skipped, Skips, read_each, report_lines
 
 KEYS = ("words", "initial_errors", "visited", "review_load", "actions", "learned_fixed", "learned_broken",
         "residual_errors", "residual_rate")
@@ -188,18 +188,16 @@ def simulate(preps: list[Prepared], engine: CasingEngine, threshold: float | Non
     to which a file whose words do not line up with its reference is added."""
     total = Counts()
     files = {}
-    skipped = list(skipped or [])
+    skips = Skips(log, skipped or ())
     for prep in preps:
-        n = attempt(Path(prep.name), partial(simulate_file, prep, engine, threshold, make_session))
-        if isinstance(n, Skipped):
-            skipped.append(n)
-            log(n.line())
+        n = skips.attempt(Path(prep.name), partial(simulate_file, prep, engine, threshold, make_session))
+        if n is None:
             continue
         total.add(n)
         files[prep.name] = n.as_dict()
         guess = prep.casing.language
         files[prep.name]["language"] = guess.language if guess is not None else None
-    out: dict = {"total": total.as_dict(), "files": files, "skipped": [s.as_dict() for s in skipped]}
+    out: dict = {"total": total.as_dict(), "files": files, "skipped": skips.as_json()}
     # how far the totals would move with another draw of files like these (evaluation/intervals.py)
     words = [f["words"] for f in files.values()]
     for key, count in (("review_load", "visited"), ("residual_rate", "residual_errors")):
@@ -229,7 +227,7 @@ def format_table(results: dict, per_file: bool) -> str:
     if load is not None and residual is not None:
         lines.append(f"{LEVEL:.0%} interval over files (bootstrap): review load {100 * load[0]:.1f}-{100 * load[1]:.1f}%, "
                      f"residual rate {100 * residual[0]:.2f}-{100 * residual[1]:.2f}%")
-    lines += report_lines([Skipped(**s) for s in results.get("skipped", [])])
+    lines += report_lines(results)
     return "\n".join(lines)
 
 

@@ -51,31 +51,38 @@ def _reason(exc: Exception, path: Path) -> str:
     return text
 
 
-def attempt(path: Path, work: Callable[[], T]) -> T | Skipped:
-    """``work()`` on the file at ``path``, or what to report when the file is unusable."""
-    try:
-        return work()
-    except (SubtitleError, MisalignedReference, OSError) as exc:
-        return Skipped(str(path), _reason(exc, Path(path)))
+class Skips(list[Skipped]):
+    """The files a run left out so far; ``attempt`` adds one and logs its line as it happens."""
+
+    def __init__(self, log: Callable[[str], None] = lambda s: None, already: Iterable[Skipped] = ()):
+        super().__init__(already)
+        self.log = log
+
+    def attempt(self, path: Path, work: Callable[[], T]) -> T | None:
+        """``work()`` on the file at ``path``, or None when the file is unusable (then it is skipped)."""
+        try:
+            return work()
+        except (SubtitleError, MisalignedReference, OSError) as exc:
+            skipped = Skipped(str(path), _reason(exc, Path(path)))
+        self.append(skipped)
+        self.log(skipped.line())
+        return None
+
+    def as_json(self) -> list[dict]:
+        return [s.as_dict() for s in self]
 
 
 def read_each(paths: Iterable[Path], read: Callable[[Path], T],
-              log: Callable[[str], None] = lambda s: None) -> tuple[list[T], list[Skipped]]:
+              log: Callable[[str], None] = lambda s: None) -> tuple[list[T], Skips]:
     """``read`` of every path that can be read, in order, and the ones skipped (each logged as it goes)."""
-    done: list[T] = []
-    skipped: list[Skipped] = []
-    for path in paths:
-        result = attempt(Path(path), partial(read, path))
-        if isinstance(result, Skipped):
-            skipped.append(result)
-            log(result.line())
-        else:
-            done.append(result)
-    return done, skipped
+    skips = Skips(log)
+    done = [r for r in (skips.attempt(Path(path), partial(read, path)) for path in paths) if r is not None]
+    return done, skips
 
 
-def report_lines(skipped: list[Skipped]) -> list[str]:
-    """The report's note of the files left out (nothing when none was)."""
+def report_lines(results: dict) -> list[str]:
+    """The report's note of the files a run's ``results`` left out (its JSON "skipped"; nothing when none was)."""
+    skipped = [Skipped(**s) for s in results.get("skipped", [])]
     if not skipped:
         return []
     return [f"{len(skipped)} file(s) skipped, not scored:"] + [f"  {s.line()}" for s in skipped]
