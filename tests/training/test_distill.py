@@ -153,3 +153,44 @@ def test_a_student_starts_from_a_distilled_teacher_of_its_own_width_then_prunes(
     same = make_student(teacher.state_dict(), config, [0, 1, 2], None, enc)  # no pruning: the teacher's weights
     assert torch.equal(same.encoder.encoder.layer[2].output.dense.weight,
                        teacher.encoder.encoder.layer[2].output.dense.weight)
+
+
+def test_the_hidden_state_term_is_zero_for_a_copy_of_the_teacher_and_teaches_only_the_student():
+    from subcase.training.distill import make_student
+    from subcase.training.paths import encoder_dir
+
+    try:
+        enc = encoder_dir()
+    except RuntimeError as exc:
+        pytest.skip(str(exc))
+    torch.manual_seed(0)
+    teacher = CaseTagger(str(enc), layers=2).eval()
+    config = {"layers": 2}
+    ids = torch.randint(1000, 20000, (2, 12))
+    ids[:, 0], ids[:, -1] = 101, 102
+    mask = torch.ones_like(ids)
+    mask[1, 8:] = 0  # a padded row: its padding is not compared
+    labels = torch.randint(0, 4, (2 * 12,))
+
+    def step(student: CaseTagger) -> tuple[torch.Tensor, DistillLoss]:
+        loss_fn = DistillLoss(temperature=2.0, alpha=0.5, hidden_weight=1.0)
+        loss_fn.tap(student, teacher, [0, 1])
+        loss_fn.teach(teacher, ids, mask)
+        logits = student.logits(ids, mask)
+        return loss_fn(logits.reshape(-1, 4), labels), loss_fn
+
+    copy = make_student(teacher.state_dict(), config, [0, 1], None, enc).eval()
+    _, loss_fn = step(copy)
+    assert loss_fn.last["hidden"] == pytest.approx(0.0, abs=1e-10)
+    assert loss_fn.last["kd"] == pytest.approx(0.0, abs=1e-6)
+
+    narrow = make_student(teacher.state_dict(), config, [0, 1], 256, enc).eval()
+    loss, loss_fn = step(narrow)
+    assert loss_fn.last["hidden"] > 0
+    assert loss.item() == pytest.approx(0.5 * loss_fn.last["kd"] + 0.5 * loss_fn.last["ce"] + loss_fn.last["hidden"],
+                                        rel=1e-5)
+    loss.backward()
+    assert narrow.encoder.encoder.layer[0].intermediate.dense.weight.grad.abs().sum() > 0
+    assert all(p.grad is None for p in teacher.parameters())
+    with pytest.raises(RuntimeError):  # the tapped outputs serve one batch only
+        loss_fn.hidden_distance()

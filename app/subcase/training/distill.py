@@ -18,7 +18,12 @@ as ``train``) with
 on the words' sub-tokens (the positions the gold tags sit on), where ``_T`` is a
 softmax at temperature T (Hinton et al. 2015; T^2 keeps the soft term's gradient
 on the scale of the hard one). The teacher's softened probabilities carry what the
-gold tags do not: how close the runner-up tag was. Checkpoints have the ``train``
+gold tags do not: how close the runner-up tag was. With ``--hidden-weight beta`` the loss
+also has ``beta`` times the mean squared difference between each student layer's output and
+the output of the teacher layer it started from (``--keep-layers``), over the windows' real
+sub-tokens (TinyBERT, Jiao et al. 2020): a student as deep and as wide in its hidden states
+as its teacher can be taught what every layer computes, not only what the last one
+concludes; 0, the default, is the recipe of the shipped student. Checkpoints have the ``train``
 format, so ``export`` (ONNX, int8, calibration temperature) and ``soup`` take them as
 they are; the calibration temperature is fitted at export, as for every model.
 """
@@ -30,6 +35,7 @@ import itertools
 import json
 import random
 import time
+from functools import partial
 from pathlib import Path
 
 import torch
@@ -42,21 +48,61 @@ from .train import (BUDGET, add_run_options, batches, checkpoint, english_data, 
                     validate)
 
 
+class LayerTap:
+    """The outputs of some of a model's encoder layers in its latest forward pass (forward hooks),
+    for a loss that compares a student's layers with its teacher's."""
+
+    def __init__(self, model: CaseTagger, layers: list[int]):
+        self.layers = list(layers)
+        self.outputs: dict[int, torch.Tensor] = {}
+        encoder_layers = model.encoder.encoder.layer
+        self._hooks = [encoder_layers[i].register_forward_hook(partial(self._keep, i)) for i in self.layers]
+
+    def _keep(self, i: int, _module, _args, output) -> None:
+        self.outputs[i] = output[0] if isinstance(output, tuple) else output
+
+    def take(self) -> list[torch.Tensor]:
+        """The kept outputs in ``layers`` order, forgotten once taken (one forward pass, one use)."""
+        if any(i not in self.outputs for i in self.layers):
+            raise RuntimeError("LayerTap: no forward pass since the outputs were last taken")
+        return [self.outputs.pop(i) for i in self.layers]
+
+    def remove(self) -> None:
+        for hook in self._hooks:
+            hook.remove()
+
+
 class DistillLoss:
     """The loss ``train_step`` calls as ``loss_fn(logits, labels)``, holding the teacher's logits
     for the batch in hand (set by ``teach`` before each step), so the one optimiser step of
-    ``train.train_step`` serves distillation too."""
+    ``train.train_step`` serves distillation too.  With ``hidden_weight`` and ``tap``, also the
+    layer-by-layer distance of the student's hidden states to the teacher's."""
 
-    def __init__(self, temperature: float, alpha: float):
+    def __init__(self, temperature: float, alpha: float, hidden_weight: float = 0.0):
         self.temperature = temperature
         self.alpha = alpha
+        self.hidden_weight = hidden_weight
         self.teacher_logits: torch.Tensor | None = None
+        self.mask: torch.Tensor | None = None
+        self.taps: tuple[LayerTap, LayerTap] | None = None
         self.last: dict[str, float] = {}
+
+    def tap(self, student: CaseTagger, teacher: CaseTagger, keep_layers: list[int]) -> None:
+        """Compare student layer j with teacher layer ``keep_layers[j]``, the one it started from."""
+        self.taps = (LayerTap(student, list(range(len(keep_layers)))), LayerTap(teacher, keep_layers))
 
     def teach(self, teacher: CaseTagger, ids: torch.Tensor, mask: torch.Tensor) -> None:
         with torch.no_grad():
             logits = teacher.logits(ids, mask)
         self.teacher_logits = logits.reshape(-1, logits.shape[-1])
+        self.mask = mask
+
+    def hidden_distance(self) -> torch.Tensor:
+        """Mean over the tapped layers of the squared difference per hidden unit, at real sub-tokens."""
+        student_tap, teacher_tap = self.taps
+        keep = self.mask.bool()
+        terms = [F.mse_loss(s[keep], t.detach()[keep]) for s, t in zip(student_tap.take(), teacher_tap.take())]
+        return torch.stack(terms).mean()
 
     def __call__(self, logits: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:
         if self.teacher_logits is None:
@@ -67,8 +113,15 @@ class DistillLoss:
         kd = F.kl_div(F.log_softmax(logits[keep] / t, dim=-1), F.log_softmax(self.teacher_logits[keep] / t, dim=-1),
                       log_target=True, reduction="batchmean") * t * t
         self.teacher_logits = None  # one batch only: a stale teacher must never be used
+        loss = self.alpha * kd + (1 - self.alpha) * ce
         self.last = {"ce": ce.item(), "kd": kd.item()}
-        return self.alpha * kd + (1 - self.alpha) * ce
+        if self.hidden_weight:
+            if self.taps is None:
+                raise RuntimeError("DistillLoss: a hidden_weight needs tap(student, teacher, keep_layers) first")
+            hidden = self.hidden_distance()
+            loss = loss + self.hidden_weight * hidden
+            self.last["hidden"] = hidden.item()
+        return loss
 
 
 def make_student(teacher_state: dict, teacher_config: dict, keep_layers: list[int], intermediate: int | None,
@@ -142,6 +195,9 @@ def main(argv=None) -> None:
     ap.add_argument("--minutes", type=float, default=80)
     ap.add_argument("--temperature", type=float, default=2.0, help="softmax temperature of the soft targets")
     ap.add_argument("--alpha", type=float, default=0.5, help="weight of the soft (KL) term; 1 - alpha for gold CE")
+    ap.add_argument("--hidden-weight", type=float, default=0.0,
+                    help="weight of the mean squared distance of each student layer's output to its teacher "
+                         "layer's (0: logits only, the shipped recipe)")
     ap.add_argument("--batch-size", type=int, default=16)
     ap.add_argument("--lr", type=float, default=5e-5)
     ap.add_argument("--head-lr", type=float, default=5e-4)
@@ -181,7 +237,8 @@ def main(argv=None) -> None:
               "encoder": str(enc_dir),
               "distill": {"teacher": str(args.teacher), "teacher_sha256": teacher_ckpt.get("sha256"),
                           "teacher_layers": teacher_ckpt["config"].get("layers"), "keep_layers": keep_layers,
-                          "temperature": args.temperature, "alpha": args.alpha, "seed": args.seed,
+                          "temperature": args.temperature, "alpha": args.alpha,
+                          "hidden_weight": args.hidden_weight, "seed": args.seed,
                           "resumed_from": str(args.resume) if args.resume else None}}
     (args.out / "config.json").write_text(json.dumps(config, indent=2))
     log = open(args.out / "log.jsonl", "a")
@@ -201,7 +258,9 @@ def main(argv=None) -> None:
         {"params": student.head.parameters(), "lr": args.head_lr},
     ], weight_decay=0.01)
     base_lrs = [g["lr"] for g in opt.param_groups]
-    loss_fn = DistillLoss(args.temperature, args.alpha)
+    loss_fn = DistillLoss(args.temperature, args.alpha, args.hidden_weight)
+    if args.hidden_weight:
+        loss_fn.tap(student, teacher, keep_layers)
     start = time.time()
     deadline = start + args.minutes * 60
     last_ckpt = start
