@@ -55,8 +55,8 @@ class LayerTap:
     def __init__(self, model: CaseTagger, layers: list[int]):
         self.layers = list(layers)
         self.outputs: dict[int, torch.Tensor] = {}
-        encoder_layers = model.encoder.encoder.layer
-        self._hooks = [encoder_layers[i].register_forward_hook(partial(self._keep, i)) for i in self.layers]
+        for i in self.layers:  # for the whole run: a tapped model is a distillation's student or teacher
+            model.encoder.encoder.layer[i].register_forward_hook(partial(self._keep, i))
 
     def _keep(self, i: int, _module, _args, output) -> None:
         self.outputs[i] = output[0] if isinstance(output, tuple) else output
@@ -66,10 +66,6 @@ class LayerTap:
         if any(i not in self.outputs for i in self.layers):
             raise RuntimeError("LayerTap: no forward pass since the outputs were last taken")
         return [self.outputs.pop(i) for i in self.layers]
-
-    def remove(self) -> None:
-        for hook in self._hooks:
-            hook.remove()
 
 
 class DistillLoss:
