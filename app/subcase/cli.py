@@ -20,6 +20,7 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from subcase import __version__
@@ -202,13 +203,22 @@ def cmd_evaluate(args) -> int:
     except SubtitleError as exc:
         print(safe(f"subcase: {exc}"), file=sys.stderr)
         return 1
+    return _finish_scoring(results, format_report, args.json)
+
+
+def _finish_scoring(results: dict, report: Callable[[dict], str], json_path: str | None,
+                    json_data: dict | None = None) -> int:
+    """The end of ``evaluate``, ``simulate-review`` and its ``--series``: the report, the JSON
+    (``json_data``, or the results themselves) and the exit status, 1 when no reference could be
+    read or some were skipped (evaluation/skipped.py)."""
     if not results["files"]:
         print("subcase: none of the reference files could be read", file=sys.stderr)
         return 1
-    print("\n".join(safe(line) for line in format_report(results).splitlines()))
-    if args.json:
+    print("\n".join(safe(line) for line in report(results).splitlines()))
+    if json_path:
         from subcase.subtitles.atomic import write_atomic
-        write_atomic(Path(args.json), (json.dumps(results, indent=2, default=str) + "\n").encode("utf-8"))
+        data = results if json_data is None else json_data
+        write_atomic(Path(json_path), (json.dumps(data, indent=2, default=str) + "\n").encode("utf-8"))
     return 1 if results["skipped"] else 0
 
 
@@ -263,21 +273,12 @@ def cmd_simulate_review(args) -> int:
     except _profile_error() as exc:
         print(safe(f"subcase: {exc}"), file=sys.stderr)
         return 1
-    if not results["files"]:
-        print("subcase: none of the reference files could be read", file=sys.stderr)
-        return 1
-    print("\n".join(safe(line) for line in format_table(results, args.per_file).splitlines()))
-    if args.json:
-        from subcase.subtitles.atomic import write_atomic
-        write_atomic(Path(args.json), (json.dumps(results, indent=2) + "\n").encode("utf-8"))
-    return 1 if results["skipped"] else 0
+    return _finish_scoring(results, lambda r: format_table(r, args.per_file), args.json)
 
 
 def _simulate_series(inputs: list[Path], engine, args) -> int:
     from subcase.evaluation.series import format_series, run_series
     from subcase.subtitles import SubtitleError
-
-    from subcase.subtitles.atomic import write_atomic
 
     try:
         result = run_series(inputs, engine, args.threshold, args.strip_punct, args.upper,
@@ -287,14 +288,8 @@ def _simulate_series(inputs: list[Path], engine, args) -> int:
     except (SubtitleError, _profile_error()) as exc:
         print(safe(f"subcase: {exc}"), file=sys.stderr)
         return 1
-    if not result["files"]:
-        print("subcase: none of the reference files could be read", file=sys.stderr)
-        return 1
-    print("\n".join(safe(line) for line in format_series(result).splitlines()))
-    if args.json:
-        out = {k: v for k, v in result.items() if k != "final_profile"}
-        write_atomic(Path(args.json), (json.dumps(out, indent=2) + "\n").encode("utf-8"))
-    return 1 if result["skipped"] else 0
+    return _finish_scoring(result, format_series, args.json,
+                           {k: v for k, v in result.items() if k != "final_profile"})
 
 
 def cmd_profile(args) -> int:
