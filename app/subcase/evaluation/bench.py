@@ -228,6 +228,8 @@ def cpu_info() -> dict:
     booted = cpuid.from_proc_cpuinfo(text)
     seen = cpuid.from_cpuid()
     flags, source = (seen, "as CPUID tells this process") if seen is not None else (booted, "from /proc/cpuinfo")
+    if seen is not None and cpuid.patched_xcr0() is not None:
+        source = "as CPUID and onnxruntime's patched XGETBV tell this process (bench/avx2_only.py --patch)"
     hidden = [k for k in cpuid.LABELS if booted and seen and booted[k] and not seen[k]]
     import onnxruntime as ort
 

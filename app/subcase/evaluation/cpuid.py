@@ -10,15 +10,21 @@ from it), so ``subcase bench`` asks CPUID itself, the way MLAS does
 cannot (not x86-64 Linux, or no executable memory).
 
 CPUID and XGETBV are run from a few bytes of machine code in an executable
-page (the System V calling convention: Linux and macOS on x86-64).
+page (the System V calling convention: Linux and macOS on x86-64).  A copy of
+onnxruntime patched by ``bench/avx2_only.py --patch`` reads XCR0 as a fixed
+value and says so in ``capi/avx2_only.json``; MLAS decides from that value, and
+so does this module when that copy is the onnxruntime this process imports.
 """
 
 from __future__ import annotations
 
 import ctypes
+import importlib.util
+import json
 import mmap
 import platform
 import sys
+from pathlib import Path
 
 # push rbx; mov eax, edi; mov ecx, esi; mov r8, rdx; cpuid;
 # mov [r8], eax; mov [r8+4], ebx; mov [r8+8], ecx; mov [r8+12], edx; pop rbx; ret
@@ -51,6 +57,22 @@ class _Code:
         return out[0] | out[1] << 32
 
 
+def patched_xcr0() -> int | None:
+    """XCR0 as the onnxruntime this process imports reads it, where ``bench/avx2_only.py --patch``
+    made that copy (None for any other onnxruntime); looked up without importing onnxruntime."""
+    try:
+        spec = importlib.util.find_spec("onnxruntime")
+    except (ImportError, ValueError):
+        return None
+    if spec is None or spec.origin is None:
+        return None
+    try:
+        marker = json.loads((Path(spec.origin).parent / "capi" / "avx2_only.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return int(marker["xcr0"]) if isinstance(marker, dict) and "xcr0" in marker else None
+
+
 def _bit(value: int, n: int) -> bool:
     return bool(value >> n & 1)
 
@@ -67,7 +89,8 @@ def from_cpuid() -> dict[str, bool] | None:
     _, _, ecx1, _ = code.leaf(1)
     if max_leaf < 7 or not _bit(ecx1, 27):  # no OSXSAVE: the OS enables no AVX state at all
         return dict.fromkeys(LABELS, False)
-    xcr0 = code.xcr0()
+    patched = patched_xcr0()
+    xcr0 = code.xcr0() if patched is None else patched
     _, ebx7, ecx7, edx7 = code.leaf(7, 0)
     eax71 = code.leaf(7, 1)[0]
     avx_state = xcr0 & 0x6 == 0x6
