@@ -40,7 +40,7 @@ def case_by_language(engine: CasingEngine, cues: Sequence[Sequence[Token]], line
     main = engine.engine_for(guess.language) or engine  # its threshold is the document's
     if all(m is Method.MODEL for m in per_cue) and len(set(guess.cue_languages)) == 1:
         casing = case_token_lists(main, cues, line_of, mode, progress, cancel, pauses,
-                                  _capitalised(main, guess.cue_languages))
+                                  _capitalised(main, guess.cue_languages), file_start=True)
     else:
         words = _model_runs(engine, cues, line_of, mode, per_cue, guess.cue_languages, progress, cancel, pauses)
         words += _rule_words(cues, per_cue)
@@ -66,7 +66,8 @@ def _model_runs(engine: CasingEngine, cues: Sequence[Sequence[Token]], line_of: 
         while end < len(cues) and per_cue[end] is Method.MODEL and engine.engine_for(languages[end]) is model:
             end += 1
         run = case_token_lists(model, cues[c:end], line_of[c:end] if line_of else None, mode, progress, cancel,
-                               pauses[c:end] if pauses else None, _capitalised(model, languages[c:end]))
+                               pauses[c:end] if pauses else None, _capitalised(model, languages[c:end]),
+                               file_start=c == 0)
         words += [WordCasing(w.cue_index + c, w.word_index, w.start, w.end, w.input, w.output, w.model_form, w.tag,
                              w.probs) for w in run.words]
         c = end

@@ -18,6 +18,7 @@ from .capitalised import weigh_capitalised
 from .continuations import after_continuation, continuing_words
 from .encoder import BOUNDARY
 from .engine import CasingEngine, OnProgress, ShouldCancel, StreamItem, StreamToken, WordPrediction
+from .file_start import at_file_start, opening_word
 from .gcpause import paused_gc
 from .language import LanguageGuess, name
 from .modes import Mode, is_caps_line, merge_keep
@@ -88,24 +89,29 @@ class DocumentCasing:
 def case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], line_of: Sequence[Sequence[int]] | None,
                      mode: Mode = Mode.RESTORE, progress: OnProgress | None = None,
                      cancel: ShouldCancel | None = None, pauses: Sequence[bool] | None = None,
-                     capitalised: Sequence[AbstractSet[str]] | None = None) -> DocumentCasing:
+                     capitalised: Sequence[AbstractSet[str]] | None = None,
+                     file_start: bool = False) -> DocumentCasing:
     """Case cues given as token lists (offsets into each cue's text).
 
     ``line_of[c][k]`` is the line number of token k of cue c, used by caps mode;
     ``pauses[c]`` says that a silence comes before cue c, in a file that marks no sentence
     ends (``pauses.for_unpunctuated``, decided for the whole file by the caller);
-    ``capitalised[c]``, the words cue c's language writes only capitalised (capitalised.py).
+    ``capitalised[c]``, the words cue c's language writes only capitalised (capitalised.py);
+    ``file_start``, that the first cue opens the file (file_start.py; not for a run of cues from
+    the middle of a file).
     """
     with paused_gc():
-        return _case_token_lists(engine, cues, line_of, Mode(mode), progress, cancel, pauses, capitalised)
+        return _case_token_lists(engine, cues, line_of, Mode(mode), progress, cancel, pauses, capitalised,
+                                 file_start)
 
 
 def _case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], line_of: Sequence[Sequence[int]] | None,
                       mode: Mode, progress: OnProgress | None, cancel: ShouldCancel | None,
                       pauses: Sequence[bool] | None,
-                      capitalised: Sequence[AbstractSet[str]] | None) -> DocumentCasing:
+                      capitalised: Sequence[AbstractSet[str]] | None, file_start: bool) -> DocumentCasing:
     hosts = {(c, k) for c, tokens in enumerate(cues) for k in host_word_indices(tokens)}
     openers = opening_words(cues, pauses)
+    file_opener = opening_word(cues) if file_start else None
     continuing = continuing_words(cues)
     boundary = StreamToken(BOUNDARY, False)  # the model sees where each cue begins
     stream: list[StreamItem] = []
@@ -136,6 +142,8 @@ def _case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], lin
                 continue
             if (c, k) in hosts:  # a rule, not the model: host names are lower case (see addresses.py)
                 pred = WordPrediction(Tag.L, (1.0, 0.0, 0.0, 0.0))
+            elif (c, k) == file_opener:
+                pred = at_file_start(pred)
             elif (c, k) in openers:
                 pred = after_pause(pred)
             elif (c, k) in continuing:
