@@ -391,6 +391,24 @@ def test_other_occurrences_cased_otherwise_are_raised_for_review_not_changed(tmp
     assert [str(r) for r in flag_reasons(state, other)] == ["you wrote 'Members' in cue 1"]
 
 
+def test_a_title_fix_at_a_line_start_raises_no_other_occurrence(tmp_path, engine):
+    """A capital at the start of a line may be the line's (a verse, a sentence whose full stop was left
+    out): "Get well soon / We wish you" says nothing of every other "we" in the file."""
+    session = open_session(tmp_path, engine, subtitles("get well, get well soon\nwe wish you to get well",
+                                                       "i think we met the members today.",
+                                                       "so the members came over."))
+    state = session.state
+    fixed, elsewhere = find(state, 0, "we"), find(state, 1, "we")
+    assert state.word(fixed).form == "we"
+    session.perform(SetTag(fixed, Tag.T, engine.form))
+    assert state.word(fixed).form == "We"
+    assert not state.word(elsewhere).raised and state.word(elsewhere).form == "we"
+    # the same word fixed inside a line is evidence about it: its other occurrences are raised
+    first, other = find(state, 1, "members"), find(state, 2, "members")
+    session.perform(SetTag(first, Tag.T, engine.form))
+    assert state.word(other).raised == "you wrote 'Members' in cue 2"
+
+
 def test_words_between_two_title_fixes_are_raised_for_review_not_changed(tmp_path, engine):
     session = open_session(tmp_path, engine, subtitles(
         "hello there.", "our guide on involving users in web projects for better easier accessibility is out."))

@@ -120,6 +120,7 @@ class Learner(HouseStyleLearning, RaisingRules):
     _plain: dict[Pos, tuple[str, float]] | None = field(default=None, repr=False)
     _seen: dict[str, dict[str, int]] = field(default_factory=dict, repr=False)  # word -> forms decided
     _initial: dict[Pos, bool] = field(default_factory=dict, repr=False)
+    _line_starts: set[Pos] = field(default_factory=set, repr=False)
     _cats: dict[Pos, Category] = field(default_factory=dict, repr=False)
     _index: dict[str, list[Pos]] = field(default_factory=dict, repr=False)
     _quoted: dict[Pos, list[Pos]] = field(default_factory=dict, repr=False)  # word -> its quotation's words
@@ -133,6 +134,7 @@ class Learner(HouseStyleLearning, RaisingRules):
     def prepare(self, doc: Document, state: ReviewState) -> None:
         """Sentence starts, categories and a word index; cheap enough to redo after a text edit."""
         self._initial = sentence_initial(doc, state)
+        self._line_starts = line_starts(doc, state)
         self._cats = categories_of(doc, state.cues)
         self._index = {}
         self._plain = None
@@ -244,7 +246,8 @@ class Learner(HouseStyleLearning, RaisingRules):
             if len(forms) == 2 and forms[form] == 1:
                 self._lower_raised(state, lower, changes, decided)
         self._apply(state, lower, changes, decided)
-        if changed and self.raise_disagreeing and len(run) < 2:  # not from titles: written both ways
+        if (changed and self.raise_disagreeing and len(run) < 2  # not from titles: written both ways
+                and not (t is Tag.T and pos in self._line_starts)):  # a line's capital may be positional
             self._raise_disagreeing(state, pos, form, changes, decided)
         if changed and self.raise_title_gaps and t is Tag.T:
             self._raise_title_gaps(state, pos, changes, decided)
@@ -381,6 +384,25 @@ def sentence_initial(doc: Document, state: ReviewState) -> dict[Pos, bool]:
             if s is not None:
                 out[(c, s)] = start
             start = False
+            line_start = False
+    return out
+
+
+def line_starts(doc: Document, state: ReviewState) -> set[Pos]:
+    """The reviewable words that open a line of their cue (the first word of a cue included)."""
+    out: set[Pos] = set()
+    for c, cue in enumerate(doc.cues):
+        slots = {w.word_index: s for s, w in enumerate(state.cues[c])}
+        text, prev_end, line_start, word_index = cue.text, 0, True, -1
+        for tok in cue.tokens():
+            if "\n" in text[prev_end:tok.start]:
+                line_start = True
+            prev_end = tok.end
+            if not tok.is_word:
+                continue
+            word_index += 1
+            if line_start and word_index in slots:
+                out.add((c, slots[word_index]))
             line_start = False
     return out
 
