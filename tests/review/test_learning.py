@@ -409,6 +409,28 @@ def test_a_title_fix_at_a_line_start_raises_no_other_occurrence(tmp_path, engine
     assert state.word(other).raised == "you wrote 'Members' in cue 2"
 
 
+def test_an_accepted_acronym_settles_its_other_doubted_occurrences(tmp_path, engine):
+    """The model doubts "SVG" each time; the editor's accept says this file writes it so."""
+    session = open_session(tmp_path, engine, subtitles("we talked about svg at work.", "the svg team wrote it.",
+                                                       "so svg helps everyone."))
+    state = session.state
+    first, last = find(state, 0, "svg"), find(state, 2, "svg")
+    assert state.word(first).form == state.word(last).form == "SVG"
+    assert state.word(first).needs_review(state.threshold) and state.word(last).needs_review(state.threshold)
+    action = Accept(first)
+    session.perform(action)
+    w = state.word(last)
+    assert w.form == "SVG" and w.status is Status.LEARNED and not w.needs_review(state.threshold)
+    # one undo puts it back on the list with the accept
+    session.revert(action)
+    assert state.word(last).status is Status.UNTOUCHED and state.word(last).needs_review(state.threshold)
+    # an acronym the editor writes two ways settles nothing more
+    session.perform(SetTag(first, Tag.L, engine.form))
+    session.perform(Accept(find(state, 1, "svg")))
+    assert state.word(last).status is Status.UNTOUCHED and state.word(last).needs_review(state.threshold)
+    session.close()
+
+
 def test_words_between_two_title_fixes_are_raised_for_review_not_changed(tmp_path, engine):
     session = open_session(tmp_path, engine, subtitles(
         "hello there.", "our guide on involving users in web projects for better easier accessibility is out."))
