@@ -14,9 +14,9 @@ them in lower case (README, "The first word of a file").
 So, as a silence is weighed (pauses.py), the evidence is folded in, not
 obeyed: the odds for lower case are divided by ``LIKELIHOOD_RATIO`` (about
 4.9 expected over 0 + 1 seen), the mass going to the capitalised tags in
-proportion (an all-caps title stays UPPER if the model thought so).  Only a word that plainly opens the text is
-weighed: the first word of the first cue with words, after nothing but a
-dash, a quotation mark or an opening ¡ or ¿.  Not a sound cue or anything
+proportion (an all-caps title stays UPPER if the model thought so).  Only a
+word that plainly opens the text is weighed: the first word of the first cue
+with words, after nothing but a dash, a quotation mark or an opening ¡ or ¿.  Not a sound cue or anything
 else in brackets (house style decides those), not after an ellipsis (a file
 cut from a longer one), not after markup or an HTML entity, and not a word
 followed by a colon within its first three words (a speaker label, whose

@@ -22,10 +22,10 @@ start, then pushed onto every ``and``), so every rule is narrow:
   accepted, carries over to every occurrence of the word away from sentence
   starts and settles the flagged ones already written so (``settle_acronyms``);
   a Title form only for a word the model barely knows (split by the tokenizer,
-  a name such as ``Proog``), from its second agreeing fix; in a file with sentence
-  punctuation, a Title form decided twice only settles the flagged ones written
-  so (``settle_titles``).  Two different forms from the
-  editor switch the word-wide rule off.
+  a name such as ``Proog``), from its second agreeing fix; in a file with
+  sentence punctuation, a Title form decided twice only settles the flagged
+  ones written so (``settle_titles``).  Two different forms from the editor
+  switch the word-wide rule off.
 - **raised, not changed** (``raising``): the other occurrences of a fixed word
   cased otherwise, the words between two fixes to Title in one cue, and in
   English the word after a fix to Title are raised for review with the reason.
@@ -259,8 +259,9 @@ class Learner(HouseStyleLearning, RaisingRules):
         t = tag_of(form)
         if len(forms) == 1 and ((changed or self.settle_acronyms) and t in (Tag.U, Tag.M)
                                 or (changed and t is Tag.T and forms[form] >= 2 and self.is_rare(lower))):
-            # UPPER/Mixed forms at once; a Title form only for a word the model barely
-            # knows (a name), from its second fix: common words are Title only in titles.
+            # UPPER/Mixed forms at once (accepted ones too, with settle_acronyms); a Title form only
+            # for a word the model barely knows (a name), from its second fix: common words are
+            # Title only in titles.
             self.words[lower] = form
         elif len(forms) > 1:
             self.words.pop(lower, None)
