@@ -62,3 +62,29 @@ def test_a_full_stop_ends_the_sentence_and_nothing_is_weighed(engine: CasingEngi
     weighed = _first_words(engine, texts)
     monkeypatch.setattr(continuations, "LIKELIHOOD_RATIO", 1.0)
     assert [w.probs for w in weighed] == [w.probs for w in _first_words(engine, texts)]
+
+
+def test_ellipsis_words_open_a_cue_with_an_ellipsis_after_one() -> None:
+    cues = _cues(["i just want to answer the...", "...phone.", "emo\u2026", "\u2026why not?", "so...", "and then",
+                  "well...", "- ...no.", "wait...", "...", "...ok"])
+    # "and then" has no ellipsis of its own; "- ...no." opens with a dash (a new turn); "..." has no word
+    assert continuations.ellipsis_words(cues) == {(1, 3), (3, 1), (10, 3)}
+    assert continuations.ellipsis_words(_cues(["...as i was saying"])) == set()  # nothing before it
+    assert continuations.ellipsis_words([]) == set()
+
+
+def test_a_capital_after_a_two_sided_ellipsis_gives_way(engine: CasingEngine, monkeypatch) -> None:
+    """Seinfeld S09E17: "May I ask... / ...what do you read in the bathroom?" The model alone writes
+    "What"; the ellipsis on both sides of the break says the sentence goes on. "I" keeps its capital."""
+    texts = ["may i ask...", "...what do you read in the bathroom?", "my boss said...",
+             "...i have to make an example of you."]
+    ratio = continuations.ELLIPSIS_RATIO
+    weighed = _first_words(engine, texts)
+    monkeypatch.setattr(continuations, "ELLIPSIS_RATIO", 1.0)
+    plain = _first_words(engine, texts)
+    assert [w.output for w in plain] == ["May", "What", "My", "I"]
+    assert [w.output for w in weighed] == ["May", "what", "My", "I"]
+    for w, p in zip(weighed[1::2], plain[1::2]):
+        odds = w.probs[0] / (1 - w.probs[0])
+        assert odds == pytest.approx(ratio * p.probs[0] / (1 - p.probs[0]))
+    assert weighed[0].probs == plain[0].probs and weighed[2].probs == plain[2].probs

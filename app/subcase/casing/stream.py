@@ -15,7 +15,7 @@ from subcase.subtitles.words import Token, has_letters, tokenize
 
 from .addresses import host_word_indices
 from .capitalised import weigh_capitalised
-from .continuations import after_continuation, continuing_words
+from .continuations import after_continuation, after_ellipsis, continuing_words, ellipsis_words
 from .encoder import BOUNDARY
 from .engine import CasingEngine, OnProgress, ShouldCancel, StreamItem, StreamToken, WordPrediction
 from .file_start import at_file_start, opening_word
@@ -113,6 +113,7 @@ def _case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], lin
     openers = opening_words(cues, pauses)
     file_opener = opening_word(cues) if file_start else None
     continuing = continuing_words(cues)
+    ellipses = ellipsis_words(cues)
     boundary = StreamToken(BOUNDARY, False)  # the model sees where each cue begins
     stream: list[StreamItem] = []
     for tokens in cues:
@@ -148,6 +149,8 @@ def _case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], lin
                 pred = after_pause(pred)
             elif (c, k) in continuing:
                 pred = after_continuation(pred)
+            elif (c, k) in ellipses:
+                pred = after_ellipsis(pred)
             if capitalised is not None and tok.text.lower() in capitalised[c]:
                 pred = weigh_capitalised(pred)
             model_form = engine.form(tok.text, pred.tag)
