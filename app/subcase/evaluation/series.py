@@ -24,7 +24,7 @@ from typing import Callable
 
 from subcase.casing import CasingEngine
 from subcase.review import ReviewSession, ReviewState
-from subcase.review.learning import sentence_initial
+from subcase.review.positions import sentence_initial
 from subcase.review.profile import Profile
 from subcase.review.profile_build import build_from_logs, updated
 from subcase.subtitles import Document

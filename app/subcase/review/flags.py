@@ -86,7 +86,7 @@ class FlagContext:
         if self._initial is None:
             if self.doc is None:
                 return False
-            from .learning import sentence_initial
+            from .positions import sentence_initial
             self._initial = sentence_initial(self.doc, state)
         return self._initial.get(pos, False)
 

@@ -36,7 +36,8 @@ from subcase.casing.housestyle import STYLE_TAG, Category, Style, categories_of,
 from subcase.subtitles import Document
 
 from .actions import Action, Decision, TagWriter
-from .learning import OPEN, has_sentence_punctuation, sentence_initial
+from .changes import OPEN
+from .positions import has_sentence_punctuation, sentence_initial
 from .logcontext import separators
 from .profile import Profile, context_key
 from .state import Pos, ReviewState, Status

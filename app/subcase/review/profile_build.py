@@ -365,7 +365,7 @@ def decisions_from_corrected(doc, model_forms: list[list[str]] | None = None) ->
     from subcase.casing.housestyle import categories_of
     from subcase.subtitles.words import has_letters
 
-    from .learning import sentence_initial
+    from .positions import sentence_initial
     from .logcontext import separators
     from .state import ReviewState, ReviewWord
 
