@@ -70,6 +70,8 @@ def test_ellipsis_words_open_a_cue_with_an_ellipsis_after_one() -> None:
     # "and then" has no ellipsis of its own; "- ...no." opens with a dash (a new turn); "..." has no word
     assert continuations.ellipsis_words(cues) == {(1, 3), (3, 1), (10, 3)}
     assert continuations.ellipsis_words(_cues(["...as i was saying"])) == set()  # nothing before it
+    # an ellipsis inside the cue's first words is a pause there, not an opening one
+    assert continuations.ellipsis_words(_cues(["wait...", "so it\u2026 goes on"])) == set()
     assert continuations.ellipsis_words([]) == set()
 
 

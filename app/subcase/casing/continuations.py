@@ -68,8 +68,9 @@ def after_continuation(pred: WordPrediction) -> WordPrediction:
     return pred.weighed(Tag.L, LIKELIHOOD_RATIO) if pred.tag is Tag.L else pred
 
 
-def _ends_in_ellipsis(tokens: Sequence[Token]) -> bool:
-    return bool(tokens) and (tokens[-1].text == "\u2026" or (len(tokens) >= 3 and all(t.text == "." for t in tokens[-3:])))
+def _is_ellipsis(tokens: Sequence[Token]) -> bool:
+    """Whether ``tokens`` are exactly one ellipsis: "…", or three full stops."""
+    return [t.text for t in tokens] in (["\u2026"], [".", ".", "."])
 
 
 def ellipsis_words(cues: Sequence[Sequence[Token]]) -> set[tuple[int, int]]:
@@ -77,11 +78,11 @@ def ellipsis_words(cues: Sequence[Sequence[Token]]) -> set[tuple[int, int]]:
     that ends with one: the sentence goes on across the two."""
     out: set[tuple[int, int]] = set()
     for c in range(1, len(cues)):
-        tokens = cues[c]
-        if not _ends_in_ellipsis(cues[c - 1]):
+        before, tokens = cues[c - 1], cues[c]
+        if not (_is_ellipsis(before[-1:]) or _is_ellipsis(before[-3:])):
             continue
-        lead = 1 if tokens and tokens[0].text == "\u2026" else 3
-        if len(tokens) > lead and tokens[lead].is_word and _ends_in_ellipsis(tokens[:lead]):
+        lead = 1 if _is_ellipsis(tokens[:1]) else 3 if _is_ellipsis(tokens[:3]) else 0
+        if lead and len(tokens) > lead and tokens[lead].is_word:
             out.add((c, lead))
     return out
 
