@@ -59,7 +59,7 @@ from .actions import Action, Decision, EditText, TagWriter
 from .changes import OPEN, Change
 from .state import Pos, ReviewState, Status
 from .positions import has_sentence_punctuation, line_starts, sentence_initial
-from .raising import RaisingRules, pos_of, quoted_spans
+from .raising import UNPUNCTUATED_SURE_LOWER, RaisingRules, pos_of, quoted_spans
 from .style_learning import HouseStyleLearning
 
 # A word-wide UPPER form is not written over an occurrence the model is sure is lower case: an
@@ -272,7 +272,8 @@ class Learner(HouseStyleLearning, RaisingRules):
             self._settle(state, lower, form, changes, decided)
         if (changed and self.raise_disagreeing and len(run) < 2  # not from titles: written both ways
                 and not (t is Tag.T and pos in self._line_starts)):  # a line's capital may be positional
-            self._raise_disagreeing(state, pos, form, changes, decided)
+            self._raise_disagreeing(state, pos, form, changes, decided,
+                                    sure_lower=None if self._punctuated or t is not Tag.T else UNPUNCTUATED_SURE_LOWER)
         if changed and self.raise_title_gaps and t is Tag.T:
             self._raise_title_gaps(state, pos, changes, decided)
         if changed and self.raise_after_title and t is Tag.T:
