@@ -565,18 +565,24 @@ def main(argv: list[str] | None = None) -> None:
     k = sub.add_parser("card")
     k.add_argument("--model", type=Path, default=Path("models/multilingual"))
     k.add_argument("--evaluation", type=Path, required=True, help="subcase evaluate --json on the ml dev files")
-    k.add_argument("--log", type=Path, required=True, help="the run's log.jsonl (held-out record of the step)")
-    k.add_argument("--speed", required=True, help="one line: the measured speed")
+    k.add_argument("--log", type=Path, help="the run's log.jsonl (held-out record of the step); "
+                   "without it the card's held-out section is kept")
+    k.add_argument("--speed", help="one line: the measured speed (without it the card's is kept)")
     args = ap.parse_args(argv)
     if args.command == "card":
-        from .multilingual_card import write_card
+        from .multilingual_card import CardError, write_card
 
-        step = json.loads((args.model / "model.json").read_text(encoding="utf-8"))["training_steps"]
-        records = [json.loads(line) for line in args.log.read_text(encoding="utf-8").splitlines() if line.strip()]
-        record = next((r for r in records if r["step"] == step), None)
-        if record is None:
-            raise SystemExit(f"{args.log} has no record of step {step}")
-        print(write_card(args.model, json.loads(args.evaluation.read_text(encoding="utf-8")), record, args.speed))
+        record = None
+        if args.log is not None:
+            step = json.loads((args.model / "model.json").read_text(encoding="utf-8"))["training_steps"]
+            records = [json.loads(line) for line in args.log.read_text(encoding="utf-8").splitlines() if line.strip()]
+            record = next((r for r in records if r["step"] == step), None)
+            if record is None:
+                raise SystemExit(f"{args.log} has no record of step {step}")
+        try:
+            print(write_card(args.model, json.loads(args.evaluation.read_text(encoding="utf-8")), record, args.speed))
+        except CardError as exc:
+            raise SystemExit(str(exc)) from None
     elif args.command == "export":
         export(args)
     elif args.command == "data-en":

@@ -2,6 +2,10 @@
 its evaluation on the dev subtitles and the held-out record of its training step.
 
     python -m subcase.training.multilingual card --evaluation ml.json --log RUN/log.jsonl --speed "..."
+
+Without ``--log`` and ``--speed`` (the training run's log is not kept with the model) the card's
+held-out section and speed line are kept as the card already states them, and the rest, the dev
+table included, is written afresh: a change to casing after the export can be carried into the card.
 """
 
 from __future__ import annotations
@@ -87,9 +91,33 @@ def _averaged_note(training: dict) -> str:
             f"({', '.join(runs)}), scored as one model on the held-out windows")
 
 
-def write_card(model_dir: Path, evaluation: dict, held_out: dict, speed: str) -> Path:
+HELD_OUT_HEADING = "## Held-out windows (training-like, blind)"
+SPEED_ROW = "| speed | "
+
+
+def kept_from_card(card: Path) -> tuple[str, str]:
+    """The held-out paragraph and the speed line of an existing card, for a card written without the
+    training log; CardError if the card lacks them."""
+    lines = card.read_text(encoding="utf-8").splitlines() if card.is_file() else []
+    try:
+        held = lines[lines.index(HELD_OUT_HEADING) + 2]
+        speed = next(line for line in lines if line.startswith(SPEED_ROW))
+    except (ValueError, IndexError, StopIteration):
+        raise CardError(f"{card} has no held-out section or speed line to keep: give --log and --speed") from None
+    return held, speed.removeprefix(SPEED_ROW).removesuffix(" |")
+
+
+class CardError(Exception):
+    """The card cannot be written from what was given."""
+
+
+def write_card(model_dir: Path, evaluation: dict, held_out: dict | None, speed: str | None) -> Path:
     """models/multilingual/MODEL_CARD.md from model.json, `subcase evaluate --json` on the multilingual dev
-    subtitles (with this model installed as the companion) and the training log's record of the checkpoint."""
+    subtitles (with this model installed as the companion) and the training log's record of the checkpoint
+    (``held_out``; None keeps the card's held-out section, and ``speed`` None its speed line)."""
+    kept_held, kept_speed = kept_from_card(model_dir / "MODEL_CARD.md") if held_out is None or speed is None \
+        else (None, None)
+    speed = speed if speed is not None else kept_speed
     meta = json.loads((model_dir / "model.json").read_text(encoding="utf-8"))
     cal, chk, tr = meta["calibration"], meta["export_check"], meta["training"]
 
@@ -106,8 +134,13 @@ def write_card(model_dir: Path, evaluation: dict, held_out: dict, speed: str) ->
         for key, label in (("punct", "punctuated"), ("nopunct", "no punctuation")):
             rows.append(f"| {NAMES[lang]} ({group['words']:,} words) | {label} | {cell(systems['subcase'][key])} | "
                         f"{cell(systems['sentence starts'][key])} | {cell(systems['English model, forced'][key])} |")
-    held = ", ".join(f"{lang} {100 * held_out[lang]['f1']:.1f} / {100 * held_out[lang]['ser']:.1f}"
-                     for lang in LANGS if lang in held_out)
+    if held_out is not None:
+        held = ", ".join(f"{lang} {100 * held_out[lang]['f1']:.1f} / {100 * held_out[lang]['ser']:.1f}"
+                         for lang in LANGS if lang in held_out)
+        held_paragraph = (f"F1 / SER over non-lowercase words, %, 240 windows per language (half without "
+                          f"punctuation): {held}." + _dialogue_note(held_out))
+    else:
+        held_paragraph = kept_held
     parts = [
         f"# subcase multilingual truecaser ({', '.join(meta['languages'])}), {meta['version']}", "",
         "The companion of the English model: the same kind of tagger (four tags L, T, U, M over the first "
@@ -141,9 +174,7 @@ def write_card(model_dir: Path, evaluation: dict, held_out: dict, speed: str) ->
         "is cut into cue-sized segments (3-14 words, two lines in half of the longer ones); a training window is "
         f"a run of consecutive cues, lower-cased, half with punctuation stripped. {VAL_DOCS} documents per "
         "language are held out. The shared dev subtitles were never trained on.", "",
-        "## Held-out windows (training-like, blind)", "",
-        f"F1 / SER over non-lowercase words, %, 240 windows per language (half without punctuation): {held}."
-        + _dialogue_note(held_out), "",
+        HELD_OUT_HEADING, "", held_paragraph, "",
         "## Shared multilingual dev subtitles (never trained on), lower-cased input", "",
         "`subcase evaluate ../shared/data/dev-subtitles-ml --no-per-cue`: F1 / intrinsic F1 / SER in %; "
         "\"sentence starts\" is the rule baseline, \"English\" the English model forced onto the file.", "",
