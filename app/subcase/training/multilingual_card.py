@@ -91,6 +91,10 @@ def _averaged_note(training: dict) -> str:
             f"({', '.join(runs)}), scored as one model on the held-out windows")
 
 
+class CardError(Exception):
+    """The card cannot be written from what was given."""
+
+
 HELD_OUT_HEADING = "## Held-out windows (training-like, blind)"
 SPEED_ROW = "| speed | "
 
@@ -107,16 +111,12 @@ def kept_from_card(card: Path) -> tuple[str, str]:
     return held, speed.removeprefix(SPEED_ROW).removesuffix(" |")
 
 
-class CardError(Exception):
-    """The card cannot be written from what was given."""
-
-
 def write_card(model_dir: Path, evaluation: dict, held_out: dict | None, speed: str | None) -> Path:
     """models/multilingual/MODEL_CARD.md from model.json, `subcase evaluate --json` on the multilingual dev
     subtitles (with this model installed as the companion) and the training log's record of the checkpoint
     (``held_out``; None keeps the card's held-out section, and ``speed`` None its speed line)."""
-    kept_held, kept_speed = kept_from_card(model_dir / "MODEL_CARD.md") if held_out is None or speed is None \
-        else (None, None)
+    kept_held, kept_speed = ("", "") if held_out is not None and speed is not None \
+        else kept_from_card(model_dir / "MODEL_CARD.md")
     speed = speed if speed is not None else kept_speed
     meta = json.loads((model_dir / "model.json").read_text(encoding="utf-8"))
     cal, chk, tr = meta["calibration"], meta["export_check"], meta["training"]
