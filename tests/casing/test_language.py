@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from subcase.casing import Method, case_file
-from subcase.casing.language import detect, token_text
+from subcase.casing.language import Detector, detect, token_text
 from subcase.cli import main
 from subcase.subtitles import load
 
@@ -70,6 +70,23 @@ def test_short_english_lines_of_dialogue_stay_english(engine, tmp_path):
     assert guess is not None and guess.cue_languages == ["en"] * len(cues)
     tokens = load(path).cues[4].tokens()
     assert token_text(tokens) == "i love 'em."
+
+
+def test_short_english_lines_without_punctuation_stay_english(engine, tmp_path):
+    """Without punctuation (speech recognition) the detector is sure of other languages for short English
+    lines on their own ("you can pick em up right now": Portuguese 0.97, "oh ho ho oh": Italian 0.97); read
+    with the cues around them they are English, and they stay English."""
+    lines = ["you can pick em up right now", "oh ho ho oh", "why no t bone"]
+    story = ["so we went down to the butcher on the corner", "he had nothing left but a few bones",
+             "and then george started to yell at him", "that is when the police showed up"]
+    cues = [story[0], story[1], lines[0], story[2], lines[1], story[3], lines[2], *story]
+    assert all(next(iter(Detector.probabilities(line))) != "en" for line in lines)  # each alone: not English
+    srt = "\n".join(f"{i + 1}\n00:00:{i:02d},000 --> 00:00:{i:02d},900\n{t}\n" for i, t in enumerate(cues))
+    path = tmp_path / "asr.srt"
+    path.write_text(srt, encoding="utf-8")
+    cased = case_file(engine, path)
+    assert cased.casing.language is not None and cased.casing.language.cue_languages == ["en"] * len(cues)
+    assert cased.doc.cues[2].text.startswith("You can pick")  # cased by the English model, not left as it was
 
 
 def test_italian_is_left_exactly_as_it_is(engine, tmp_path, capsys):
