@@ -15,6 +15,7 @@ from subcase.subtitles.words import Token, has_letters
 
 from .engine import CasingEngine, OnProgress, ShouldCancel
 from .language import LanguageGuess, detect, token_text
+from .lower_case import LOWER_CASE
 from .modes import Mode
 from .pauses import for_unpunctuated
 from .rules import Method, marks_sentence_ends, method_for, one_hot, rule_form, rule_starts
@@ -40,7 +41,8 @@ def case_by_language(engine: CasingEngine, cues: Sequence[Sequence[Token]], line
     main = engine.engine_for(guess.language) or engine  # its threshold is the document's
     if all(m is Method.MODEL for m in per_cue) and len(set(guess.cue_languages)) == 1:
         casing = case_token_lists(main, cues, line_of, mode, progress, cancel, pauses,
-                                  _capitalised(main, guess.cue_languages), file_start=True)
+                                  _capitalised(main, guess.cue_languages), file_start=True,
+                                  lower_case=_lower_case(guess.cue_languages))
     else:
         words = _model_runs(engine, cues, line_of, mode, per_cue, guess.cue_languages, progress, cancel, pauses)
         words += _rule_words(cues, per_cue)
@@ -67,7 +69,7 @@ def _model_runs(engine: CasingEngine, cues: Sequence[Sequence[Token]], line_of: 
             end += 1
         run = case_token_lists(model, cues[c:end], line_of[c:end] if line_of else None, mode, progress, cancel,
                                pauses[c:end] if pauses else None, _capitalised(model, languages[c:end]),
-                               file_start=c == 0)
+                               file_start=c == 0, lower_case=_lower_case(languages[c:end]))
         words += [WordCasing(w.cue_index + c, w.word_index, w.start, w.end, w.input, w.output, w.model_form, w.tag,
                              w.probs) for w in run.words]
         c = end
@@ -80,6 +82,14 @@ def _capitalised(model: CasingEngine, languages: Sequence[str]) -> list[frozense
     if not any(model.capitalised.get(language) for language in set(languages)):
         return None
     return [model.capitalised.get(language, frozenset()) for language in languages]
+
+
+def _lower_case(languages: Sequence[str]) -> list[frozenset[str]] | None:
+    """Each cue's words its language writes in lower case wherever no sentence starts (casing/lower_case.py);
+    None when none of these languages has any."""
+    if not any(LOWER_CASE.get(language) for language in set(languages)):
+        return None
+    return [LOWER_CASE.get(language, frozenset()) for language in languages]
 
 
 def _rule_words(cues: Sequence[Sequence[Token]], per_cue: list[Method]) -> list[WordCasing]:

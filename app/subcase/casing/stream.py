@@ -19,6 +19,7 @@ from .continuations import after_continuation, after_ellipsis, continuing_words,
 from .encoder import BOUNDARY
 from .engine import CasingEngine, OnProgress, ShouldCancel, StreamItem, StreamToken, WordPrediction
 from .file_start import at_file_start, opening_word
+from .lower_case import weigh_lower
 from .gcpause import paused_gc
 from .language import LanguageGuess, name
 from .modes import Mode, is_caps_line, merge_keep
@@ -90,25 +91,28 @@ def case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], line
                      mode: Mode = Mode.RESTORE, progress: OnProgress | None = None,
                      cancel: ShouldCancel | None = None, pauses: Sequence[bool] | None = None,
                      capitalised: Sequence[AbstractSet[str]] | None = None,
-                     file_start: bool = False) -> DocumentCasing:
+                     file_start: bool = False,
+                     lower_case: Sequence[AbstractSet[str]] | None = None) -> DocumentCasing:
     """Case cues given as token lists (offsets into each cue's text).
 
     ``line_of[c][k]`` is the line number of token k of cue c, used by caps mode;
     ``pauses[c]`` says that a silence comes before cue c, in a file that marks no sentence
     ends (``pauses.for_unpunctuated``, decided for the whole file by the caller);
     ``capitalised[c]``, the words cue c's language writes only capitalised (capitalised.py);
+    ``lower_case[c]``, those it writes in lower case wherever no sentence starts (lower_case.py);
     ``file_start``, that the first cue opens the file (file_start.py; not for a run of cues from
     the middle of a file).
     """
     with paused_gc():
         return _case_token_lists(engine, cues, line_of, Mode(mode), progress, cancel, pauses, capitalised,
-                                 file_start)
+                                 file_start, lower_case)
 
 
 def _case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], line_of: Sequence[Sequence[int]] | None,
                       mode: Mode, progress: OnProgress | None, cancel: ShouldCancel | None,
                       pauses: Sequence[bool] | None,
-                      capitalised: Sequence[AbstractSet[str]] | None, file_start: bool) -> DocumentCasing:
+                      capitalised: Sequence[AbstractSet[str]] | None, file_start: bool,
+                      lower_case: Sequence[AbstractSet[str]] | None = None) -> DocumentCasing:
     hosts = {(c, k) for c, tokens in enumerate(cues) for k in host_word_indices(tokens)}
     openers = opening_words(cues, pauses)
     file_opener = opening_word(cues) if file_start else None
@@ -153,6 +157,8 @@ def _case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], lin
                 pred = after_ellipsis(pred)
             if capitalised is not None and tok.text.lower() in capitalised[c]:
                 pred = weigh_capitalised(pred)
+            if lower_case is not None and tok.text.lower() in lower_case[c]:
+                pred = weigh_lower(pred)
             model_form = engine.form(tok.text, pred.tag)
             if mode is Mode.RESTORE:
                 output = model_form
