@@ -13,7 +13,7 @@ Accuracy on the development subtitles (57 files, 1,800 cues; README): every
 file right; lower-cased cues 91-99% right per language.  A single cue is
 short, so a cue is only given a language other than its file's when the model
 is at least ``CUE_CONFIDENCE`` sure, the cue has ``CUE_MIN_WORDS`` words and it
-reads as that language with its neighbours too: on the development files that
+belongs to a passage in it (``_in_passage``): on the development files that
 switched no cue wrongly and found 78% of the cues of another language.
 """
 
@@ -211,20 +211,25 @@ def detect(cue_texts: Sequence[str], lang: str = "auto", default: str = "en") ->
     # a cue the detector is sure of takes its language; a cue between two sure cues of the
     # same other language takes theirs (short cues are rarely sure); every other cue, the file's
     sure = [_cue_language(cue, language)[0] for cue in cue_texts]
-    for i, found in enumerate(sure):
-        if found is not None and found != language and not _read_with_neighbours(cue_texts, i, found):
-            sure[i] = None
-    return LanguageGuess(language, confidence, _fill(sure, language))
+    kept = [found if found in (None, language) or _in_passage(cue_texts, sure, i, found) else None
+            for i, found in enumerate(sure)]
+    return LanguageGuess(language, confidence, _fill(kept, language))
 
 
-def _read_with_neighbours(cue_texts: Sequence[str], i: int, lang: str) -> bool:
-    """Whether cue ``i`` read together with the cues on each side still reads as ``lang`` first.
+def _in_passage(cue_texts: Sequence[str], sure: Sequence[str | None], i: int, lang: str) -> bool:
+    """Whether cue ``i``, which the detector is sure is in ``lang``, belongs to a passage in it: a cue
+    beside it is sure of ``lang`` too, or the cue read together with the cues on each side still reads as
+    ``lang`` first (a cue with no neighbour: True).
 
     Short lower-case lines without punctuation fool the detector: in six held-out Seinfeld episodes
-    stripped of punctuation "you can pick em up right now" read as Portuguese (0.97), "t bone t bone" as
-    Esperanto, "oh ho ho oh" as Italian, and those cues went uncased.  A cue of a passage in another
-    language reads as that language with its neighbours too (at a passage's edge, two of the three cues are
-    in it); a stray line in a file's own language does not."""
-    text = " ".join(cue_texts[max(0, i - 1):i + 2])
-    probs = Detector.probabilities(text, k=1)
+    stripped of punctuation "you can pick em up right now" read as Portuguese (0.97), "oh ho ho oh" as
+    Italian, and those cues went to another model or none.  A stray line of the file's own language does
+    not read so with its neighbours; a cue of a passage in another language has a neighbour in it, or
+    reads as it with its neighbours (at the passage's edge beside a long cue of the file's language the
+    first holds when the second may not)."""
+    if any(0 <= j < len(sure) and sure[j] == lang for j in (i - 1, i + 1)):
+        return True
+    if len(cue_texts) < 2:
+        return True
+    probs = Detector.probabilities(" ".join(cue_texts[max(0, i - 1):i + 2]), k=1)
     return bool(probs) and next(iter(probs)) == lang
