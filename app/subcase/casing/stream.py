@@ -19,9 +19,9 @@ from .continuations import after_continuation, after_ellipsis, continuing_words,
 from .encoder import BOUNDARY
 from .engine import CasingEngine, OnProgress, ShouldCancel, StreamItem, StreamToken, WordPrediction
 from .file_start import at_file_start, opening_word
-from .lower_case import weigh_lower
 from .gcpause import paused_gc
 from .language import LanguageGuess, name
+from .lower_case import weigh_lower
 from .modes import Mode, is_caps_line, merge_keep
 from .pauses import after_pause, opening_words
 from .rules import Method, method_note
