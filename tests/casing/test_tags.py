@@ -4,7 +4,7 @@ import pytest
 
 from subcase.casing.tags import Tag, apply_tag, case_mask_key, tag_of
 
-LEX = {"iphone": "iPhone", "mcadams": "McAdams", "youtube": "YouTube"}
+LEX = {"iphone": "iPhone", "mcadams": "McAdams", "youtube": "YouTube", "l'onu": "l'ONU"}
 
 
 @pytest.mark.parametrize("word,tag", [
@@ -26,12 +26,18 @@ def test_tag_of(word, tag):
     # except a single letter that is not a plural's "s" ("3D", "4K")
     ("84th", Tag.T, "84th"), ("1990s", Tag.T, "1990s"), ("80s", Tag.T, "80s"), ("3pm", Tag.T, "3pm"),
     ("3d", Tag.T, "3D"), ("4k", Tag.T, "4K"), ("'tis", Tag.T, "'Tis"), ("1,000th", Tag.M, "1,000th"),
+    # French elision: a Mixed word the lexicon does not know keeps its elided article in lower case and
+    # writes the rest as the lexicon or Title case does; a form the lexicon knows whole wins
+    ("d'internet", Tag.M, "d'Internet"), ("l\u2019élysée", Tag.M, "l\u2019Élysée"), ("l'iphone", Tag.M, "l'iPhone"),
+    ("qu'html5", Tag.M, "qu'Html5"), ("D'INTERNET", Tag.M, "d'Internet"), ("l'youtube", Tag.M, "l'YouTube"),
+    ("o'brien", Tag.M, "O'brien"), ("aujourd'hui", Tag.M, "Aujourd'hui"), ("d'internet", Tag.T, "D'internet"),
+    ("l'onu", Tag.M, "l'ONU"),
 ])
 def test_apply_tag(word, tag, expected):
     assert apply_tag(word, tag, LEX) == expected
 
 
-@pytest.mark.parametrize("word", ["fbi's", "o'brien", "iphone", "rock'n'roll", "3d", "ß"])
+@pytest.mark.parametrize("word", ["fbi's", "o'brien", "iphone", "rock'n'roll", "3d", "ß", "d'internet", "qu\u2019html5"])
 def test_apply_tag_only_changes_case(word):
     for tag in Tag:
         out = apply_tag(word, tag, LEX)
