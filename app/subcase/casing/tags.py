@@ -10,7 +10,8 @@ class of Caseiro's capitalization masks):
   case-mask lexicon, and an M word the lexicon does not know falls back to T,
   or, after a French elided article or pronoun ("l'", "d'", "qu'"), to that
   prefix in lower case and the rest as the lexicon or Title case writes it
-  ("d'Internet", "l'Élysée", "l'iPhone").
+  ("d'Internet", "l'Élysée", "l'iPhone"), and after "Mc" or "O'" to a capital on
+  each side ("McGregor", "O'Brien").
 """
 
 from __future__ import annotations
@@ -36,6 +37,9 @@ _POSSESSIVES = ("'s", "\u2019s")
 # masks of its lexicon are such words, one per name ("d'Afrique", "d'Alger"); a name it does not list
 # got Title case before ("D'internet", "L'élysée").
 _ELISION = re.compile(r"(?i)(?:l|d|j|m|n|s|t|c|qu|jusqu|lorsqu|puisqu|quoiqu)['\u2019](?=\w)")
+# Name prefixes written with a capital on each side ("McGregor", "O'Brien"): 257 of the English lexicon's
+# 1,159 masks are "Mc" names and 11 "O'" names, one per name.  ("Mac" is left out: "MacArthur" but "Mackenzie".)
+_NAME_PREFIX = re.compile(r"(?i)(?:mc|o['\u2019])(?=[^\W\d_])")
 
 
 def _letters(word: str) -> str:
@@ -108,6 +112,9 @@ def apply_tag(word: str, tag: Tag, lexicon: Mapping[str, str] | None = None) -> 
         elided = _ELISION.match(word)
         if elided is not None:  # the rest as the lexicon writes it, or in Title case
             return elided.group().lower() + apply_tag(word[elided.end():], Tag.M, lexicon)
+        prefix = _NAME_PREFIX.match(word)
+        if prefix is not None and len(word) > prefix.end() + 1:
+            return _title(prefix.group()) + apply_tag(word[prefix.end():], Tag.M, lexicon)
         return _title(word)
     return form + word[len(key):].lower()
 
