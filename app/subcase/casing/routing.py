@@ -9,7 +9,7 @@ same single path as before languages were known, so its casing is unchanged.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from subcase.subtitles.words import Token, has_letters
 
@@ -76,20 +76,21 @@ def _model_runs(engine: CasingEngine, cues: Sequence[Sequence[Token]], line_of: 
     return words
 
 
-def _capitalised(model: CasingEngine, languages: Sequence[str]) -> list[frozenset[str]] | None:
-    """Each cue's words its language writes only capitalised (casing/capitalised.py); None when
-    the model ships none for these languages."""
-    if not any(model.capitalised.get(language) for language in set(languages)):
+def _per_cue(words: Mapping[str, frozenset[str]], languages: Sequence[str]) -> list[frozenset[str]] | None:
+    """Each cue's set from ``words`` (by language); None when none of these languages has one."""
+    if not any(words.get(language) for language in set(languages)):
         return None
-    return [model.capitalised.get(language, frozenset()) for language in languages]
+    return [words.get(language, frozenset()) for language in languages]
+
+
+def _capitalised(model: CasingEngine, languages: Sequence[str]) -> list[frozenset[str]] | None:
+    """Each cue's words its language writes only capitalised (casing/capitalised.py), as the model ships them."""
+    return _per_cue(model.capitalised, languages)
 
 
 def _lower_case(languages: Sequence[str]) -> list[frozenset[str]] | None:
-    """Each cue's words its language writes in lower case wherever no sentence starts (casing/lower_case.py);
-    None when none of these languages has any."""
-    if not any(LOWER_CASE.get(language) for language in set(languages)):
-        return None
-    return [LOWER_CASE.get(language, frozenset()) for language in languages]
+    """Each cue's words its language writes in lower case wherever no sentence starts (casing/lower_case.py)."""
+    return _per_cue(LOWER_CASE, languages)
 
 
 def _rule_words(cues: Sequence[Sequence[Token]], per_cue: list[Method]) -> list[WordCasing]:

@@ -155,10 +155,12 @@ def _case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], lin
                 pred = after_continuation(pred)
             elif (c, k) in ellipses:
                 pred = after_ellipsis(pred)
-            if capitalised is not None and tok.text.lower() in capitalised[c]:
-                pred = weigh_capitalised(pred)
-            if lower_case is not None and tok.text.lower() in lower_case[c]:
-                pred = weigh_lower(pred)
+            if capitalised is not None or lower_case is not None:
+                low = tok.text.lower()
+                if capitalised is not None and low in capitalised[c]:
+                    pred = weigh_capitalised(pred)
+                if lower_case is not None and low in lower_case[c]:
+                    pred = weigh_lower(pred)
             model_form = engine.form(tok.text, pred.tag)
             if mode is Mode.RESTORE:
                 output = model_form
