@@ -66,3 +66,26 @@ def test_the_model_writes_an_unlisted_o_name_with_both_capitals(engine):
     casing = case_texts(engine, ["detective mcnulty called o'doherty again."])
     word = next(w for w in casing.words if w.input == "o'doherty")
     assert word.tag is Tag.M and word.output == "O'Doherty"
+
+
+def _misdecoded(form: str) -> bool:
+    """UTF-8 read as Latin-1: "arrêt" became "arrÃªt" (and "voilà" "voilÃ" once its no-break
+    space was split off)."""
+    try:
+        return form.encode("latin-1").decode("utf-8") != form
+    except UnicodeEncodeError:
+        return False
+    except UnicodeDecodeError:
+        return form.endswith("Ã")
+
+
+@pytest.mark.parametrize("language", ["en", "pt"])
+def test_every_shipped_case_mask_is_a_mixed_form_of_its_key(engine, language):
+    """A word list read in the wrong encoding once put 20 lower-case French words into the
+    lexicons as masks ("arrÃªt"); every entry must be a genuine mixed-case form of its key."""
+    lexicon_engine = engine if language == "en" else engine.engine_for(language)
+    if lexicon_engine is None:
+        pytest.skip(f"no model for {language} in this model folder")
+    bad = {key: form for key, form in lexicon_engine.lexicon.items()
+           if _misdecoded(form) or form.lower() != key or tag_of(form) is not Tag.M}
+    assert not bad

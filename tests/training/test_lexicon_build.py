@@ -43,3 +43,19 @@ def test_capitalised_words_are_the_ones_a_list_holds_only_in_title_case(tmp_path
     assert found["de"] == ["aachen", "haus"]
     assert found["pt"] == ["recife"]
     assert found["fr"] == []
+
+
+def test_word_lists_are_read_as_utf8_and_older_latin1_ones_still_read(tmp_path):
+    """SCOWL and wamerican ship UTF-8 today (ISO-8859-1 in older releases).  Read as Latin-1, the
+    UTF-8 "arrêt" became "arrÃªt", a mixed-case form that the English lexicon then listed."""
+    from subcase.casing.tags import Tag, tag_of
+    from subcase.training.synthetic import read_word_list
+
+    utf8 = tmp_path / "english-words.95"
+    utf8.write_text("arrêt\nvoilà\nMcAdams\n", encoding="utf-8")
+    latin1 = tmp_path / "english-words.old"
+    latin1.write_bytes("café\nfête\n".encode("latin-1"))
+    assert read_word_list(utf8) == ["arrêt", "voilà", "McAdams"]
+    assert read_word_list(latin1) == ["café", "fête"]
+    assert [tag_of(w) for w in read_word_list(utf8)] == [Tag.L, Tag.L, Tag.M]
+    assert read_word_list(tmp_path / "not-installed") == []

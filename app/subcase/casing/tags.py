@@ -33,12 +33,12 @@ TAG_NAMES = {Tag.L: "lower", Tag.T: "Title", Tag.U: "UPPER", Tag.M: "Mixed"}
 
 _POSSESSIVES = ("'s", "\u2019s")
 # French elision: a lower-case article, pronoun or conjunction joined to the next word by an apostrophe.
-# The multilingual model tags "d'internet" Mixed (a capital after the apostrophe), and 419 of the 1,707
+# The multilingual model tags "d'internet" Mixed (a capital after the apostrophe), and 419 of the 1,687
 # masks of its lexicon are such words, one per name ("d'Afrique", "d'Alger"); a name it does not list
 # got Title case before ("D'internet", "L'élysée").
 _ELISION = re.compile(r"(?i)(?:l|d|j|m|n|s|t|c|qu|jusqu|lorsqu|puisqu|quoiqu)['\u2019](?=\w)")
 # Name prefixes written with a capital on each side ("McGregor", "O'Brien"): 257 of the English lexicon's
-# 1,159 masks are "Mc" names and 11 "O'" names, one per name.  ("Mac" is left out: "MacArthur" but "Mackenzie".)
+# 1,139 masks are "Mc" names and 11 "O'" names, one per name.  ("Mac" is left out: "MacArthur" but "Mackenzie".)
 _NAME_PREFIX = re.compile(r"(?i)(?:mc|o['\u2019])(?=[^\W\d_])")
 
 

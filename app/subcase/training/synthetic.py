@@ -100,15 +100,25 @@ GENERIC_SUFFIXES = ("guidelines", "tools", "report", "project", "program", "stra
                     "network", "framework", "group", "committee", "policy", "methods")
 
 
-def _read_list(path: Path) -> list[str]:
+def read_word_list(path: Path) -> list[str]:
+    """The words of a Debian word list, or none if it is not installed.
+
+    Today's SCOWL and wamerican lists are UTF-8; older releases were ISO-8859-1.  Reading a
+    UTF-8 list as Latin-1 turns "arrêt" into "arrÃªt", which looks mixed-case and ended up
+    in the case-mask lexicon, so UTF-8 is tried first.
+    """
     if not path.exists():
         return []
-    return path.read_text(encoding="latin-1").split()
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8").split()
+    except UnicodeDecodeError:
+        return data.decode("latin-1").split()
 
 
 def common_words(levels: tuple[int, ...] = (10, 20, 35, 40, 50)) -> set[str]:
     """Ordinary lower-case English words (SCOWL sizes up to 50)."""
-    return {w for level in levels for w in _read_list(SCOWL / f"english-words.{level}") if w.islower()}
+    return {w for level in levels for w in read_word_list(SCOWL / f"english-words.{level}") if w.islower()}
 
 
 def acronyms() -> list[str]:
@@ -116,7 +126,7 @@ def acronyms() -> list[str]:
     # "TRIP" or "AIDS" read as ordinary words in lower case: leave such ambiguous ones out.
     common = common_words()
     for level in (35, 40, 50, 60, 70, 80):
-        for w in _read_list(SCOWL / f"english-abbreviations.{level}"):
+        for w in read_word_list(SCOWL / f"english-abbreviations.{level}"):
             if re.fullmatch(r"[A-Z]{2,5}", w) and w.lower() not in common:
                 found.add(w)
     return sorted(found)
@@ -128,7 +138,7 @@ def mixed_case_words() -> dict[str, str]:
 
     forms: dict[str, str] = {}
     for path in [INSANE, *sorted(SCOWL.glob("english-upper.*")), *sorted(SCOWL.glob("english-proper-names.*"))]:
-        for w in _read_list(path):
+        for w in read_word_list(path):
             if w.endswith("'s") or not w.isalpha():
                 continue
             if tag_of(w) is Tag.M:
@@ -140,7 +150,7 @@ def mixed_case_words() -> dict[str, str]:
 
 
 def proper_names() -> list[str]:
-    names = [w for w in _read_list(SCOWL / "english-proper-names.35") + _read_list(SCOWL / "english-proper-names.50")
+    names = [w for w in read_word_list(SCOWL / "english-proper-names.35") + read_word_list(SCOWL / "english-proper-names.50")
              if w.isalpha() and w[0].isupper() and w[1:].islower()]
     return names or ["John", "Mary", "Smith"]
 
