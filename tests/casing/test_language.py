@@ -89,6 +89,22 @@ def test_short_english_lines_without_punctuation_stay_english(engine, tmp_path):
     assert cased.doc.cues[2].text.startswith("You can pick")  # cased by the English model, not left as it was
 
 
+def test_repeated_words_are_not_enough_to_move_a_passage(engine, tmp_path):
+    """Three adjacent unpunctuated Seinfeld cues, each four words with three different ones, read as
+    Esperanto (0.9+) and, being neighbours, as a passage in it: they were left uncased.  A repeated word
+    is no more evidence, so a cue needs four different words to leave its file's language."""
+    lines = ["all t bone t bone", "t bone t bone", "no no t bone"]
+    story = ["so we went down to the butcher on the corner", "he had nothing left but a few bones",
+             "and then george started to yell at him", "that is when the police showed up"]
+    cues = [*story, *lines, *story]
+    srt = "\n".join(f"{i + 1}\n00:00:{i:02d},000 --> 00:00:{i:02d},900\n{t}\n" for i, t in enumerate(cues))
+    path = tmp_path / "asr.srt"
+    path.write_text(srt, encoding="utf-8")
+    cased = case_file(engine, path)
+    assert cased.casing.language is not None and cased.casing.language.cue_languages == ["en"] * len(cues)
+    assert [cue.text for cue in cased.doc.cues[4:7]] != lines  # cased, not left as they were
+
+
 def test_italian_is_left_exactly_as_it_is(engine, tmp_path, capsys):
     """A real Italian file (from Debian's fortunes-it), cased and lower-cased: byte for byte unchanged."""
     lower = tmp_path / "lower" / "italian_lower.srt"
