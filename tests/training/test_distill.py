@@ -194,3 +194,17 @@ def test_the_hidden_state_term_is_zero_for_a_copy_of_the_teacher_and_teaches_onl
     assert all(p.grad is None for p in teacher.parameters())
     with pytest.raises(RuntimeError):  # the tapped outputs serve one batch only
         loss_fn.hidden_distance()
+
+
+def test_an_mpnet_teacher_needs_a_student_to_go_on_from(tmp_path):
+    """An MPNet teacher (training/mpnet.py) shares no layers with the MiniLM student, so the student must be
+    given (--resume), and the layer-by-layer loss cannot compare a 768-wide teacher with it."""
+    from subcase.training.distill import main
+
+    base = ["--teacher", str(tmp_path / "teacher.pt"), "--teacher-encoder", str(tmp_path / "enc"),
+            "--out", str(tmp_path / "out")]
+    with pytest.raises(SystemExit, match="give --resume"):
+        main(base)
+    with pytest.raises(SystemExit, match="768 wide"):
+        main([*base, "--resume", str(tmp_path / "student.pt"), "--hidden-weight", "1"])
+    assert not (tmp_path / "out").exists()  # refused before anything is written

@@ -171,9 +171,15 @@ def keep_heads(student: CaseTagger, importance: torch.Tensor, heads: int) -> lis
     return kept
 
 
-def load_teacher(path: Path, enc_dir: Path) -> tuple[CaseTagger, dict]:
+def load_teacher(path: Path, enc_dir: Path, mpnet_encoder: Path | None = None) -> tuple[torch.nn.Module, dict]:
+    """The teacher in eval mode and its checkpoint; with ``mpnet_encoder``, a checkpoint of ``mpnet.train``
+    (another encoder, read through the same ids: its soft tags sit on the student's sub-tokens)."""
     state = torch.load(path, map_location="cpu")
-    teacher = CaseTagger.shaped_as(str(enc_dir), state["config"])
+    if mpnet_encoder is not None:
+        from .mpnet import make_tagger
+        teacher = make_tagger(mpnet_encoder)
+    else:
+        teacher = CaseTagger.shaped_as(str(enc_dir), state["config"])
     teacher.load_state_dict(state["model"])
     teacher.eval()
     return teacher, state
@@ -182,6 +188,9 @@ def load_teacher(path: Path, enc_dir: Path) -> tuple[CaseTagger, dict]:
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--teacher", type=Path, required=True, help="checkpoint (from_onnx rebuilds the shipped one)")
+    ap.add_argument("--teacher-encoder", type=Path,
+                    help="the teacher is an MPNet tagger (training/mpnet.py) on this encoder folder; the student "
+                         "then goes on from --resume (e.g. the shipped one, rebuilt by from_onnx)")
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--keep-layers", default="0,2", help="teacher layers the student starts from, e.g. 0,2")
     ap.add_argument("--intermediate", type=int, help="feed-forward width of the student (pruned by weight norm)")
@@ -203,12 +212,16 @@ def main(argv=None) -> None:
     ap.add_argument("--init-only", action="store_true",
                     help="validate the teacher and the untrained student, save the student, do not train")
     args = ap.parse_args(argv)
+    if args.teacher_encoder and not args.resume:
+        raise SystemExit("an MPNet teacher (--teacher-encoder) has no layers a student can start from: give --resume")
+    if args.teacher_encoder and args.hidden_weight:
+        raise SystemExit("--hidden-weight compares layers of one encoder; the MPNet teacher's are 768 wide")
 
     rng = start_run(args)
     # the same 800 held-out windows (seed 1234) as train.py's validation log
     enc_dir, encoder, ds, by_source, val_batches = english_data(args.cache)
 
-    teacher, teacher_ckpt = load_teacher(args.teacher, enc_dir)
+    teacher, teacher_ckpt = load_teacher(args.teacher, enc_dir, args.teacher_encoder)
     keep_layers = [int(x) for x in args.keep_layers.split(",")]
     first_step = 0
     if args.resume:
@@ -225,7 +238,8 @@ def main(argv=None) -> None:
                                                           args.batch_size, args.weights), args.importance_batches)
             kept = keep_heads(student, importance, args.heads)
             print("HEADS", json.dumps({"importance": importance.tolist(), "kept": kept}), flush=True)
-    config = {**{k: v for k, v in teacher_ckpt["config"].items() if k not in ("soup",)},
+    base = state["config"] if args.teacher_encoder else teacher_ckpt["config"]  # the student's own shape
+    config = {**{k: v for k, v in base.items() if k not in ("soup", "distill")},
               "layers": len(keep_layers), "intermediate": student.encoder.config.intermediate_size,
               "heads": student.heads,
               "batch_size": args.batch_size, "lr": args.lr, "head_lr": args.head_lr, "budget": BUDGET,
@@ -233,6 +247,7 @@ def main(argv=None) -> None:
               "encoder": str(enc_dir),
               "distill": {"teacher": str(args.teacher), "teacher_sha256": teacher_ckpt.get("sha256"),
                           "teacher_layers": teacher_ckpt["config"].get("layers"), "keep_layers": keep_layers,
+                          "teacher_encoder": teacher_ckpt["config"].get("encoder") if args.teacher_encoder else None,
                           "temperature": args.temperature, "alpha": args.alpha,
                           "hidden_weight": args.hidden_weight, "seed": args.seed,
                           "resumed_from": str(args.resume) if args.resume else None}}

