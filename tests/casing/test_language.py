@@ -19,6 +19,13 @@ def _texts(path: Path) -> list[str]:
     return [" ".join(t.text for t in cue.tokens()) for cue in load(path).cues]
 
 
+def _write_srt(path: Path, cues: list[str]) -> Path:
+    """An SRT file of one cue per text, a second apart."""
+    path.write_text("\n".join(f"{i + 1}\n00:00:{i:02d},000 --> 00:00:{i:02d},900\n{t}\n" for i, t in enumerate(cues)),
+                    encoding="utf-8")
+    return path
+
+
 def test_every_dev_file_is_detected_in_its_language(dev_subtitles, dev_subtitles_ml):
     for lang, paths in [("en", dev_subtitles), *dev_subtitles_ml.items()]:
         for path in paths:
@@ -40,9 +47,7 @@ def test_a_mixed_file_routes_each_cue_by_its_language(engine, tmp_path):
     spanish = ["el año pasado mis padres compraron una casa en madrid.",
                "después fuimos a comer a un restaurante muy bonito."]
     cues = english + italian + english + spanish + english
-    srt = "\n".join(f"{i + 1}\n00:00:{i:02d},000 --> 00:00:{i:02d},900\n{t}\n" for i, t in enumerate(cues))
-    path = tmp_path / "mixed.srt"
-    path.write_text(srt, encoding="utf-8")
+    path = _write_srt(tmp_path / "mixed.srt", cues)
     cased = case_file(engine, path)
     guess = cased.casing.language
     assert guess is not None and guess.language == "en"
@@ -63,9 +68,7 @@ def test_short_english_lines_of_dialogue_stay_english(engine, tmp_path):
     story = ["so we went down to the butcher on the corner.", "he had nothing left but a few bones.",
              "and then george started to yell at him.", "that is when the police showed up."]
     cues = [*story, *lines, *story]
-    srt = "\n".join(f"{i + 1}\n00:00:{i:02d},000 --> 00:00:{i:02d},900\n{t}\n" for i, t in enumerate(cues))
-    path = tmp_path / "dialogue.srt"
-    path.write_text(srt, encoding="utf-8")
+    path = _write_srt(tmp_path / "dialogue.srt", cues)
     guess = case_file(engine, path).casing.language
     assert guess is not None and guess.cue_languages == ["en"] * len(cues)
     tokens = load(path).cues[4].tokens()
@@ -81,9 +84,7 @@ def test_short_english_lines_without_punctuation_stay_english(engine, tmp_path):
              "and then george started to yell at him", "that is when the police showed up"]
     cues = [story[0], story[1], lines[0], story[2], lines[1], story[3], lines[2], *story]
     assert all(next(iter(Detector.probabilities(line))) != "en" for line in lines)  # each alone: not English
-    srt = "\n".join(f"{i + 1}\n00:00:{i:02d},000 --> 00:00:{i:02d},900\n{t}\n" for i, t in enumerate(cues))
-    path = tmp_path / "asr.srt"
-    path.write_text(srt, encoding="utf-8")
+    path = _write_srt(tmp_path / "asr.srt", cues)
     cased = case_file(engine, path)
     assert cased.casing.language is not None and cased.casing.language.cue_languages == ["en"] * len(cues)
     assert cased.doc.cues[2].text.startswith("You can pick")  # cased by the English model, not left as it was
@@ -97,9 +98,7 @@ def test_repeated_words_are_not_enough_to_move_a_passage(engine, tmp_path):
     story = ["so we went down to the butcher on the corner", "he had nothing left but a few bones",
              "and then george started to yell at him", "that is when the police showed up"]
     cues = [*story, *lines, *story]
-    srt = "\n".join(f"{i + 1}\n00:00:{i:02d},000 --> 00:00:{i:02d},900\n{t}\n" for i, t in enumerate(cues))
-    path = tmp_path / "asr.srt"
-    path.write_text(srt, encoding="utf-8")
+    path = _write_srt(tmp_path / "asr.srt", cues)
     cased = case_file(engine, path)
     assert cased.casing.language is not None and cased.casing.language.cue_languages == ["en"] * len(cues)
     assert [cue.text for cue in cased.doc.cues[4:7]] != lines  # cased, not left as they were

@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
-import time
 import zipfile
 from pathlib import Path
 
@@ -108,7 +107,7 @@ def train(args: argparse.Namespace) -> None:
     import torch
 
     from .examples import IGNORE
-    from .train import BUDGET, batches, checkpoint, english_data, schedule, start_run, train_step
+    from .train import BUDGET, batches, english_data, start_run, time_boxed
 
     rng = start_run(args)
     _, encoder, _, by_source, val_batches = english_data(args.cache)
@@ -120,31 +119,12 @@ def train(args: argparse.Namespace) -> None:
         step = int(state["step"])
     opt = torch.optim.AdamW([{"params": model.encoder.parameters(), "lr": args.lr},
                              {"params": model.head.parameters(), "lr": args.head_lr}], weight_decay=0.01)
-    base_lrs = [g["lr"] for g in opt.param_groups]
-    loss_fn = torch.nn.CrossEntropyLoss(ignore_index=IGNORE)
     config = {"encoder": "all-mpnet-base-v2", "lr": args.lr, "head_lr": args.head_lr, "batch_size": args.batch_size,
               "budget": BUDGET, "strip_share": args.strip_share, "source_weights": args.weights}
-    log = open(args.out / "log.jsonl", "a")
-    start = time.time()
-    deadline = start + args.minutes * 60
-    last_ckpt, first = start, step
-    model.train()
-    for ids, mask, labels in batches(by_source, rng, encoder, args.batch_size, args.weights, args.strip_share):
-        now = time.time()
-        schedule(opt, base_lrs, step - first, (now - start) / (deadline - start))
-        loss = train_step(model, opt, loss_fn, ids, mask, labels)
-        step += 1
-        if step % 10 == 0:
-            print(json.dumps({"step": step, "loss": round(loss.item(), 4),
-                              "s_per_step": round((now - start) / (step - first), 2),
-                              "minutes": round((now - start) / 60, 2)}), flush=True)
-        done = now >= deadline
-        if done or now - last_ckpt >= args.checkpoint_minutes * 60:
-            last_ckpt = now
-            checkpoint(model, val_batches, log, args.out, config, step, (step - first) * args.batch_size,
-                       (now - start) / 60)
-        if done:
-            break
+    with open(args.out / "log.jsonl", "a") as log:
+        time_boxed(model, opt, torch.nn.CrossEntropyLoss(ignore_index=IGNORE),
+                   batches(by_source, rng, encoder, args.batch_size, args.weights, args.strip_share),
+                   val_batches, log, config, step, args, every=10)
 
 
 def export(args: argparse.Namespace) -> None:

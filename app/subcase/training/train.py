@@ -102,7 +102,6 @@ def main(argv=None) -> None:
         {"params": model.encoder.parameters(), "lr": args.lr},
         {"params": head_params, "lr": args.head_lr},
     ], weight_decay=0.01)
-    base_lrs = [g["lr"] for g in opt.param_groups]
     loss_fn = torch.nn.CrossEntropyLoss(ignore_index=IGNORE)
     log = open(args.out / "log.jsonl", "a")
     config = {"layer_mix": args.layer_mix, "layers": args.layers, "batch_size": args.batch_size, "lr": args.lr,
@@ -110,19 +109,28 @@ def main(argv=None) -> None:
               "data": ds.stats, "encoder": str(enc_dir)}
     (args.out / "config.json").write_text(json.dumps(config, indent=2))
 
+    time_boxed(model, opt, loss_fn, batches(by_source, rng, encoder, args.batch_size, args.weights, args.strip_share),
+               val_batches, log, config, step, args)
+
+
+def time_boxed(model, opt, loss_fn, stream, val_batches, log, config: dict, step: int, args: argparse.Namespace,
+               every: int = 50) -> int:
+    """Train on ``stream`` for ``args.minutes``: the schedule, a progress line every ``every`` steps, a
+    validated checkpoint every ``args.checkpoint_minutes`` and at the end; returns the last step."""
+    base_lrs = [g["lr"] for g in opt.param_groups]
     start = time.time()
     deadline = start + args.minutes * 60
     last_ckpt = start
     seen = 0
     first_step = step
     model.train()
-    for ids, mask, labels in batches(by_source, rng, encoder, args.batch_size, args.weights, args.strip_share):
+    for ids, mask, labels in stream:
         now = time.time()
         schedule(opt, base_lrs, step - first_step, (now - start) / (deadline - start))
         loss = train_step(model, opt, loss_fn, ids, mask, labels)
         step += 1
         seen += len(ids)
-        if step % 50 == 0:
+        if step % every == 0:
             print(json.dumps({"step": step, "loss": round(loss.item(), 4), "seq_per_s": round(seen / (now - start + 1e-9), 1),
                               "minutes": round((now - start) / 60, 2)}), flush=True)
         done = now >= deadline
@@ -131,6 +139,7 @@ def main(argv=None) -> None:
             checkpoint(model, val_batches, log, args.out, config, step, seen, (now - start) / 60)
         if done:
             break
+    return step
 
 
 def resume(model: CaseTagger, state: dict, grow: bool = False) -> int:
