@@ -15,7 +15,7 @@ from subcase.training.mpnet import ZIP_NAME, assemble
 TOKENIZER = Path(__file__).resolve().parents[2] / "models" / "tokenizer.json"
 
 
-def _split_zip(tmp_path: Path, config: dict) -> bytes:
+def _split_zip(config: dict) -> bytes:
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as zf:
         zf.writestr("all-mpnet-base-v2/config.json", json.dumps(config))
@@ -25,7 +25,7 @@ def _split_zip(tmp_path: Path, config: dict) -> bytes:
 
 
 def test_the_encoder_is_assembled_from_the_five_wheels_in_order(tmp_path):
-    data = _split_zip(tmp_path, {"model_type": "mpnet"})
+    data = _split_zip({"model_type": "mpnet"})
     cut = [0, 7, 30, 61, 100, len(data)]
     parts = tmp_path / "parts"
     parts.mkdir()
@@ -40,7 +40,7 @@ def test_the_encoder_is_assembled_from_the_five_wheels_in_order(tmp_path):
 
 
 def test_a_missing_part_or_another_model_is_refused(tmp_path):
-    data = _split_zip(tmp_path, {"model_type": "bert"})
+    data = _split_zip({"model_type": "bert"})
     parts = tmp_path / "parts"
     parts.mkdir()
     for i in range(1, 5):

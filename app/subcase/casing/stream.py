@@ -112,7 +112,7 @@ def _case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], lin
                       mode: Mode, progress: OnProgress | None, cancel: ShouldCancel | None,
                       pauses: Sequence[bool] | None,
                       capitalised: Sequence[AbstractSet[str]] | None, file_start: bool,
-                      lower_case: Sequence[AbstractSet[str]] | None = None) -> DocumentCasing:
+                      lower_case: Sequence[AbstractSet[str]] | None) -> DocumentCasing:
     hosts = {(c, k) for c, tokens in enumerate(cues) for k in host_word_indices(tokens)}
     openers = opening_words(cues, pauses)
     file_opener = opening_word(cues) if file_start else None

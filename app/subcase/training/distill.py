@@ -34,7 +34,6 @@ import argparse
 import itertools
 import json
 import random
-import time
 from functools import partial
 from pathlib import Path
 
@@ -44,7 +43,7 @@ from torch.nn import functional as F
 
 from .examples import IGNORE
 from .tagger import CaseTagger, prune_ffn, prune_heads, student_state
-from .train import (BUDGET, add_run_options, batches, checkpoint, english_data, schedule, start_run, train_step,
+from .train import (BUDGET, add_run_options, batches, english_data, start_run, time_boxed,
                     validate)
 
 
@@ -268,33 +267,12 @@ def main(argv=None) -> None:
         {"params": student.encoder.parameters(), "lr": args.lr},
         {"params": student.head.parameters(), "lr": args.head_lr},
     ], weight_decay=0.01)
-    base_lrs = [g["lr"] for g in opt.param_groups]
     loss_fn = DistillLoss(args.temperature, args.alpha, args.hidden_weight)
     if args.hidden_weight:
         loss_fn.tap(student, teacher, keep_layers)
-    start = time.time()
-    deadline = start + args.minutes * 60
-    last_ckpt = start
-    step, seen = first_step, 0
-    student.train()
-    for ids, mask, labels in batches(by_source, rng, encoder, args.batch_size, args.weights, args.strip_share):
-        now = time.time()
-        schedule(opt, base_lrs, step - first_step, (now - start) / (deadline - start))
-        loss_fn.teach(teacher, torch.from_numpy(ids), torch.from_numpy(mask))
-        loss = train_step(student, opt, loss_fn, ids, mask, labels)
-        step += 1
-        seen += len(ids)
-        if step % 50 == 0:
-            print(json.dumps({"step": step, "loss": round(loss.item(), 4),
-                              **{k: round(v, 4) for k, v in loss_fn.last.items()},
-                              "seq_per_s": round(seen / (now - start + 1e-9), 1),
-                              "minutes": round((now - start) / 60, 2)}), flush=True)
-        done = now >= deadline
-        if done or now - last_ckpt >= args.checkpoint_minutes * 60:
-            last_ckpt = now
-            checkpoint(student, val_batches, log, args.out, config, step, seen, (now - start) / 60)
-        if done:
-            break
+    time_boxed(student, opt, loss_fn, batches(by_source, rng, encoder, args.batch_size, args.weights, args.strip_share),
+               val_batches, log, config, first_step, args,
+               before_step=lambda ids, mask: loss_fn.teach(teacher, torch.from_numpy(ids), torch.from_numpy(mask)))
 
 
 if __name__ == "__main__":

@@ -114,9 +114,11 @@ def main(argv=None) -> None:
 
 
 def time_boxed(model, opt, loss_fn, stream, val_batches, log, config: dict, step: int, args: argparse.Namespace,
-               every: int = 50) -> int:
-    """Train on ``stream`` for ``args.minutes``: the schedule, a progress line every ``every`` steps, a
-    validated checkpoint every ``args.checkpoint_minutes`` and at the end; returns the last step."""
+               every: int = 50, before_step=None) -> int:
+    """Train on ``stream`` for ``args.minutes``: the schedule, a progress line every ``every`` steps (with
+    the loss's own parts, ``loss_fn.last``, where it keeps them), a validated checkpoint every
+    ``args.checkpoint_minutes`` and at the end; returns the last step.  ``before_step(ids, mask)`` runs
+    before each step (distillation: the teacher reads the batch)."""
     base_lrs = [g["lr"] for g in opt.param_groups]
     start = time.time()
     deadline = start + args.minutes * 60
@@ -127,11 +129,15 @@ def time_boxed(model, opt, loss_fn, stream, val_batches, log, config: dict, step
     for ids, mask, labels in stream:
         now = time.time()
         schedule(opt, base_lrs, step - first_step, (now - start) / (deadline - start))
+        if before_step is not None:
+            before_step(ids, mask)
         loss = train_step(model, opt, loss_fn, ids, mask, labels)
         step += 1
         seen += len(ids)
         if step % every == 0:
-            print(json.dumps({"step": step, "loss": round(loss.item(), 4), "seq_per_s": round(seen / (now - start + 1e-9), 1),
+            print(json.dumps({"step": step, "loss": round(loss.item(), 4),
+                              **{k: round(v, 4) for k, v in getattr(loss_fn, "last", {}).items()},
+                              "seq_per_s": round(seen / (now - start + 1e-9), 1),
                               "minutes": round((now - start) / 60, 2)}), flush=True)
         done = now >= deadline
         if done or now - last_ckpt >= args.checkpoint_minutes * 60:
