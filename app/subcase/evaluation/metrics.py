@@ -34,6 +34,9 @@ class WordOutcome:
     # the app's default review threshold for the model that cased the word: a Spanish
     # word is highlighted under the multilingual model's threshold, not the English one
     threshold: float | None = None
+    # the first word of its cue: a capital there is often a sentence start the reference's
+    # punctuation does not show (a cue that ends without a full stop)
+    cue_initial: bool = False
 
 
 @dataclass

@@ -20,6 +20,7 @@ from .baselines import TruecaseBaseline, first_word_and_i
 from .intervals import LEVEL, RESAMPLES, f1_interval
 from .metrics import WordOutcome, calibration_table, default_review, review_view, score, scored_words
 from .skipped import read_each, report_lines
+from .two_way import two_way_entry
 
 REVIEW_THRESHOLDS = [0.5, 0.7, 0.8, 0.9, 0.95, 0.99]
 
@@ -57,7 +58,7 @@ def _outcomes(ref: Reference, hyp: list[list[str]], conf: list[list[float]] | No
     for c, words in enumerate(_ref_words(ref)):
         for k, w in enumerate(words):
             out.append(WordOutcome(w, hyp[c][k], ref.sentence_initial[c][k], conf[c][k] if conf else None,
-                                   threshold if conf else None))
+                                   threshold if conf else None, cue_initial=k == 0))
     return out
 
 
@@ -144,12 +145,16 @@ def evaluate(paths: list[Path], engine: CasingEngine | None, baselines: bool = T
                 if name != "English model, forced":
                     systems.setdefault(name, []).append(outcomes)
         for name, files in systems.items():
-            entry = _score_entry(engine, _flat(files), review=True)
-            results["systems"].setdefault(name, {})[key] = entry | _intervals(files)
+            entry = _score_entry(engine, _flat(files), review=True) | _intervals(files)
+            if name == "subcase":
+                entry["two_way"] = two_way_entry(files)
+            results["systems"].setdefault(name, {})[key] = entry
         for language, named in by_language.items():
             for name, files in named.items():
                 outcomes = _flat(files)
                 entry = score(outcomes) | _intervals(files)
+                if name == "subcase":
+                    entry["two_way"] = two_way_entry(files)
                 if outcomes and outcomes[0].threshold is not None:
                     entry["review_default"] = default_review(outcomes)
                 results["languages"][language]["systems"].setdefault(name, {})[key] = entry
@@ -231,6 +236,27 @@ def _interval_rows(results: dict) -> list[str]:
     return lines
 
 
+def _two_way_rows(results: dict) -> list[str]:
+    """How many of subcase's errors sit on words a file's own reference writes two ways inside its
+    sentences, and its scores on the other words (evaluation/two_way.py)."""
+    groups = [("all", results["systems"].get("subcase", {}))]
+    languages = results.get("languages", {})
+    if len(languages) > 1:
+        groups += [(code, group["systems"].get("subcase", {})) for code, group in languages.items()]
+    rows = [(label, key, entry["two_way"]) for label, by_input in groups for key, entry in by_input.items()
+            if "two_way" in entry]
+    if not any(t["words"] for _, _, t in rows):
+        return []
+    lines = ["", "words a file's own reference writes in two casings inside sentences, and subcase on the other "
+                 "words:", f"{'files':8} {'input':8} {'words':>6} {'errors':>7}   {'the other words: F1':>19} "
+                 f"{'iF1':>6} {'SER':>6}  most common"]
+    for label, key, t in rows:
+        r = t["rest"]
+        lines.append(f"{label:8} {key:8} {t['words']:6d} {t['errors']:7d}   {100*r['f1']:19.1f} "
+                     f"{100*r['intrinsic_f1']:6.1f} {100*r['ser']:6.1f}  {', '.join(t['examples'])}")
+    return lines
+
+
 def format_report(results: dict) -> str:
     lines = [f"{results['files']} files, {results['words']} words with letters"]
     lines += report_lines(results)
@@ -255,6 +281,7 @@ def format_report(results: dict) -> str:
     lines.append("(P/R/F1/SER over non-lowercase words; i* = intrinsic, sentence-initial Title words excluded; "
                  "CER = character-level capitalization error rate; all in %)")
     lines += _interval_rows(results)
+    lines += _two_way_rows(results)
     for name, by_input in results["systems"].items():
         for key, s in by_input.items():
             if "review" not in s:
