@@ -218,15 +218,19 @@ def _interval(entry: dict, key: str) -> str:
     return f"{value:6.1f} {text:>11}"
 
 
-def _interval_rows(results: dict) -> list[str]:
-    """subcase's F1 with its interval over files, in total and per language: how far the figure would
-    move with another draw of files like these (evaluation/intervals.py)."""
+def _subcase_entries(results: dict) -> list[tuple[str, str, dict]]:
+    """subcase's score entries as (files, input, entry): all files, then each language where there are several."""
     groups = [("all", results["systems"].get("subcase", {}))]
     languages = results.get("languages", {})
     if len(languages) > 1:
         groups += [(code, group["systems"].get("subcase", {})) for code, group in languages.items()]
-    rows = [(label, key, entry) for label, by_input in groups for key, entry in by_input.items()
-            if "f1_interval" in entry]
+    return [(label, key, entry) for label, by_input in groups for key, entry in by_input.items()]
+
+
+def _interval_rows(results: dict) -> list[str]:
+    """subcase's F1 with its interval over files, in total and per language: how far the figure would
+    move with another draw of files like these (evaluation/intervals.py)."""
+    rows = [(label, key, entry) for label, key, entry in _subcase_entries(results) if "f1_interval" in entry]
     if not rows:
         return []
     lines = ["", f"subcase's F1 with its {LEVEL:.0%} interval over files (bootstrap, {RESAMPLES} resamples of "
@@ -239,12 +243,7 @@ def _interval_rows(results: dict) -> list[str]:
 def _two_way_rows(results: dict) -> list[str]:
     """How many of subcase's errors sit on words a file's own reference writes two ways inside its
     sentences, and its scores on the other words (evaluation/two_way.py)."""
-    groups = [("all", results["systems"].get("subcase", {}))]
-    languages = results.get("languages", {})
-    if len(languages) > 1:
-        groups += [(code, group["systems"].get("subcase", {})) for code, group in languages.items()]
-    rows = [(label, key, entry["two_way"]) for label, by_input in groups for key, entry in by_input.items()
-            if "two_way" in entry]
+    rows = [(label, key, entry["two_way"]) for label, key, entry in _subcase_entries(results) if "two_way" in entry]
     if not any(t["words"] for _, _, t in rows):
         return []
     lines = ["", "words a file's own reference writes in two casings inside sentences, and subcase on the other "
