@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import runpy
 import sys
 from pathlib import Path
 
 import pytest
 
-from subcase.cli import main
 from subcase.evaluation.intervals import f1_difference_interval, f1_interval
 from subcase.evaluation.metrics import WordOutcome, score
 
@@ -48,15 +46,11 @@ def test_intrinsic_leaves_out_sentence_initial_title_words() -> None:
     assert high < 1.0
 
 
-def test_evaluate_reports_intervals_in_total_and_per_language(dev_subtitles, dev_subtitles_ml, tmp_path: Path,
-                                                              capsys) -> None:
+def test_evaluate_reports_intervals_in_total_and_per_language(dev_subtitles, dev_subtitles_ml,
+                                                              evaluate_punctuated) -> None:
     paths = dev_subtitles[:3] + dev_subtitles_ml["es"][:2]
-    out_json = tmp_path / "e.json"
-    assert main(["evaluate", *map(str, paths), "--no-per-cue", "--no-baselines", "--punct-only",
-                 "--json", str(out_json)]) == 0
-    out = capsys.readouterr().out
+    out, results = evaluate_punctuated(paths)
     assert "interval over files (bootstrap" in out
-    results = json.loads(out_json.read_text(encoding="utf-8"))
     total = results["systems"]["subcase"]["punct"]
     low, high = total["f1_interval"]
     assert low <= total["f1"] <= high and high - low > 0

@@ -3,10 +3,6 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
-from subcase.cli import main
 from subcase.evaluation.metrics import WordOutcome, score
 from subcase.evaluation.two_way import two_way_entry, two_way_forms
 
@@ -46,15 +42,11 @@ def test_sentence_and_cue_starts_and_other_files_are_no_second_form() -> None:
     assert entry["words"] == 0 and entry["rest"]["errors"] == 1
 
 
-def test_evaluate_reports_them_in_total_and_per_language(dev_subtitles_ml, tmp_path: Path, capsys) -> None:
+def test_evaluate_reports_them_in_total_and_per_language(dev_subtitles_ml, evaluate_punctuated) -> None:
     """The French W3C talks write "Web" and "web" in one file: evaluate says so and scores the rest."""
     paths = [p for p in dev_subtitles_ml["fr"] if "conformance-evaluation" in p.name or "wwa_captions" in p.name]
-    out_json = tmp_path / "e.json"
-    assert main(["evaluate", *map(str, paths), "--no-per-cue", "--no-baselines", "--punct-only",
-                 "--json", str(out_json)]) == 0
-    out = capsys.readouterr().out
+    out, results = evaluate_punctuated(paths)
     assert "two casings inside sentences" in out
-    results = json.loads(out_json.read_text(encoding="utf-8"))
     total = results["systems"]["subcase"]["punct"]
     two_way = total["two_way"]
     assert "Web / web" in two_way["examples"]
