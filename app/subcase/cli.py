@@ -516,8 +516,29 @@ def build_parser() -> argparse.ArgumentParser:
     return ap
 
 
+def mistyped_command(word: str) -> str | None:
+    """The command ``word`` was probably meant to be, when it is not a file to open.
+
+    ``subcase FILE`` opens FILE in the editor, so a word that is no command is
+    taken as a file name.  A word that names nothing on disk, has no extension
+    or folder in it (every subtitle file has one) and is close to a command is
+    a typo: opening the editor on a missing file named ``covnert`` helps no one."""
+    import difflib
+    import os
+
+    if os.path.lexists(word) or "." in word or "/" in word or os.sep in word:
+        return None
+    close = difflib.get_close_matches(word.lower(), sorted(COMMANDS), n=1)
+    return close[0] if close else None
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] not in COMMANDS and not argv[0].startswith("-"):
+        meant = mistyped_command(argv[0])
+        if meant is not None:
+            print(safe(f"subcase: unknown command '{argv[0]}' (did you mean '{meant}'?)"), file=sys.stderr)
+            return 2  # a usage error, as argparse's own
     if not argv or (argv[0] not in COMMANDS and not argv[0].startswith("-")):
         argv = ["gui", *argv]
     args = build_parser().parse_args(argv)
