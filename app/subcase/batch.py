@@ -1,9 +1,12 @@
 """Batch conversion of subtitle files, shared by ``subcase convert`` and the GUI's batch dialog.
 
 Inputs are never touched: every output goes to the output folder under the
-input's own file name (with the extension of the chosen format), written
-atomically.  Outputs are planned before any work starts (``outputs.py``): an
-input whose output would replace an input or another input's output fails.
+input's own file name (with the extension of the chosen format), below the
+same subfolders as in the folder the user gave, written atomically without
+following any link in the output folder.  Outputs are planned once, before
+any work starts (``outputs.OutputPlan``): an input whose output would replace
+an input or another input's output fails, and a name already taken in the
+output folder is replaced or skipped only as the user said.
 A bad file becomes a failed ``FileResult`` with a one-line reason;
 the other files still convert.
 """
@@ -19,9 +22,13 @@ from typing import Callable, Sequence
 from subcase.casing import CasingCancelled, CasingEngine, DocumentCasing, Method, Mode, case_file
 from subcase.casing.engine import OnProgress, ShouldCancel
 from subcase.errors import SubcaseError, describe_oserror
-from subcase.outputs import is_within, output_path, plan_outputs, same_file_key, special_kind
+from subcase.outputs import BatchInput, OutputPlan, PlannedOutput, is_within, output_path, same_file_key, special_kind
 from subcase.subtitles import Document, SubtitleError, formats, save
+from subcase.subtitles.atomic import OutputExistsError, write_in_folder
 from subcase.subtitles.convert import conversion_losses
+
+__all__ = ["BatchProgress", "BatchResult", "FileResult", "collect_batch_inputs", "collect_inputs", "convert_file",
+           "output_path", "run_batch", "unconverted", "write_details"]
 
 Adapt = Callable[[Document, DocumentCasing], int]  # re-cases a cased document further; words changed
 
@@ -40,6 +47,7 @@ class FileResult:
     casing: DocumentCasing | None = None
     language: str = ""        # the file's language and how it was cased, one line (DocumentCasing.summary)
     not_by_model: bool = False  # some of it is in a language the model cannot case (see casing/rules.py)
+    skipped: bool = False     # its output existed and the user chose to skip such files: not a failure
 
 
 @dataclass
@@ -49,7 +57,11 @@ class BatchResult:
 
     @property
     def failed(self) -> list[FileResult]:
-        return [r for r in self.results if not r.ok]
+        return [r for r in self.results if not r.ok and not r.skipped]
+
+    @property
+    def skipped(self) -> list[FileResult]:
+        return [r for r in self.results if r.skipped]
 
     @property
     def succeeded(self) -> list[FileResult]:
@@ -75,10 +87,29 @@ def collect_inputs(paths: Sequence[Path | str], exclude: Sequence[Path | str] = 
     Files under a folder in ``exclude`` (the output folder) are left out of
     folder walks, so a second run into ``FOLDER/cased`` does not take the
     first run's outputs as inputs.  Special files are reported, never opened.
+    A file met under two names (a link to it) is taken once: scoring and
+    learning must not count it twice.
     """
-    files: list[Path] = []
+    found, bad = _walk(paths, exclude, lambda f: str(f.resolve()))
+    return [f.path for f in found], bad
+
+
+def collect_batch_inputs(paths: Sequence[Path | str], exclude: Sequence[Path | str] = ()
+                         ) -> tuple[list[BatchInput], list[FileResult]]:
+    """``collect_inputs`` for a conversion: each file with its place below the output folder (its
+    path below the folder it was found in), so the output tree mirrors the input tree.  Only the
+    same name given twice is taken once; a link to a file is an input of its own (a second name in
+    the output folder, or a clear collision when both land on one output name)."""
+    def same_entry(f: Path) -> str:
+        return os.path.join(os.path.realpath(f.parent), f.name)
+    return _walk(paths, exclude, same_entry)
+
+
+def _walk(paths: Sequence[Path | str], exclude: Sequence[Path | str], key: Callable[[Path], str]
+          ) -> tuple[list[BatchInput], list[FileResult]]:
+    files: list[BatchInput] = []
     bad: list[FileResult] = []
-    seen: set[Path] = set()
+    seen: set[str] = set()
     excluded = [Path(e) for e in exclude]
     for p in map(Path, paths):
         if p.is_dir():
@@ -87,7 +118,7 @@ def collect_inputs(paths: Sequence[Path | str], exclude: Sequence[Path | str] = 
             if not found:
                 bad.append(FileResult(p, error="folder holds no .srt or .vtt files"
                                       + (" outside the output folder" if excluded else "")))
-            candidates = found
+            candidates = [BatchInput(f, f.relative_to(p)) for f in found]
         elif (kind := special_kind(p)) is not None:
             bad.append(FileResult(p, error=f"is {kind}, not a regular file; subcase only reads regular files"))
             continue
@@ -95,7 +126,7 @@ def collect_inputs(paths: Sequence[Path | str], exclude: Sequence[Path | str] = 
             if not formats.is_subtitle_path(p):
                 bad.append(FileResult(p, error=f"not a subtitle file (expected .srt or .vtt, got {p.suffix or 'no extension'})"))
                 continue
-            candidates = [p]
+            candidates = [BatchInput.named(p)]
         elif os.path.lexists(p):
             bad.append(FileResult(p, error="is a broken symbolic link"))
             continue
@@ -103,28 +134,38 @@ def collect_inputs(paths: Sequence[Path | str], exclude: Sequence[Path | str] = 
             bad.append(FileResult(p, error="no such file or folder"))
             continue
         for f in candidates:
-            key = f.resolve()
-            if key not in seen:
-                seen.add(key)
+            k = key(f.path)
+            if k not in seen:
+                seen.add(k)
                 files.append(f)
     return files, bad
 
 
-def convert_file(engine: CasingEngine, src: Path, out_dir: Path, mode: Mode | str = Mode.RESTORE,
+def unconverted(planned: PlannedOutput) -> FileResult:
+    """The result of an input the plan does not convert: skipped (its output exists) or failed."""
+    if planned.skip:
+        return FileResult(planned.src, dst=planned.dst, skipped=True)
+    return FileResult(planned.src, error=planned.error or "no output planned")
+
+
+def convert_file(engine: CasingEngine, planned: PlannedOutput, mode: Mode | str = Mode.RESTORE,
                  out_format: str | None = None, progress: OnProgress | None = None,
                  cancel: ShouldCancel | None = None, keep_casing: bool = False,
-                 styles: dict | None = None, adapt: Adapt | None = None,
-                 dst: Path | None = None, lang: str = "auto") -> FileResult:
-    """Case one file into ``out_dir`` (as ``dst`` when the caller planned it).  Raises only ``CasingCancelled``.
+                 styles: dict | None = None, adapt: Adapt | None = None, lang: str = "auto") -> FileResult:
+    """Case one file to the output its plan gives.  Raises only ``CasingCancelled``.
 
     ``adapt(doc, casing)`` re-cases the cased document further (a profile, issue 16)
     and returns the words it changed.
 
     ``styles`` maps a house-style category (sound cues, speaker labels) to its
     style (casing/housestyle.py); None or "model" keeps the model's casing."""
-    result = FileResult(Path(src))
+    result = FileResult(Path(planned.src))
+    src = result.src
+    if not planned.converts or planned.folder is None or planned.relative is None:
+        return unconverted(planned)
+    folder, relative = Path(planned.folder), Path(planned.relative)
     try:
-        dst = dst or output_path(result.src, out_dir, out_format)
+        dst = folder / relative
         if same_file_key(dst) == same_file_key(result.src):
             raise SubtitleError(f"{src.name}: output would overwrite the input; choose another output folder")
         cased = case_file(engine, result.src, mode, progress, cancel, lang)
@@ -144,8 +185,12 @@ def convert_file(engine: CasingEngine, src: Path, out_dir: Path, mode: Mode | st
         # without --format the output holds the format the input holds, whatever its name says
         written_format = out_format or cased.doc.format
         result.losses = conversion_losses(cased.doc, written_format)
-        out_dir.mkdir(parents=True, exist_ok=True)
-        saved = save(cased.doc, dst, format=written_format, backup=False)
+
+        def write(_path: Path, data: bytes) -> None:
+            # never through a link below the output folder, and over a taken name only when planned so
+            write_in_folder(folder, relative, data, replace=planned.replace)
+
+        saved = save(cased.doc, dst, format=written_format, backup=False, writer=write)
         result.dst, result.save_warnings = saved.path, saved.warnings
         result.ok = True
     except CasingCancelled:
@@ -157,8 +202,15 @@ def convert_file(engine: CasingEngine, src: Path, out_dir: Path, mode: Mode | st
     return result
 
 
-def run_batch(engine: CasingEngine, inputs: Sequence[Path], out_dir: Path, mode: Mode | str = Mode.RESTORE,
-              out_format: str | None = None,
+def check_plan(plan: OutputPlan) -> None:
+    """Refuse to run a plan whose taken output names the user has not answered for (a caller's
+    mistake: the CLI and the GUI list them and ask first)."""
+    if plan.refused:
+        raise OutputExistsError(f"{len(plan.taken)} output(s) exist already in the output folder and would be "
+                                "replaced; say whether to overwrite or skip them", plan.out_dir)
+
+
+def run_batch(engine: CasingEngine, plan: OutputPlan, mode: Mode | str = Mode.RESTORE,
               progress: Callable[[int, int, int, int], None] | None = None,
               on_file_done: Callable[[FileResult], None] | None = None,
               cancel: ShouldCancel | None = None, keep_casing: bool = False,
@@ -168,15 +220,14 @@ def run_batch(engine: CasingEngine, inputs: Sequence[Path], out_dir: Path, mode:
     ``progress(i, n, 1, 1)`` means file i is finished, so the overall fraction
     is ``(i + done / total) / n`` throughout.
     """
+    check_plan(plan)
     results: list[FileResult] = []
-    n = len(inputs)
-    # Every output is decided before the first file is read (see outputs.py).
-    plan = plan_outputs([Path(p) for p in inputs], Path(out_dir), out_format)
-    for i, (src, planned) in enumerate(zip(inputs, plan)):
+    n = len(plan)
+    for i, planned in enumerate(plan):
         if cancel is not None and cancel():
             return BatchResult(results, cancelled=True)
-        if planned.error is not None:
-            failed = FileResult(Path(src), error=planned.error)
+        if not planned.converts:
+            failed = unconverted(planned)
             results.append(failed)
             if progress is not None:
                 progress(i, n, 1, 1)
@@ -189,8 +240,8 @@ def run_batch(engine: CasingEngine, inputs: Sequence[Path], out_dir: Path, mode:
                 progress(i, n, done, total)
 
         try:
-            r = convert_file(engine, Path(src), out_dir, mode, out_format, file_progress, cancel, keep_casing,
-                             styles, adapt, dst=planned.dst, lang=lang)
+            r = convert_file(engine, planned, mode, plan.out_format, file_progress, cancel, keep_casing,
+                             styles, adapt, lang=lang)
         except CasingCancelled:
             return BatchResult(results, cancelled=True)
         results.append(r)

@@ -101,20 +101,38 @@ def _add_style_args(p: argparse.ArgumentParser) -> None:
                    help="how to write speaker labels (NAME: at a line start, after a dash, >> NAME:)")
 
 
+def _existing(args):
+    """What ``convert`` does with an output name that is taken (``--overwrite``, ``--skip-existing``)."""
+    from subcase.outputs import Existing
+    return Existing.OVERWRITE if args.overwrite else Existing.SKIP if args.skip_existing else Existing.REFUSE
+
+
 def cmd_convert(args) -> int:
-    from subcase.batch import BatchProgress, write_details
+    from subcase.batch import BatchProgress, collect_batch_inputs, write_details
     from subcase.outputs import check_report_path, plan_outputs
 
     out_dir = Path(args.output)
     if out_dir.exists() and not out_dir.is_dir():
         print(safe(f"subcase: output {out_dir} exists and is not a folder"), file=sys.stderr)
         return 1
-    inputs, bad = _collect(args.paths, (out_dir,))
-    if not inputs:
+    found, bad = collect_batch_inputs(args.paths, (out_dir,))
+    for r in bad:
+        print(_failure(r), file=sys.stderr)
+    if not found:
+        print("subcase: no .srt or .vtt files to work on", file=sys.stderr)
+        return 1
+    # The one plan every back-end runs, made before the model loads or any file is read (outputs.py).
+    plan = plan_outputs(found, out_dir, args.format, _existing(args))
+    inputs = plan.sources
+    if plan.refused:
+        for line in plan.taken_lines():
+            print(safe(line), file=sys.stderr)
+        print(safe(f"subcase: {len(plan.taken)} output(s) exist already in {out_dir}; nothing was converted. "
+                   "Use --overwrite to replace them, --skip-existing to convert only the other files, "
+                   "or choose another output folder"), file=sys.stderr)
         return 1
     if args.details:
-        # Checked before the model loads or any file is read (outputs.py).
-        planned = [p.dst for p in plan_outputs(inputs, out_dir, args.format) if p.dst is not None]
+        planned = [p.dst for p in plan if p.dst is not None]
         check_report_path(Path(args.details), "--details", inputs, planned, folders=[out_dir])
     from subcase.casing import ModelError
     from subcase.casing.engine import load_model_info
@@ -140,7 +158,10 @@ def cmd_convert(args) -> int:
         if r.ok and r.not_by_model:  # one line: why (some of) this file was not cased by the model
             bar.close()
             print(f"note {r.src}: {r.language}", file=sys.stderr)
-        if not r.ok:
+        if r.skipped:
+            bar.close()
+            print(safe(f"skipped {r.src}: {r.dst} exists (--skip-existing)"), file=sys.stderr)
+        elif not r.ok:
             bar.close()
             print(_failure(r), file=sys.stderr)
         for loss in r.losses:  # always shown: the output lacks something the input had
@@ -154,15 +175,15 @@ def cmd_convert(args) -> int:
         if args.cluster:
             from subcase.cluster import ClusterError, convert_on_cluster
             try:
-                result = convert_on_cluster(args.cluster, inputs, out_dir, args.model, args.mode, args.format,
-                                            progress, on_done, keep_casing=bool(args.details), styles=_styles(args),
+                result = convert_on_cluster(args.cluster, plan, args.model, args.mode, progress, on_done,
+                                            keep_casing=bool(args.details), styles=_styles(args),
                                             adapt_factory=adapt_factory, lang=args.lang)
             except ClusterError as exc:
                 raise SystemExit(f"subcase: {exc}") from None
         else:
             from subcase.parallel import auto_jobs, convert_batch
-            result = convert_batch(inputs, out_dir, args.jobs or auto_jobs(inputs), lambda: _engine(args), args.model,
-                                   args.mode, args.format, progress, on_done, keep_casing=bool(args.details),
+            result = convert_batch(plan, args.jobs or auto_jobs(inputs), lambda: _engine(args), args.model,
+                                   args.mode, progress, on_done, keep_casing=bool(args.details),
                                    styles=_styles(args), adapt_factory=adapt_factory, lang=args.lang)
     except ModelError as exc:  # a worker could not load the model
         raise SystemExit(f"subcase: {exc}") from None
@@ -175,7 +196,8 @@ def cmd_convert(args) -> int:
     changed = sum(r.changed for r in ok)
     warnings = sum(len(r.warnings) for r in ok)
     failed = len(result.failed) + len(bad)
-    print(safe(f"converted {len(ok)} file(s), {failed} failed; {words} words, {changed} recased; "
+    skipped = f", {len(result.skipped)} skipped" if result.skipped else ""
+    print(safe(f"converted {len(ok)} file(s), {failed} failed{skipped}; {words} words, {changed} recased; "
                f"{warnings} parse warning(s); {elapsed:.1f} s -> {out_dir}"))
     if args.verbose:
         for r in ok:
@@ -414,8 +436,19 @@ def build_parser() -> argparse.ArgumentParser:
     sub = ap.add_subparsers(dest="command")
 
     c = sub.add_parser("convert", help="case .srt/.vtt files or folders into an output folder")
-    c.add_argument("paths", nargs="+", type=Path, help="files or folders")
-    c.add_argument("-o", "--output", required=True, help="output folder (inputs are never touched)")
+    c.add_argument("paths", nargs="+", type=Path,
+                   help="files or folders; a folder's subfolders are kept under the output folder "
+                        "(in/film1/English.srt -> OUTDIR/film1/English.srt)")
+    c.add_argument("-o", "--output", required=True, metavar="OUTDIR",
+                   help="output folder (inputs are never touched); if any output exists there already, they are "
+                        "all listed and nothing is converted, unless --overwrite or --skip-existing")
+    existing = c.add_mutually_exclusive_group()
+    existing.add_argument("--overwrite", action="store_true",
+                          help="replace outputs that exist already in OUTDIR; a symbolic link there is replaced "
+                               "by the new file, and the file it points to is never written")
+    existing.add_argument("--skip-existing", action="store_true",
+                          help="leave outputs that exist already in OUTDIR as they are and convert only the "
+                               "other files")
     c.add_argument("--mode", choices=modes.NAMES, default=modes.Mode.RESTORE.value,
                    help="; ".join(f"{m.value}: {text}" for m, text in modes.HELP.items()))
     c.add_argument("--format", choices=formats.NAMES, help="output format (default: same as input)")

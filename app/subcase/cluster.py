@@ -6,7 +6,9 @@ Kubernetes through dask-kubernetes; see the README).  We only submit one task
 per file; Dask schedules them.  From Python::
 
     from subcase.cluster import convert_on_cluster
-    result = convert_on_cluster("tcp://scheduler:8786", files, Path("/shared/out"))
+    from subcase.outputs import plan_outputs
+    plan = plan_outputs(files, Path("/shared/out"), None)
+    result = convert_on_cluster("tcp://scheduler:8786", plan)
     for r in result.failed: print(r.src, r.error)
 
 ``address`` may also be a ``distributed.Client`` you already hold.
@@ -31,15 +33,16 @@ Dask is an optional extra (``pip install 'subcase[cluster]'``): it adds about
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 import uuid
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
-from subcase.batch import BatchResult, FileResult, convert_file
+from subcase.batch import BatchResult, FileResult, check_plan, convert_file, unconverted
 from subcase.casing.engine import ShouldCancel, load_model_info
-from subcase.outputs import plan_outputs
+from subcase.outputs import OutputPlan, PlannedOutput
 from subcase.parallel import AdaptFactory, FileDoneFn, InOrder, ProgressFn
 
 PLUGIN_NAME = "subcase-engine"
@@ -98,11 +101,10 @@ def _process_engine(model_dir: str | None, sha256: str, threads: int, worker_add
     return engine
 
 
-def convert_remote(src: str, out_dir: str, mode: str, out_format: str | None, keep_casing: bool,
+def convert_remote(planned: PlannedOutput, mode: str, out_format: str | None, keep_casing: bool,
                    cancel_event: str, styles: dict | None = None,
-                   adapt_factory: AdaptFactory | None = None, dst: str | None = None,
-                   lang: str = "auto") -> FileResult:
-    """Runs on a Dask worker: one file, with the worker's engine."""
+                   adapt_factory: AdaptFactory | None = None, lang: str = "auto") -> FileResult:
+    """Runs on a Dask worker: one file of the plan (with absolute paths), with the worker's engine."""
     from distributed import Event, get_worker
 
     plugin: Any = get_worker().plugins[PLUGIN_NAME]  # our EnginePlugin, registered by the client
@@ -117,8 +119,8 @@ def convert_remote(src: str, out_dir: str, mode: str, out_format: str | None, ke
         return bool(checked[1])
 
     adapt = adapt_factory(engine) if adapt_factory is not None else None
-    return convert_file(engine, Path(src), Path(out_dir), mode, out_format, None, should_cancel, keep_casing, styles,
-                        adapt, dst=Path(dst) if dst else None, lang=lang)
+    return convert_file(engine, planned, mode, out_format, None, should_cancel, keep_casing, styles, adapt,
+                        lang=lang)
 
 
 def _as_local(r: FileResult, src: Path, abs_src: Path, out_dir: Path, abs_out: Path) -> FileResult:
@@ -128,6 +130,8 @@ def _as_local(r: FileResult, src: Path, abs_src: Path, out_dir: Path, abs_out: P
         r.dst = out_dir / Path(r.dst).relative_to(abs_out)
     if r.error and str(abs_src) != str(src):
         r.error = r.error.replace(str(abs_src), str(src))
+    if r.error and str(abs_out) != str(out_dir):  # an output named in the error (a link refused, a name taken)
+        r.error = r.error.replace(str(abs_out), str(out_dir))
     return r
 
 
@@ -146,24 +150,24 @@ def _client(address: Any) -> tuple[Any, bool]:
         raise ClusterError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
 
 
-def convert_on_cluster(address: Any, inputs: Sequence[Path], out_dir: Path, model_dir: Path | None = None,
-                       mode: str = "restore", out_format: str | None = None,
-                       progress: ProgressFn | None = None, on_file_done: FileDoneFn | None = None,
+def convert_on_cluster(address: Any, plan: OutputPlan, model_dir: Path | None = None,
+                       mode: str = "restore", progress: ProgressFn | None = None, on_file_done: FileDoneFn | None = None,
                        cancel: ShouldCancel | None = None, keep_casing: bool = False,
                        styles: dict | None = None, adapt_factory: AdaptFactory | None = None,
                        lang: str = "auto") -> BatchResult:
-    """Convert ``inputs`` on the Dask cluster at ``address`` (or a ``Client``).
+    """Convert what ``plan`` says on the Dask cluster at ``address`` (or a ``Client``).
 
     Raises ``ClusterError`` when the cluster cannot be used, ``ModelError``
     when a worker cannot load the model, KeyboardInterrupt after cancelling.
     """
     from subcase.casing import CasingCancelled
 
+    check_plan(plan)
     info = load_model_info(model_dir)  # the weights every worker must have
     client, owned = _client(address)
-    out_dir = Path(out_dir)
+    out_dir = plan.out_dir
     abs_out = out_dir.resolve()
-    srcs = [Path(p) for p in inputs]
+    srcs = plan.sources
     abs_srcs = [p.resolve() for p in srcs]
     n = len(srcs)
     mode = str(getattr(mode, "value", mode))
@@ -177,18 +181,20 @@ def convert_on_cluster(address: Any, inputs: Sequence[Path], out_dir: Path, mode
         plugin = _engine_plugin_class()(str(Path(model_dir).resolve()) if model_dir else None, info.sha256)
         client.register_plugin(plugin, name=PLUGIN_NAME)
         # pure=False: converting the same file twice is two tasks, never a cached result
-        # Every output is decided before any file is sent, as run_batch does (outputs.py):
-        # a later input whose output name is taken fails here, in input order.
+        # The plan was made before any file is sent (outputs.py): an input it does not
+        # convert gets its result here, in input order, as in run_batch.
         index: dict[Any, int] = {}
-        for i, planned in enumerate(plan_outputs(srcs, out_dir, out_format)):
-            if planned.error is not None or planned.dst is None:
-                order.add(i, FileResult(srcs[i], error=planned.error or "no output planned"))
+        for i, planned in enumerate(plan):
+            if not planned.converts:
+                order.add(i, unconverted(planned))
                 if progress is not None:
                     progress(i, n, 1, 1)
                 continue
-            abs_dst = abs_out / planned.dst.relative_to(out_dir)
-            f = client.submit(convert_remote, str(abs_srcs[i]), str(abs_out), mode, out_format, keep_casing,
-                              cancel_name, styles, adapt_factory, str(abs_dst), lang, pure=False,
+            # the workers see the same files under absolute paths (a shared file system)
+            remote = dataclasses.replace(planned, src=abs_srcs[i], folder=abs_out,
+                                         dst=abs_out / planned.relative if planned.relative else None)
+            f = client.submit(convert_remote, remote, mode, plan.out_format, keep_casing,
+                              cancel_name, styles, adapt_factory, lang, pure=False,
                               key=f"subcase-{i}-{uuid.uuid4().hex[:8]}")
             futures.append(f)
             index[f.key] = i

@@ -6,7 +6,18 @@ earlier output of the same run, or the ``--details``/``--json`` report.
 
 Rules (README, "Batch conversion"):
 
-- Each input's output is ``OUTDIR/<input stem>.<format>``.
+- A file given by name goes to ``OUTDIR/<its stem>.<format>``; a file found
+  in a folder the user gave keeps its path below that folder
+  (``in/film1/English.srt`` -> ``OUTDIR/film1/English.srt``), so a series
+  laid out one folder per episode converts whole.
+- Nothing in OUTDIR that the run did not make is replaced unless the user
+  says so (``Existing``): by default every output name that is taken is
+  listed and the run does not start; ``OVERWRITE`` replaces them,
+  ``SKIP`` leaves them and converts the rest.
+- No symbolic link below OUTDIR is followed.  A link at an output's name is
+  a taken name like any file (with OVERWRITE the link itself is replaced and
+  the file it points to is never written); a link or a file where a subfolder
+  of OUTDIR would go fails that input, whatever the user said.
 - Two inputs that map to the same output (``a/x.srt`` and ``b/x.srt``, or
   ``x.srt`` and ``x.vtt`` under ``--format srt``): the first, in the order
   the inputs were listed and walked, is converted; every later one fails
@@ -30,17 +41,20 @@ Rules (README, "Batch conversion"):
 
 from __future__ import annotations
 
+import dataclasses
 import os
+import stat
 from dataclasses import dataclass
+from enum import Enum
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Iterable, Iterator, Sequence
 
 from subcase.errors import OutputConflictError, SpecialFileError, SubcaseError
 from subcase.subtitles import formats
 from subcase.subtitles.files import check_readable_file, special_kind
 
-__all__ = ["check_readable_file", "check_report_path", "ignores_case", "is_within", "output_path", "plan_outputs",
-           "PlannedOutput", "same_file_key", "special_kind"]
+__all__ = ["BatchInput", "check_readable_file", "check_report_path", "Existing", "ignores_case", "is_within",
+           "output_path", "OutputPlan", "plan_outputs", "PlannedOutput", "same_file_key", "special_kind"]
 
 
 def same_file_key(path: Path) -> str:
@@ -55,9 +69,35 @@ def is_within(path: Path, folder: Path) -> bool:
     return p == f or p.startswith(f.rstrip(os.sep) + os.sep)
 
 
+def output_relative(relative: Path, out_format: str | None) -> Path:
+    """Where the output of an input placed at ``relative`` goes below the output folder: the same
+    place, with the suffix of the format it is written in."""
+    fmt = formats.get(out_format) if out_format else (formats.for_path(relative) or formats.SRT)
+    return relative.with_name(relative.stem + fmt.suffix)
+
+
 def output_path(src: Path, out_dir: Path, out_format: str | None) -> Path:
-    fmt = formats.get(out_format) if out_format else (formats.for_path(src) or formats.SRT)
-    return out_dir / (src.stem + fmt.suffix)
+    """The output of a file given by name (not found in a folder): ``OUTDIR/<stem>.<format>``."""
+    return out_dir / output_relative(Path(src.name), out_format)
+
+
+class Existing(Enum):
+    """What a run does with an output name that is taken in the output folder before it starts."""
+    REFUSE = "refuse"        # list them all and do nothing (the default)
+    OVERWRITE = "overwrite"  # replace them (a link itself, never the file it points to)
+    SKIP = "skip"            # leave them as they are and convert only the other inputs
+
+
+@dataclass(frozen=True)
+class BatchInput:
+    """An input file and its place below the output folder (before the format's suffix): its name
+    when the user gave the file, its path below the folder when it was found in one."""
+    path: Path
+    relative: Path
+
+    @classmethod
+    def named(cls, path: Path | str) -> BatchInput:
+        return cls(Path(path), Path(Path(path).name))
 
 
 @dataclass(frozen=True)
@@ -65,6 +105,87 @@ class PlannedOutput:
     src: Path
     dst: Path | None   # None when the input must not be converted
     error: str | None  # why not, one line without the input's name
+    folder: Path | None = None    # the output folder; dst is folder / relative
+    relative: Path | None = None
+    taken: str | None = None      # what stands at dst before the run ("a file", "a symbolic link to X")
+    replace: bool = False         # the writer may replace what stands at dst (Existing.OVERWRITE)
+    skip: bool = False            # dst is taken and the user chose Existing.SKIP
+
+    @property
+    def converts(self) -> bool:
+        return self.dst is not None and self.error is None and not self.skip
+
+
+@dataclass(frozen=True)
+class OutputPlan:
+    """The one decision of where a batch writes, shared by every back-end (one process, ``--jobs``,
+    ``--cluster``, the GUI): each input's output, in input order, or why it gets none."""
+    out_dir: Path
+    out_format: str | None
+    existing: Existing
+    entries: tuple[PlannedOutput, ...]
+
+    def __iter__(self) -> Iterator[PlannedOutput]:
+        return iter(self.entries)
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    @property
+    def sources(self) -> list[Path]:
+        return [e.src for e in self.entries]
+
+    @property
+    def taken(self) -> list[PlannedOutput]:
+        """The outputs whose name is taken in the output folder already."""
+        return [e for e in self.entries if e.error is None and e.taken is not None]
+
+    @property
+    def refused(self) -> bool:
+        """True when the run must not start: names are taken and the user has not said what to do."""
+        return self.existing is Existing.REFUSE and bool(self.taken)
+
+    def taken_lines(self) -> list[str]:
+        """One line per taken output name, as ``subcase convert`` lists them before refusing."""
+        return [f"exists {e.dst} ({e.taken}; the output of {e.src})" for e in self.taken]
+
+    def with_existing(self, existing: Existing) -> OutputPlan:
+        """The same plan with another answer to the outputs that exist (the GUI asks after planning)."""
+        entries = tuple(dataclasses.replace(e, replace=existing is Existing.OVERWRITE,
+                                            skip=existing is Existing.SKIP and e.taken is not None)
+                        for e in self.entries)
+        return dataclasses.replace(self, existing=existing, entries=entries)
+
+
+LINK_REFUSED = "is a symbolic link; subcase never writes through a link in the output folder"
+
+
+def _what_stands_at(out_dir: Path, relative: Path) -> tuple[str | None, str | None]:
+    """(taken, error) for the output ``out_dir/relative``, looked at without following links below
+    ``out_dir``: what is there now, or why nothing can be written there whatever the user says."""
+    here = out_dir
+    for part in relative.parts[:-1]:
+        here = here / part
+        if here.is_symlink():
+            return None, f"{here} {LINK_REFUSED}"
+        if not here.exists():
+            return None, None  # made by the run
+        if not here.is_dir():
+            return None, f"{here} is a file, not a folder; the output cannot go inside it"
+    dst = out_dir / relative
+    try:
+        st = os.lstat(dst)
+    except FileNotFoundError:
+        return None, None
+    except OSError as exc:
+        return None, f"the output {dst} cannot be looked at: {exc.strerror or exc}"
+    if stat.S_ISLNK(st.st_mode):
+        return f"a symbolic link to {os.readlink(dst)}", None
+    if stat.S_ISDIR(st.st_mode):
+        return None, f"the output {dst} is a folder; choose another output folder"
+    if stat.S_ISREG(st.st_mode):
+        return "a file", None
+    return None, f"the output {dst} is {special_kind(dst) or 'not a regular file'}; choose another output folder"
 
 
 def ignores_case(folder: Path) -> bool:
@@ -102,34 +223,46 @@ def _file_ids(paths: Sequence[Path]) -> dict[tuple[int, int], Path]:
     return ids
 
 
-def plan_outputs(inputs: Sequence[Path], out_dir: Path, out_format: str | None) -> list[PlannedOutput]:
-    """The output of every input, in input order; conflicting ones get an error instead."""
+def plan_outputs(inputs: Sequence[BatchInput | Path], out_dir: Path, out_format: str | None,
+                 existing: Existing = Existing.REFUSE) -> OutputPlan:
+    """The output of every input, in input order; conflicting ones get an error instead.  A plain
+    path is an input given by name (its output goes straight into ``out_dir``)."""
+    out_dir = Path(out_dir)
+    batch = [i if isinstance(i, BatchInput) else BatchInput.named(i) for i in inputs]
+    sources = [i.path for i in batch]
     fold = ignores_case(out_dir)
 
     def output_key(path: Path) -> str:
         key = same_file_key(path)
         return key.casefold() if fold else key
 
-    input_keys = {output_key(p): p for p in inputs}
-    input_ids = _file_ids(inputs)
+    input_keys = {output_key(p): p for p in sources}
+    input_ids = _file_ids(sources)
     owner: dict[str, Path] = {}
     plan: list[PlannedOutput] = []
-    for src in inputs:
-        dst = output_path(src, out_dir, out_format)
+    for item in batch:
+        src = item.path
+        relative = output_relative(item.relative, out_format)
+        dst = out_dir / relative
         key = output_key(dst)
-        existing = _file_ids([dst])  # an output that exists already may be an input under another spelling
-        other = input_keys.get(key) or next((input_ids[i] for i in existing if i in input_ids), None)
+        existing_ids = _file_ids([dst])  # an output that exists already may be an input under another spelling
+        other = input_keys.get(key) or next((input_ids[i] for i in existing_ids if i in input_ids), None)
         if other is not None:
             what = "the input itself" if other == src else f"the input {other}"
             plan.append(PlannedOutput(src, None, f"the output {dst} would overwrite {what}; "
                                                  "choose another output folder"))
-        elif key in owner:
+            continue
+        if key in owner:
             plan.append(PlannedOutput(src, None, f"the output {dst} is already the output of {owner[key]} "
                                                  "(same name); rename one of them or convert them separately"))
-        else:
-            owner[key] = src
-            plan.append(PlannedOutput(src, dst, None))
-    return plan
+            continue
+        taken, error = _what_stands_at(out_dir, relative)
+        if error is not None:
+            plan.append(PlannedOutput(src, None, error))
+            continue
+        owner[key] = src
+        plan.append(PlannedOutput(src, dst, None, out_dir, relative, taken))
+    return OutputPlan(out_dir, out_format, Existing.REFUSE, tuple(plan)).with_existing(existing)
 
 
 def check_report_path(path: Path, option: str, inputs: Iterable[Path], outputs: Iterable[Path],

@@ -35,10 +35,10 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from subcase.batch import BatchResult, FileResult, convert_file, run_batch
+from subcase.batch import BatchResult, FileResult, check_plan, convert_file, run_batch, unconverted
 from subcase.casing.engine import ShouldCancel
 from subcase.casing.onnx_session import available_cores
-from subcase.outputs import plan_outputs
+from subcase.outputs import OutputPlan, PlannedOutput
 
 if TYPE_CHECKING:
     import multiprocessing.context
@@ -107,9 +107,9 @@ def _worker_engine() -> Any:
     return _worker["engine"]
 
 
-def _convert_in_worker(index: int, src: Path, out_dir: Path, mode: str, out_format: str | None,
+def _convert_in_worker(index: int, planned: PlannedOutput, mode: str, out_format: str | None,
                        keep_casing: bool, styles: dict | None, adapt_factory: AdaptFactory | None,
-                       dst: Path | None = None, lang: str = "auto") -> FileResult:
+                       lang: str = "auto") -> FileResult:
     engine = _worker_engine()  # loaded on the worker's first file, then kept
     progress_q, stop = _worker["progress_q"], _worker["stop"]
 
@@ -118,8 +118,8 @@ def _convert_in_worker(index: int, src: Path, out_dir: Path, mode: str, out_form
 
     # CasingCancelled propagates to the parent through the future
     adapt = adapt_factory(engine) if adapt_factory is not None else None
-    return convert_file(engine, src, out_dir, mode, out_format, progress, stop.is_set, keep_casing, styles, adapt,
-                        dst=dst, lang=lang)
+    return convert_file(engine, planned, mode, out_format, progress, stop.is_set, keep_casing, styles, adapt,
+                        lang=lang)
 
 
 # -- in the parent ----------------------------------------------------------------------
@@ -184,24 +184,24 @@ def deferred_ctrl_c():
         signal.signal(signal.SIGINT, previous)
 
 
-def run_batch_parallel(inputs: Sequence[Path], out_dir: Path, jobs: int, model_dir: Path | None = None,
-                       mode: str = "restore", out_format: str | None = None,
-                       progress: ProgressFn | None = None, on_file_done: FileDoneFn | None = None,
+def run_batch_parallel(plan: OutputPlan, jobs: int, model_dir: Path | None = None,
+                       mode: str = "restore", progress: ProgressFn | None = None, on_file_done: FileDoneFn | None = None,
                        cancel: ShouldCancel | None = None, keep_casing: bool = False,
                        styles: dict | None = None, adapt_factory: AdaptFactory | None = None,
                        lang: str = "auto") -> BatchResult:
-    """Convert ``inputs`` in ``jobs`` worker processes (see the module's docstring).
+    """Convert what ``plan`` says in ``jobs`` worker processes (see the module's docstring).
 
     Raises ``ModelError`` when the workers cannot load the model, and
     KeyboardInterrupt after stopping the workers on Ctrl-C.
     """
+    check_plan(plan)
     with deferred_ctrl_c() as ctrl_c:
-        return _run_parallel(inputs, out_dir, jobs, model_dir, mode, out_format, progress, on_file_done, cancel,
+        return _run_parallel(plan, jobs, model_dir, mode, progress, on_file_done, cancel,
                              keep_casing, styles, adapt_factory, lang, ctrl_c)
 
 
-def _run_parallel(inputs: Sequence[Path], out_dir: Path, jobs: int, model_dir: Path | None, mode: str,
-                  out_format: str | None, progress: ProgressFn | None, on_file_done: FileDoneFn | None,
+def _run_parallel(plan: OutputPlan, jobs: int, model_dir: Path | None, mode: str,
+                  progress: ProgressFn | None, on_file_done: FileDoneFn | None,
                   cancel: ShouldCancel | None, keep_casing: bool, styles: dict | None,
                   adapt_factory: AdaptFactory | None, lang: str, ctrl_c: threading.Event) -> BatchResult:
     """``run_batch_parallel``'s work; Ctrl-C (``ctrl_c``) is acted on between two steps of it."""
@@ -211,7 +211,8 @@ def _run_parallel(inputs: Sequence[Path], out_dir: Path, jobs: int, model_dir: P
 
     from subcase.casing import CasingCancelled
 
-    n = len(inputs)
+    n = len(plan)
+    sources = plan.sources
     ctx = _context()
     progress_q = ctx.Queue()
     stop = ctx.Event()
@@ -233,28 +234,27 @@ def _run_parallel(inputs: Sequence[Path], out_dir: Path, jobs: int, model_dir: P
                 progress(i, n, done, total)
 
     try:
-        # Every output is decided here, before any worker reads a file, as run_batch does
-        # (outputs.py): a later input whose output name is taken fails, in input order.
+        # The plan was made before any worker reads a file (outputs.py): an input it does
+        # not convert gets its result here, in input order, as in run_batch.
         futures: dict[Future[FileResult], int] = {}
-        for i, planned in enumerate(plan_outputs([Path(p) for p in inputs], Path(out_dir), out_format)):
+        for i, planned in enumerate(plan):
             if ctrl_c.is_set():
                 raise KeyboardInterrupt
-            if planned.error is not None:
+            if not planned.converts:
                 finished.add(i)
                 if progress is not None:
                     progress(i, n, 1, 1)
-                order.add(i, FileResult(Path(inputs[i]), error=planned.error))
+                order.add(i, unconverted(planned))
                 continue
             try:
-                futures[pool.submit(_convert_in_worker, i, Path(inputs[i]), Path(out_dir),
-                                    str(getattr(mode, "value", mode)), out_format, keep_casing, styles,
-                                    adapt_factory, planned.dst, lang)] = i
+                futures[pool.submit(_convert_in_worker, i, planned, str(getattr(mode, "value", mode)),
+                                    plan.out_format, keep_casing, styles, adapt_factory, lang)] = i
             except BrokenProcessPool:
                 # a worker died while files were still being handed out (killed, out of memory)
                 finished.add(i)
                 if progress is not None:
                     progress(i, n, 1, 1)
-                order.add(i, FileResult(Path(inputs[i]), error=WORKER_DIED))
+                order.add(i, FileResult(sources[i], error=WORKER_DIED))
         pending = set(futures)
         while pending:
             if ctrl_c.is_set():
@@ -274,7 +274,7 @@ def _run_parallel(inputs: Sequence[Path], out_dir: Path, jobs: int, model_dir: P
                 except BrokenProcessPool:
                     # A worker was killed (out of memory, a signal): the pool cannot go on, and
                     # every file not yet converted gets a FAILED line instead of a traceback.
-                    r = FileResult(Path(inputs[i]), error=WORKER_DIED)
+                    r = FileResult(sources[i], error=WORKER_DIED)
                 finished.add(i)
                 if progress is not None:
                     progress(i, n, 1, 1)
@@ -307,8 +307,8 @@ def _stop(pool: ProcessPoolExecutor, futures: dict[Future[FileResult], int], sto
     pool.shutdown(wait=True, cancel_futures=True)
 
 
-def convert_batch(inputs: Sequence[Path], out_dir: Path, jobs: int, engine: EngineFactory,
-                  model_dir: Path | None = None, mode: str = "restore", out_format: str | None = None,
+def convert_batch(plan: OutputPlan, jobs: int, engine: EngineFactory,
+                  model_dir: Path | None = None, mode: str = "restore",
                   progress: ProgressFn | None = None, on_file_done: FileDoneFn | None = None,
                   cancel: ShouldCancel | None = None, keep_casing: bool = False,
                   styles: dict | None = None, adapt_factory: AdaptFactory | None = None,
@@ -317,10 +317,9 @@ def convert_batch(inputs: Sequence[Path], out_dir: Path, jobs: int, engine: Engi
     ``engine()`` and all its threads) or in ``jobs`` worker processes.
     ``styles``: the house style (casing/housestyle.py), as for ``run_batch``;
     ``adapt_factory(engine)``: the ``adapt`` of ``run_batch`` (a profile), built per engine."""
-    if jobs <= 1 or len(inputs) <= 1:
+    if jobs <= 1 or sum(e.converts for e in plan) <= 1:  # one file to case: in this process, every core
         eng = engine()
         adapt = adapt_factory(eng) if adapt_factory is not None else None
-        return run_batch(eng, inputs, out_dir, mode, out_format, progress, on_file_done, cancel, keep_casing,
-                         styles, adapt, lang=lang)
-    return run_batch_parallel(inputs, out_dir, jobs, model_dir, mode, out_format, progress, on_file_done, cancel,
+        return run_batch(eng, plan, mode, progress, on_file_done, cancel, keep_casing, styles, adapt, lang=lang)
+    return run_batch_parallel(plan, jobs, model_dir, mode, progress, on_file_done, cancel,
                               keep_casing, styles, adapt_factory, lang=lang)

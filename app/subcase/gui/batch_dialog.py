@@ -3,18 +3,27 @@
 Runs ``subcase.parallel.convert_batch`` (the code behind ``subcase convert``) in a
 worker, with a progress bar per file and overall, cancel, and a final report
 of what failed and why.  Originals are never written: outputs go to the
-output folder, and batch refuses an output that would replace its input.
+output folder (keeping the subfolders of a folder dropped), and batch refuses
+an output that would replace its input.  When outputs exist in the output
+folder already, Start asks once what to do with them -- overwrite, skip them,
+or choose another folder -- before anything runs: the same plan
+(``outputs.OutputPlan``) as ``subcase convert --overwrite/--skip-existing``.
+The question is a real QMessageBox (``existing_outputs_box`` while it is
+open) and the folder choice a real, non-native QFileDialog
+(``output_folder_dialog``), so tests answer them offscreen as a user would.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QThreadPool, Signal
+from PySide6.QtCore import Qt, QThreadPool, Signal
 from PySide6.QtWidgets import QComboBox, QDialog, QFileDialog, QFormLayout, QHBoxLayout, QHeaderView, QLineEdit, \
-    QPlainTextEdit, QProgressBar, QPushButton, QSpinBox, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
+    QMessageBox, QPlainTextEdit, QProgressBar, QPushButton, QSpinBox, QTableWidget, QTableWidgetItem, \
+    QVBoxLayout, QWidget
 
-from subcase.batch import BatchProgress, BatchResult, FileResult, collect_inputs
+from subcase.batch import BatchProgress, BatchResult, FileResult, collect_batch_inputs
+from subcase.outputs import Existing, OutputPlan, plan_outputs
 from subcase.parallel import SMALL_BATCH_BYTES, auto_jobs, default_jobs
 from subcase.subtitles import FORMATS as SUBTITLE_FORMATS
 
@@ -25,6 +34,8 @@ FORMATS = (("Keep each file's format", None),
            *((f"{f.label} ({f.suffix})", f.name) for f in SUBTITLE_FORMATS.values()))
 STYLE_CHOICES = (("model", "As the model says"), ("lower", "lower case"), ("upper", "UPPER CASE"),
                  ("title", "Title Case"))
+ANOTHER_FOLDER = "another folder"  # the third answer to outputs that exist, besides an Existing
+SHOWN_TAKEN = 12  # outputs named in the question; the rest are counted
 
 
 def default_output_dir(paths: list[Path]) -> Path:
@@ -35,6 +46,8 @@ def default_output_dir(paths: list[Path]) -> Path:
 
 class BatchDialog(QDialog):
     finished_batch = Signal(object)  # BatchResult, or None after an internal error
+    existing_outputs_box: QMessageBox | None = None
+    output_folder_dialog: QFileDialog | None = None
 
     def __init__(self, paths: list[Path], engines: EngineHolder, settings: Settings, parent: QWidget | None = None):
         super().__init__(parent)
@@ -44,8 +57,7 @@ class BatchDialog(QDialog):
         out_dir = Path(settings.output_dir or str(default_output_dir(self.paths))).expanduser()
         # The output folder is never walked for inputs: a second run into
         # FOLDER/cased must not convert the first run's outputs again.
-        self.inputs, self.rejected_inputs = collect_inputs(self.paths, [out_dir])
-        self.inputs_for = out_dir
+        self._collect(out_dir)
         self.task: BatchTask | None = None
         self.overall_progress = BatchProgress(len(self.inputs))
         self.result: BatchResult | None = None
@@ -136,6 +148,11 @@ class BatchDialog(QDialog):
             self.start_button.setEnabled(False)
             self._show_report(BatchResult([]))
 
+    def _collect(self, out_dir: Path) -> None:
+        self.batch_inputs, self.rejected_inputs = collect_batch_inputs(self.paths, [out_dir])
+        self.inputs = [i.path for i in self.batch_inputs]
+        self.inputs_for = out_dir
+
     def _fill_table(self) -> None:
         self.table.setRowCount(len(self.inputs))
         self.bars = []
@@ -147,10 +164,63 @@ class BatchDialog(QDialog):
             self.table.setCellWidget(r, 1, bar)
             self.bars.append(bar)
 
-    def _browse(self) -> None:
-        d = QFileDialog.getExistingDirectory(self, "Output folder", self.out_edit.text())
-        if d:
-            self.out_edit.setText(d)
+    def _browse(self) -> bool:
+        """Let the user pick the output folder; True when one was chosen."""
+        dialog = QFileDialog(self, "Output folder", self.out_edit.text())
+        dialog.setFileMode(QFileDialog.Directory)
+        dialog.setOption(QFileDialog.ShowDirsOnly, True)
+        dialog.setOption(QFileDialog.DontUseNativeDialog, True)  # the same dialog everywhere, and testable
+        self.output_folder_dialog = dialog
+        try:
+            chosen = dialog.selectedFiles() if dialog.exec() else []
+        finally:
+            self.output_folder_dialog = None
+        if chosen:
+            self.out_edit.setText(chosen[0])
+        return bool(chosen)
+
+    def ask_existing(self, plan: OutputPlan) -> Existing | str | None:
+        """Existing.OVERWRITE, Existing.SKIP, ANOTHER_FOLDER, or None (cancel) for the outputs that exist."""
+        taken = plan.taken
+        listed = "\n".join(str(e.dst) + (f" ({e.taken})" if e.taken != "a file" else "") for e in taken[:SHOWN_TAKEN])
+        more = f"\n\u2026 and {len(taken) - SHOWN_TAKEN} more" if len(taken) > SHOWN_TAKEN else ""
+        box = QMessageBox(QMessageBox.Warning, "Outputs exist already",
+                          f"{len(taken)} of the {len(plan)} output file(s) exist already in {plan.out_dir}:\n\n"
+                          f"{listed}{more}\n\nA symbolic link is replaced itself; the file it points to is never "
+                          "written.",
+                          QMessageBox.NoButton, self)
+        box.setTextFormat(Qt.PlainText)  # file names are untrusted
+        answers: dict[object, Existing | str | None] = {
+            box.addButton("Overwrite", QMessageBox.DestructiveRole): Existing.OVERWRITE,
+            box.addButton("Skip existing", QMessageBox.AcceptRole): Existing.SKIP,
+            box.addButton("Choose another folder\u2026", QMessageBox.ActionRole): ANOTHER_FOLDER,
+        }
+        cancel = box.addButton("Cancel", QMessageBox.RejectRole)
+        answers[cancel] = None
+        box.setDefaultButton(next(b for b, a in answers.items() if a is Existing.SKIP))  # Enter loses nothing
+        box.setEscapeButton(cancel)
+        self.existing_outputs_box = box
+        try:
+            box.exec()
+        finally:
+            self.existing_outputs_box = None
+        return answers.get(box.clickedButton())
+
+    def _plan(self, out_dir: Path, fmt: str | None) -> OutputPlan | None:
+        """The plan for this folder, after asking about outputs that exist; None when the user cancels."""
+        while True:
+            if out_dir != self.inputs_for:  # another output folder: walk again without it
+                self._collect(out_dir)
+                self._fill_table()
+            plan = plan_outputs(self.batch_inputs, out_dir, fmt)
+            if not self.inputs or not plan.taken:
+                return plan
+            answer = self.ask_existing(plan)
+            if isinstance(answer, Existing):
+                return plan.with_existing(answer)
+            if answer != ANOTHER_FOLDER or not self._browse():
+                return None
+            out_dir = Path(self.out_edit.text()).expanduser()
 
     @property
     def running(self) -> bool:
@@ -159,16 +229,15 @@ class BatchDialog(QDialog):
     def start(self) -> None:
         if self.running or not self.inputs:
             return
-        out_dir = Path(self.out_edit.text()).expanduser()
-        if out_dir != self.inputs_for:  # the user picked another output folder: walk again without it
-            self.inputs, self.rejected_inputs = collect_inputs(self.paths, [out_dir])
-            self.inputs_for = out_dir
-            self._fill_table()
-            if not self.inputs:
-                self._show_report(BatchResult([]))
-                return
-        mode = self.mode_combo.currentData()
         fmt = self.format_combo.currentData()
+        plan = self._plan(Path(self.out_edit.text()).expanduser(), fmt)
+        if plan is None:
+            return  # cancelled: nothing started, the dialog stays as it was
+        if not self.inputs:
+            self._show_report(BatchResult([]))
+            return
+        out_dir = plan.out_dir
+        mode = self.mode_combo.currentData()
         self.settings.output_dir = str(out_dir)
         self.settings.mode = mode
         self.settings.output_format = fmt or "keep"
@@ -188,8 +257,7 @@ class BatchDialog(QDialog):
         self.settings.batch_jobs = self.jobs_spin.value()
         jobs = self.jobs_spin.value() or auto_jobs(self.inputs)
         self.overall_progress = BatchProgress(len(self.inputs))
-        self.task = BatchTask(self.engines, self.inputs, out_dir, mode, fmt, self.settings.house_styles(), profile,
-                              jobs)
+        self.task = BatchTask(self.engines, plan, mode, self.settings.house_styles(), profile, jobs)
         s = self.task.signals
         s.progress.connect(self._on_progress)
         s.file_done.connect(self._on_file_done)
@@ -217,20 +285,24 @@ class BatchDialog(QDialog):
         if i < len(self.bars):
             bar = self.bars[i]
             bar.setValue(100)
-            bar.setFormat("done" if result.ok else "failed")
+            bar.setFormat("done" if result.ok else "skipped" if result.skipped else "failed")
 
     def _show_report(self, result: BatchResult) -> None:
         results = list(self.rejected_inputs) + list(result.results)
         ok = [r for r in results if r.ok]
-        failed = [r for r in results if not r.ok]
+        skipped = [r for r in results if r.skipped]
+        failed = [r for r in results if not r.ok and not r.skipped]
         lines = []
         head = "Cancelled." if result.cancelled else "Finished."
         lines.append(f"{head} {len(ok)} converted, {len(failed)} failed"
+                     + (f", {len(skipped)} skipped (their outputs exist)" if skipped else "")
                      + (f", {len(self.inputs) - len(result.results)} not started." if result.cancelled else "."))
         for r in ok:
             lines.append(f"OK      {r.src} -> {r.dst} ({r.changed} of {r.words} words changed)")
             for w in r.losses + r.save_warnings + r.warnings:
                 lines.append(f"        warning: {w}")
+        for r in skipped:
+            lines.append(f"SKIPPED {r.src}: {r.dst} exists")
         for r in failed:
             lines.append(f"FAILED  {r.src}: {r.error}")
         self.report_text = "\n".join(lines)

@@ -20,6 +20,7 @@ from subcase.casing import CasingCancelled, CasingEngine, ModelError, case_file
 from subcase.casing.onnx_session import available_cores
 from subcase.review import ReviewState
 from subcase.errors import SubcaseError, describe_oserror
+from subcase.outputs import OutputPlan
 from subcase.subtitles import Document, load
 
 
@@ -170,12 +171,12 @@ class BatchTask(QRunnable):
     the model once); with one job they are cased here with the shared engine.
     """
 
-    def __init__(self, engines: EngineHolder, inputs: list[Path], out_dir: Path, mode: str,
-                 out_format: str | None, styles: dict | None = None, profile=None, jobs: int = 1):
+    def __init__(self, engines: EngineHolder, plan: OutputPlan, mode: str, styles: dict | None = None,
+                 profile=None, jobs: int = 1):
         super().__init__()
         self.setAutoDelete(False)
-        self.engines, self.inputs, self.out_dir = engines, list(inputs), Path(out_dir)
-        self.mode, self.out_format, self.styles, self.jobs = mode, out_format, styles, max(1, jobs)
+        self.engines, self.plan, self.inputs = engines, plan, plan.sources
+        self.mode, self.styles, self.jobs = mode, styles, max(1, jobs)
         self.profile = profile  # a review.profile.Profile applied to every file, or None
         self.signals = BatchSignals()
         self._cancel = threading.Event()
@@ -219,9 +220,8 @@ class BatchTask(QRunnable):
                     self.signals.failed.emit(str(exc))
                     return
                 adapt_factory = partial(profile_adapter, self.profile)
-            result = convert_batch(self.inputs, self.out_dir, self.jobs, self.engines.get, None, self.mode,
-                                   self.out_format, progress, on_file_done, self._cancel.is_set, styles=self.styles,
-                                   adapt_factory=adapt_factory)
+            result = convert_batch(self.plan, self.jobs, self.engines.get, None, self.mode, progress, on_file_done,
+                                   self._cancel.is_set, styles=self.styles, adapt_factory=adapt_factory)
             self.signals.finished.emit(result)
         except ModelError as exc:  # the worker processes could not load the model
             self.signals.failed.emit(f"The casing model cannot be used: {exc}")

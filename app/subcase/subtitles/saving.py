@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from . import atomic, compat, formats
 from .document import Document
@@ -24,9 +25,17 @@ class Saved:
     backup: Path | None = None  # the backup this save made, if any
 
 
+# Puts the bytes of a save on disk in place of ``atomic.write_atomic`` (which writes through links and
+# keeps a backup); a batch passes one that never follows a link in its output folder.
+Writer = Callable[[Path, bytes], None]
+
+
 def save(doc: Document, path: Path | str | None = None, *, format: str | None = None,
-         encoding: str | None = None, backup: bool = True, allow_read_only: bool = False) -> Saved:
+         encoding: str | None = None, backup: bool = True, allow_read_only: bool = False,
+         writer: Writer | None = None) -> Saved:
     """Write atomically; SubtitleError if the file cannot be written.
+
+    ``writer(path, data)``, when given, does the writing instead (no backup is made then).
 
     Without ``format``, the format is ``format_for``'s.  The first time this document is saved
     over an existing file, its old content is kept in a new backup, NAME.bak
@@ -47,7 +56,11 @@ def save(doc: Document, path: Path | str | None = None, *, format: str | None = 
     key = target.resolve()
     want_backup = backup and target.exists() and key not in written.backed_up
     try:
-        bak = atomic.write_atomic(target, data, want_backup, allow_read_only=allow_read_only)
+        if writer is not None:
+            writer(target, data)
+            bak = None
+        else:
+            bak = atomic.write_atomic(target, data, want_backup, allow_read_only=allow_read_only)
     except OSError as exc:
         raise SubtitleError(f"{target}: cannot save: {exc.strerror or exc}") from None
     if bak is not None:
