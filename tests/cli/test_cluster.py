@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from test_parallel import EXPECTED_FAILED, GOOD, ROOT, make_folder, same_but_time, tree
+from test_parallel import EXPECTED_FAILED, GOOD, ROOT, make_folder, plan_for, same_but_time, tree
 
 distributed = pytest.importorskip("distributed", reason="the cluster extra (dask[distributed]) is not installed")
 
@@ -34,8 +34,8 @@ def test_cluster_gives_what_one_process_gives(cluster, tmp_path):
     make_folder(tmp_path / "a")
     make_folder(tmp_path / "b")
     style = ["--sound-cues", "upper"]  # the house style reaches the workers
-    one = run_cli("in", "-o", "out", "-q", "-v", "--jobs", "1", *style, cwd=tmp_path / "a")
-    dask = run_cli("in", "-o", "out", "-q", "-v", "--cluster", cluster.scheduler_address, *style,
+    one = run_cli("in", "more", "-o", "out", "-q", "-v", "--jobs", "1", *style, cwd=tmp_path / "a")
+    dask = run_cli("in", "more", "-o", "out", "-q", "-v", "--cluster", cluster.scheduler_address, *style,
                    cwd=tmp_path / "b")
     assert one.returncode == dask.returncode == 1  # one bad file
     assert tree(tmp_path / "a" / "out") == tree(tmp_path / "b" / "out")
@@ -48,15 +48,15 @@ def test_cluster_gives_what_one_process_gives(cluster, tmp_path):
 
 @pytest.mark.usefixtures("engine")
 def test_python_entry_point_with_a_client_loads_the_model_once_per_worker(cluster, tmp_path):
-    from subcase.batch import collect_inputs
     from subcase.cluster import PLUGIN_NAME, convert_on_cluster
 
-    src = make_folder(tmp_path, copies=2)
-    inputs, _ = collect_inputs([src])
+    make_folder(tmp_path, copies=2)
+    plan1, plan2 = plan_for(tmp_path, tmp_path / "out1"), plan_for(tmp_path, tmp_path / "out2")
+    inputs = plan1.sources
     with distributed.Client(cluster.scheduler_address, set_as_default=False) as client:
-        first = convert_on_cluster(client, inputs, tmp_path / "out1")
+        first = convert_on_cluster(client, plan1)
         engines = client.run(lambda dask_worker: id(dask_worker.plugins[PLUGIN_NAME].engine()))
-        second = convert_on_cluster(client, inputs, tmp_path / "out2")
+        second = convert_on_cluster(client, plan2)
         again = client.run(lambda dask_worker: id(dask_worker.plugins[PLUGIN_NAME].engine()))
     assert [r.src for r in first.results] == inputs == [r.src for r in second.results]
     assert sorted(r.src.name for r in first.failed) == ["0-markup.srt", "bad.srt"]  # a name collision, a bad file
@@ -66,13 +66,13 @@ def test_python_entry_point_with_a_client_loads_the_model_once_per_worker(cluste
 
 @pytest.mark.usefixtures("engine")
 def test_cluster_cancel(cluster, tmp_path):
-    from subcase.batch import collect_inputs
     from subcase.cluster import convert_on_cluster
 
-    inputs, _ = collect_inputs([make_folder(tmp_path, copies=8)])
+    make_folder(tmp_path, copies=8)
+    plan = plan_for(tmp_path, tmp_path / "out")
+    inputs = plan.sources
     done: list[Path] = []
-    result = convert_on_cluster(cluster.scheduler_address, inputs, tmp_path / "out",
-                                on_file_done=lambda r: done.append(r.src), cancel=lambda: len(done) >= 2)
+    result = convert_on_cluster(cluster.scheduler_address, plan, on_file_done=lambda r: done.append(r.src), cancel=lambda: len(done) >= 2)
     assert result.cancelled
     assert 2 <= len(result.results) < len(inputs)
     assert [r.src for r in result.results] == done
@@ -93,10 +93,11 @@ def test_a_worker_killed_with_its_file_gives_a_failed_line(tmp_path):
 
     import dask
 
-    from subcase.batch import collect_inputs
     from subcase.cluster import convert_on_cluster
 
-    inputs, _ = collect_inputs([make_folder(tmp_path, copies=6)])
+    make_folder(tmp_path, copies=6)
+    plan = plan_for(tmp_path, tmp_path / "out")
+    inputs = plan.sources
     # no retries: the first worker to die with a file gives up on that file
     with dask.config.set({"distributed.scheduler.allowed-failures": 0}), \
             distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
@@ -112,7 +113,7 @@ def test_a_worker_killed_with_its_file_gives_a_failed_line(tmp_path):
                 killed.append(pids[0])
                 os.kill(pids[0], signal.SIGKILL)
 
-        result = convert_on_cluster(client, inputs, tmp_path / "out", on_file_done=kill_one)
+        result = convert_on_cluster(client, plan, on_file_done=kill_one)
     assert killed and not result.cancelled
     assert [r.src for r in result.results] == inputs
     died = [r for r in result.failed if "every worker that tried it died" in (r.error or "")]

@@ -42,7 +42,7 @@ def test_convert_folder_with_bad_file_continues(engine, tmp_path, capsys):
     rc = main(["convert", str(src), "-o", str(tmp_path / "out"), "-q"])
     err = capsys.readouterr().err
     assert rc == 1
-    assert (tmp_path / "out" / "good.srt").is_file()
+    assert (tmp_path / "out" / "sub" / "good.srt").is_file()  # the folder's tree, mirrored
     assert not (tmp_path / "out" / "bad.srt").exists()
     failed = [line for line in err.splitlines() if line.startswith("FAILED")]
     assert len(failed) == 1 and "bad.srt" in failed[0] and "Traceback" not in err

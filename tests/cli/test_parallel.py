@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from subcase.batch import BatchProgress, collect_inputs
+from subcase.batch import BatchProgress, collect_batch_inputs, collect_inputs
+from subcase.outputs import OutputPlan, plan_outputs
 from subcase.parallel import run_batch_parallel
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,6 +30,8 @@ GOOD = ["markup.srt", "features.vtt", "legacy_cp1252.srt", "utf16le_bom.srt", "m
 
 
 def make_folder(root: Path, copies: int = 1) -> Path:
+    """``root/in``, a tree of subtitles with one bad file, and ``root/more``, a second input folder
+    whose one file has the same output name as one in ``in`` (pass both: ``folders(root)``)."""
     src = root / "in"
     (src / "season 2").mkdir(parents=True)
     for k in range(copies):
@@ -37,11 +40,22 @@ def make_folder(root: Path, copies: int = 1) -> Path:
         shutil.copy(EXAMPLE, src / "season 2" / f"{k}-example.srt")
     shutil.copy(FIXTURES / "binary.srt", src / "season 2" / "bad.srt")
     # same output name as in/0-markup.srt: the later of the two fails (outputs.py), whatever runs the batch
-    shutil.copy(EXAMPLE, src / "season 2" / "0-markup.srt")
+    (root / "more").mkdir()
+    shutil.copy(EXAMPLE, root / "more" / "0-markup.srt")
     # a sound cue and a speaker label, for the house style
     (src / "styled.srt").write_text("1\n00:00:01,000 --> 00:00:02,000\n[door slams]\njohn: we met in paris.\n",
                                     encoding="utf-8")
     return src
+
+
+def folders(root: Path) -> list[Path]:
+    return [root / "in", root / "more"]
+
+
+def plan_for(root: Path, out: Path) -> OutputPlan:
+    """The plan ``subcase convert in more -o out`` runs (the folders make_folder made)."""
+    found, _ = collect_batch_inputs(folders(root), [out])
+    return plan_outputs(found, out, None)
 
 
 def run_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
@@ -51,9 +65,9 @@ def run_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
 
 
 EXPECTED_FAILED = [
-    f"FAILED {Path('in', 'season 2', '0-markup.srt')}: the output {Path('out', '0-markup.srt')} is already the "
-    f"output of {Path('in', '0-markup.srt')} (same name); rename one of them or convert them separately",
     f"FAILED {Path('in', 'season 2', 'bad.srt')}: contains binary data (NUL bytes); this is not a subtitle text file",
+    f"FAILED {Path('more', '0-markup.srt')}: the output {Path('out', '0-markup.srt')} is already the "
+    f"output of {Path('in', '0-markup.srt')} (same name); rename one of them or convert them separately",
 ]
 
 
@@ -71,11 +85,12 @@ def test_jobs_2_gives_what_one_process_gives(tmp_path):
     make_folder(tmp_path / "a")
     make_folder(tmp_path / "b")
     style = ["--sound-cues", "upper"]  # the house style reaches the workers
-    one = run_cli("in", "-o", "out", "-q", "-v", "--jobs", "1", *style, cwd=tmp_path / "a")
-    two = run_cli("in", "-o", "out", "-q", "-v", "--jobs", "2", *style, cwd=tmp_path / "b")
+    one = run_cli("in", "more", "-o", "out", "-q", "-v", "--jobs", "1", *style, cwd=tmp_path / "a")
+    two = run_cli("in", "more", "-o", "out", "-q", "-v", "--jobs", "2", *style, cwd=tmp_path / "b")
     assert one.returncode == two.returncode == 1  # one bad file, one output-name collision
     assert tree(tmp_path / "a" / "out") == tree(tmp_path / "b" / "out")
     assert len(tree(tmp_path / "a" / "out")) == len(GOOD) + 2
+    assert (tmp_path / "b" / "out" / "season 2" / "0-example.srt").is_file()  # the input tree, mirrored
     assert "[DOOR SLAMS]" in (tmp_path / "b" / "out" / "styled.srt").read_text(encoding="utf-8")
     assert same_but_time(one.stdout) == same_but_time(two.stdout)
     assert one.stderr == two.stderr
@@ -95,7 +110,7 @@ def test_jobs_details_mode_and_format_match(tmp_path):
                 cwd=tmp_path / j)
     assert (tmp_path / "1" / "d.jsonl").read_bytes() == (tmp_path / "2" / "d.jsonl").read_bytes()
     assert tree(tmp_path / "1" / "out") == tree(tmp_path / "2" / "out")
-    assert {p.suffix for p in (tmp_path / "2" / "out").iterdir()} == {".vtt"}  # the format reached the workers
+    assert {p.suffix for p in (tmp_path / "2" / "out").rglob("*") if p.is_file()} == {".vtt"}  # reached the workers
     assert (tmp_path / "1" / "d.jsonl").stat().st_size > 1000
 
 
@@ -114,9 +129,10 @@ def test_jobs_with_a_missing_model_is_one_line(tmp_path):
 
 @pytest.mark.usefixtures("engine")
 def test_cancel_stops_the_workers(tmp_path):
-    src = make_folder(tmp_path, copies=6)
-    inputs, _ = collect_inputs([src])
+    make_folder(tmp_path, copies=6)
     out = tmp_path / "out"
+    plan = plan_for(tmp_path, out)
+    inputs = plan.sources
     seen: list[int] = []
     done: list[str] = []
     overall = BatchProgress(len(inputs))
@@ -126,7 +142,7 @@ def test_cancel_stops_the_workers(tmp_path):
         seen.append(i)
         fractions.append(overall.update(i, d, t))
 
-    result = run_batch_parallel(inputs, out, jobs=2, progress=progress,
+    result = run_batch_parallel(plan, jobs=2, progress=progress,
                                 on_file_done=lambda r: done.append(str(r.src)),
                                 cancel=lambda: len(done) >= 3)
     assert result.cancelled
@@ -135,8 +151,8 @@ def test_cancel_stops_the_workers(tmp_path):
     names = [str(p) for p in inputs]
     assert sorted(done, key=names.index) == done     # in input order
     assert fractions == sorted(fractions)             # the overall bar never moves back
-    written = sorted(p.name for p in out.iterdir())
-    assert written == sorted(r.dst.name for r in result.results if r.ok)  # no half-written file
+    written = sorted(p for p in out.rglob("*") if p.is_file())
+    assert written == sorted(r.dst for r in result.results if r.ok)  # no half-written file
 
 
 @pytest.mark.usefixtures("engine")
@@ -206,8 +222,9 @@ def test_default_jobs_keeps_a_small_batch_in_one_process(tmp_path):
 def test_a_killed_worker_gives_failed_lines_not_a_traceback(tmp_path):
     psutil = pytest.importorskip("psutil")  # comes with the cluster extra
 
-    src = make_folder(tmp_path, copies=6)
-    inputs, _ = collect_inputs([src])
+    make_folder(tmp_path, copies=6)
+    plan = plan_for(tmp_path, tmp_path / "out")
+    inputs = plan.sources
     killed: list[int] = []
 
     import multiprocessing
@@ -231,7 +248,7 @@ def test_a_killed_worker_gives_failed_lines_not_a_traceback(tmp_path):
             killed.append(workers[0].pid)
             workers[0].kill()
 
-    result = run_batch_parallel(inputs, tmp_path / "out", jobs=2, progress=kill_a_worker)
+    result = run_batch_parallel(plan, jobs=2, progress=kill_a_worker)
     assert killed and not result.cancelled
     assert [r.src for r in result.results] == inputs  # every file has a line, in input order
     lost = [r for r in result.failed if "stopped unexpectedly" in (r.error or "")]
@@ -240,10 +257,10 @@ def test_a_killed_worker_gives_failed_lines_not_a_traceback(tmp_path):
     # reported leaves a complete output for a file listed as failed (it cannot be known to have
     # succeeded); one killed inside write_atomic may leave its hidden temporary file, as any
     # crash may (subtitles/atomic.py).  Nothing else, and never a half-written output.
-    from subcase.batch import output_path
-
-    names = {p.name for p in (tmp_path / "out").iterdir()} if (tmp_path / "out").is_dir() else set()
-    ok = {r.dst.name for r in result.results if r.ok}
-    maybe = {output_path(r.src, tmp_path / "out", None).name for r in lost}
-    assert ok <= names and {n for n in names if not n.startswith(".")} <= ok | maybe
-    assert all(n.endswith(".tmp") for n in names if n.startswith("."))
+    out = tmp_path / "out"
+    files = {p for p in out.rglob("*") if p.is_file()}
+    ok = {r.dst for r in result.results if r.ok}
+    lost_srcs = {r.src for r in lost}
+    maybe = {e.dst for e in plan if e.src in lost_srcs}
+    assert ok <= files and {p for p in files if not p.name.startswith(".")} <= ok | maybe
+    assert all(p.name.endswith(".tmp") for p in files if p.name.startswith("."))

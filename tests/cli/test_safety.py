@@ -11,6 +11,7 @@ from pathlib import Path
 
 
 import subcase.batch as batch
+import subcase.outputs as outputs
 from subcase.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,13 +48,11 @@ def test_names_that_differ_in_case_are_one_output_where_the_folder_ignores_case(
     the second input must fail instead of replacing the first one's output.  This kernel has no
     case-folding file system to mount (no vfat, tmpfs without casefold), so the probe's answer is
     set here; the probe itself is tested for real below."""
-    import subcase.outputs as outputs
-
     for sub, name in (("a", "Film.srt"), ("b", "film.srt")):
         (tmp_path / sub).mkdir()
         shutil.copy(EXAMPLE, tmp_path / sub / name)
     inputs = [tmp_path / "a" / "Film.srt", tmp_path / "b" / "film.srt"]
-    plan = outputs.plan_outputs(inputs, tmp_path / "out", None)
+    plan = list(outputs.plan_outputs(inputs, tmp_path / "out", None))
     assert [p.error for p in plan] == [None, None]  # this folder keeps both names apart
     monkeypatch.setattr(outputs, "ignores_case", lambda folder: True)
     first, second = outputs.plan_outputs(inputs, tmp_path / "out", None)
@@ -189,9 +188,9 @@ def test_progress_reaches_100_only_with_the_last_file(engine, tmp_path, monkeypa
         shutil.copy(EXAMPLE, src / name)
     real = batch.convert_file
 
-    def marked(engine, src_path, *a, **kw):
-        sys.stderr.write(f"START {src_path.name}\n")
-        return real(engine, src_path, *a, **kw)
+    def marked(engine, planned, *a, **kw):
+        sys.stderr.write(f"START {planned.src.name}\n")
+        return real(engine, planned, *a, **kw)
 
     monkeypatch.setattr(batch, "convert_file", marked)
     assert main(["convert", str(src), "-o", str(tmp_path / "out")]) == 0  # stderr is not a tty: plain lines
@@ -214,7 +213,8 @@ def test_run_batch_progress_is_never_ahead(engine, tmp_path):
     def progress(i, n, done, total):
         seen.append(((i + done / total) / n, len(done_files)))
 
-    batch.run_batch(engine, inputs, tmp_path / "out", progress=progress, on_file_done=lambda r: done_files.append(1))
+    plan = outputs.plan_outputs(inputs, tmp_path / "out", None)
+    batch.run_batch(engine, plan, progress=progress, on_file_done=lambda r: done_files.append(1))
     for fraction, finished in seen:
         # While k files are finished the bar is within file k: at most (k + 1) / n.
         assert fraction <= (finished + 1) / 4 + 1e-9
@@ -254,7 +254,8 @@ def test_second_run_into_input_cased_skips_its_own_outputs(engine, tmp_path, cap
         shutil.copy(EXAMPLE, src / name)
     assert main(["convert", str(src), "-o", str(src / "cased"), "-q"]) == 0
     capsys.readouterr()
-    assert main(["convert", str(src), "-o", str(src / "cased"), "-q"]) == 0
+    # --overwrite: the first run's outputs exist, and are replaced rather than converted again as inputs
+    assert main(["convert", str(src), "-o", str(src / "cased"), "-q", "--overwrite"]) == 0
     assert "converted 2 file(s), 0 failed" in capsys.readouterr().out
 
 

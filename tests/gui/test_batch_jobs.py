@@ -8,7 +8,8 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 
-from subcase.batch import collect_inputs, run_batch
+from subcase.batch import collect_batch_inputs, run_batch
+from subcase.outputs import plan_outputs
 
 from .conftest import DATA, long_srt, needs_model, wait_for_emission
 
@@ -54,8 +55,8 @@ def test_batch_with_two_jobs_converts_and_reports(qtbot, engines, tmp_path):
     assert [bar.value() for bar in dialog.bars] == [100] * 4
     assert dialog.overall.value() == dialog.overall.maximum()
     # the same bytes as one process with the app's own engine
-    inputs, _ = collect_inputs([src])
-    run_batch(engines.get(), inputs, tmp_path / "one")
+    found, _ = collect_batch_inputs([src])
+    run_batch(engines.get(), plan_outputs(found, tmp_path / "one", None))
     assert {p.name: p.read_bytes() for p in out.iterdir()} == {p.name: p.read_bytes() for p in (tmp_path / "one").iterdir()}
     dialog.close()
 
