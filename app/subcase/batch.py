@@ -22,13 +22,13 @@ from typing import Callable, Sequence
 from subcase.casing import CasingCancelled, CasingEngine, DocumentCasing, Method, Mode, case_file
 from subcase.casing.engine import OnProgress, ShouldCancel
 from subcase.errors import SubcaseError, describe_oserror
-from subcase.outputs import BatchInput, OutputPlan, PlannedOutput, is_within, output_path, same_file_key, special_kind
+from subcase.outputs import BatchInput, OutputPlan, PlannedOutput, is_within, same_file_key, special_kind
 from subcase.subtitles import Document, SubtitleError, formats, save
 from subcase.subtitles.atomic import OutputExistsError, write_in_folder
 from subcase.subtitles.convert import conversion_losses
 
-__all__ = ["BatchProgress", "BatchResult", "FileResult", "collect_batch_inputs", "collect_inputs", "convert_file",
-           "output_path", "run_batch", "unconverted", "write_details"]
+__all__ = ["BatchProgress", "BatchResult", "FileResult", "check_plan", "collect_batch_inputs", "collect_inputs",
+           "convert_file", "run_batch", "unconverted", "write_details"]
 
 Adapt = Callable[[Document, DocumentCasing], int]  # re-cases a cased document further; words changed
 
@@ -227,12 +227,12 @@ def run_batch(engine: CasingEngine, plan: OutputPlan, mode: Mode | str = Mode.RE
         if cancel is not None and cancel():
             return BatchResult(results, cancelled=True)
         if not planned.converts:
-            failed = unconverted(planned)
-            results.append(failed)
+            not_converted = unconverted(planned)
+            results.append(not_converted)
             if progress is not None:
                 progress(i, n, 1, 1)
             if on_file_done is not None:
-                on_file_done(failed)
+                on_file_done(not_converted)
             continue
 
         def file_progress(done: int, total: int, i: int = i) -> None:

@@ -119,3 +119,32 @@ def test_a_worker_killed_with_its_file_gives_a_failed_line(tmp_path):
     died = [r for r in result.failed if "every worker that tried it died" in (r.error or "")]
     assert died, [r.error for r in result.failed]
     assert len(result.succeeded) >= len(inputs) // 2  # the other worker (and the restarted one) went on
+
+
+@pytest.mark.usefixtures("engine")
+def test_cluster_runs_the_one_output_plan(cluster, tmp_path):
+    """Mirrored subfolders, a taken name skipped, a linked subfolder refused: as in one process."""
+    from test_output_folders import PRECIOUS, files_below, make_series
+
+    runs = {}
+    for how in ("local", "dask"):
+        root = tmp_path / how
+        make_series(root)
+        (root / "out" / "film1").mkdir(parents=True)
+        (root / "out" / "film1" / "English.srt").write_bytes(PRECIOUS)
+        (root / "elsewhere").mkdir()
+        (root / "out" / "film3").symlink_to(Path("..", "elsewhere"), target_is_directory=True)
+        backend = ["--jobs", "1"] if how == "local" else ["--cluster", cluster.scheduler_address]
+        runs[how] = run_cli("in", "-o", "out", "-q", "--skip-existing", *backend, cwd=root)
+    local, dask = runs["local"], runs["dask"]
+    assert local.returncode == dask.returncode == 1  # film3 refused
+    assert local.stderr == dask.stderr and same_but_time(local.stdout) == same_but_time(dask.stdout)
+    assert f"FAILED {Path('in', 'film3', 'English.srt')}: {Path('out', 'film3')} is a symbolic link" in dask.stderr
+    assert files_below(tmp_path / "local" / "out") == files_below(tmp_path / "dask" / "out")
+    assert (tmp_path / "dask" / "out" / "film1" / "English.srt").read_bytes() == PRECIOUS
+    assert b"NASA" in (tmp_path / "dask" / "out" / "film2" / "English.srt").read_bytes()
+    assert list((tmp_path / "dask" / "elsewhere").iterdir()) == []
+    # without --skip-existing the Dask path refuses before sending anything, as one process does
+    again = run_cli("in", "-o", "out", "-q", "--cluster", cluster.scheduler_address, cwd=tmp_path / "dask")
+    assert again.returncode == 1 and again.stdout == ""
+    assert again.stderr.splitlines()[-1].startswith("subcase: 2 output(s) exist already in out; nothing was converted")

@@ -211,9 +211,11 @@ def test_batch_again_into_default_cased_folder(qtbot, make_window, tmp_path):
     for name in ("a.srt", "b.srt", "c.srt"):
         (folder / name).write_bytes(example.read_bytes())
     window = make_window()
-    for _ in range(2):
+    for run in range(2):
         dialog = window.open_batch([folder])
         assert dialog.out_edit.text() == str(folder / "cased")
+        if run:  # the first run's outputs exist: they are replaced, not taken as inputs
+            answer(lambda d=dialog: d.existing_outputs_box, "Overwrite")
         with qtbot.waitSignal(dialog.finished_batch, timeout=180_000) as blocker:
             dialog.start()
         result = blocker.args[0]

@@ -252,8 +252,9 @@ def whole_process(cmd: list[str], runs: int) -> tuple[float, list[float], subpro
 
 
 def _convert_cmd(paths: list[Path], out: Path, model: Path | None, jobs: int) -> list[str]:
-    return [sys.executable, "-m", "subcase", "convert", *map(str, paths), "-o", str(out), "-q", "--jobs", str(jobs)] \
-        + (["--model", str(model)] if model else [])
+    # every run after the first finds the outputs of the one before in its own temporary folder
+    return [sys.executable, "-m", "subcase", "convert", *map(str, paths), "-o", str(out), "-q", "--jobs", str(jobs),
+            "--overwrite"] + (["--model", str(model)] if model else [])
 
 
 def _words_of(stdout: str) -> int:

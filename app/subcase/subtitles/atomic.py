@@ -265,7 +265,7 @@ def _link_without_replacing(tmp: _Temp, target: Path | str) -> None:
     name is taken, even when another process takes it meanwhile (link(2) never replaces)."""
     fd = tmp.dir_fd
     try:
-        os.link(tmp.name, target, src_dir_fd=fd, dst_dir_fd=fd, follow_symlinks=False)
+        os.link(tmp.name, target, src_dir_fd=fd, dst_dir_fd=fd)
     except OSError as exc:
         if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP) or _lexists(target, fd):
             raise
