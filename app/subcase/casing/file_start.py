@@ -9,7 +9,7 @@ and held-out files (22 English and 35 multilingual development subtitles,
 six Seinfeld episodes never trained on), 54 open with a word this module
 picks, and the humans capitalised all 54; the model wrote 2 in lower case
 and left 29 under the review threshold, its confidences expecting 4.9 of
-them in lower case (README, "The first word of a file").
+them in lower case (docs/research/2026-11-27-file-start.md).
 
 So, as a silence is weighed (pauses.py), the evidence is folded in, not
 obeyed: the odds for lower case are divided by ``LIKELIHOOD_RATIO`` (about

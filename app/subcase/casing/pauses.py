@@ -28,7 +28,7 @@ in lower case after that ratio (English and multilingual dev files, Seinfeld),
 punctuation English (dev and Seinfeld) 1,106 -> 1,101, German 38 -> 37,
 Spanish 85 -> 82, French 205 -> 200, Portuguese 216 -> 212, every set better
 or the same, and the simulated review the same (``bench/pause_threshold.py``;
-README, "Input without punctuation").  A word
+docs/research/2026-11-24-no-punctuation-pauses.md).  A word
 the model already capitalised is left alone: making the model surer of it hid
 8 more errors from the simulated review of those episodes.
 Nothing changes where the file has punctuation (there the subtitler chose not
