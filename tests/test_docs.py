@@ -128,3 +128,28 @@ def test_the_site_builds_strictly(tmp_path):
                           capture_output=True, text=True, env=os.environ | {"NO_MKDOCS_2_WARNING": "1"})
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert (tmp_path / "site" / "reference" / "cli" / "index.html").is_file()
+
+
+def test_the_readme_accuracy_table_is_the_shipped_models_evaluation():
+    """The README quotes models/evaluation.json (the card's dev set): a new evaluation must update it."""
+    import json
+
+    evaluation = json.loads((ROOT / "models" / "evaluation.json").read_text(encoding="utf-8"))
+    names = {"**subcase**": "subcase", 'first word + "I"': "first word + I", "`truecase` (PyPI)": "truecase (PyPI)"}
+    inputs = {"punctuated": "punct", "no punctuation": "nopunct"}
+    rows = [line.split("|")[1:-1] for line in README.read_text(encoding="utf-8").splitlines()
+            if line.startswith("| ") and line.split("|")[1].strip() in names]
+    assert len(rows) == 6
+
+    def number(cell: str) -> float:
+        return float(cell.strip("*").split()[0].strip("*"))
+
+    for system, inp, f1, ser, intrinsic in (map(str.strip, r) for r in rows):
+        entry = evaluation["systems"][names[system]][inputs[inp]]
+        assert number(f1) == round(100 * entry["f1"], 1), (system, inp)
+        assert number(ser) == round(100 * entry["ser"], 1), (system, inp)
+        assert number(intrinsic) == round(100 * entry["intrinsic_f1"], 1), (system, inp)
+        if system == "**subcase**":
+            lo, hi = (round(100 * x, 1) for x in entry["f1_interval"])
+            assert f"({lo}-{hi})" in f1
+    assert evaluation["model"]["version"] in README.read_text(encoding="utf-8")
