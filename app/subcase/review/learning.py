@@ -306,9 +306,8 @@ class Learner(HouseStyleLearning, RaisingRules):
         raised for review instead: a phrase written both ways in one file (a talk writes the spoken
         command "Place order." twice and then "Place Order."; the fix of the third had capitalised the
         first two) is never broken, and a repeated title the model is sure is prose ("Easy Checks")
-        costs the editor a visit per repeat instead of nothing.  On the dev subtitles learned 2 fixed /
-        2 broken -> 2 / 0, 47 -> 45 errors left for 1 more visit; six held-out Seinfeld episodes and
-        the 35 multilingual dev files, punctuated or not, the same either way."""
+        costs the editor a visit per repeat instead of nothing
+        (docs/research/2026-11-23-simulated-review.md)."""
         lowers = [f.lower() for f in forms]
         for start in self._index.get(lowers[0], ()):
             c, s = start
