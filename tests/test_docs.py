@@ -153,3 +153,17 @@ def test_the_readme_accuracy_table_is_the_shipped_models_evaluation():
             lo, hi = (round(100 * x, 1) for x in entry["f1_interval"])
             assert f"({lo}-{hi})" in f1
     assert evaluation["model"]["version"] in README.read_text(encoding="utf-8")
+
+
+def test_the_readme_says_what_every_convert_option_means():
+    import argparse
+
+    from subcase.cli import build_parser
+
+    parser = build_parser()
+    convert = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices["convert"]
+    table = "\n".join(line for line in README.read_text(encoding="utf-8").splitlines() if line.startswith("| `"))
+    missing = [a.option_strings[-1] for a in convert._actions
+               if a.option_strings and a.help != argparse.SUPPRESS and not isinstance(a, argparse._HelpAction)
+               and not any(f"`{o}" in table for o in a.option_strings)]
+    assert not missing, f"README's convert table does not explain {missing}"
