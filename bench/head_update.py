@@ -2,7 +2,7 @@
 
     pip install onnx   # only this experiment needs it (the train extra has it)
     PYTHONPATH=app python bench/head_update.py ../shared/data/dev-subtitles [--strip-punct]
-    PYTHONPATH=app python bench/head_update.py W3C_FOLDER --series   # across a series (issue 16)
+    PYTHONPATH=app python bench/head_update.py W3C_FOLDER --series   # across a series
 
 The shipped ONNX graph is copied with the encoder's last hidden state (the
 input of the 384 x 4 tagging head) exposed as a second output, and the head's
@@ -16,7 +16,7 @@ never sees.  Fitting on all of a file's decisions at once is an upper bound:
 in the app a word could only gain from the decisions made before it.
 
 Prints, per L2 strength, how many unseen words the update turns right and
-how many it turns wrong.  Measured (README, "Simulated review"): about as
+how many it turns wrong.  Measured (docs/research/2026-11-23-simulated-review.md): about as
 many wrong as right, so the app does not do it.
 """
 
@@ -155,7 +155,7 @@ def flips(files: list[dict], w: np.ndarray, b: np.ndarray, temperature: float, t
 
 def flips_series(files: list[dict], w: np.ndarray, b: np.ndarray, temperature: float, threshold: float,
                  lam: float, steps: int = 300) -> tuple[int, int]:
-    """Across a series (issue 16): the correction fitted on the decided words of the files before
+    """Across a series: the correction fitted on the decided words of the files before
     each file, applied to the words of that file the editor never sees."""
     fixed = broken = 0
     for k in range(1, len(files)):
@@ -179,7 +179,7 @@ def main() -> int:
     ap.add_argument("refs", type=Path, help="folder of human-cased .srt/.vtt files")
     ap.add_argument("--strip-punct", action="store_true")
     ap.add_argument("--series", action="store_true",
-                    help="fit on the files before each file (in name order), apply to that file (issue 16)")
+                    help="fit on the files before each file (in name order), apply to that file")
     args = ap.parse_args()
     models = ROOT / "models"
     meta = json.loads((models / "model.json").read_text(encoding="utf-8"))

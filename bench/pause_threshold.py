@@ -5,7 +5,7 @@
 Input without punctuation, through the same code as ``subcase evaluate --strip-punct``; for each
 silence (ms) and likelihood ratio, the errors, F1 and intrinsic F1 per language (intrinsic F1
 drops where a word that continues a sentence is raised).  Ratio 1 is the model alone, "hard"
-raises every first word after the silence.  Results: README, "Input without punctuation".
+raises every first word after the silence.  Results: docs/research/2026-11-24-no-punctuation-pauses.md.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Would fine-tuning the whole model on a series' corrected subtitles help its next files (issue 16)?
+"""Would fine-tuning the whole model on a series' corrected subtitles help its next files?
 
     pip install -e '.[train]'
     PYTHONPATH=app python bench/profile_finetune.py SERIES_FOLDER --first 9 --out work/pft \

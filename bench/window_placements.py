@@ -9,9 +9,9 @@ are read with other context, and ranks the words for review three ways: by
 the confidence alone (what the app does), by the lower of the two readings'
 confidences in the first reading's form, and by their mean.  Printed: the
 errors left (share of words) when the editor reviews the lowest-ranked 5, 10,
-15 and 20% of the words, with and without punctuation.  Measured (README,
-"Simulated review"): no better than the confidence alone, for twice the model
-time, so the app reads each word once.
+15 and 20% of the words, with and without punctuation.  Measured
+(docs/research/2026-11-23-simulated-review.md): no better than the confidence
+alone, for twice the model time, so the app reads each word once.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ Accuracy: the dev subtitles (../shared/data/dev-subtitles), punctuated and with
 punctuation stripped, through the same code as ``subcase evaluate``.  Speed: CPU
 seconds (``time.process_time``, one onnxruntime thread) to case a 1,500-cue film,
 steps alternating, median of 5 -- steadier than wall time on a shared machine.
-Results for the shipped model are in models/ablation.md ("Window overlap").
+Results for the shipped model are in docs/research/2026-11-23-window-overlap-at-run-time.md.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 A back catalogue of thousands of films goes to an existing Dask cluster
 (``dask scheduler`` / ``dask worker`` by hand, SLURM through dask-jobqueue,
-Kubernetes through dask-kubernetes; see the README).  We only submit one task
+Kubernetes through dask-kubernetes; see docs/guide/command-line.md).  We only submit one task
 per file; Dask schedules them.  From Python::
 
     from subcase.cluster import convert_on_cluster

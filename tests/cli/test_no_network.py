@@ -4,7 +4,7 @@ onnxruntime's recent PyPI builds (1.32.0 here; Linux and macOS) carry Microsoft'
 telemetry: unless switched off before onnxruntime initializes, they write a
 device id and an event queue to ~/.cache/Microsoft/DeveloperTools/.onnxruntime
 and an uploader thread looks up the collector's host name right after a
-session is created (README, "Privacy").  subcase.casing.onnx_session switches it off.
+session is created (docs/privacy.md).  subcase.casing.onnx_session switches it off.
 
 How far these tests reach:
 

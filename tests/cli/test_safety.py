@@ -1,5 +1,5 @@
 """``subcase convert``/``evaluate`` never overwrite what they should not, and say
-why in one line (issue 12).  Real files, the real model."""
+why in one line.  Real files, the real model."""
 
 from __future__ import annotations
 

@@ -101,8 +101,8 @@ def test_a_real_x_server_passes_and_the_x11_plugin_shows_the_window(tmp_path):
         xvfb.wait(timeout=10)
 
 
-def test_the_readme_lists_the_packages_the_error_names():
+def test_the_readme_and_install_page_list_the_packages_the_error_names():
     from subcase.gui.display import XCB_PACKAGES
 
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert f"\napt-get install {XCB_PACKAGES}\n" in readme
+    for page in (ROOT / "README.md", ROOT / "docs" / "install.md"):
+        assert f"\napt-get install {XCB_PACKAGES}\n" in page.read_text(encoding="utf-8"), page

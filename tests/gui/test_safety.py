@@ -1,4 +1,4 @@
-"""The window never loses an edit, a log or a file without asking (issue 12).
+"""The window never loses an edit, a log or a file without asking.
 
 Real window offscreen, real model, real dialogs: each QMessageBox and
 QFileDialog here is the one the user would see, answered by clicking its

@@ -1,4 +1,4 @@
-"""The edit log is never lost silently (issue 12): a log that cannot be created
+"""The edit log is never lost silently: a log that cannot be created
 or written raises EditLogError, and a decision it could not record is rolled
 back, so what the session shows is always what is on disk."""
 

@@ -1,4 +1,4 @@
-"""Profiles (issue 16): built from real edit logs of real review sessions with the real model."""
+"""Profiles: built from real edit logs of real review sessions with the real model."""
 
 from __future__ import annotations
 

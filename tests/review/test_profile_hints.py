@@ -1,4 +1,4 @@
-"""A profile's review hints and checks (issue 16), with the real model, real logs and real sessions.
+"""A profile's review hints and checks, with the real model, real logs and real sessions.
 
 - a *confirm*: a word the editor wrote one way in every earlier file leaves the review list
   where the model doubts that very form;

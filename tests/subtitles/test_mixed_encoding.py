@@ -1,4 +1,4 @@
-"""Mixed or broken encodings are refused, never recased into mojibake (issue 12),
+"""Mixed or broken encodings are refused, never recased into mojibake,
 and a recase changes no byte outside the letters it recased."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Saving never replaces what it should not (issue 12): backups, symlinks,
+"""Saving never replaces what it should not: backups, symlinks,
 permissions, read-only files, and names as long as the file system allows."""
 
 from __future__ import annotations

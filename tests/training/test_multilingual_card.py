@@ -50,3 +50,24 @@ def test_without_a_card_to_keep_from_the_log_is_asked_for(model_dir):
     (model_dir / "MODEL_CARD.md").unlink()
     with pytest.raises(CardError, match="give --log and --speed"):
         write_card(model_dir, EVALUATION, None, None)
+
+
+def test_the_shipped_card_has_the_standard_sections_and_is_short():
+    from subcase.training.multilingual_card import SECTIONS
+
+    if not (SHIPPED / "MODEL_CARD.md").is_file():
+        pytest.skip("the multilingual model is not in this checkout")
+    lines = (SHIPPED / "MODEL_CARD.md").read_text(encoding="utf-8").splitlines()
+    assert [line for line in lines if line.startswith("## ")] == list(SECTIONS)
+    assert len(lines) <= 250
+    # this model's dev F1 with its interval over files
+    assert any(line.startswith("| German (") and " (" in line.split("|")[3] for line in lines)
+
+
+def test_a_card_of_the_earlier_shape_can_still_be_kept_from(model_dir):
+    from subcase.training.multilingual_card import LEGACY_HELD_OUT_HEADING
+
+    card = model_dir / "MODEL_CARD.md"
+    held, speed = kept_from_card(card)
+    card.write_text(f"# old card\n\n| speed | {speed} |\n\n{LEGACY_HELD_OUT_HEADING}\n\n{held}\n", encoding="utf-8")
+    assert kept_from_card(card) == (held, speed)

@@ -41,8 +41,8 @@ class CasingCancelled(Exception):
 
 
 # StreamToken and WordPrediction are NamedTuples: immutable as frozen dataclasses are, and cheaper to make
-# (0.29 against 0.41 us for a prediction), which counts when a film makes one per word (README, "The Python
-# around the model").
+# (0.29 against 0.41 us for a prediction), which counts when a film makes one per word
+# (docs/research/2026-11-27-bench-python-overhead.md).
 class StreamToken(NamedTuple):
     """One token of the input stream: a word (to be tagged) or punctuation."""
 

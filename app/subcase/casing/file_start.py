@@ -4,17 +4,14 @@ A film, a talk or an episode starts with a new sentence, and its subtitles
 with a capital.  The model does not know where a file starts: it is trained
 on windows cut from running text, which often begin mid-sentence, and the
 full stop the engine puts before a file (``CasingEngine.predict``) only
-partly tells it.  So it is unsure of the first word: of the 63 development
-and held-out files (22 English and 35 multilingual development subtitles,
-six Seinfeld episodes never trained on), 54 open with a word this module
-picks, and the humans capitalised all 54; the model wrote 2 in lower case
-and left 29 under the review threshold, its confidences expecting 4.9 of
-them in lower case (README, "The first word of a file").
+partly tells it.  So it is unsure of the first word, which the humans
+capitalise in every file that plainly opens with one
+(docs/research/2026-11-27-file-start.md).
 
 So, as a silence is weighed (pauses.py), the evidence is folded in, not
-obeyed: the odds for lower case are divided by ``LIKELIHOOD_RATIO`` (about
-4.9 expected over 0 + 1 seen), the mass going to the capitalised tags in
-proportion (an all-caps title stays UPPER if the model thought so).  Only a
+obeyed: the odds for lower case are divided by ``LIKELIHOOD_RATIO`` (what the
+model's confidences expected in lower case over what was seen), the mass going
+to the capitalised tags in proportion (an all-caps title stays UPPER if the model thought so).  Only a
 word that plainly opens the text is weighed: the first word of the first cue
 with words, after nothing but a dash, a quotation mark or an opening ¡ or ¿.  Not a sound cue or anything
 else in brackets (house style decides those), not after an ellipsis (a file

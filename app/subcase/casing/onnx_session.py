@@ -25,7 +25,7 @@ from subcase.errors import SubcaseError
 # telemetry, on by default: `import onnxruntime` writes a device id and an event queue to
 # ~/.cache/Microsoft/DeveloperTools/.onnxruntime and an uploader thread looks up
 # mobile.events.data.microsoft.com right after a session is created (measured with 1.32.0,
-# see README "Privacy").  disable_telemetry_events() comes after the import has written the
+# see docs/privacy.md).  disable_telemetry_events() comes after the import has written the
 # files; only an environment variable read when onnxruntime initializes stops it all: 1.32.0
 # reads ORT_DISABLE_TELEMETRY (docs/Privacy.md), the current source ORT_TELEMETRY_DISABLED.
 # Forced, not defaulted: subtitles may be unreleased work, and subcase talks to no one.

@@ -2,35 +2,26 @@
 
 Speech-recognition output often has no . ! ? at all, and then the words are all
 the model has to tell where a sentence starts.  A cue start is the likeliest
-place, but not a sure one: without punctuation, 128 of the English model's 364
-errors on the development subtitles are sentence starts at a cue start.  The
-timing adds evidence, how much depends on the genre:
+place, but not a sure one, and sentence starts at cue starts are the commonest
+error on such input.  The timing adds evidence, how much depends on the genre:
 
 - in talks, cut into cues at line breaks, a cue after a silence of a second or
-  more nearly always opens a sentence (78 of 80 in the English development
-  files), against under half of the cues after a short gap;
+  more nearly always opens a sentence, against under half of the cues after a
+  short gap;
 - in sitcom dialogue nearly every cue opens a sentence, and a speaker also
-  pauses inside one ("I'm sorry, but, we, uh" ... "to"): in six Seinfeld
-  episodes held out from training, 9% of the cues after a long silence
-  continue a sentence, as many as after a short gap.
+  pauses inside one ("I'm sorry, but, we, uh" ... "to"), so a long silence
+  says little there.
 
 So the silence is weighed, not obeyed: in a file without sentence punctuation,
 where the model wrote the first word of a cue after a pause in lower case, the
 odds against lower case are multiplied by ``LIKELIHOOD_RATIO``, the mass taken
 from lower case going to Title.  The model still chooses, and a word it raises
 this way stays under the review threshold, so the editor sees it.  A hard rule
-(every such word raised) fixed more in the talks but broke 55 words and fixed
-32 in the held-out Seinfeld episodes (model 0.1.0), where a ratio of 2 gained
-in all three sets.  With models 0.2.0 and the multilingual data-v5 weights the
-model is far too sure of lower case there: of the 36 such words it still wrote
-in lower case after that ratio (English and multilingual dev files, Seinfeld),
-3 were, where it expected 25.6.  So the ratio is 8 now: errors without
-punctuation English (dev and Seinfeld) 1,106 -> 1,101, German 38 -> 37,
-Spanish 85 -> 82, French 205 -> 200, Portuguese 216 -> 212, every set better
-or the same, and the simulated review the same (``bench/pause_threshold.py``;
-README, "Input without punctuation").  A word
-the model already capitalised is left alone: making the model surer of it hid
-8 more errors from the simulated review of those episodes.
+(every such word raised) breaks more than it fixes in dialogue; the model is
+far too sure of lower case at these places, hence a ratio as large as 8
+(docs/research/2026-11-24-no-punctuation-pauses.md, ``bench/pause_threshold.py``).
+A word the model already capitalised is left alone: making the model surer of
+it would hide errors from the review.
 Nothing changes where the file has punctuation (there the subtitler chose not
 to end the sentence), inside brackets (house style decides sound cues) or for
 the first cue.

@@ -96,8 +96,9 @@ def _lower_case(languages: Sequence[str]) -> list[frozenset[str]] | None:
 def _rule_words(cues: Sequence[Sequence[Token]], per_cue: list[Method]) -> list[WordCasing]:
     # Sentence starts are found over the whole file: a rule cue after a model cue may continue its sentence.
     # Speech-recognition output (no . ! ? anywhere, no capital anywhere) has nothing to go by but cue
-    # starts: raising those took Spanish F1 from 3.6 to 58.2 and SER from 98.6 to 79.1 (README, "Languages");
-    # a file with capitals or punctuation keeps them as its only guide.
+    # starts, and raising those is far better than leaving the file in lower case
+    # (docs/research/2026-11-23-languages-routing-detection.md); a file with capitals or punctuation keeps them
+    # as its only guide.
     asr = not marks_sentence_ends(cues) and \
         not any(ch.isupper() for tokens in cues for t in tokens for ch in t.text)
     initial = rule_starts(cues, cue_starts_sentence=asr)

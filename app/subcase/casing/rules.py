@@ -1,6 +1,7 @@
 """What subcase does to text in a language its model cannot case: rules that never damage.
 
-Measured on the development subtitles (README, "Languages"), the English model
+Measured on the development subtitles
+(docs/research/2026-11-23-languages-routing-detection.md), the English model
 on Spanish, French, German or Portuguese text makes more errors than it fixes
 (SER 70-111%), and in Spanish and Portuguese it loses even to a rule that
 capitalises sentence starts.  So, until a language has a model of its own:

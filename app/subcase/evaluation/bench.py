@@ -395,7 +395,7 @@ def run_bench(args) -> int:
     if not cpu["int8_kernel"].startswith(("AVX2", "SSE", "unknown")):
         # the users' machines are AVX2-only: say how to time their kernel on this one (from a checkout)
         print(f"This host's int8 kernel is {cpu['int8_kernel']}; for the AVX2 kernel of AVX2-only CPUs, natively "
-              "here: python bench/avx2_only.py subcase bench (a source checkout; README, \"Benchmarks\").")
+              "here: python bench/avx2_only.py subcase bench (a source checkout; docs/performance.md).")
     return 0
 
 

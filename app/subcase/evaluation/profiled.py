@@ -1,4 +1,4 @@
-"""A simulated review session that opens each file with a profile, as the editor does (issue 16)."""
+"""A simulated review session that opens each file with a profile, as the editor does."""
 
 from __future__ import annotations
 

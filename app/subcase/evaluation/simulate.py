@@ -146,7 +146,7 @@ def simulate_file(prep: Prepared, engine: CasingEngine, threshold: float | None,
     n = Counts(words=sum(len(r) for r in prep.ref_words))
     n.initial_errors = sum(w.form != r for ws, rs in zip(state.cues, prep.ref_words) for w, r in zip(ws, rs))
     # Made after counting the model's errors: a session may bring a profile that re-cases words
-    # (issue 16), and those count as learned below.
+    #, and those count as learned below.
     guess = prep.casing.language
     session = make_session(doc, state, engine, guess.language if guess is not None else None)
     pos = state.next_to_review(None, wrap=False)
@@ -236,7 +236,7 @@ def run_simulation(paths: list[Path], engine: CasingEngine, args, styles: StyleM
     """The CLI's run: every file cased once, then reviewed by the simulated editor.
 
     Chosen house styles are applied after casing, as the editor applies them when it opens a file;
-    then the ``profile`` (issue 16), if any."""
+    then the ``profile``, if any."""
     preps, skipped = read_each(paths, lambda p: prepare(p, engine, args.strip_punct, args.upper, styles,
                                                           getattr(args, "lang", "auto")), log)
     factory: SessionFactory = plain_session if args.no_learning else learning_session
@@ -246,7 +246,7 @@ def run_simulation(paths: list[Path], engine: CasingEngine, args, styles: StyleM
     return simulate(preps, engine, args.threshold, factory, skipped, log)
 
 
-# The configurations the README and the model card report (``python -m subcase.evaluation.simulate``).
+# The configurations the docs and the model card report (``python -m subcase.evaluation.simulate``).
 CARD_RUNS = (
     ("punct", False, False), ("strip-punct", True, False), ("upper", False, True),
 )

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Mapping
 
 # What Qt's X11 plugin (PySide6 6.11.3 and 6.12.0) needs on a bare Debian 12 system, found with ldd in a
-# minimal debootstrap and checked by running the GUI on Xvfb; the README shows the same line.
+# minimal debootstrap and checked by running the GUI on Xvfb; the README and docs/install.md show the same line.
 XCB_PACKAGES = ("libegl1 libgl1 libfontconfig1 libdbus-1-3 libglib2.0-0 libx11-xcb1 libxcb-cursor0 "
                 "libxcb-icccm4 libxcb-image0 libxcb-keysyms1 libxcb-randr0 libxcb-render-util0 libxcb-shape0 "
                 "libxcb-sync1 libxcb-xfixes0 libxcb-xkb1 libxkbcommon-x11-0")

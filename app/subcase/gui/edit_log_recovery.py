@@ -1,7 +1,7 @@
 """When the edit log cannot be created or written: ask, never lose it silently.
 
 A mixin for MainWindow.  The edit log is the record of every human decision
-(README, "Edit log"), so a failure to write it is never swallowed:
+(docs/reference/edit-log.md), so a failure to write it is never swallowed:
 
 - Opening a file whose log cannot be created (its folder is read-only, the
   disk is full) asks before the review starts: try again, choose another

@@ -1,4 +1,4 @@
-"""Take the README screenshots of the real window (run under Xvfb, not offscreen).
+"""Take the screenshots of the README and docs/ from the real window (run under Xvfb, not offscreen).
 
     xvfb-run -a -s "-screen 0 1600x1000x24" env PYTHONPATH=app \
         python -m subcase.gui.screenshot FILE resources/screenshot-light.png [light|dark] [tags]

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from .state import Pos, Status
 
-# Words the learner may re-case: nobody reviewed them; a profile's change (issue 16) yields to
+# Words the learner may re-case: nobody reviewed them; a profile's change yields to
 # what the editor teaches in this file.
 OPEN = (Status.UNTOUCHED, Status.PROFILE)
 

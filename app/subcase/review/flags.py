@@ -21,7 +21,7 @@ file and the session's learner: the session puts them in
 ``state.flag_context`` (a ``FlagContext``); without it only the word's own
 evidence is listed.  They explain a highlight and do not add one: measured
 with ``subcase simulate-review``, a highlight fitted on them ranked errors no
-better than the confidence alone (README, "Simulated review").
+better than the confidence alone (docs/research/2026-11-23-simulated-review.md).
 
 ``look_of(word, threshold)`` names the state a word is drawn in.  The GUI
 maps each ``Look`` to its colours and marker; the rules that decide it live
@@ -61,7 +61,7 @@ class FlagContext:
     learner: Learner | None = None
     lexicon: Mapping[str, str] | None = None
     is_rare: Callable[[str], bool] | None = None
-    profile: ProfileApplication | None = None  # the profile applied to the file (issue 16)
+    profile: ProfileApplication | None = None  # the profile applied to the file
     _initial: dict | None = field(default=None, repr=False)
     _silences: dict[int, float] | None = field(default=None, repr=False)
 

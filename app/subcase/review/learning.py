@@ -36,13 +36,14 @@ start, then pushed onto every ``and``), so every rule is narrow:
   One fix can mislead, so the next restyled cue is raised for a check
   (``style_learning``).
 
-Measured and left off (README, "Simulated review"): confirmations from
-accepts (``confirm``) and raising the neighbours of a change
-(``raise_neighbours``).  A learned phrase raises for review, rather than
-capitalises, a word the model is sure is lower case (``raise_sure_phrases``).
+Confirmations from accepts (``confirm``) and raising the neighbours of a
+change (``raise_neighbours``) were measured and are off: they cost more
+visits than they caught errors (docs/research/2026-11-24-learning-rules.md).
+A learned phrase raises for review, rather than capitalises, a word the model
+is sure is lower case (``raise_sure_phrases``).
 
 The learner reads only the document and the review state, so a profile from
-other files (issue 16) can seed it through ``rules`` and ``styles``.
+other files can seed it through ``rules`` and ``styles``.
 """
 
 from __future__ import annotations
@@ -63,14 +64,10 @@ from .raising import UNPUNCTUATED_SURE_LOWER, RaisingRules, pos_of, quoted_spans
 from .style_learning import HouseStyleLearning
 
 # A word-wide UPPER form is not written over an occurrence the model is sure is lower case: an
-# ordinary word the editor wrote in capitals was a sound cue or a shout, not an acronym.  In six
-# Seinfeld episodes held out from training, with the brackets stripped with the punctuation, a fix in
-# "[KNOCKING ON DOOR]" put "ON" over 15 "on" (and "DOOR", "PARROT"): learned 24 fixed / 22 broken, with
-# this 24 / 3 (residual 142 -> 123 errors); punctuated 55 / 2 -> 55 / 0; the dev files unchanged
-# (README, "Simulated review").  ``Learner.raise_sure_phrases`` does the same for learned phrases.  0.95
-# rather than 0.99 (model 0.2.0, the data-v5 multilingual weights): those episodes without punctuation
-# 35 fixed / 4 broken -> 35 / 2 ("ON" at P(lower) 0.97, "VOICE" at 0.989), 106 -> 104 errors left for 1
-# more visit; the multilingual dev files 1 error fewer for 5 more visits; the English dev files the same.
+# ordinary word the editor wrote in capitals was a sound cue or a shout ("[KNOCKING ON DOOR]"), not an
+# acronym.  ``Learner.raise_sure_phrases`` does the same for learned phrases.  0.95 rather than 0.99: it
+# also keeps sound-cue words the model is a little less sure of, for about one more visit
+# (docs/research/2026-11-24-learning-rules.md).
 SURE_LOWER = 0.95
 
 Context = tuple[str | None, ...]  # lowercased words around and including the word, within the cue
@@ -92,7 +89,7 @@ class Learner(HouseStyleLearning, RaisingRules):
     width: int = 2           # neighbours on each side in a context rule (1 broke 3 words for 5 fixed)
     need_both: bool = False  # a context rule needs a word on both sides (not a cue edge)
     # Measured with simulate-review on the dev subtitles and left off by default, because
-    # neither beats moving the threshold (README, "Learning from every fix"):
+    # neither beats moving the threshold (docs/research/2026-11-24-learning-rules.md):
     confirm: bool = False      # an accept settles flagged words with the same form in the same context
     raise_neighbours: int = 0  # words on each side of a change raised for review
     # "word" | "bigram" | "": after a fix, raise for review the other occurrences cased otherwise
@@ -114,24 +111,20 @@ class Learner(HouseStyleLearning, RaisingRules):
     # A style learned from one fix is checked on the next restyled cue (see the module docstring).
     check_styles: bool = True
     # A learned style also settles the flagged words of its category that are written that way
-    # already (``style_learning``): in six held-out Seinfeld episodes, whose sound cues are UPPER,
-    # 41 fewer words to review (782 -> 741) and no more errors left.
+    # already (``style_learning``): the editor has said how the category is written, so asking again
+    # is a wasted visit (docs/research/2026-11-24-learning-rules.md).
     settle_styled: bool = True
     # An UPPER or Mixed form the editor accepted is taken as one they wrote (word-wide, below), and the
     # word-wide form settles the flagged occurrences already written that way: an acronym or product
-    # name the model doubts at each occurrence ("W3C" and "WCAG" in the French W3C talks).
-    # With learning, visits / errors left: English dev 537 / 40 -> 533 / 40, multilingual dev
-    # 989 / 73 -> 961 / 73, Seinfeld S9E14-19 702 / 41 -> 701 / 41; without punctuation 1,223 -> 1,218,
-    # 1,904 -> 1,866 and 3,628 -> 3,614, the same errors left (README, "Simulated review").
+    # name the model doubts at each occurrence ("W3C" and "WCAG" in the French W3C talks).  Fewer
+    # visits, no more errors left (docs/research/2026-11-24-learning-rules.md).
     settle_acronyms: bool = True
     # In a file that marks its sentence ends, a Title form the editor decided twice away from sentence
     # starts, and never another way, settles the flagged occurrences written so: a name the model doubts
     # at each occurrence ("Gammy", "Lopper" in Seinfeld).  It re-cases nothing (a Title form carried to
-    # other words broke 39 on the English dev files), and not in a file without sentence punctuation,
-    # where a Title word may be a sentence start the file does not mark.  With learning, visits / errors
-    # left: English dev 533 / 40 -> 525 / 41 ("Accessibility", which one W3C talk writes both ways),
-    # Seinfeld S9E14-19 701 / 41 -> 674 / 41, multilingual dev 961 / 73 -> 926 / 73; without
-    # punctuation (where it would cost 5 errors for 94 visits, worse than the threshold) unchanged.
+    # other words broke more than it fixed), and not in a file without sentence punctuation, where a
+    # Title word may be a sentence start the file does not mark
+    # (docs/research/2026-11-24-learning-rules.md).
     settle_titles: bool = True
     # The category words cased as plain sentences, with P(lower) (housestyle.plain_casing), asked
     # for once when a style is first learned; None: the model's probabilities tell names instead.
@@ -225,7 +218,7 @@ class Learner(HouseStyleLearning, RaisingRules):
         w = state.word(pos)
         form = w.form
         # A change is evidence that the model was wrong here: accepting a profile's form the model
-        # did not propose teaches as much as typing it (issue 16).
+        # did not propose teaches as much as typing it.
         changed = d.final != d.before or (d.word is not None and d.final != d.word.proposed)
         cat = self._cats.get(pos)
         if cat is not None:
@@ -313,9 +306,8 @@ class Learner(HouseStyleLearning, RaisingRules):
         raised for review instead: a phrase written both ways in one file (a talk writes the spoken
         command "Place order." twice and then "Place Order."; the fix of the third had capitalised the
         first two) is never broken, and a repeated title the model is sure is prose ("Easy Checks")
-        costs the editor a visit per repeat instead of nothing.  On the dev subtitles learned 2 fixed /
-        2 broken -> 2 / 0, 47 -> 45 errors left for 1 more visit; six held-out Seinfeld episodes and
-        the 35 multilingual dev files, punctuated or not, the same either way."""
+        costs the editor a visit per repeat instead of nothing
+        (docs/research/2026-11-23-simulated-review.md)."""
         lowers = [f.lower() for f in forms]
         for start in self._index.get(lowers[0], ()):
             c, s = start
@@ -479,9 +471,8 @@ def make_learner(engine, language: str | None = None) -> Learner:
 
     # Spanish, French and Portuguese names and titles capitalise their first word only ("Ministerio de
     # cultura", "La Marche turque"), German its nouns: the word after a Title fix is often lower case by
-    # rule there.  On the 35 multilingual dev files raising it cost 71 visits for 3 errors, no better
-    # than moving the threshold (about 21 visits per error there); in English 3-16 (README).  The rest
-    # of a quoted title likewise: 24 visits for none there, 4 for 7 errors on the English dev files.
+    # rule there, so raising it costs more visits per error caught than moving the threshold; the rest
+    # of a quoted title likewise (docs/research/2026-11-24-learning-rules.md).
     english = language in (None, "en")
     return Learner(engine.form, is_rare, plain=lambda cues, cats: plain_casing(engine, cues, cats, language),
                    raise_after_title=english, raise_quoted_titles=english)

@@ -1,5 +1,5 @@
 """What an edit-log record says about where a word stood, so that a profile can be
-rebuilt from the logs alone (issue 16).
+rebuilt from the logs alone.
 
 A decision is evidence about the word *in its context*: its neighbours in the
 cue, whether it starts a sentence (a positional capital says nothing about

@@ -1,4 +1,4 @@
-"""Profiles: what the editor taught in the files of one series, carried to the next file (issue 16).
+"""Profiles: what the editor taught in the files of one series, carried to the next file.
 
 A profile is a named domain ("W3C talks", "Lupin S1").  The edit logs are the
 source of truth: a profile is *built* from them (or from corrected subtitle

@@ -1,4 +1,4 @@
-"""Applying a profile to a file as it is opened (issue 16).
+"""Applying a profile to a file as it is opened.
 
 The profile's entries re-case the words nobody has reviewed: house style
 first, then whole phrases, then words between the same neighbours, then

@@ -1,4 +1,4 @@
-"""Building a profile from the evidence of a series (issue 16): the edit logs and the saved files.
+"""Building a profile from the evidence of a series: the edit logs and the saved files.
 
 Two kinds of evidence: the editor's final *decisions* (a change says the model
 gets the word wrong there) and every word of each *document* the editor saved

@@ -2,37 +2,28 @@
 
 A fix is evidence about words the model was sure of, but often not enough to change them: the
 word is raised (``Change.raised``, its form kept) with the reason the editor sees, and one undo
-takes the raise back with the fix.  The rules, measured with ``subcase simulate-review`` against
-what moving the review threshold buys (README, "Simulated review"):
+takes the raise back with the fix.  A raise is kept only where it finds errors for fewer visits
+than moving the review threshold would (measured with ``subcase simulate-review``; the figures are
+in docs/research/2026-11-24-learning-rules.md):
 
 - the other occurrences of a fixed word cased otherwise (``raise_disagreeing``), lowered again
-  once the editor has written the word both ways; not after a fix to Title of a word that opens a
+  once the editor has written the word both ways.  Not after a fix to Title of a word that opens a
   line, whose capital may be the line's (a song's "Get well soon / We wish you", a sentence whose
-  full stop was left out): with learning, 548 -> 537 visits on the English dev subtitles and
-  726 -> 702 in six held-out Seinfeld episodes with punctuation, 1,234 -> 1,223 and 3,728 -> 3,628
-  without (2 more errors left there, fewer than moving the threshold costs for as many visits),
-  998 -> 989 on the multilingual ones, the same errors left everywhere else.  In a file without
-  sentence punctuation a fix to Title raises only the occurrences the model doubts (P(lower) under
-  ``UNPUNCTUATED_SURE_LOWER``): a sentence start inside a cue looks like any other place there, so
-  "you" fixed to "You" is the sentence's capital, and raising every sure "you", "the", "a" cost six
-  held-out Seinfeld episodes 546 visits for 4 errors (3,614 / 93 -> 3,068 / 97; at the threshold that
-  gives back those visits, 0.982, 3,449 / 84); English dev 1,218 / 51 -> 1,212 / 51, multilingual
-  1,866 / 65 -> 1,859 / 66; with punctuation every raise is kept (there it finds an error in 1.3-2.8 visits);
+  full stop was left out).  In a file without sentence punctuation a fix to Title raises only the
+  occurrences the model doubts (P(lower) under ``UNPUNCTUATED_SURE_LOWER``): a sentence start
+  inside a cue looks like any other place there, so "you" fixed to "You" is the sentence's
+  capital, and raising every sure "you", "the", "a" would send the editor to hundreds of right words;
 - the longer lower-case words between two words the editor fixed to Title in one cue
   (``raise_title_gaps``): a title the model read as prose ("Web projects for better easier
-  Accessibility").  On the dev subtitles 5 more visits caught 4 errors with punctuation (2
-  without); in six held-out Seinfeld episodes 2 and 12 more visits caught none;
+  Accessibility");
 - in English, the longer lower-case word right after a fix to Title (``raise_after_title``): the
-  rest of a name the model missed ("Mountain dew", "Tower records").  12 and 20 more visits for
-  4 and 7 errors on the dev subtitles, 17 and 80 for 3 and 5 in Seinfeld, with and without
-  punctuation: fewer visits per error than moving the threshold in all four.  Spanish, French,
-  German and Portuguese names and titles do not capitalise every word, and there the raise cost
-  71 visits for 3 errors (``learning.make_learner`` turns it off);
+  rest of a name the model missed ("Mountain dew", "Tower records").  Spanish, French, German and
+  Portuguese names and titles do not capitalise every word, so ``learning.make_learner`` turns it
+  off there;
 - in English, after a fix to Title inside quotation marks, the longer lower-case words of the same
   quotation (``raise_quoted_titles``): a quoted title the model read as prose ("involving users in
-  web projects for better, easier accessibility").  On the dev subtitles with punctuation 4 more
-  visits caught 7 errors; in Seinfeld 2 more visits, none; Spanish, French, German and Portuguese
-  titles capitalise their first word only, and there it cost 24 visits for none;
+  web projects for better, easier accessibility"); the other four languages capitalise a title's
+  first word only;
 - measured and left off: the words on each side of any change (``raise_neighbours``).
 
 A mixin of ``learning.Learner``, whose fields it uses (the ``raise_*`` settings, ``_index``,

@@ -9,7 +9,7 @@ description in capitals, unseen.  So the ordinary
 words (not names) of the next restyled cue are also raised for a check; the editor's decision
 there settles it: kept, the style stands; put back, every word the style changed goes back
 to what it was and the category is left to the model.  Measured on the multilingual dev
-files (README, "Simulated review").
+files (docs/research/2026-11-23-simulated-review.md).
 
 A mixin of ``learning.Learner``, whose fields it uses (``styles``, ``_checks``, ``_cats``,
 ``_plain``, ``plain``, ``former``, ``check_styles``, ``settle_styled``).

@@ -7,7 +7,7 @@ Windows.  The directory is fsynced afterwards so the rename itself survives
 a power cut.  A crash at any point leaves at worst a stray ".NAME.*.tmp"
 file, which never has the target's name.
 
-What "the target" is, and what may be replaced (README, "Saving"):
+What "the target" is, and what may be replaced (docs/guide/saving.md):
 
 - A symbolic link is written through: the real file gets the new bytes and
   the link stays a link (the rename happens in the real file's folder).

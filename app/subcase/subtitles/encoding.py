@@ -117,8 +117,8 @@ def check_single_encoding(data: bytes, name: str) -> None:
     Such a file has no single right decoding.  Read as a legacy code page, its
     UTF-8 letters become two-character mojibake ("é" -> "Ã©") that the
     truecaser would then recase ("Ã" -> "ã"), changing bytes for good; so it is
-    refused, and the user converts it to one encoding first (README,
-    "Encodings").  A UTF-8 line is one with a multi-byte UTF-8 sequence that
+    refused, and the user converts it to one encoding first
+    (docs/guide/saving.md).  A UTF-8 line is one with a multi-byte UTF-8 sequence that
     decodes strictly; pure-ASCII lines are valid in both and say nothing.
     """
     first_utf8: tuple[int, str] | None = None

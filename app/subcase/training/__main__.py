@@ -26,7 +26,7 @@ from . import distill, export, soup, train
 from .card import write_card
 
 DEV = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "dev-subtitles"
-# the shipped student's shape and seeds (models/lineage.md, steps 14-15)
+# the shipped student's shape and seeds (docs/research/2026-11-27-lineage.md, steps 14-15)
 STUDENT_LAYERS = "0,1,2"
 STUDENT_FFN = 768
 STUDENT_SEEDS = (0, 1)

@@ -19,9 +19,9 @@ layer and the head run on those n rows, and ``probs`` is n x 4.  The weights
 are the same tensors.  The numbers are not bit for bit those of the full
 graph: the dynamic int8 quantisation picks one scale per tensor, and the
 gathered tensors hold fewer rows (the same holds between two batchings of
-the full graph).  Measured on the shipped English model (README, "The last
-layer at the words only"): dev F1 unchanged, 7.6% fewer instructions per
-film on the users' AVX2 kernel.
+the full graph).  Measured on the shipped English model
+(docs/research/2026-11-27-gather-last-layer.md): dev F1 unchanged, 7.6%
+fewer instructions per film on the users' AVX2 kernel.
 
 Applied by ``export`` and the multilingual export after quantisation (their
 calibration is fitted on the full int8 graph of the same weights), and by this

@@ -258,7 +258,7 @@ def build_data(encoder_dir: Path, roots: list[Path], seed: int = 0, with_dialogu
         for lang in LANGS:
             if not found["train"][lang]:
                 raise SystemExit(f"no {missing[0]} for {lang} under {[str(r) for r in roots]}: unpack {missing[1]} "
-                                 "there (README, Training)")
+                                 "there (docs/dev/training.md)")
             docs = encoded(found["train"][lang], rng)
             data["train"][lang] += docs
             data[val_key][lang] = encoded(found["val"][lang], rng)
@@ -470,7 +470,7 @@ def average(checkpoints: list[Path], out: Path, encoder_dir: Path, data_path: Pa
             english_path: Path | None = None) -> None:
     """One checkpoint whose weights are the mean of ``checkpoints`` (runs of different seeds continued
     from one checkpoint): on the dev subtitles two seeds disagree by up to 3.4 F1 per language and
-    input, and their average is steadier than either (README, "The multilingual model").  The average
+    input, and their average is steadier than either (docs/dev/training.md).  The average
     is scored on the held-out windows training scores, and the record goes to ``log.jsonl`` beside
     ``out``, for the card."""
     import torch

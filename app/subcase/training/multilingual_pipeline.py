@@ -157,7 +157,7 @@ def main(argv: list[str] | None = None) -> None:
     train = ["train", "--encoder", str(encoder), "--data", str(data), "--out", str(work / "run"), *english]
     # Two phases in one run folder (the second resumes from the first's last.pt): at a constant
     # rate the dev scores swung from language to language; a last phase at a lower rate kept or
-    # raised every one of them (README, "The multilingual model").
+    # raised every one of them (docs/dev/training.md).
     low = args.minutes * min(max(args.low_rate_share, 0.0), 1.0)
     if args.minutes - low > 0:
         multilingual.main(train + ["--minutes", str(args.minutes - low)])
@@ -179,7 +179,7 @@ def main(argv: list[str] | None = None) -> None:
 
 def _seeds_phase(work: Path, name: str, start: Path, data_file: str, data_flags: list[str], encoder: Path,
                  roots: list[str], english: list[str], minutes: float) -> tuple[Path, Path]:
-    """A phase on more dialogue, as the shipped weights were made (README, "The multilingual model"): its
+    """A phase on more dialogue, as the shipped weights were made (docs/dev/training.md): its
     data (``data_flags``: data v4 adds the Wesnoth dialogue, data v5 FreeDroidRPG's as well), then two
     seeds from ``start``'s checkpoint at the low rate, and their weight average in ``run-NAME``."""
     data = work / data_file

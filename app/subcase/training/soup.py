@@ -33,7 +33,7 @@ def main(argv=None) -> None:
     ap.add_argument("--average", action="store_true",
                     help="write the average whatever scores best (the candidates are still scored and logged): "
                          "the shipped student's recipe, chosen before its runs, as held-out windows have "
-                         "stopped predicting real subtitles (models/ablation.md)")
+                         "stopped predicting real subtitles (docs/research/2026-11-27-lineage.md)")
     args = ap.parse_args(argv)
     torch.set_num_threads(2)
     enc_dir = encoder_dir()
