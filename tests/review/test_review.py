@@ -98,7 +98,7 @@ def test_session_writes_one_record_per_decision(cased, srt_file, data_dir):
     s.perform(a)
     # on disk already, before anything is closed
     [r] = read_records(path)
-    assert r["schema"] == 3 and r["action"] == "changed_tag"
+    assert r["schema"] == 4 and r["action"] == "changed_tag"
     assert (r["cue_index"], r["cue_id"], r["word_index"], r["input"], r["model_tag"], r["final"]) == \
         (1, "2", 1, "fbi", "U", "Fbi")
     assert r["model_probs"] == {"L": 0.05, "T": 0.4, "U": 0.5, "M": 0.05}
@@ -113,7 +113,7 @@ def test_session_writes_one_record_per_decision(cased, srt_file, data_dir):
     recs = read_records(path)
     assert [x["action"] for x in recs] == ["changed_tag", "undo", "accepted", "accepted", "saved"]
     assert (recs[-1]["saved_to"], recs[-1]["saved_format"]) == (str(srt_file.resolve()), "srt")
-    assert recs[1]["undoes"] == recs[0]["seq"]
+    assert recs[1]["undoes"] == [recs[0]["seq"]]
     assert len({x["seq"] for x in recs}) == len(recs)
     assert seen == [(1,), (1,), (0,)]
     s.close()

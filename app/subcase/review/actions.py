@@ -31,7 +31,7 @@ class Decision:
     final: str                   # the final word form, or the new cue text
     before: str                  # the form (or cue text) before the decision
     # For the app's own changes ("learned"): the index, in the same list of
-    # decisions, of the human decision that caused it; the log turns it into a seq.
+    # decisions, of the human decision that caused it; the log lists the change in that record.
     caused_by: int | None = None
 
 

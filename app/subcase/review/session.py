@@ -74,7 +74,7 @@ class ReviewSession:
         current = self.state.current
         decisions = action.do(self.doc, self.state)
         try:
-            seqs = self._log([self._record(d) for d in decisions])
+            seqs = self._log(self._records(decisions))
         except EditLogError:
             action.undo(self.doc, self.state)
             self.state.current = current
@@ -99,8 +99,8 @@ class ReviewSession:
         action.undo(self.doc, self.state)
         undone = self._seqs.get(id(action), [])
         try:
-            self._log([self._base("undo", action.cues[0] if action.cues else None) | {"undoes": s}
-                       for s in undone])
+            if undone:  # one record per undo step, whatever it takes back
+                self._log([self._base("undo", action.cues[0] if action.cues else None) | {"undoes": undone}])
         except EditLogError:
             action.do(self.doc, self.state)
             self.state.current = current
@@ -150,13 +150,17 @@ class ReviewSession:
     def log_saved(self, saved: Saved) -> None:
         """The "saved" record; EditLogError if it cannot be written.
 
-        The document as saved goes into the log too: a profile (issue 16) reads how the editor
-        left every word, not only the ones they decided, so a form the file also writes
-        otherwise is no evidence.
+        A profile reads how the editor left every word, not only the ones they decided (a form
+        the file also writes otherwise is no evidence); it reads the saved file back from disk,
+        so the record names it by path and sha256 rather than holding a copy of it.
         """
-        self._log([self._base("saved", None) | {"saved_to": str(saved.path.resolve()),
-                                                 "saved_format": saved.document.format,
-                                                 "document": saved.document.render()}])
+        path = saved.path.resolve()
+        try:
+            size = path.stat().st_size
+        except OSError:
+            size = -1
+        self._log([self._base("saved", None) | {"saved_to": str(path), "saved_format": saved.document.format,
+                                                 "saved_sha256": self.base_sha256, "saved_bytes": size}])
 
     def snapshot(self) -> dict:
         """A crash-recovery snapshot of the unsaved review (see ``autosave``)."""
@@ -204,9 +208,27 @@ class ReviewSession:
                      proposed=w.proposed, before=d.before, final=d.final, final_tag=w.tag.value)
             if self.log is not None:  # neighbours, sentence start, category: a profile reads them (issue 16)
                 r["context"] = record_context(self.doc, self.state, self.learner, w)
-        if d.caused_by is not None:
-            r["_cause"] = d.caused_by
         return r
+
+    def _records(self, decisions: list[Decision]) -> list[dict]:
+        """One record per human decision; the app's own changes ("learned") are listed, compactly,
+        in the record of the decision that caused them (``editlog.CausedGroup``)."""
+        human = [(i, d) for i, d in enumerate(decisions) if d.action != "learned"]
+        records = {i: self._record(d) for i, d in human}
+        caused: dict[int | None, list[Decision]] = {}
+        for d in decisions:
+            if d.action == "learned":
+                caused.setdefault(d.caused_by if d.caused_by in records else None, []).append(d)
+        for cause, learned in caused.items():
+            groups = caused_groups(learned)
+            if cause is None:  # nothing human to hang them on: a record of their own
+                first = learned[0].cue_index
+                records[len(decisions)] = self._base("learned", first) | {
+                    "caused_by": None, "caused": groups, "caused_count": len(learned)}
+            else:
+                records[cause]["caused"] = groups
+                records[cause]["caused_count"] = len(learned)
+        return [records[k] for k in sorted(records)]
 
     def _log(self, records: list[dict]) -> list[int]:
         seqs = []
@@ -215,9 +237,6 @@ class ReviewSession:
             seq += 1
             r["seq"] = seq
             seqs.append(seq)
-        for r in records:
-            if "_cause" in r:  # an app change links to the human decision of the same action
-                r["caused_by"] = seqs[r.pop("_cause")]
         if self.log is not None and records:
             self.log.append(records)  # EditLogError: nothing was recorded, seq is not advanced
         self._seq = seq
@@ -226,3 +245,21 @@ class ReviewSession:
     def close(self) -> None:
         if self.log is not None:
             self.log.close()
+
+
+def caused_groups(learned: list[Decision]) -> list[dict]:
+    """The words the app changed, grouped by their status and the tag of their final form: a
+    restyle of hundreds of words is a few short lists of positions, not a record per word."""
+    groups: dict[tuple[str, str], dict] = {}
+    for d in learned:
+        w = d.word
+        if w is None:
+            continue
+        tag = w.tag.value
+        g = groups.setdefault((w.status.value, tag), {"status": w.status.value, "tag": tag, "at": []})
+        g["at"].append([w.cue_index, w.word_index])
+        if tag == "M":  # the only tag whose form the word and the tag do not tell
+            g.setdefault("forms", []).append(d.final)
+        if w.raised is not None:
+            g.setdefault("asked", []).append([w.cue_index, w.word_index])
+    return list(groups.values())
