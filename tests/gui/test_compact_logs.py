@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from PySide6.QtCore import Qt
 
 from subcase.review import log_path_for, read_records
 from subcase.review.profile_build import Skipped, evidence_from_logs, final_decisions, saved_documents
 
-from .conftest import needs_model, open_and_wait
+from .conftest import long_srt, needs_model, open_and_wait
 
 pytestmark = needs_model
 
@@ -78,3 +79,53 @@ def test_one_restyling_fix_undo_redo_save_writes_a_small_log_a_profile_still_rea
     ev = evidence_from_logs([log])
     assert ev.documents == 0 and ev.skipped.documents == 1
     assert json.loads(log.read_text(encoding="utf-8").splitlines()[-1])["saved_sha256"]
+
+
+def full_state(state):
+    return [[(w.word_index, w.start, w.end, w.input, w.proposed, w.form, w.model_tag, w.probs, w.status, w.raised)
+             for w in cue] for cue in state.cues]
+
+
+def test_the_autosave_after_one_edit_is_small_and_restores_the_exact_review(qtbot, make_window, tmp_path):
+    from PySide6.QtWidgets import QMessageBox
+
+    path = long_srt(tmp_path / "long.srt", cues=5000)
+    crashed = make_window()
+    open_and_wait(qtbot, crashed, path)
+    crashed.view.setFocus()
+    qtbot.keyClick(crashed.view, Qt.Key_N)
+    qtbot.keyClick(crashed.view, Qt.Key_U)  # one fix (and what the app learns from it)
+    snap = crashed.autosave_now(wait=True)
+    size = snap.stat().st_size
+    data = json.loads(snap.read_text(encoding="utf-8"))
+    assert not data["complete"] and data["n_cues"] == 5000
+    assert len(data["cues"]) == len(crashed.session.changed_cues) < 500
+    # a few dozen bytes per cue the fix touched, whatever the size of the file
+    assert size < 2_000 + 120 * len(data["cues"]) and size < path.stat().st_size / 10, size
+    expected_doc = crashed.session.doc.to_bytes()
+    expected_state = full_state(crashed.session.state)
+    expected_current = crashed.session.state.current
+    # the "crash": the window is never closed, so nothing cleans up the snapshot
+
+    window = make_window()
+    window.ask = lambda *a: QMessageBox.Yes
+    with qtbot.waitSignal(window.casing_finished, timeout=180_000):
+        assert window.check_recovery()
+    assert window.session.doc.to_bytes() == expected_doc
+    assert full_state(window.session.state) == expected_state
+    assert window.session.state.current == expected_current and window.is_modified()
+    crashed.ask = lambda *a: QMessageBox.Discard
+
+
+def test_a_snapshot_refuses_an_opened_file_that_now_cases_otherwise(qtbot, make_window, tmp_path):
+    path = sound_film(tmp_path / "film.srt", cues=20)
+    window = make_window()
+    open_and_wait(qtbot, window, path)
+    window.view.setFocus()
+    qtbot.keyClick(window.view, Qt.Key_N)
+    qtbot.keyClick(window.view, Qt.Key_U)
+    data = window.session.snapshot()
+    data["origin_fingerprint"] = "0" * 64  # as if the model or the house style had changed since
+    from subcase.review import autosave
+    with pytest.raises(autosave.RestoreError, match="no longer cases as it did"):
+        autosave.restore(data, (window.session.doc, window.session.state))

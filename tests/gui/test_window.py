@@ -259,7 +259,8 @@ def test_restore_after_crash(qtbot, make_window, sample, engines):
     window = make_window()
     asked = []
     window.ask = lambda title, *a: (asked.append(title), QMessageBox.Yes)[1]
-    assert window.check_recovery()
+    with qtbot.waitSignal(window.casing_finished, timeout=180_000):  # the opened file is cased again
+        assert window.check_recovery()
     assert asked == ["Restore unsaved review"]
     assert window.session.doc.to_bytes() == expected_doc
     assert [[(w.form, w.status) for w in c] for c in window.session.state.cues] == expected_state

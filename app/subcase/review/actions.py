@@ -38,6 +38,7 @@ class Decision:
 class Action:
     label = "action"
     cues: tuple[int, ...] = ()   # cues whose display changes
+    rewrites_words = False       # True if it rebuilds the review words of its cues (not only their forms)
     focus: Pos | None = None     # where the cursor goes after do/undo
 
     def do(self, doc: Document, state: ReviewState) -> list[Decision]:
@@ -164,6 +165,7 @@ class EditText(Action):
     """
 
     label = "Edit cue text"
+    rewrites_words = True  # the cue's review words are rebuilt: an autosave keeps them in full
 
     def __init__(self, cue_index: int, text: str):
         self.cue_index, self.text = cue_index, text

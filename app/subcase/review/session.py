@@ -54,6 +54,21 @@ class ReviewSession:
         # sha256 of the file the document was last read from or saved to: a
         # crash-recovery snapshot only applies to that exact file.
         self.base_sha256 = base_sha256 if base_sha256 is not None else file_sha256(doc.path or self.source)
+        # Crash recovery is proportional to what changed: the cues any step touched since the file was
+        # opened, and the file it was opened from, which a restore cases again (see ``autosave``).
+        # Without an origin (set by whoever cased the file, with ``set_origin``) snapshots hold every cue.
+        self.changed_cues: set[int] = set()
+        self.rewritten_cues: set[int] = set()  # cues whose words were rebuilt (a text edit): kept in full
+        self.origin: Path | None = None
+        self.origin_sha256: str | None = None
+        self.origin_fingerprint: str | None = None
+        self.styles: dict[str, str] = {}
+
+    def set_origin(self, path: Path, sha256: str, fingerprint: str, styles: dict[str, str] | None = None) -> None:
+        """The file the review was cased from, its sha256 and the fingerprint of the casing
+        (``autosave.fingerprint``, before anything else touched the state), and the house styles used."""
+        self.origin, self.origin_sha256, self.origin_fingerprint = Path(path).resolve(), sha256, fingerprint
+        self.styles = dict(styles or {})
 
     # -- running actions -------------------------------------------------------
     def perform(self, action: Action) -> None:
@@ -85,6 +100,9 @@ class ReviewSession:
             self.state.current = action.focus
         self.state.clamp_current()
         self._seqs[id(action)] = seqs
+        self.changed_cues.update(action.cues)
+        if getattr(human, "rewrites_words", False):
+            self.rewritten_cues.update(human.cues)
         self._notify(action.cues)
 
     def revert(self, action: Action) -> None:
@@ -110,6 +128,7 @@ class ReviewSession:
         if action.focus is not None:
             self.state.current = action.focus
         self.state.clamp_current()
+        self.changed_cues.update(action.cues)
         self._notify(action.cues)
 
     def replace_log(self, log: EditLog | None) -> None:
@@ -140,8 +159,14 @@ class ReviewSession:
             for c, cue in enumerate(saved.document.cues):
                 if cue.text != self.doc.cues[c].text:
                     self.state.cues[c] = realign(self.state.cues[c], cue.words(), c)
+                    self.rewritten_cues.add(c)
+                    self.changed_cues.add(c)
             self.doc = saved.document
             self.state.clamp_current()
+            self.origin = None  # another format: the opened file no longer cases into this document
+        if self.origin is not None and saved.path.resolve() == self.origin:
+            # written over the opened file: its content lives on in the backup the save kept, if any
+            self.origin = saved.backup.resolve() if saved.backup is not None else None
         self.base_sha256 = file_sha256(saved.path)
         if log:
             self.log_saved(saved)
@@ -166,7 +191,9 @@ class ReviewSession:
         """A crash-recovery snapshot of the unsaved review (see ``autosave``)."""
         return autosave.snapshot(self.doc, self.state, self.source, self.doc.path or self.source, self.base_sha256,
                                  mode=self.mode, model_version=self.model_version, model_sha256=self.model_sha256,
-                                 session_id=self.session_id, log_path=self.log.path if self.log else None)
+                                 session_id=self.session_id, log_path=self.log.path if self.log else None,
+                                 changed=self.changed_cues, rewritten=self.rewritten_cues, origin=self.origin, origin_sha256=self.origin_sha256,
+                                 origin_fingerprint=self.origin_fingerprint, styles=self.styles)
 
     def _notify(self, cues: tuple[int, ...]) -> None:
         for listener in list(self.listeners):
