@@ -56,6 +56,7 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
     casing_finished = Signal()       # a file is open and cased, ready to review
     casing_cancelled = Signal()
     casing_failed = Signal(str)
+    cue_text_edited = Signal(int)    # a cue's new text (F2) is in the document, its new words cased
     batch_opened = Signal(object)    # the BatchDialog
 
     def __init__(self, engines: EngineHolder | None = None, settings: Settings | None = None):
@@ -65,6 +66,7 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
         self.session: ReviewSession | None = None
         self.profile_app = None  # the open file's profile, as applied (review/profile_apply.py)
         self.task: LoadAndCaseTask | None = None
+        self._cue_tasks: set = set()  # casings of F2-edited cues in flight (kept alive until they report)
         self.restored_unsaved = False
         self.last_error = ""
         self.batch_dialogs: list[BatchDialog] = []

@@ -16,7 +16,7 @@ from typing import Callable
 
 from PySide6.QtCore import QObject, QRunnable, Signal
 
-from subcase.casing import CasingCancelled, CasingEngine, ModelError, case_file
+from subcase.casing import CasingCancelled, CasingEngine, ModelError, case_cue_text, case_file
 from subcase.casing.onnx_session import available_cores
 from subcase.digest import file_sha256
 from subcase.review import ReviewState
@@ -141,6 +141,35 @@ class LoadAndCaseTask(QRunnable):
                                            engine.info.version, engine.info.sha256, cased.casing.summary(),
                                            guess.cue_languages if guess is not None else None,
                                            sha256, fingerprint(state), styles))
+
+
+class CueSignals(QObject):
+    cased = Signal(object)   # list[WordCasing] of the new cue text
+    failed = Signal(str)
+
+
+class CaseCueTask(QRunnable):
+    """Case the text typed into a cue (F2) with its neighbours, so its new words are cased and
+    flagged like the rest; ``context`` is a copy (``casing.cue_context``) taken on the GUI thread."""
+
+    def __init__(self, engines: EngineHolder, context, cue_index: int, text: str, mode: str, lang: str):
+        super().__init__()
+        self.setAutoDelete(False)
+        self.engines, self.context, self.cue_index, self.text = engines, context, cue_index, text
+        self.mode, self.lang = mode, lang
+        self.signals = CueSignals()
+        self.done = threading.Event()
+
+    def run(self) -> None:
+        try:
+            words = case_cue_text(self.engines.get(), self.context, self.cue_index, self.text, self.mode, self.lang)
+            self.signals.cased.emit(words)
+        except ModelError as exc:
+            self.signals.failed.emit(f"The casing model cannot be used: {exc}")
+        except Exception:  # a bug: report it instead of dying silently in a thread
+            self.signals.failed.emit(traceback.format_exc())
+        finally:
+            self.done.set()
 
 
 class EngineSignals(QObject):
