@@ -7,17 +7,17 @@ editor shows is exactly what the command line writes.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from subcase.subtitles import Document, load
+from subcase.subtitles import Cue, Document, load
 
 from .engine import CasingEngine, OnProgress, ShouldCancel
 from .gcpause import paused_gc
 from .modes import Mode
 from .pauses import pauses_of
 from .routing import case_by_language
-from .stream import DocumentCasing, line_numbers
+from .stream import DocumentCasing, WordCasing, line_numbers
 
 
 @dataclass
@@ -58,3 +58,26 @@ def apply_casing(doc: Document, casing: DocumentCasing) -> int:
         doc.recase(c, spans)
         changed += len(spans)
     return changed
+
+
+CONTEXT_CUES = 2  # cues on each side of an edited cue that the model reads with it
+
+
+def cue_context(doc: Document, cue_index: int) -> tuple[list[Cue], int]:
+    """Copies of a cue and its neighbours, and where the cue is among them: what ``case_cue_text``
+    reads, taken on the thread that owns the document."""
+    lo, hi = max(0, cue_index - CONTEXT_CUES), min(len(doc.cues), cue_index + CONTEXT_CUES + 1)
+    return [replace(c, _tokens=None) for c in doc.cues[lo:hi]], cue_index - lo
+
+
+def case_cue_text(engine: CasingEngine, context: tuple[list[Cue], int], cue_index: int, text: str,
+                  mode: Mode | str = Mode.RESTORE, lang: str = "auto") -> list[WordCasing]:
+    """How the model cases ``text`` as the new text of cue ``cue_index``, read with its neighbours
+    (``cue_context``: a sentence start, a name across cues); offsets into ``text``."""
+    cues, at = context
+    cues = [replace(c, _tokens=None) for c in cues]
+    cues[at].text = text
+    tokens = [c.tokens() for c in cues]
+    lines = [line_numbers(c.text, t) for c, t in zip(cues, tokens)]
+    casing = case_by_language(engine, tokens, lines, Mode(mode), lang, pauses=pauses_of(cues))
+    return [w._replace(cue_index=cue_index) for w in casing.words if w.cue_index == at]

@@ -9,15 +9,17 @@ from __future__ import annotations
 
 from typing import Callable, Protocol
 
-from PySide6.QtCore import QItemSelectionModel, Qt
-from PySide6.QtGui import QUndoCommand
+from PySide6.QtCore import QItemSelectionModel, Qt, QThreadPool
+from PySide6.QtGui import QKeySequence, QShortcut, QUndoCommand
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QMenu, QPlainTextEdit, QVBoxLayout
 
-from subcase.casing import TAG_NAMES, Tag, apply_tag
+from subcase.casing import TAG_NAMES, Tag, apply_tag, cue_context
 from subcase.review import Accept, AcceptCue, EditText, ReviewSession, SetTag
 from subcase.review.actions import Action, next_distinct_tag
+from subcase.review.remode import ChangeMode
 
 from .cue_view import COL_TEXT
+from .workers import CaseCueTask, ModeTask
 
 
 class RunsLogged(Protocol):
@@ -55,6 +57,8 @@ class ReviewCommand(QUndoCommand):
 class ReviewCommandsMixin:
     """Navigation (N/P, arrows, goto) and review edits (tags, accept, cue text, alternatives)."""
 
+    cue_edit_dialog: QDialog | None = None  # the F2 box while it is open
+
     def _form(self, word: str, tag: Tag) -> str:
         engine = self.engines.loaded
         return engine.form(word, tag) if engine is not None else apply_tag(word, tag)
@@ -72,6 +76,53 @@ class ReviewCommandsMixin:
         self._update_status()
         self._set_title()
         self.autosave_timer.start()
+        if self.session.mode in self.act_modes:  # an undone mode change shows in the menu
+            self.act_modes[self.session.mode].setChecked(True)
+
+    def change_mode(self, mode: str) -> None:
+        """The casing mode, for the next files and the open one: that is re-cased in a worker, with
+        progress and Cancel, and the result is one undoable step (``review.remode``)."""
+        self.settings.mode = mode
+        session = self.session
+        if session is None or session.mode == mode:
+            return
+        if self.busy:
+            self.act_modes[session.mode].setChecked(True)
+            self.statusBar().showMessage("Wait for the casing to end before changing the mode", 8000)
+            return
+        task = ModeTask(self.engines, session.doc, session.state, mode, self.settings.house_styles())
+        s = task.signals
+        s.progress.connect(lambda d, n, t=task: self._on_progress(t, d, n))
+        s.cased.connect(lambda fresh, t=task: self._on_mode_cased(t, session, fresh))
+        s.cancelled.connect(lambda t=task: self._on_mode_ended(t, session, "Mode change cancelled"))
+        s.failed.connect(lambda msg, t=task: self._on_mode_ended(t, session, f"Mode not changed: {msg}"))
+        self.task = task
+        self.progress.setRange(0, 0)
+        self.progress.show()
+        self.cancel_button.show()
+        self.statusBar().showMessage(f"Casing the file again in mode {mode}\u2026")
+        self._update_actions()
+        QThreadPool.globalInstance().start(task)
+
+    def _on_mode_cased(self, task, session: ReviewSession, fresh) -> None:
+        if task is not self.task:
+            return
+        self._end_task()
+        if self.session is session:
+            self._push(ChangeMode(task.mode, session.mode, fresh))
+            left = session.state.to_review()
+            self.statusBar().showMessage(f"Mode {session.mode}: {left} to review (Ctrl+Z undoes the change)", 10000)
+            self._update_status()
+        self.mode_changed.emit(task.mode)
+
+    def _on_mode_ended(self, task, session: ReviewSession, message: str) -> None:
+        if task is not self.task:
+            return
+        self._end_task()
+        if self.session is session:
+            self.act_modes[session.mode].setChecked(True)
+        self.statusBar().showMessage(message.splitlines()[-1] if message else "", 10000)
+        self.mode_changed.emit(session.mode)
 
     def goto(self, pos) -> None:
         """Make ``pos`` the current word, select its cue and scroll to it."""
@@ -192,12 +243,39 @@ class ReviewCommandsMixin:
         if nxt is not None:
             self.goto(nxt)
 
-    def edit_cue_text(self, cue_index: int, text: str) -> None:
+    def edit_cue_text(self, cue_index: int, text: str, cased=None) -> None:
+        """Replace a cue's text as one undoable step; ``cased``, the model's casing of the new text."""
         if self.session is None or self.session.doc.cues[cue_index].text == text:
             return
-        self._push(EditText(cue_index, text))
+        self._push(EditText(cue_index, text, cased))
+
+    def edit_cue_text_cased(self, cue_index: int, text: str) -> None:
+        """Replace a cue's text once the model has cased its new words, in a worker; then
+        ``cue_text_edited`` is emitted.  If the model fails, the words are kept as typed."""
+        session = self.session
+        if session is None or session.doc.cues[cue_index].text == text:
+            return
+        langs = session.cue_languages
+        lang = langs[cue_index] if langs is not None and cue_index < len(langs) else "auto"
+        task = CaseCueTask(self.engines, cue_context(session.doc, cue_index), cue_index, text, session.mode, lang)
+        self._cue_tasks.add(task)
+
+        def done(words, failed: str | None = None) -> None:
+            self._cue_tasks.discard(task)
+            if self.session is not session:
+                return  # the file was closed meanwhile
+            if failed is not None:
+                self.statusBar().showMessage(f"The new words are kept as typed: {failed.splitlines()[-1]}", 10000)
+            self.edit_cue_text(cue_index, text, words)
+            self.cue_text_edited.emit(cue_index)
+
+        task.signals.cased.connect(done)
+        task.signals.failed.connect(lambda message: done(None, message))
+        self.statusBar().showMessage(f"Casing the new text of cue {cue_index + 1}\u2026")
+        QThreadPool.globalInstance().start(task)
 
     def edit_cue_text_dialog(self) -> None:
+        """The F2 box: plain text (markup stays visible characters); OK or Ctrl+Enter confirms."""
         if self.session is None:
             return
         row = self.view.currentIndex().row()
@@ -206,15 +284,21 @@ class ReviewCommandsMixin:
         dialog = QDialog(self)
         dialog.setWindowTitle(f"Edit cue {row + 1}")
         box = QVBoxLayout(dialog)
-        edit = QPlainTextEdit(dialog)  # plain text editing: markup stays visible characters
+        edit = QPlainTextEdit(dialog)
         edit.setPlainText(self.session.doc.cues[row].text)
         box.addWidget(edit)
         buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
         buttons.accepted.connect(dialog.accept)
         buttons.rejected.connect(dialog.reject)
         box.addWidget(buttons)
-        if dialog.exec() == QDialog.Accepted:
-            self.edit_cue_text(row, edit.toPlainText())
+        # Enter starts a new line of the cue; Ctrl+Enter (either Enter key) confirms.
+        for keys in ("Ctrl+Return", "Ctrl+Enter"):
+            QShortcut(QKeySequence(keys), dialog, dialog.accept, context=Qt.WidgetWithChildrenShortcut)
+        dialog.accepted.connect(lambda: self.edit_cue_text_cased(row, edit.toPlainText()))
+        dialog.finished.connect(lambda _r: setattr(self, "cue_edit_dialog", None))
+        self.cue_edit_dialog = dialog
+        edit.setFocus()
+        dialog.open()  # window-modal, without a nested event loop
 
     def show_profile_dialog(self) -> None:
         from .profile_dialog import ProfileDialog

@@ -16,9 +16,11 @@ from typing import Callable
 
 from PySide6.QtCore import QObject, QRunnable, Signal
 
-from subcase.casing import CasingCancelled, CasingEngine, ModelError, case_file
+from subcase.casing import CasingCancelled, CasingEngine, ModelError, case_cue_text, case_file
 from subcase.casing.onnx_session import available_cores
+from subcase.digest import file_sha256
 from subcase.review import ReviewState
+from subcase.review.autosave import fingerprint
 from subcase.errors import SubcaseError, describe_oserror
 from subcase.outputs import OutputPlan
 from subcase.subtitles import Document, load
@@ -70,6 +72,9 @@ class CaseResult:
     model_sha256: str
     language: str = ""                        # the file's language and how it was cased (status bar)
     cue_languages: list[str] | None = None    # per cue, for the edit log
+    sha256: str = ""                          # of the file as read, and of the state its casing gave:
+    fingerprint: str = ""                     # crash recovery cases it again and checks (review/autosave.py)
+    styles: dict[str, str] | None = None      # the house styles it was cased with
 
 
 class LoadSignals(QObject):
@@ -82,8 +87,9 @@ class LoadSignals(QObject):
 
 class LoadAndCaseTask(QRunnable):
     def __init__(self, path: Path, engines: EngineHolder, mode: str = "restore", threshold: float | None = None,
-                 styles: dict | None = None):
+                 styles: dict | None = None, restoring: dict | None = None):
         super().__init__()
+        self.restoring = restoring  # the crash-recovery snapshot this casing is for, if any
         self.setAutoDelete(False)  # the window keeps a reference while it runs
         self.styles = styles  # the house style chosen in the settings: what the editor is proposed
         self.path = Path(path)
@@ -118,6 +124,7 @@ class LoadAndCaseTask(QRunnable):
         # cheaper for the GUI than doc.copy(), whose deepcopy holds the GIL in
         # long stretches.
         self.signals.loaded.emit(load(self.path))
+        sha256 = file_sha256(self.path)
         if self._cancel.is_set():
             raise CasingCancelled()
         engine = self.engines.get()
@@ -130,9 +137,80 @@ class LoadAndCaseTask(QRunnable):
             from subcase.casing.housestyle import apply_styles
             apply_styles(cased.doc, state.cues, self.styles, engine)
         guess = cased.casing.language
+        styles = {str(getattr(k, "value", k)): str(getattr(v, "value", v)) for k, v in (self.styles or {}).items()}
         self.signals.cased.emit(CaseResult(self.path, cased.doc, state, len(cased.casing.words), self.mode,
                                            engine.info.version, engine.info.sha256, cased.casing.summary(),
-                                           guess.cue_languages if guess is not None else None))
+                                           guess.cue_languages if guess is not None else None,
+                                           sha256, fingerprint(state), styles))
+
+
+class CueSignals(QObject):
+    cased = Signal(object)   # list[WordCasing] of the new cue text
+    failed = Signal(str)
+
+
+class CaseCueTask(QRunnable):
+    """Case the text typed into a cue (F2) with its neighbours, so its new words are cased and
+    flagged like the rest; ``context`` is a copy (``casing.cue_context``) taken on the GUI thread."""
+
+    def __init__(self, engines: EngineHolder, context, cue_index: int, text: str, mode: str, lang: str):
+        super().__init__()
+        self.setAutoDelete(False)
+        self.engines, self.context, self.cue_index, self.text = engines, context, cue_index, text
+        self.mode, self.lang = mode, lang
+        self.signals = CueSignals()
+        self.done = threading.Event()
+
+    def run(self) -> None:
+        try:
+            words = case_cue_text(self.engines.get(), self.context, self.cue_index, self.text, self.mode, self.lang)
+            self.signals.cased.emit(words)
+        except ModelError as exc:
+            self.signals.failed.emit(f"The casing model cannot be used: {exc}")
+        except Exception:  # a bug: report it instead of dying silently in a thread
+            self.signals.failed.emit(traceback.format_exc())
+        finally:
+            self.done.set()
+
+
+class ModeSignals(QObject):
+    progress = Signal(int, int)      # windows done, windows total
+    cased = Signal(object)           # the ReviewState of the new mode (review.remode.recase_in_mode)
+    cancelled = Signal()
+    failed = Signal(str)
+
+
+class ModeTask(QRunnable):
+    """Case the open file again in another mode.  It reads the document and review state the
+    window holds: the window takes no edit while it runs (``busy``), so they do not change."""
+
+    def __init__(self, engines: EngineHolder, doc: Document, state: ReviewState, mode: str, styles: dict | None):
+        super().__init__()
+        self.setAutoDelete(False)
+        self.engines, self.doc, self.state, self.mode, self.styles = engines, doc, state, mode, styles
+        self.signals = ModeSignals()
+        self._cancel = threading.Event()
+        self.done = threading.Event()
+
+    def cancel(self) -> None:
+        self._cancel.set()
+
+    def run(self) -> None:
+        from subcase.review.remode import recase_in_mode
+        try:
+            fresh = recase_in_mode(self.engines.get(), self.doc, self.state, self.mode, self.styles,
+                                   lambda d, t: self.signals.progress.emit(d, t), self._cancel.is_set)
+            if self._cancel.is_set():
+                raise CasingCancelled()
+            self.signals.cased.emit(fresh)
+        except CasingCancelled:
+            self.signals.cancelled.emit()
+        except ModelError as exc:
+            self.signals.failed.emit(f"The casing model cannot be used: {exc}")
+        except Exception:  # a bug: report it instead of dying silently in a thread
+            self.signals.failed.emit(traceback.format_exc())
+        finally:
+            self.done.set()
 
 
 class EngineSignals(QObject):

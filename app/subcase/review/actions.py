@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, replace
-from typing import Callable
+from typing import Callable, Sequence
 
-from subcase.casing import TAGS, TAG_NAMES, Tag
+from subcase.casing import TAGS, TAG_NAMES, Tag, WordCasing
 from subcase.subtitles import Document
 from subcase.subtitles.words import has_letters
 
@@ -31,13 +31,14 @@ class Decision:
     final: str                   # the final word form, or the new cue text
     before: str                  # the form (or cue text) before the decision
     # For the app's own changes ("learned"): the index, in the same list of
-    # decisions, of the human decision that caused it; the log turns it into a seq.
+    # decisions, of the human decision that caused it; the log lists the change in that record.
     caused_by: int | None = None
 
 
 class Action:
     label = "action"
     cues: tuple[int, ...] = ()   # cues whose display changes
+    rewrites_words = False       # True if it rebuilds the review words of its cues (not only their forms)
     focus: Pos | None = None     # where the cursor goes after do/undo
 
     def do(self, doc: Document, state: ReviewState) -> list[Decision]:
@@ -159,14 +160,18 @@ class EditText(Action):
     """Replace a cue's text by hand, for when the words themselves are wrong.
 
     Words that survive the edit (same letters, same order) keep their model
-    tag, confidence and review status; new words count as decided by the
-    editor (status EDITED) and carry no model prediction.
+    tag, confidence and review status.  New words are cased like the rest when
+    ``cased`` gives the model's casing of the new text (``casing.case_cue_text``):
+    they take its form, tag and confidence and are flagged as any word is; without
+    it they count as decided by the editor (status EDITED) with no prediction.
     """
 
     label = "Edit cue text"
+    rewrites_words = True  # the cue's review words are rebuilt: an autosave keeps them in full
 
-    def __init__(self, cue_index: int, text: str):
+    def __init__(self, cue_index: int, text: str, cased: Sequence[WordCasing] | None = None):
         self.cue_index, self.text = cue_index, text
+        self.cased = list(cased) if cased is not None else None
         self.cues = (cue_index,)
         self.focus = None
         self._old_text: str | None = None
@@ -177,8 +182,28 @@ class EditText(Action):
         self._old_text = doc.cues[c].text
         self._old_words = state.cues[c]
         doc.set_cue_text(c, self.text)
-        state.cues[c] = realign(self._old_words, doc.cues[c].words(), c)
+        words = realign(self._old_words, doc.cues[c].words(), c)
+        if self.cased is not None:
+            words = self._case_new_words(doc, c, words)
+        state.cues[c] = words
         return [Decision("edited_text", c, None, doc.cues[c].text, self._old_text)]
+
+    def _case_new_words(self, doc: Document, c: int, words: list[ReviewWord]) -> list[ReviewWord]:
+        """The typed words (no prediction yet) as the model cases them, written into the cue."""
+        by_index = {w.word_index: w for w in self.cased or ()}
+        out, spans = [], []
+        for w in words:
+            wc = by_index.get(w.word_index)
+            if w.model_tag is not None or wc is None or (wc.start, wc.end, wc.input) != (w.start, w.end, w.form):
+                out.append(w)
+                continue
+            if wc.output != w.form:
+                spans.append((w.start, w.end, wc.output))
+            out.append(ReviewWord(c, w.word_index, w.start, w.end, wc.input, wc.output, wc.output, wc.tag,
+                                  wc.probs))
+        if spans:
+            doc.recase(c, spans)
+        return out
 
     def undo(self, doc: Document, state: ReviewState) -> None:
         assert self._old_text is not None and self._old_words is not None
