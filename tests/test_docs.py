@@ -167,3 +167,10 @@ def test_the_readme_says_what_every_convert_option_means():
                if a.option_strings and a.help != argparse.SUPPRESS and not isinstance(a, argparse._HelpAction)
                and not any(f"`{o}" in table for o in a.option_strings)]
     assert not missing, f"README's convert table does not explain {missing}"
+
+
+def test_the_edit_log_tables_are_the_record_types():
+    page = DOCS / "reference" / "edit-log.md"
+    committed = page.read_text(encoding="utf-8")
+    assert committed == generator().editlog_markdown(committed), \
+        "docs/reference/edit-log.md is stale: run python docs/gen_reference.py"
