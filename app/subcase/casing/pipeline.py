@@ -14,6 +14,7 @@ from subcase.subtitles import Document, load
 
 from .engine import CasingEngine, OnProgress, ShouldCancel
 from .gcpause import paused_gc
+from .joined import join_words, split_words
 from .modes import Mode
 from .pauses import pauses_of
 from .routing import case_by_language
@@ -42,12 +43,15 @@ def case_document(engine: CasingEngine, doc: Document, mode: Mode | str = Mode.R
                   progress: OnProgress | None = None, cancel: ShouldCancel | None = None,
                   lang: str = "auto") -> DocumentCasing:
     """Case a document's cues as one stream; markup is never seen by the model.  Cues in
-    a language the model cannot case get the rules of casing/rules.py instead."""
+    a language the model cannot case get the rules of casing/rules.py instead.  A word broken by
+    inline tags is cased as one (casing/joined.py)."""
     with paused_gc():
-        token_lists = [cue.tokens() for cue in doc.cues]
+        joined = [join_words(cue.text, cue.tokens()) for cue in doc.cues]
+        token_lists = [tokens for tokens, _ in joined]
         lines = [line_numbers(cue.text, toks) for cue, toks in zip(doc.cues, token_lists)]
-        return case_by_language(engine, token_lists, lines, Mode(mode), lang, progress, cancel,
-                                pauses=pauses_of(doc.cues))
+        casing = case_by_language(engine, token_lists, lines, Mode(mode), lang, progress, cancel,
+                                  pauses=pauses_of(doc.cues))
+        return split_words(casing, [joins for _, joins in joined])
 
 
 def apply_casing(doc: Document, casing: DocumentCasing) -> int:

@@ -75,6 +75,10 @@ class DocumentCasing:
         for w in self.words:
             self.by_cue.setdefault(w.cue_index, []).append(w)
 
+    def with_words(self, words: list[WordCasing]) -> DocumentCasing:
+        """This casing with other words (the same file: language and methods are kept)."""
+        return DocumentCasing(words, self.mode, self.threshold, language=self.language, methods=self.methods)
+
     def cue_texts(self, texts: Sequence[str]) -> list[str]:
         """The given cue texts with every word replaced by its output form."""
         out = []
