@@ -17,6 +17,7 @@ from .gcpause import paused_gc
 from .joined import join_words, split_words
 from .modes import Mode
 from .pauses import pauses_of
+from .rolling import find_rolled, with_rolled, without_rolled
 from .routing import case_by_language
 from .stream import DocumentCasing, line_numbers
 
@@ -44,14 +45,17 @@ def case_document(engine: CasingEngine, doc: Document, mode: Mode | str = Mode.R
                   lang: str = "auto") -> DocumentCasing:
     """Case a document's cues as one stream; markup is never seen by the model.  Cues in
     a language the model cannot case get the rules of casing/rules.py instead.  A word broken by
-    inline tags is cased as one (casing/joined.py)."""
+    inline tags is cased as one (casing/joined.py); a line a rolling caption repeats is read
+    once and cased as it was first (casing/rolling.py)."""
     with paused_gc():
         joined = [join_words(cue.text, cue.tokens()) for cue in doc.cues]
-        token_lists = [tokens for tokens, _ in joined]
+        whole = [tokens for tokens, _ in joined]
+        rolled = find_rolled([cue.text for cue in doc.cues], whole)
+        token_lists = without_rolled(whole, rolled)
         lines = [line_numbers(cue.text, toks) for cue, toks in zip(doc.cues, token_lists)]
         casing = case_by_language(engine, token_lists, lines, Mode(mode), lang, progress, cancel,
-                                  pauses=pauses_of(doc.cues))
-        return split_words(casing, [joins for _, joins in joined])
+                                  pauses=pauses_of(doc.cues), rolled=[r is not None for r in rolled])
+        return split_words(with_rolled(casing, whole, rolled), [joins for _, joins in joined])
 
 
 def apply_casing(doc: Document, casing: DocumentCasing) -> int:

@@ -26,11 +26,11 @@ from .tags import tag_of
 def case_by_language(engine: CasingEngine, cues: Sequence[Sequence[Token]], line_of: Sequence[Sequence[int]] | None,
                      mode: Mode = Mode.RESTORE, lang: str = "auto", progress: OnProgress | None = None,
                      cancel: ShouldCancel | None = None, guess: LanguageGuess | None = None,
-                     pauses: Sequence[bool] | None = None) -> DocumentCasing:
+                     pauses: Sequence[bool] | None = None, rolled: Sequence[bool] | None = None) -> DocumentCasing:
     """Case cues (token lists) as ``stream.case_token_lists`` does, by language.
 
     ``lang`` is "auto" (detect) or a language code taken as given; ``guess``,
-    when known already, skips detection; ``pauses`` as for ``case_token_lists``."""
+    when known already, skips detection; ``pauses`` and ``rolled`` as for ``case_token_lists``."""
     pauses = for_unpunctuated(cues, pauses)
     if guess is None:
         guess = detect([token_text(tokens) for tokens in cues], lang, engine.languages[0])
@@ -42,9 +42,10 @@ def case_by_language(engine: CasingEngine, cues: Sequence[Sequence[Token]], line
     if all(m is Method.MODEL for m in per_cue) and len(set(guess.cue_languages)) == 1:
         casing = case_token_lists(main, cues, line_of, mode, progress, cancel, pauses,
                                   _capitalised(main, guess.cue_languages), file_start=True,
-                                  lower_case=_lower_case(guess.cue_languages))
+                                  lower_case=_lower_case(guess.cue_languages), rolled=rolled)
     else:
-        words = _model_runs(engine, cues, line_of, mode, per_cue, guess.cue_languages, progress, cancel, pauses)
+        words = _model_runs(engine, cues, line_of, mode, per_cue, guess.cue_languages, progress, cancel, pauses,
+                            rolled)
         words += _rule_words(cues, per_cue)
         words.sort(key=lambda w: (w.cue_index, w.start))
         casing = DocumentCasing(words, mode, main.info.review_threshold)
@@ -55,7 +56,8 @@ def case_by_language(engine: CasingEngine, cues: Sequence[Sequence[Token]], line
 
 def _model_runs(engine: CasingEngine, cues: Sequence[Sequence[Token]], line_of: Sequence[Sequence[int]] | None,
                 mode: Mode, per_cue: list[Method], languages: list[str], progress: OnProgress | None,
-                cancel: ShouldCancel | None, pauses: Sequence[bool] | None) -> list[WordCasing]:
+                cancel: ShouldCancel | None, pauses: Sequence[bool] | None,
+                rolled: Sequence[bool] | None = None) -> list[WordCasing]:
     """Runs of consecutive cues cased by the same model, each run as one stream."""
     words: list[WordCasing] = []
     c = 0
@@ -69,7 +71,8 @@ def _model_runs(engine: CasingEngine, cues: Sequence[Sequence[Token]], line_of: 
             end += 1
         run = case_token_lists(model, cues[c:end], line_of[c:end] if line_of else None, mode, progress, cancel,
                                pauses[c:end] if pauses else None, _capitalised(model, languages[c:end]),
-                               file_start=c == 0, lower_case=_lower_case(languages[c:end]))
+                               file_start=c == 0, lower_case=_lower_case(languages[c:end]),
+                               rolled=rolled[c:end] if rolled else None)
         words += [WordCasing(w.cue_index + c, w.word_index, w.start, w.end, w.input, w.output, w.model_form, w.tag,
                              w.probs) for w in run.words]
         c = end

@@ -96,7 +96,8 @@ def case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], line
                      cancel: ShouldCancel | None = None, pauses: Sequence[bool] | None = None,
                      capitalised: Sequence[AbstractSet[str]] | None = None,
                      file_start: bool = False,
-                     lower_case: Sequence[AbstractSet[str]] | None = None) -> DocumentCasing:
+                     lower_case: Sequence[AbstractSet[str]] | None = None,
+                     rolled: Sequence[bool] | None = None) -> DocumentCasing:
     """Case cues given as token lists (offsets into each cue's text).
 
     ``line_of[c][k]`` is the line number of token k of cue c, used by caps mode;
@@ -105,18 +106,21 @@ def case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], line
     ``capitalised[c]``, the words cue c's language writes only capitalised (capitalised.py);
     ``lower_case[c]``, those it writes in lower case wherever no sentence starts (lower_case.py);
     ``file_start``, that the first cue opens the file (file_start.py; not for a run of cues from
-    the middle of a file).
+    the middle of a file);
+    ``rolled[c]``, that cue c goes on with the text of the cue before (a rolling caption whose
+    repeated lines were taken out, casing/rolling.py): the model sees no cue boundary there.
     """
     with paused_gc():
         return _case_token_lists(engine, cues, line_of, Mode(mode), progress, cancel, pauses, capitalised,
-                                 file_start, lower_case)
+                                 file_start, lower_case, rolled)
 
 
 def _case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], line_of: Sequence[Sequence[int]] | None,
                       mode: Mode, progress: OnProgress | None, cancel: ShouldCancel | None,
                       pauses: Sequence[bool] | None,
                       capitalised: Sequence[AbstractSet[str]] | None, file_start: bool,
-                      lower_case: Sequence[AbstractSet[str]] | None) -> DocumentCasing:
+                      lower_case: Sequence[AbstractSet[str]] | None,
+                      rolled: Sequence[bool] | None = None) -> DocumentCasing:
     hosts = {(c, k) for c, tokens in enumerate(cues) for k in host_word_indices(tokens)}
     openers = opening_words(cues, pauses)
     file_opener = opening_word(cues) if file_start else None
@@ -124,8 +128,10 @@ def _case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], lin
     ellipses = ellipsis_words(cues)
     boundary = StreamToken(BOUNDARY, False)  # the model sees where each cue begins
     stream: list[StreamItem] = []
-    for tokens in cues:
-        stream.append(boundary)
+    bounded = [not (rolled and rolled[c] and c > 0) for c in range(len(cues))]
+    for c, tokens in enumerate(cues):
+        if bounded[c]:
+            stream.append(boundary)
         stream.extend(tokens)
     preds = engine.predict(stream, progress=progress, cancel=cancel)
 
@@ -139,8 +145,9 @@ def _case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], lin
         caps_lines = {key for key, ws in lines.items() if is_caps_line(ws)}
 
     words: list[WordCasing] = []
-    first = 1  # where the cue's tokens start in the stream, after its boundary
+    first = 0  # where the cue's tokens start in the stream, after its boundary
     for c, tokens in enumerate(cues):
+        first += bounded[c]
         w_index = -1  # index among the cue's words
         for k, tok in enumerate(tokens):
             if not tok.is_word:
@@ -175,7 +182,7 @@ def _case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], lin
                 output = merge_keep(tok.text, model_form)
             words.append(WordCasing(c, w_index, tok.start, tok.end, tok.text, output, model_form, pred.tag,
                                     pred.probs))
-        first += len(tokens) + 1
+        first += len(tokens)
     return DocumentCasing(words, mode, engine.info.review_threshold)
 
 
