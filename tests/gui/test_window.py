@@ -104,8 +104,8 @@ def test_review_by_keyboard_then_save(qtbot, make_window, engines, sample):
     assert ch["model_tag"] == word.model_tag.value and set(ch["model_probs"]) == {t.value for t in TAGS}
     assert abs(sum(ch["model_probs"].values()) - 1) < 1e-3
     assert ch["model_version"] == engine.info.version and ch["model_sha256"] == engine.info.sha256
-    assert ch["file"] == str(sample.resolve()) and ch["schema"] == 3 and ch["time"]
-    assert records[1]["undoes"] == records[0]["seq"]
+    assert ch["file"] == str(sample.resolve()) and ch["schema"] == 4 and ch["time"]
+    assert records[1]["undoes"] == [records[0]["seq"]]
     assert [(r["cue_index"], r["word_index"], r["input"], r["final"]) for r in records[3:-1]] == \
         [(cue, w.word_index, w.input, w.form) for w in to_accept]
     assert records[-1]["saved_to"] == str(sample.resolve())
@@ -259,7 +259,8 @@ def test_restore_after_crash(qtbot, make_window, sample, engines):
     window = make_window()
     asked = []
     window.ask = lambda title, *a: (asked.append(title), QMessageBox.Yes)[1]
-    assert window.check_recovery()
+    with qtbot.waitSignal(window.casing_finished, timeout=180_000):  # the opened file is cased again
+        assert window.check_recovery()
     assert asked == ["Restore unsaved review"]
     assert window.session.doc.to_bytes() == expected_doc
     assert [[(w.form, w.status) for w in c] for c in window.session.state.cues] == expected_state

@@ -111,8 +111,9 @@ def test_a_learned_style_settles_the_flagged_words_already_written_that_way(tmp_
     session.close()
     records = read_records(tmp_path / "log.jsonl")
     human = next(r for r in records if r["action"] == "changed_tag")
-    settled = [r for r in records if r["action"] == "learned" and r["cue_index"] == 0]
-    assert settled and all(r["caused_by"] == human["seq"] and r["final"] == r["before"] for r in settled)
+    # the settled word is listed in the fix that caused it, still written as it was
+    assert any([0, state.word(laughing).word_index] in g["at"] for g in human["caused"] if g["tag"] == "U")
+    assert all(r["action"] != "learned" for r in records)
 
 
 def test_a_failed_style_check_puts_the_settled_words_back_on_the_list(tmp_path, engine):
@@ -301,13 +302,15 @@ def test_the_edit_log_links_app_changes_to_the_human_decision(tmp_path, engine):
     session.close()
     records = read_records(tmp_path / "log.jsonl")
     human = [r for r in records if r["action"] == "changed_tag"]
-    learned = [r for r in records if r["action"] == "learned"]
-    assert len(human) == 1 and len(learned) >= 5
-    assert all(r["caused_by"] == human[0]["seq"] for r in learned)
-    assert {r["final"] for r in learned} >= {"SLAMS", "SIGHS", "TRAIN", "HORN", "BLOWS"}
-    undone = {r["undoes"] for r in records if r["action"] == "undo"}
-    assert undone == {human[0]["seq"]} | {r["seq"] for r in learned}
-    assert all(r["schema"] == 3 for r in records)
+    assert [r["action"] for r in records] == ["changed_tag", "undo"]  # no record per learned word
+    # what the fix caused is listed in its record: positions by status and tag
+    caused = {tuple(p) for g in human[0]["caused"] if (g["status"], g["tag"]) == ("learned", "U") for p in g["at"]}
+    assert human[0]["caused_count"] >= 5 and len(caused) >= 5
+    state = session.state
+    assert {(c, state.word(find(state, c, w)).word_index)
+            for c, w in ((2, "slams"), (3, "sighs"), (5, "train"), (5, "horn"), (5, "blows"))} <= caused
+    assert records[1]["undoes"] == [human[0]["seq"]]
+    assert all(r["schema"] == 4 for r in records)
 
 
 def test_flag_reasons_explain_a_highlight(tmp_path, engine):

@@ -225,7 +225,7 @@ def test_series_mode_on_three_small_files(tmp_path, dev_subtitles):
     # each file left a real edit log with its saved document, which the next profile read
     logs = sorted((tmp_path / "logs").glob("*.jsonl"))
     assert len(logs) == 3
-    assert any(json.loads(line)["action"] == "saved" and "document" in json.loads(line)
+    assert any(json.loads(line)["action"] == "saved" and "saved_sha256" in json.loads(line)
                for line in logs[0].read_text().splitlines())
 
 
@@ -294,3 +294,43 @@ def test_convert_profile_reaches_worker_processes(tmp_path, engine, logs, monkey
     two = {p.name: p.read_bytes() for p in (tmp_path / "out2").iterdir()}
     assert one == two and len(two) == 3
     assert all(text.decode().count("Proog") == 2 for text in two.values())
+
+
+def as_schema_3(log: Path, out: Path) -> Path:
+    """The same log as subcase wrote it before schema 4: the saved document held in the record,
+    one undo record per record undone, one "learned" record per word the app changed."""
+    lines = []
+    for r in map(json.loads, log.read_text(encoding="utf-8").splitlines()):
+        r["schema"] = 3
+        if r["action"] == "saved":
+            r["document"] = Path(r.pop("saved_to")).read_text(encoding="utf-8")
+            r["saved_to"] = "/somewhere/else.srt"  # the document in the record is what counts
+            del r["saved_sha256"], r["saved_bytes"]
+        if r["action"] == "undo":
+            lines += [dict(r, undoes=s) for s in r["undoes"]]
+            continue
+        groups = r.pop("caused", [])
+        r.pop("caused_count", None)
+        lines.append(r)
+        for g in groups:
+            for c, w in g["at"]:
+                lines.append({**r, "action": "learned", "cue_index": c, "word_index": w, "caused_by": r["seq"],
+                              "seq": r["seq"] * 1000 + len(lines)})
+    out.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
+    return out
+
+
+def test_logs_of_the_previous_schema_still_build_the_same_profile(tmp_path, engine, logs):
+    version = engine.info.version
+    new = build_from_logs("Proog show", version, logs)
+    assert new.entries["word"]["proog"].form == "Proog"
+    (tmp_path / "old").mkdir()
+    old = [as_schema_3(p, tmp_path / "old" / p.name) for p in logs]
+    assert all(json.loads(line)["schema"] == 3 for p in old for line in p.read_text().splitlines())
+    for p in logs:  # the saved files are gone: only the old logs' documents can tell what was saved
+        for line in p.read_text().splitlines():
+            if json.loads(line)["action"] == "saved":
+                Path(json.loads(line)["saved_to"]).unlink()
+    rebuilt = build_from_logs("Proog show", version, old)
+    assert rebuilt.entries == new.entries and rebuilt.sources["documents"] == 2
+    assert build_from_logs("Proog show", version, logs).sources["documents"] == 0  # schema 4: read from disk

@@ -98,7 +98,7 @@ def test_session_writes_one_record_per_decision(cased, srt_file, data_dir):
     s.perform(a)
     # on disk already, before anything is closed
     [r] = read_records(path)
-    assert r["schema"] == 3 and r["action"] == "changed_tag"
+    assert r["schema"] == 4 and r["action"] == "changed_tag"
     assert (r["cue_index"], r["cue_id"], r["word_index"], r["input"], r["model_tag"], r["final"]) == \
         (1, "2", 1, "fbi", "U", "Fbi")
     assert r["model_probs"] == {"L": 0.05, "T": 0.4, "U": 0.5, "M": 0.05}
@@ -113,7 +113,7 @@ def test_session_writes_one_record_per_decision(cased, srt_file, data_dir):
     recs = read_records(path)
     assert [x["action"] for x in recs] == ["changed_tag", "undo", "accepted", "accepted", "saved"]
     assert (recs[-1]["saved_to"], recs[-1]["saved_format"]) == (str(srt_file.resolve()), "srt")
-    assert recs[1]["undoes"] == recs[0]["seq"]
+    assert recs[1]["undoes"] == [recs[0]["seq"]]
     assert len({x["seq"] for x in recs}) == len(recs)
     assert seen == [(1,), (1,), (0,)]
     s.close()
@@ -172,9 +172,13 @@ def test_autosave_roundtrip(cased, srt_file, data_dir):
         [[(w.form, w.status, w.probs, w.raised) for w in c] for c in state.cues]
     assert state2.cues[1][0].needs_review(state2.threshold) == state.cues[1][0].needs_review(state.threshold)
     assert state2.current == (1, 1)
-    # a snapshot written before the reason was kept (9 items a word) still restores
-    old = dict(rec.data, words=[[w[:9] for w in cue] for cue in rec.data["words"]])
-    _, state3 = autosave.restore(old)
+    # a schema-1 snapshot (every cue), written before the reason was kept (9 items a word), still restores
+    assert rec.data["complete"] and [e["cue"] for e in rec.data["cues"]] == list(range(len(doc.cues)))
+    old = {k: v for k, v in rec.data.items() if k not in ("cues", "complete", "n_cues")}
+    old.update(schema=1, cue_texts=[e["text"] for e in rec.data["cues"]],
+               words=[[w[:9] for w in e["words"]] for e in rec.data["cues"]])
+    doc3, state3 = autosave.restore(old)
+    assert doc3.render() == doc.render()
     assert [w.raised for c in state3.cues for w in c] == [None] * sum(len(c) for c in state.cues)
     # a snapshot of a live process (this one, another instance) is not offered
     data["pid"] = os.getppid()
@@ -202,7 +206,7 @@ def test_autosave_writer_never_resurrects_a_discarded_snapshot(cased, srt_file, 
         writer.submit(data)
         writer.flush()
         path = autosave.snapshot_path_for(srt_file)
-        assert json.loads(path.read_text(encoding="utf-8"))["cue_texts"] == [c.text for c in doc.cues]
+        assert [e["text"] for e in json.loads(path.read_text(encoding="utf-8"))["cues"]] == [c.text for c in doc.cues]
         for _ in range(5):
             writer.submit(data)
         writer.discard(srt_file)

@@ -1,14 +1,20 @@
 """What the truecaser may change, by mode.
 
 - restore: ignore the input's casing; every word takes the model's form.
-- caps: only lines written entirely in capitals (broadcast captions) are
-  recased; other lines keep their input casing.
+- caps: only lines written in capitals (broadcast captions) are recased: at
+  least ``CAPS_SHARE`` of their cased letters are capitals, so a stray lower-case
+  letter (``iPHONE``, ``McDONALD'S``) does not leave a line in capitals; a word
+  the line writes in mixed case that the lexicon knows keeps the lexicon's form
+  (``iPhone``, ``McDonald's``).  Other lines keep their input casing.
 - keep: the model may raise letters but never lowers a capital the input has.
 """
 
 from __future__ import annotations
 
 from enum import Enum
+from typing import Mapping
+
+from .tags import Tag, apply_tag, case_mask_key
 
 
 class Mode(str, Enum):
@@ -20,14 +26,35 @@ class Mode(str, Enum):
 NAMES: tuple[str, ...] = tuple(m.value for m in Mode)  # for settings, menus and --mode
 HELP = {
     Mode.RESTORE: "ignore the input's casing (default)",
-    Mode.CAPS: "recase only lines written entirely in capitals",
+    Mode.CAPS: "recase only lines written in capitals (4 of 5 cased letters or more)",
     Mode.KEEP: "never lower a capital the input has",
 }
 
 
+CAPS_SHARE = 0.8  # of a line's cased letters, in capitals, for caps mode to recase it
+
+
+def cased_letters(text: str) -> list[str]:
+    """The letters that have an upper and a lower case (not ``º``, CJK or digits)."""
+    return [c for c in text if c.lower() != c.upper()]
+
+
 def is_caps_line(words: list[str]) -> bool:
-    letters = [c for w in words for c in w if c.isalpha()]
-    return len(letters) >= 2 and all(c.isupper() for c in letters)
+    letters = cased_letters("".join(words))
+    return len(letters) >= 2 and sum(c.isupper() for c in letters) >= CAPS_SHARE * len(letters)
+
+
+def known_mixed(word: str, lexicon: Mapping[str, str]) -> str | None:
+    """The lexicon's form of a word a capitals line writes in mixed case (``iPHONE`` -> ``iPhone``),
+    or None: its lower-case letters say the word is not plain capitals, and the lexicon knows how."""
+    letters = cased_letters(word)
+    if not any(c.islower() for c in letters) or not any(c.isupper() for c in letters):
+        return None
+    key = case_mask_key(word)
+    if key not in lexicon and not (key.endswith("s") and key[:-1] in lexicon):
+        return None
+    form = apply_tag(word, Tag.M, lexicon)
+    return form if form != word.lower() else None
 
 
 def merge_keep(original: str, cased: str) -> str:

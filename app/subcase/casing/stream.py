@@ -22,7 +22,7 @@ from .file_start import at_file_start, opening_word
 from .gcpause import paused_gc
 from .language import LanguageGuess, name
 from .lower_case import weigh_lower
-from .modes import Mode, is_caps_line, merge_keep
+from .modes import Mode, is_caps_line, known_mixed, merge_keep
 from .pauses import after_pause, opening_words
 from .rules import Method, method_note
 from .tags import TAGS, Tag, ranked
@@ -177,7 +177,10 @@ def _case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], lin
                 output = model_form
             elif mode is Mode.CAPS:
                 line = line_of[c][k] if line_of else 0
-                output = model_form if (c, line) in caps_lines else tok.text
+                if (c, line) in caps_lines:
+                    output = known_mixed(tok.text, getattr(engine, "lexicon", {})) or model_form
+                else:
+                    output = tok.text
             else:
                 output = merge_keep(tok.text, model_form)
             words.append(WordCasing(c, w_index, tok.start, tok.end, tok.text, output, model_form, pred.tag,

@@ -68,10 +68,15 @@ class OpeningMixin:
             return False
         if not self.confirm_discard():
             return False
+        self.start_casing(LoadAndCaseTask(path, self.engines, self.settings.mode, self.settings.threshold,
+                                          self.settings.house_styles()))
+        return True
+
+    def start_casing(self, task: LoadAndCaseTask) -> None:
+        """Run a loading and casing task in the background; its result opens a review."""
+        path = task.path
         if self.task is not None:
             self.cancel_casing()
-        threshold = self.settings.threshold
-        task = LoadAndCaseTask(path, self.engines, self.settings.mode, threshold, self.settings.house_styles())
         s = task.signals
         s.loaded.connect(lambda doc, t=task: self._on_loaded(t, doc))
         s.progress.connect(lambda d, n, t=task: self._on_progress(t, d, n))
@@ -85,7 +90,6 @@ class OpeningMixin:
         self.statusBar().showMessage(f"Opening {path.name}\u2026")
         self._update_actions()
         QThreadPool.globalInstance().start(task)
-        return True
 
     def cancel_casing(self) -> None:
         if self.task is not None:
@@ -132,6 +136,9 @@ class OpeningMixin:
         if task is not self.task:
             return
         self._end_task()
+        if task.restoring is not None:  # crash recovery: the origin cased again (gui/recovery.py)
+            self.finish_restore(task.restoring, result)
+            return
         # The log first: if the user cancels, what was open before stays open.
         go_on, log = self.open_edit_log(log_path_for(result.path))
         if not go_on:
@@ -147,6 +154,7 @@ class OpeningMixin:
         self.session = ReviewSession(result.doc, result.state, result.path, model_version=result.model_version,
                                      model_sha256=result.model_sha256, mode=result.mode, log=log,
                                      cue_languages=result.cue_languages)
+        self.session.set_origin(result.path, result.sha256, result.fingerprint, result.styles)
         self._attach_learner()
         self.session.listeners.append(self._on_session_changed)
         self.settings.add_recent(result.path)
@@ -197,6 +205,8 @@ class OpeningMixin:
         is_rare = learner.is_rare if learner is not None else _make(engine).is_rare
         self.profile_app = apply_profile(self.session.doc, self.session.state, profile, engine.form, is_rare, engine)
         self.session.state.flag_context.profile = self.profile_app
+        # what the profile re-cased differs from the file's casing: an autosave keeps it
+        self.session.changed_cues.update(c for c, _ in [*self.profile_app.by_pos, *self.profile_app.asked])
 
     def _close_session(self) -> None:
         self.undo_stack.clear()

@@ -18,7 +18,9 @@ from PySide6.QtCore import QObject, QRunnable, Signal
 
 from subcase.casing import CasingCancelled, CasingEngine, ModelError, case_file
 from subcase.casing.onnx_session import available_cores
+from subcase.digest import file_sha256
 from subcase.review import ReviewState
+from subcase.review.autosave import fingerprint
 from subcase.errors import SubcaseError, describe_oserror
 from subcase.subtitles import Document, load
 
@@ -69,6 +71,9 @@ class CaseResult:
     model_sha256: str
     language: str = ""                        # the file's language and how it was cased (status bar)
     cue_languages: list[str] | None = None    # per cue, for the edit log
+    sha256: str = ""                          # of the file as read, and of the state its casing gave:
+    fingerprint: str = ""                     # crash recovery cases it again and checks (review/autosave.py)
+    styles: dict[str, str] | None = None      # the house styles it was cased with
 
 
 class LoadSignals(QObject):
@@ -81,8 +86,9 @@ class LoadSignals(QObject):
 
 class LoadAndCaseTask(QRunnable):
     def __init__(self, path: Path, engines: EngineHolder, mode: str = "restore", threshold: float | None = None,
-                 styles: dict | None = None):
+                 styles: dict | None = None, restoring: dict | None = None):
         super().__init__()
+        self.restoring = restoring  # the crash-recovery snapshot this casing is for, if any
         self.setAutoDelete(False)  # the window keeps a reference while it runs
         self.styles = styles  # the house style chosen in the settings: what the editor is proposed
         self.path = Path(path)
@@ -117,6 +123,7 @@ class LoadAndCaseTask(QRunnable):
         # cheaper for the GUI than doc.copy(), whose deepcopy holds the GIL in
         # long stretches.
         self.signals.loaded.emit(load(self.path))
+        sha256 = file_sha256(self.path)
         if self._cancel.is_set():
             raise CasingCancelled()
         engine = self.engines.get()
@@ -129,9 +136,11 @@ class LoadAndCaseTask(QRunnable):
             from subcase.casing.housestyle import apply_styles
             apply_styles(cased.doc, state.cues, self.styles, engine)
         guess = cased.casing.language
+        styles = {str(getattr(k, "value", k)): str(getattr(v, "value", v)) for k, v in (self.styles or {}).items()}
         self.signals.cased.emit(CaseResult(self.path, cased.doc, state, len(cased.casing.words), self.mode,
                                            engine.info.version, engine.info.sha256, cased.casing.summary(),
-                                           guess.cue_languages if guess is not None else None))
+                                           guess.cue_languages if guess is not None else None,
+                                           sha256, fingerprint(state), styles))
 
 
 class EngineSignals(QObject):

@@ -31,13 +31,14 @@ class Decision:
     final: str                   # the final word form, or the new cue text
     before: str                  # the form (or cue text) before the decision
     # For the app's own changes ("learned"): the index, in the same list of
-    # decisions, of the human decision that caused it; the log turns it into a seq.
+    # decisions, of the human decision that caused it; the log lists the change in that record.
     caused_by: int | None = None
 
 
 class Action:
     label = "action"
     cues: tuple[int, ...] = ()   # cues whose display changes
+    rewrites_words = False       # True if it rebuilds the review words of its cues (not only their forms)
     focus: Pos | None = None     # where the cursor goes after do/undo
 
     def do(self, doc: Document, state: ReviewState) -> list[Decision]:
@@ -164,6 +165,7 @@ class EditText(Action):
     """
 
     label = "Edit cue text"
+    rewrites_words = True  # the cue's review words are rebuilt: an autosave keeps them in full
 
     def __init__(self, cue_index: int, text: str):
         self.cue_index, self.text = cue_index, text

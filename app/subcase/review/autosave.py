@@ -1,15 +1,30 @@
 """Crash recovery: snapshots of an unsaved review, written atomically.
 
-A snapshot holds the cue texts and every word's review state, plus the sha256
-of the source file so a restore never applies edits to a file that changed
+A snapshot is proportional to what the editor changed, not to the file.  It
+names the file the review was opened from (its *origin*: path and sha256; a
+save over it moves it to the backup the save keeps) and holds only the cues
+the review changed since: each one's text and its words' review state.  A
+restore reads the origin again and cases it again with the same model, mode
+and house style (``needs_casing``; the GUI does it in a worker), checks that
+the fresh casing is exactly the one the review started from (``fingerprint``),
+and puts the changed cues back (``restore``).  A snapshot that holds every
+cue (``complete``, e.g. written by subcase before this schema, or after a save
+into another format) is restored from the last saved file alone, as before.
+
+Every snapshot also keeps the sha256 of the file the document was last read
+from or saved to, so a restore never applies edits to a file that changed
 since.  It is removed when the review is saved or closed cleanly; a snapshot
 still on disk at the next start therefore means the app died with unsaved
 work.  The pid of the writer is kept so a second running instance does not
 offer to "recover" the first one's live work.
+
+Schema 2 (``SnapshotV2``) is documented field by field; schema 1 (every cue,
+``cue_texts`` and ``words``) is still restored.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import queue
@@ -17,6 +32,7 @@ import threading
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Annotated, Iterable, TypedDict
 
 from subcase.casing import Tag
 from subcase.digest import file_sha256
@@ -27,7 +43,55 @@ from subcase.subtitles.atomic import write_atomic
 from .state import ReviewState, ReviewWord, Status
 from .storage import data_dir, file_key
 
-SNAPSHOT_SCHEMA = 1
+SNAPSHOT_SCHEMA = 2
+READABLE_SCHEMAS = (1, SNAPSHOT_SCHEMA)
+
+# One word of a snapshot: [word_index, start, end, input, proposed, form, model_tag, probs, status, raised].
+WordItem = list
+
+
+class SnapshotV2(TypedDict, total=False):
+    """An autosave snapshot (schema 2): a reference to the file the review opened and what changed."""
+
+    schema: Annotated[int, "Snapshot schema: 2 (1, which held every cue, is still restored)."]
+    time: Annotated[str, "UTC time the snapshot was taken."]
+    pid: Annotated[int, "Process that wrote it; a snapshot of a running process is never offered."]
+    source: Annotated[str, "Absolute path of the subtitle file under review (names the snapshot)."]
+    base: Annotated[str, "The file the document was last read from or saved to."]
+    base_sha256: Annotated[str, "Its sha256: a restore refuses a file that changed since."]
+    origin: Annotated[str, "The file the review was opened from (after a save over it, its backup)."]
+    origin_sha256: Annotated[str, "sha256 of the opened content; a restore cases this file again."]
+    origin_fingerprint: Annotated[str, "sha256 of the review state the casing of the origin gave; checked."]
+    styles: Annotated[dict[str, str], "House style per category the file was opened with."]
+    mode: Annotated[str, 'Casing mode: "restore", "keep" or "caps".']
+    model_version: Annotated[str, "Model version the file was cased with."]
+    model_sha256: Annotated[str, "sha256 of that model; a restore with another model is refused."]
+    session: Annotated[str, "Id of the review session (as in the edit log)."]
+    log: Annotated[str | None, "Path of the edit log the review writes to."]
+    threshold: Annotated[float, "Review threshold."]
+    current: Annotated[list[int] | None, "The current word: [cue index, slot]."]
+    complete: Annotated[bool, "True if cues holds every cue of the file (restored without casing)."]
+    n_cues: Annotated[int, "Number of cues of the document."]
+    cues: Annotated[list[dict], "The changed cues, in cue order, each a CueFull or a CueReview."]
+
+
+class CueFull(TypedDict):
+    """A cue whose words were rebuilt (its text edited by hand), or any cue of a complete snapshot."""
+
+    cue: Annotated[int, "Cue index."]
+    text: Annotated[str, "The cue's text."]
+    words: Annotated[list[list], "Each word: [word_index, start, end, input, proposed, form, model_tag, probs, "
+                                 "status, raised]."]
+
+
+class CueReview(TypedDict):
+    """A cue whose words are the casing's, with review changes: only the words that differ are listed."""
+
+    cue: Annotated[int, "Cue index."]
+    model: Annotated[str, "Hash of the cue's words as cased (positions, input, proposal, tag, probabilities); "
+                          "a restore checks it against the fresh casing."]
+    review: Annotated[list[list], "[slot, form, status, raised] of each word whose form is not the proposed one, "
+                                  "whose status is not untouched or that is raised for review."]
 
 
 def autosave_dir() -> Path:
@@ -38,22 +102,55 @@ def snapshot_path_for(source: Path) -> Path:
     return autosave_dir() / f"{file_key(source)}.json"
 
 
+def _item(w: ReviewWord) -> WordItem:
+    # The last item is why learning raised the word for review (None if it did not):
+    # without it a recovered review would hide those flags.
+    return [w.word_index, w.start, w.end, w.input, w.proposed, w.form,
+            w.model_tag.value if w.model_tag else None, list(w.probs) if w.probs else None, w.status.value,
+            w.raised]
+
+
+def fingerprint(state: ReviewState) -> str:
+    """sha256 of every word's review state: a restore checks that casing the origin again gives
+    exactly the state the review started from (same model, mode, house style and file)."""
+    h = hashlib.sha256()
+    for c, cue in enumerate(state.cues):
+        h.update(repr((c, [_item(w) for w in cue])).encode("utf-8"))
+    return h.hexdigest()
+
+
+def _model_hash(words: list[ReviewWord]) -> str:
+    """What casing gave a cue's words, as a short hash (review fields left out)."""
+    return hashlib.sha256(repr([(w.word_index, w.start, w.end, w.input, w.proposed,
+                                 w.model_tag.value if w.model_tag else None, w.probs) for w in words])
+                          .encode("utf-8")).hexdigest()[:16]
+
+
+def _cue_entry(doc: Document, state: ReviewState, c: int, full: bool) -> dict:
+    words = state.cues[c]
+    if full:
+        return {"cue": c, "text": doc.cues[c].text, "words": [_item(w) for w in words]}
+    review = [[s, w.form, w.status.value, w.raised] for s, w in enumerate(words)
+              if w.form != w.proposed or w.status is not Status.UNTOUCHED or w.raised is not None]
+    return {"cue": c, "model": _model_hash(words), "review": review}
+
+
 def snapshot(doc: Document, state: ReviewState, source: Path, base: Path, base_sha256: str, *, mode: str,
-             model_version: str, model_sha256: str, session_id: str, log_path: Path | None) -> dict:
-    # Words as compact lists: a 1,500-cue film has ~10,000 words and this runs
-    # on the GUI thread.  The last item is why learning raised the word for review
-    # (None if it did not): without it a recovered review would hide those flags.
-    words = [[[w.word_index, w.start, w.end, w.input, w.proposed, w.form,
-               w.model_tag.value if w.model_tag else None, list(w.probs) if w.probs else None, w.status.value,
-               w.raised]
-              for w in cue] for cue in state.cues]
-    return {
+             model_version: str, model_sha256: str, session_id: str, log_path: Path | None,
+             changed: Iterable[int] | None = None, rewritten: Iterable[int] = (), origin: Path | None = None,
+             origin_sha256: str | None = None, origin_fingerprint: str | None = None,
+             styles: dict[str, str] | None = None) -> dict:
+    """A snapshot of the cues in ``changed`` (every cue if None, or without an origin to case again);
+    the cues in ``rewritten`` (their words rebuilt, by a text edit) are held in full."""
+    complete = changed is None or origin is None or origin_sha256 is None or origin_fingerprint is None
+    indices = range(len(doc.cues)) if complete else sorted(c for c in set(changed or ()) if 0 <= c < len(doc.cues))
+    full = set(rewritten)
+    data = {
         "schema": SNAPSHOT_SCHEMA,
         "time": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "pid": os.getpid(),
         "source": str(Path(source).resolve()),
-        # The file the document was last read from or saved to, which a
-        # restore re-reads; it must not have changed since.
+        # The file the document was last read from or saved to; it must not have changed since.
         "base": str(Path(base).resolve()),
         "base_sha256": base_sha256,
         "mode": mode,
@@ -63,17 +160,24 @@ def snapshot(doc: Document, state: ReviewState, source: Path, base: Path, base_s
         "log": str(log_path) if log_path else None,
         "threshold": state.threshold,
         "current": list(state.current) if state.current else None,
-        "cue_texts": [c.text for c in doc.cues],
-        "words": words,
+        "complete": complete,
+        "n_cues": len(doc.cues),
+        "cues": [_cue_entry(doc, state, c, complete or c in full) for c in indices],
     }
+    if not complete:
+        assert origin is not None
+        data.update(origin=str(Path(origin).resolve()), origin_sha256=origin_sha256,
+                    origin_fingerprint=origin_fingerprint, styles=dict(styles or {}))
+    return data
 
 
 def encode(data: dict) -> bytes:
     """JSON, one cue at a time: json.dumps holds the GIL for a whole call, so
     small calls let a GUI thread run in between."""
-    rest = {k: v for k, v in data.items() if k != "words"}
-    parts = [json.dumps(rest, ensure_ascii=False, separators=(",", ":"))[:-1], ',"words":[']
-    for i, cue in enumerate(data["words"]):
+    key = "cues" if "cues" in data else "words"
+    rest = {k: v for k, v in data.items() if k != key}
+    parts = [json.dumps(rest, ensure_ascii=False, separators=(",", ":"))[:-1], f',"{key}":[']
+    for i, cue in enumerate(data[key]):
         if i:
             parts.append(",")
         parts.append(json.dumps(cue, ensure_ascii=False, separators=(",", ":")))
@@ -182,7 +286,7 @@ def find_recoverable() -> list[Recoverable]:
             data = json.loads(p.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             continue
-        if data.get("schema") != SNAPSHOT_SCHEMA or _alive(int(data.get("pid", 0))):
+        if data.get("schema") not in READABLE_SCHEMAS or _alive(int(data.get("pid", 0))):
             continue
         out.append(Recoverable(p, Path(data["source"]), data.get("time", ""), data))
     out.sort(key=lambda r: r.time, reverse=True)
@@ -201,16 +305,75 @@ def _word(cue_index: int, item: list) -> ReviewWord:
                       tuple(probs) if probs else None, Status(status), raised=raised)
 
 
-def restore(data: dict) -> tuple[Document, ReviewState]:
-    """The document and review state a snapshot describes."""
-    source = Path(data["base"])
-    if not source.is_file():
-        raise RestoreError(f"{source} no longer exists")
-    if file_sha256(source) != data["base_sha256"]:
-        raise RestoreError(f"{source} changed on disk since the review was autosaved")
-    doc = load(source)
+def needs_casing(data: dict) -> bool:
+    """True if the snapshot holds only the changed cues: the origin must be cased again first."""
+    return data.get("schema") == SNAPSHOT_SCHEMA and not data.get("complete", True)
+
+
+def check_files(data: dict) -> None:
+    """RestoreError unless the files a snapshot refers to are still as they were."""
+    base = Path(data["base"])
+    if not base.is_file():
+        raise RestoreError(f"{base} no longer exists")
+    if file_sha256(base) != data["base_sha256"]:
+        raise RestoreError(f"{base} changed on disk since the review was autosaved")
+    if needs_casing(data):
+        origin = Path(data["origin"])
+        if not origin.is_file():
+            raise RestoreError(f"{origin}, the file the review was opened from, no longer exists")
+        if file_sha256(origin) != data["origin_sha256"]:
+            raise RestoreError(f"{origin}, the file the review was opened from, changed on disk since")
+
+
+def restore(data: dict, fresh: tuple[Document, ReviewState] | None = None) -> tuple[Document, ReviewState]:
+    """The document and review state a snapshot describes.
+
+    A snapshot of the changed cues only (``needs_casing``) needs ``fresh``: the origin as casing
+    it again gives it (same model, mode and styles), before any profile or learning."""
+    check_files(data)
+    if data.get("schema") == 1:
+        return _restore_v1(data)
+    n = int(data["n_cues"])
+    if needs_casing(data):
+        if fresh is None:
+            raise RestoreError("this snapshot needs the file cased again first")
+        doc, state = fresh
+        if fingerprint(state) != data["origin_fingerprint"]:
+            raise RestoreError(f"{data['origin']} no longer cases as it did when the review started "
+                               "(another model, mode or house style)")
+        doc.path = Path(data["base"])
+    else:
+        doc = load(Path(data["base"]))
+        state = ReviewState([[] for _ in doc.cues], float(data["threshold"]))
+    if len(doc.cues) != n:
+        raise RestoreError(f"{data['base']} no longer has {n} cues")
+    for entry in data["cues"]:
+        c = entry["cue"]
+        if "words" in entry:
+            if doc.cues[c].text != entry["text"]:
+                doc.set_cue_text(c, entry["text"])
+            state.cues[c] = [_word(c, item) for item in entry["words"]]
+            continue
+        words = state.cues[c]
+        if _model_hash(words) != entry["model"]:
+            raise RestoreError(f"cue {c + 1} of {data['origin']} no longer cases as it did")
+        spans = []
+        for slot, form, status, raised in entry["review"]:
+            w = words[slot]
+            if form != w.form:
+                spans.append((w.start, w.end, form))
+            w.form, w.status, w.raised = form, Status(status), raised
+        if spans:
+            doc.recase(c, spans)
+    state.threshold = float(data["threshold"])
+    state.current = tuple(data["current"]) if data.get("current") else None
+    return doc, state
+
+
+def _restore_v1(data: dict) -> tuple[Document, ReviewState]:
+    doc = load(Path(data["base"]))
     if len(doc.cues) != len(data["cue_texts"]):
-        raise RestoreError(f"{source} no longer has {len(data['cue_texts'])} cues")
+        raise RestoreError(f"{data['base']} no longer has {len(data['cue_texts'])} cues")
     for i, text in enumerate(data["cue_texts"]):
         if doc.cues[i].text != text:
             doc.set_cue_text(i, text)

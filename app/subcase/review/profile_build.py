@@ -18,6 +18,7 @@ evidence that is too plain or too thin for an entry.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,7 +31,7 @@ from .profile import CATEGORY_NAMES, CHANGING, KINDS, Entry, Profile, ProfileErr
 
 MIN_EVIDENCE = 2          # agreeing decisions an entry needs (one fix is an anecdote)
 MIN_FILES = 2             # files they come from: one file's convention may be its own
-KNOWN_LOG_SCHEMAS = (2, EDITLOG_SCHEMA)  # 2 has no context: its records give no evidence
+KNOWN_LOG_SCHEMAS = (2, 3, EDITLOG_SCHEMA)  # 2 has no context: its records give no evidence
 HUMAN = ("accepted", "changed_tag")
 
 
@@ -39,9 +40,14 @@ class Skipped:
     schema: int = 0     # records of an unknown log schema
     corrupt: int = 0    # lines that are not JSON records (torn or damaged)
     no_context: int = 0  # decisions from logs before schema 3 (no neighbours: no evidence)
+    # saves (schema 4) whose file is gone or was changed since by something else than subcase
+    documents: int = 0
 
     def as_json(self) -> dict:
-        return {"corrupt": self.corrupt, "no_context": self.no_context, "schema": self.schema}
+        out = {"corrupt": self.corrupt, "no_context": self.no_context, "schema": self.schema}
+        if self.documents:
+            out["documents"] = self.documents
+        return out
 
 
 @dataclass
@@ -251,7 +257,7 @@ def read_log(path: Path, skipped: Skipped) -> list[dict]:
 
 def final_decisions(records: list[dict], skipped: Skipped) -> dict[str, list[dict]]:
     """Per subtitle file of the log, its words' last human decisions that were not undone."""
-    undone = {r.get("undoes") for r in records if r["action"] == "undo"}
+    undone = undone_seqs(records)
     last: dict[str, dict[tuple[int, int], dict]] = {}
     for r in sorted(records, key=lambda r: r["seq"]):
         if r["seq"] in undone or r["action"] not in HUMAN:
@@ -281,19 +287,55 @@ def final_decisions(records: list[dict], skipped: Skipped) -> dict[str, list[dic
     return {f: list(d.values()) for f, d in sorted(last.items())}
 
 
+def undone_seqs(records: list[dict]) -> set[int]:
+    """The seqs the log's undo records take back: a list per undo step (schema 4), one each before."""
+    out: set[int] = set()
+    for r in records:
+        if r["action"] != "undo":
+            continue
+        undoes = r.get("undoes")
+        if isinstance(undoes, int):
+            out.add(undoes)
+        elif isinstance(undoes, list):
+            out.update(x for x in undoes if isinstance(x, int))
+    return out
+
+
+def _saved_bytes(r: dict, skipped: Skipped) -> bytes | None:
+    """The bytes a "saved" record stands for: held in the record before schema 4, read back from the
+    saved file since (only while it is still the file subcase wrote: same sha256)."""
+    if isinstance(r.get("document"), str):
+        return r["document"].encode("utf-8")
+    path, digest = r.get("saved_to"), r.get("saved_sha256")
+    if not (isinstance(path, str) and isinstance(digest, str)):
+        return None
+    try:
+        data = Path(path).read_bytes()
+    except OSError:
+        skipped.documents += 1
+        return None
+    if hashlib.sha256(data).hexdigest() != digest:
+        skipped.documents += 1
+        return None
+    return data
+
+
 def saved_documents(records: list[dict], skipped: Skipped) -> dict[str, list[dict]]:
     """Per subtitle file of the log, every word of the last document the editor saved."""
     from subcase.subtitles import SubtitleError, loads
 
     last: dict[str, dict] = {}
     for r in sorted(records, key=lambda r: r["seq"]):
-        if r["action"] == "saved" and isinstance(r.get("document"), str):
+        if r["action"] == "saved" and (isinstance(r.get("document"), str) or isinstance(r.get("saved_sha256"), str)):
             last[str(r.get("file", ""))] = r
     out: dict[str, list[dict]] = {}
     for f, r in sorted(last.items()):
         fmt = r.get("saved_format") if isinstance(r.get("saved_format"), str) else None
+        data = _saved_bytes(r, skipped)
+        if data is None:
+            continue
         try:
-            doc = loads(r["document"].encode("utf-8"), Path(f).name or "saved.srt", fmt)
+            doc = loads(data, Path(f).name or "saved.srt", fmt)
         except (SubtitleError, ValueError):
             skipped.corrupt += 1
             continue

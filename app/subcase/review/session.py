@@ -54,6 +54,21 @@ class ReviewSession:
         # sha256 of the file the document was last read from or saved to: a
         # crash-recovery snapshot only applies to that exact file.
         self.base_sha256 = base_sha256 if base_sha256 is not None else file_sha256(doc.path or self.source)
+        # Crash recovery is proportional to what changed: the cues any step touched since the file was
+        # opened, and the file it was opened from, which a restore cases again (see ``autosave``).
+        # Without an origin (set by whoever cased the file, with ``set_origin``) snapshots hold every cue.
+        self.changed_cues: set[int] = set()
+        self.rewritten_cues: set[int] = set()  # cues whose words were rebuilt (a text edit): kept in full
+        self.origin: Path | None = None
+        self.origin_sha256: str | None = None
+        self.origin_fingerprint: str | None = None
+        self.styles: dict[str, str] = {}
+
+    def set_origin(self, path: Path, sha256: str, fingerprint: str, styles: dict[str, str] | None = None) -> None:
+        """The file the review was cased from, its sha256 and the fingerprint of the casing
+        (``autosave.fingerprint``, before anything else touched the state), and the house styles used."""
+        self.origin, self.origin_sha256, self.origin_fingerprint = Path(path).resolve(), sha256, fingerprint
+        self.styles = dict(styles or {})
 
     # -- running actions -------------------------------------------------------
     def perform(self, action: Action) -> None:
@@ -74,7 +89,7 @@ class ReviewSession:
         current = self.state.current
         decisions = action.do(self.doc, self.state)
         try:
-            seqs = self._log([self._record(d) for d in decisions])
+            seqs = self._log(self._records(decisions))
         except EditLogError:
             action.undo(self.doc, self.state)
             self.state.current = current
@@ -85,6 +100,9 @@ class ReviewSession:
             self.state.current = action.focus
         self.state.clamp_current()
         self._seqs[id(action)] = seqs
+        self.changed_cues.update(action.cues)
+        if getattr(human, "rewrites_words", False):
+            self.rewritten_cues.update(human.cues)
         self._notify(action.cues)
 
     def revert(self, action: Action) -> None:
@@ -99,8 +117,8 @@ class ReviewSession:
         action.undo(self.doc, self.state)
         undone = self._seqs.get(id(action), [])
         try:
-            self._log([self._base("undo", action.cues[0] if action.cues else None) | {"undoes": s}
-                       for s in undone])
+            if undone:  # one record per undo step, whatever it takes back
+                self._log([self._base("undo", action.cues[0] if action.cues else None) | {"undoes": undone}])
         except EditLogError:
             action.do(self.doc, self.state)
             self.state.current = current
@@ -110,6 +128,7 @@ class ReviewSession:
         if action.focus is not None:
             self.state.current = action.focus
         self.state.clamp_current()
+        self.changed_cues.update(action.cues)
         self._notify(action.cues)
 
     def replace_log(self, log: EditLog | None) -> None:
@@ -140,8 +159,14 @@ class ReviewSession:
             for c, cue in enumerate(saved.document.cues):
                 if cue.text != self.doc.cues[c].text:
                     self.state.cues[c] = realign(self.state.cues[c], cue.words(), c)
+                    self.rewritten_cues.add(c)
+                    self.changed_cues.add(c)
             self.doc = saved.document
             self.state.clamp_current()
+            self.origin = None  # another format: the opened file no longer cases into this document
+        if self.origin is not None and saved.path.resolve() == self.origin:
+            # written over the opened file: its content lives on in the backup the save kept, if any
+            self.origin = saved.backup.resolve() if saved.backup is not None else None
         self.base_sha256 = file_sha256(saved.path)
         if log:
             self.log_saved(saved)
@@ -150,19 +175,25 @@ class ReviewSession:
     def log_saved(self, saved: Saved) -> None:
         """The "saved" record; EditLogError if it cannot be written.
 
-        The document as saved goes into the log too: a profile (issue 16) reads how the editor
-        left every word, not only the ones they decided, so a form the file also writes
-        otherwise is no evidence.
+        A profile reads how the editor left every word, not only the ones they decided (a form
+        the file also writes otherwise is no evidence); it reads the saved file back from disk,
+        so the record names it by path and sha256 rather than holding a copy of it.
         """
-        self._log([self._base("saved", None) | {"saved_to": str(saved.path.resolve()),
-                                                 "saved_format": saved.document.format,
-                                                 "document": saved.document.render()}])
+        path = saved.path.resolve()
+        try:
+            size = path.stat().st_size
+        except OSError:
+            size = -1
+        self._log([self._base("saved", None) | {"saved_to": str(path), "saved_format": saved.document.format,
+                                                 "saved_sha256": self.base_sha256, "saved_bytes": size}])
 
     def snapshot(self) -> dict:
         """A crash-recovery snapshot of the unsaved review (see ``autosave``)."""
         return autosave.snapshot(self.doc, self.state, self.source, self.doc.path or self.source, self.base_sha256,
                                  mode=self.mode, model_version=self.model_version, model_sha256=self.model_sha256,
-                                 session_id=self.session_id, log_path=self.log.path if self.log else None)
+                                 session_id=self.session_id, log_path=self.log.path if self.log else None,
+                                 changed=self.changed_cues, rewritten=self.rewritten_cues, origin=self.origin, origin_sha256=self.origin_sha256,
+                                 origin_fingerprint=self.origin_fingerprint, styles=self.styles)
 
     def _notify(self, cues: tuple[int, ...]) -> None:
         for listener in list(self.listeners):
@@ -204,9 +235,27 @@ class ReviewSession:
                      proposed=w.proposed, before=d.before, final=d.final, final_tag=w.tag.value)
             if self.log is not None:  # neighbours, sentence start, category: a profile reads them (issue 16)
                 r["context"] = record_context(self.doc, self.state, self.learner, w)
-        if d.caused_by is not None:
-            r["_cause"] = d.caused_by
         return r
+
+    def _records(self, decisions: list[Decision]) -> list[dict]:
+        """One record per human decision; the app's own changes ("learned") are listed, compactly,
+        in the record of the decision that caused them (``editlog.CausedGroup``)."""
+        human = [(i, d) for i, d in enumerate(decisions) if d.action != "learned"]
+        records = {i: self._record(d) for i, d in human}
+        caused: dict[int | None, list[Decision]] = {}
+        for d in decisions:
+            if d.action == "learned":
+                caused.setdefault(d.caused_by if d.caused_by in records else None, []).append(d)
+        for cause, learned in caused.items():
+            groups = caused_groups(learned)
+            if cause is None:  # nothing human to hang them on: a record of their own
+                first = learned[0].cue_index
+                records[len(decisions)] = self._base("learned", first) | {
+                    "caused_by": None, "caused": groups, "caused_count": len(learned)}
+            else:
+                records[cause]["caused"] = groups
+                records[cause]["caused_count"] = len(learned)
+        return [records[k] for k in sorted(records)]
 
     def _log(self, records: list[dict]) -> list[int]:
         seqs = []
@@ -215,9 +264,6 @@ class ReviewSession:
             seq += 1
             r["seq"] = seq
             seqs.append(seq)
-        for r in records:
-            if "_cause" in r:  # an app change links to the human decision of the same action
-                r["caused_by"] = seqs[r.pop("_cause")]
         if self.log is not None and records:
             self.log.append(records)  # EditLogError: nothing was recorded, seq is not advanced
         self._seq = seq
@@ -226,3 +272,21 @@ class ReviewSession:
     def close(self) -> None:
         if self.log is not None:
             self.log.close()
+
+
+def caused_groups(learned: list[Decision]) -> list[dict]:
+    """The words the app changed, grouped by their status and the tag of their final form: a
+    restyle of hundreds of words is a few short lists of positions, not a record per word."""
+    groups: dict[tuple[str, str], dict] = {}
+    for d in learned:
+        w = d.word
+        if w is None:
+            continue
+        tag = w.tag.value
+        g = groups.setdefault((w.status.value, tag), {"status": w.status.value, "tag": tag, "at": []})
+        g["at"].append([w.cue_index, w.word_index])
+        if tag == "M":  # the only tag whose form the word and the tag do not tell
+            g.setdefault("forms", []).append(d.final)
+        if w.raised is not None:
+            g.setdefault("asked", []).append([w.cue_index, w.word_index])
+    return list(groups.values())
