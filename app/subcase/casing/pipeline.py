@@ -15,7 +15,7 @@ from subcase.subtitles import Document, load
 from .engine import CasingEngine, OnProgress, ShouldCancel
 from .gcpause import paused_gc
 from .joined import join_words, split_words
-from .modes import Mode
+from .modes import DEFAULT, Mode
 from .pauses import pauses_of
 from .rolling import find_rolled, with_rolled, without_rolled
 from .routing import case_by_language
@@ -29,7 +29,7 @@ class CasedFile:
     changed: int             # words whose form changed
 
 
-def case_file(engine: CasingEngine, path: Path | str, mode: Mode | str = Mode.RESTORE,
+def case_file(engine: CasingEngine, path: Path | str, mode: Mode | str = DEFAULT,
               progress: OnProgress | None = None, cancel: ShouldCancel | None = None,
               lang: str = "auto") -> CasedFile:
     """Read a subtitle file, case it and apply the casing.  SubtitleError for a bad
@@ -40,7 +40,7 @@ def case_file(engine: CasingEngine, path: Path | str, mode: Mode | str = Mode.RE
     return CasedFile(doc, casing, apply_casing(doc, casing))
 
 
-def case_document(engine: CasingEngine, doc: Document, mode: Mode | str = Mode.RESTORE,
+def case_document(engine: CasingEngine, doc: Document, mode: Mode | str = DEFAULT,
                   progress: OnProgress | None = None, cancel: ShouldCancel | None = None,
                   lang: str = "auto") -> DocumentCasing:
     """Case a document's cues as one stream; markup is never seen by the model.  Cues in

@@ -12,6 +12,7 @@ from enum import Enum
 from typing import Any, Iterator
 
 from subcase.casing import TAGS, Tag
+from subcase.casing.auto import Passage
 from subcase.casing.tags import ranked, tag_of
 
 Pos = tuple[int, int]  # (cue index, slot in that cue's reviewable words)
@@ -94,9 +95,16 @@ class ReviewState:
     def from_casing(cls, n_cues: int, casing, threshold: float | None = None) -> ReviewState:
         """Build from a ``DocumentCasing`` whose outputs are already applied."""
         cues: list[list[ReviewWord]] = [[] for _ in range(n_cues)]
+        passage = getattr(casing, "passage", None)
         for w in casing.words:
-            cues[w.cue_index].append(ReviewWord(
-                w.cue_index, w.word_index, w.start, w.end, w.input, w.output, w.output, w.tag, tuple(w.probs)))
+            word = ReviewWord(w.cue_index, w.word_index, w.start, w.end, w.input, w.output, w.output, w.tag,
+                              tuple(w.probs))
+            if passage is not None and passage(w.cue_index) is Passage.KEEP:
+                # Auto mode kept the input here: the model's doubt is no reason to look at a word it did not
+                # write; a word it is sure of writing otherwise is shown, with both forms.
+                word.confidence = 1.0
+                word.raised = casing.disagrees(w)
+            cues[w.cue_index].append(word)
         return cls(cues, casing.threshold if threshold is None else threshold)
 
     # -- lookup ------------------------------------------------------------
