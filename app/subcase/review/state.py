@@ -90,6 +90,8 @@ class ReviewState:
         # What the document-level flag reasons read (flags.FlagContext), set by whoever opens
         # the file with a model and a session; None: only each word's own evidence.
         self.flag_context: Any = None
+        # Auto mode's decision for each cue (casing/auto.py), None in the other modes: the GUI marks each cue.
+        self.passages: list[Passage] | None = None
 
     @classmethod
     def from_casing(cls, n_cues: int, casing, threshold: float | None = None) -> ReviewState:
@@ -105,7 +107,10 @@ class ReviewState:
                 word.confidence = 1.0
                 word.raised = casing.disagrees(w)
             cues[w.cue_index].append(word)
-        return cls(cues, casing.threshold if threshold is None else threshold)
+        state = cls(cues, casing.threshold if threshold is None else threshold)
+        passages = getattr(casing, "passages", None)
+        state.passages = list(passages) if passages is not None and len(passages) == n_cues else None
+        return state
 
     # -- lookup ------------------------------------------------------------
     def word(self, pos: Pos) -> ReviewWord:
