@@ -203,15 +203,17 @@ def run_batch(engine: CasingEngine, inputs: Sequence[Path], out_dir: Path, mode:
 
 def _review_fields(casing: DocumentCasing, w) -> dict:
     """Auto mode's passage for the word's cue, and whether the editor would see the word highlighted: under
-    the review threshold, or, in a passage kept as written, where the model is sure of another form (the
-    reason then says which)."""
+    the review threshold, or, in a passage kept as written, where the model is sure of another form, or
+    changed in a short passage of a cased file (the reason then says which)."""
     passage = casing.passage(w.cue_index)
     if passage is None:
         return {"highlighted": w.confidence < casing.threshold}
     if passage.value == "keep":
         reason = casing.disagrees(w)
         return {"passage": passage.value, "highlighted": reason is not None, "reason": reason}
-    return {"passage": passage.value, "highlighted": w.confidence < casing.threshold}
+    reason = casing.doubted(w)
+    return {"passage": passage.value, "highlighted": w.confidence < casing.threshold or reason is not None,
+            "reason": reason}
 
 
 def write_details(path: Path, results: Sequence[FileResult], cue_ids: dict | None = None) -> None:

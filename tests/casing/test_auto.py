@@ -146,3 +146,17 @@ def test_default_mode_on_dev_files_as_written_changes_little_and_is_idempotent(e
         twice = _convert(once, tmp_path / f"b{i}")
         assert twice.read_bytes() == once.read_bytes(), src.name
     assert words > 10_000 and changed <= 0.001 * words
+
+
+def test_a_change_in_a_short_passage_of_a_cased_file_is_shown():
+    words = [_word(0, "Hello", "Hello", Tag.T, 0.999),
+             WordCasing(1, 0, 0, 9, "legendado", "Legendado", "Legendado", Tag.T, (0.001, 0.999, 0.0, 0.0)),
+             WordCasing(2, 0, 0, 2, "em", "em", "em", Tag.L, (0.999, 0.001, 0.0, 0.0))]
+    casing = DocumentCasing(words, Mode.AUTO, 0.9, passages=[K, R, K])
+    assert casing.doubted(words[1]) == "the input writes 'legendado'; auto mode changed this short passage"
+    assert casing.doubted(words[0]) is None and casing.doubted(words[2]) is None
+    assert ReviewState.from_casing(3, casing).word((1, 0)).needs_review(0.9)
+    # a long passage, or a file with nothing kept, rests on enough evidence: the confidence decides
+    long = DocumentCasing([words[1]], Mode.AUTO, 0.9, passages=[K, R, R, R, K])
+    assert long.doubted(words[1]) is None
+    assert DocumentCasing([words[1]], Mode.AUTO, 0.9, passages=[R, R]).doubted(words[1]) is None

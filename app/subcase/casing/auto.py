@@ -167,6 +167,26 @@ def _long(cues: Sequence[Sequence[Token]], run: list[int]) -> bool:
     return len(run) >= MIN_CUES and sum(1 for c in run for t in cues[c] if t.is_word) >= MIN_WORDS
 
 
+def short_passages(passages: Sequence[Passage]) -> set[int]:
+    """The cues of passages restored or recased that are under ``MIN_CUES`` cues long, in a file with a
+    kept passage: there the change rests on thin evidence, and the editor is shown it."""
+    if Passage.KEEP not in passages:
+        return set()
+    out: set[int] = set()
+    c = 0
+    while c < len(passages):
+        if passages[c] is Passage.KEEP:
+            c += 1
+            continue
+        end = c
+        while end < len(passages) and passages[end] is passages[c]:
+            end += 1
+        if end - c < MIN_CUES:
+            out.update(range(c, end))
+        c = end
+    return out
+
+
 def summary(passages: Sequence[Passage]) -> str:
     """One line for the status bar and --details: how many cues each decision took."""
     counts = {p: 0 for p in Passage}
@@ -176,4 +196,4 @@ def summary(passages: Sequence[Passage]) -> str:
         else "auto: no cues"
 
 
-__all__ = ["EVIDENCE", "MIN_CUES", "MIN_WORDS", "NOTES", "Passage", "decide", "summary"]
+__all__ = ["EVIDENCE", "MIN_CUES", "MIN_WORDS", "NOTES", "Passage", "decide", "short_passages", "summary"]

@@ -22,7 +22,7 @@ from .file_start import at_file_start, opening_word
 from .gcpause import paused_gc
 from .language import LanguageGuess, name
 from .lower_case import weigh_lower
-from .auto import EVIDENCE, Passage, decide
+from .auto import EVIDENCE, Passage, decide, short_passages
 from .auto import summary as auto_summary
 from .modes import Mode, is_caps_line, known_mixed, merge_keep
 from .pauses import after_pause, opening_words
@@ -69,6 +69,7 @@ class DocumentCasing:
     language: LanguageGuess | None = None          # set by casing/routing.py
     methods: dict[str, Method] = field(default_factory=dict)  # how each language of the file was cased
     passages: list[Passage] | None = None          # auto mode: each cue's decision (casing/auto.py)
+    _short: set[int] | None = field(default=None, repr=False, compare=False)
 
     def summary(self) -> str:
         """One line: the file's language and how it was cased (for the status bar, logs and --details)."""
@@ -85,6 +86,18 @@ class DocumentCasing:
         if self.passages is None or not 0 <= cue_index < len(self.passages):
             return None
         return self.passages[cue_index]
+
+    def doubted(self, w: WordCasing) -> str | None:
+        """Why a word auto mode changed is shown for review whatever its confidence: its passage is short
+        (under ``auto.MIN_CUES`` cues) in a file whose other passages are kept as written, so the evidence
+        that its casing was lost is thin.  None when it is not."""
+        if not w.changed or self.passages is None or self.passage(w.cue_index) in (None, Passage.KEEP):
+            return None
+        if self._short is None:
+            self._short = short_passages(self.passages)
+        if w.cue_index not in self._short:
+            return None
+        return f"the input writes '{w.input}'; auto mode changed this short passage"
 
     def disagrees(self, w: WordCasing) -> str | None:
         """Why a word kept as written is shown for review: in a passage auto mode kept, the model is sure

@@ -106,6 +106,8 @@ class ReviewState:
                 # write; a word it is sure of writing otherwise is shown, with both forms.
                 word.confidence = 1.0
                 word.raised = casing.disagrees(w)
+            elif passage is not None:
+                word.raised = casing.doubted(w)
             cues[w.cue_index].append(word)
         state = cls(cues, casing.threshold if threshold is None else threshold)
         passages = getattr(casing, "passages", None)
