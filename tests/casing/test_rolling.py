@@ -2,36 +2,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from subcase.casing import Mode, case_file
 from subcase.casing.rolling import find_rolled, with_rolled, without_rolled
 from subcase.casing.stream import DocumentCasing, WordCasing
 from subcase.casing.tags import Tag
 from subcase.subtitles.words import tokenize
 
-ROLLING = """WEBVTT
-Kind: captions
-Language: en
-
-00:00:00.000 --> 00:00:02.000 align:start position:0%
- 
-so<00:00:00.300><c> today</c><00:00:00.600><c> we're</c><00:00:00.900><c> going</c><00:00:01.200><c> to</c><00:00:01.500><c> talk</c>
-
-00:00:02.000 --> 00:00:02.010 align:start position:0%
-so today we're going to talk
- 
-
-00:00:02.010 --> 00:00:04.000 align:start position:0%
-so today we're going to talk
-about<00:00:02.300><c> london</c><00:00:02.600><c> and</c><00:00:02.900><c> paris</c>
-
-00:00:04.000 --> 00:00:04.010 align:start position:0%
-about london and paris
- 
-
-00:00:04.010 --> 00:00:06.000 align:start position:0%
-about london and paris
-and<00:00:04.300><c> i</c><00:00:04.600><c> think</c><00:00:04.900><c> john</c><00:00:05.200><c> smith</c>
-"""
+# Written in the layout of YouTube's automatic captions (not a real file: see test_real_captions.py)
+ROLLING = (Path(__file__).resolve().parents[1] / "fixtures" / "captions" / "youtube_layout_rolling.vtt").read_text(
+    encoding="utf-8")
 
 
 def test_find_rolled_matches_top_lines_against_bottom_lines():
