@@ -65,3 +65,32 @@ def test_convert_cases_broken_words_whole_and_keeps_tags(engine, tmp_path):
     assert "ro<00:00:02.700><c>ll</c><00:00:02.800><c> c</c><00:00:02.900><c>al</c><00:00:03.000><c>l</c>" \
         in line.replace("Ro<", "ro<").replace("> C<", "> c<")
     assert line.split("<")[0].lower() == "no ro"
+
+
+def test_the_review_takes_a_broken_word_as_one(engine, tmp_path):
+    from subcase.review import ReviewSession, ReviewState, SetTag
+    from subcase.casing import apply_casing, case_document
+
+    src = tmp_path / "y.vtt"
+    src.write_text(REPRO, encoding="utf-8")
+    doc = load(src)
+    casing = case_document(engine, doc)
+    apply_casing(doc, casing)
+    state = ReviewState.from_casing(len(doc.cues), casing, threshold=1.0)  # every word the model doubts at all
+    words = state.cues[0]
+    assert [w.input for w in words] == ["no", "ro", "ll", "c", "al", "l"]
+    roll, call = ((0, 1), (0, 2)), ((0, 3), (0, 4), (0, 5))
+    assert state.pieces[(0, 2)] == roll and state.pieces[(0, 3)] == call
+    # only a word's first piece is on the review list
+    assert not any(state.word(p).needs_review(1.0) for p in (roll[1:] + call[1:]))
+    session = ReviewSession(doc, state, src, model_version="test", model_sha256="", log=None)
+    session.perform(SetTag((0, 3), Tag.U, engine.form))
+    assert [state.word(p).form for p in call] == ["C", "AL", "L"]
+    line = doc.cues[0].text
+    assert "<c> C</c><00:00:02.900><c>AL</c><00:00:03.000><c>L</c>" in line  # tags byte for byte
+    lower = SetTag((0, 4), Tag.L, engine.form)  # from any piece: the whole word
+    session.perform(lower)
+    assert [state.word(p).form for p in call] == ["c", "al", "l"]
+    session.revert(lower)  # undo puts every piece back
+    assert [state.word(p).form for p in call] == ["C", "AL", "L"]
+    assert "<c> C</c><00:00:02.900><c>AL</c>" in doc.cues[0].text

@@ -76,6 +76,7 @@ def split_words(casing: DocumentCasing, joins: Sequence[Joins | None]) -> Docume
     if not any(joins):
         return casing
     words: list[WordCasing] = []
+    groups: dict[int, list[tuple[int, ...]]] = {}
     for w in casing.words:
         j = joins[w.cue_index] if w.cue_index < len(joins) else None
         if j is None:
@@ -88,6 +89,7 @@ def split_words(casing: DocumentCasing, joins: Sequence[Joins | None]) -> Docume
             continue
         cut = len(w.output) == len(w.input) and len(w.model_form) == len(w.input)
         at = 0
+        groups.setdefault(w.cue_index, []).append(tuple(range(index, index + len(spans))))
         for k, (start, end) in enumerate(spans):
             size = end - start
             piece = w.input[at:at + size]
@@ -95,7 +97,9 @@ def split_words(casing: DocumentCasing, joins: Sequence[Joins | None]) -> Docume
                                     w.output[at:at + size] if cut else piece,
                                     w.model_form[at:at + size] if cut else piece, w.tag, w.probs))
             at += size
-    return casing.with_words(words)
+    out = casing.with_words(words)
+    out.joined = groups
+    return out
 
 
 __all__ = ["Joins", "join_words", "split_words"]

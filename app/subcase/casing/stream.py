@@ -70,6 +70,8 @@ class DocumentCasing:
     methods: dict[str, Method] = field(default_factory=dict)  # how each language of the file was cased
     passages: list[Passage] | None = None          # auto mode: each cue's decision (casing/auto.py)
     _short: set[int] | None = field(default=None, repr=False, compare=False)
+    # words broken by inline tags (casing/joined.py): per cue, the word indices of each word's pieces
+    joined: dict[int, list[tuple[int, ...]]] = field(default_factory=dict)
 
     def summary(self) -> str:
         """One line: the file's language and how it was cased (for the status bar, logs and --details)."""
@@ -113,7 +115,7 @@ class DocumentCasing:
     def with_words(self, words: list[WordCasing]) -> DocumentCasing:
         """This casing with other words (the same file: language and methods are kept)."""
         return DocumentCasing(words, self.mode, self.threshold, language=self.language, methods=self.methods,
-                              passages=self.passages)
+                              passages=self.passages, joined=self.joined)
 
     def cue_texts(self, texts: Sequence[str]) -> list[str]:
         """The given cue texts with every word replaced by its output form."""

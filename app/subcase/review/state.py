@@ -92,6 +92,9 @@ class ReviewState:
         self.flag_context: Any = None
         # Auto mode's decision for each cue (casing/auto.py), None in the other modes: the GUI marks each cue.
         self.passages: list[Passage] | None = None
+        # A word broken by inline tags (casing/joined.py) is reviewed as one: each piece's position maps to
+        # all of the word's pieces, in order.  Its first piece carries the highlight.
+        self.pieces: dict[Pos, tuple[Pos, ...]] = {}
 
     @classmethod
     def from_casing(cls, n_cues: int, casing, threshold: float | None = None) -> ReviewState:
@@ -110,6 +113,18 @@ class ReviewState:
                 word.raised = casing.doubted(w)
             cues[w.cue_index].append(word)
         state = cls(cues, casing.threshold if threshold is None else threshold)
+        for c, groups in getattr(casing, "joined", {}).items():
+            slot = {w.word_index: s for s, w in enumerate(cues[c])}
+            for group in groups:
+                places = tuple((c, slot[k]) for k in group if k in slot)
+                if len(places) < 2:
+                    continue
+                for pos in places:
+                    state.pieces[pos] = places
+                for pos in places[1:]:
+                    # reviewed as one word, at its first piece: the others follow it
+                    piece = state.word(pos)
+                    piece.confidence, piece.raised = 1.0, None
         passages = getattr(casing, "passages", None)
         state.passages = list(passages) if passages is not None and len(passages) == n_cues else None
         return state
