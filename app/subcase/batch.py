@@ -252,9 +252,25 @@ def run_batch(engine: CasingEngine, plan: OutputPlan, mode: Mode | str = Mode.RE
     return BatchResult(results)
 
 
+def _review_fields(casing: DocumentCasing, w) -> dict:
+    """Auto mode's passage for the word's cue, and whether the editor would see the word highlighted: under
+    the review threshold, or, in a passage kept as written, where the model is sure of another form, or
+    changed in a short passage of a cased file (the reason then says which)."""
+    passage = casing.passage(w.cue_index)
+    if passage is None:
+        return {"highlighted": w.confidence < casing.threshold}
+    if passage.value == "keep":
+        reason = casing.disagrees(w)
+        return {"passage": passage.value, "highlighted": reason is not None, "reason": reason}
+    reason = casing.doubted(w)
+    return {"passage": passage.value, "highlighted": w.confidence < casing.threshold or reason is not None,
+            "reason": reason}
+
+
 def write_details(path: Path, results: Sequence[FileResult], cue_ids: dict | None = None) -> None:
-    """One JSON line per word: file, cue, position, input, output, tag, probabilities, highlighted
-    (under the review threshold of the model that cased the file, as the editor would see it)."""
+    """One JSON line per word: file, cue, position, input, output, tag, probabilities, auto mode's
+    passage, highlighted (as the editor would see it: under the review threshold of the model that cased
+    the file, or, where auto mode kept the input, the model sure of another form, with the reason)."""
     from subcase.casing import TAGS
     from subcase.subtitles.atomic import write_atomic
 
@@ -271,6 +287,6 @@ def write_details(path: Path, results: Sequence[FileResult], cue_ids: dict | Non
                 "cue": w.cue_index, "word": w.word_index, "start": w.start, "end": w.end,
                 "input": w.input, "output": w.output, "tag": w.tag.value,
                 "probs": {t.value: round(p, 5) for t, p in zip(TAGS, w.probs)},
-                "confidence": round(w.confidence, 5), "highlighted": w.confidence < r.casing.threshold,
+                "confidence": round(w.confidence, 5), **_review_fields(r.casing, w),
             }, ensure_ascii=False))
     write_atomic(path, ("\n".join(lines) + ("\n" if lines else "")).encode("utf-8"))

@@ -221,7 +221,7 @@ def cmd_evaluate(args) -> int:
     try:
         results = evaluate(inputs, engine, baselines=not args.no_baselines, per_cue=not args.no_per_cue,
                            punct_settings=punct, log=lambda s: print(safe(s), file=sys.stderr),
-                           lang=args.lang)
+                           lang=args.lang, mode=args.mode, drop=args.drop, seed=args.seed)
     except SubtitleError as exc:
         print(safe(f"subcase: {exc}"), file=sys.stderr)
         return 1
@@ -417,6 +417,19 @@ def _add_lang_arg(p: argparse.ArgumentParser) -> None:
                         "mixes languages); languages without a model only get sentence starts capitalised")
 
 
+def _add_mode_and_drop_args(p: argparse.ArgumentParser) -> None:
+    from subcase.casing import modes
+    from subcase.evaluation.drop import SEED, parse_share
+
+    p.add_argument("--mode", type=modes.Mode, choices=list(modes.Mode), default=modes.DEFAULT,
+                   metavar="{" + ",".join(modes.NAMES) + "}",
+                   help=f"the casing mode to measure (default: {modes.DEFAULT.value}, as convert)")
+    p.add_argument("--drop", type=parse_share, metavar="P",
+                   help="mixed input: lower-case and strip random runs of cues covering a share P of the words "
+                        "(0 to 1), leave the rest as written, and report all words, the runs and the rest")
+    p.add_argument("--seed", type=int, default=SEED, help=f"the seed of --drop's runs (default {SEED})")
+
+
 def _jobs(text: str) -> int:
     try:
         n = int(text)
@@ -449,7 +462,7 @@ def build_parser() -> argparse.ArgumentParser:
     existing.add_argument("--skip-existing", action="store_true",
                           help="leave outputs that exist already in OUTDIR as they are and convert only the "
                                "other files")
-    c.add_argument("--mode", choices=modes.NAMES, default=modes.Mode.RESTORE.value,
+    c.add_argument("--mode", choices=modes.NAMES, default=modes.DEFAULT.value,
                    help="; ".join(f"{m.value}: {text}" for m, text in modes.HELP.items()))
     c.add_argument("--format", choices=formats.NAMES, help="output format (default: same as input)")
     c.add_argument("--details", metavar="FILE.jsonl", help="also write every word's tag, probabilities and highlight")
@@ -474,6 +487,7 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--strip-punct", action="store_true", help="only the punctuation-stripped input (as in the paper)")
     g.add_argument("--punct-only", action="store_true", help="only input that keeps its punctuation")
     e.add_argument("--no-baselines", action="store_true", help="skip the truecase and first-word baselines")
+    _add_mode_and_drop_args(e)
     e.add_argument("--baselines-only", action="store_true", help=argparse.SUPPRESS)
     e.add_argument("--no-per-cue", action="store_true", help="skip the cue-by-cue comparison")
     e.add_argument("--json", metavar="FILE", help="also write all numbers as JSON")
@@ -487,6 +501,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--threshold", type=float, help="review threshold (default: the model's)")
     s.add_argument("--strip-punct", action="store_true", help="input without punctuation")
     s.add_argument("--upper", action="store_true", help="input in UPPER case instead of lower case")
+    _add_mode_and_drop_args(s)
     s.add_argument("--no-learning", action="store_true", help="the same run with nothing learned (baseline)")
     s.add_argument("--json", metavar="FILE", help="also write the numbers as JSON")
     s.add_argument("--per-file", action="store_true", help="a row per file, not only the total")

@@ -117,8 +117,10 @@ def test_italian_is_left_exactly_as_it_is(engine, tmp_path, capsys):
     assert err.count("not a language subcase can case: left as it was") == 2
     rows = [json.loads(line) for line in (tmp_path / "d.jsonl").read_text(encoding="utf-8").splitlines()]
     assert rows and {r["lang"] for r in rows} == {"it"} and {r["method"] for r in rows} == {"unchanged"}
-    # the English model, forced, would have changed it: the guard is what keeps it intact
-    assert main(["convert", str(ITALIAN), "-o", str(tmp_path / "forced"), "-q", "--lang", "en"]) == 0
+    # the English model, forced, would have changed it: the guard is what keeps it intact (in restore mode:
+    # the default, auto, keeps a cased file as written whatever the language)
+    assert main(["convert", str(ITALIAN), "-o", str(tmp_path / "forced"), "-q", "--lang", "en",
+                 "--mode", "restore"]) == 0
     assert (tmp_path / "forced" / ITALIAN.name).read_bytes() != ITALIAN.read_bytes()
 
 
@@ -255,8 +257,10 @@ def test_each_file_is_highlighted_at_the_threshold_of_the_model_that_cased_it(en
     assert companion.info.review_threshold != engine.info.review_threshold
     spanish, english = dev_subtitles_ml["es"][0], dev_subtitles[0]
     details = tmp_path / "d.jsonl"
+    # restore mode: in the default, auto, these human-cased files are kept as written, and a kept word is
+    # highlighted only where the model is sure of another form (tests/casing/test_auto.py)
     assert main(["convert", str(spanish), str(english), "-o", str(tmp_path / "out"), "--details", str(details),
-                 "-q"]) == 0
+                 "-q", "--mode", "restore"]) == 0
     records = [json.loads(line) for line in details.read_text(encoding="utf-8").splitlines()]
     for r in records:
         own = companion if r["lang"] == "es" else engine

@@ -1,5 +1,7 @@
 """What the truecaser may change, by mode.
 
+- auto (the default): each passage as its letters say (casing/auto.py): lower
+  case is restored, capitals are recased as caps mode does, real casing is kept.
 - restore: ignore the input's casing; every word takes the model's form.
 - caps: only lines written in capitals (broadcast captions) are recased: at
   least ``CAPS_SHARE`` of their cased letters are capitals, so a stray lower-case
@@ -18,14 +20,17 @@ from .tags import Tag, apply_tag, case_mask_key
 
 
 class Mode(str, Enum):
+    AUTO = "auto"
     RESTORE = "restore"
     CAPS = "caps"
     KEEP = "keep"
 
 
 NAMES: tuple[str, ...] = tuple(m.value for m in Mode)  # for settings, menus and --mode
+DEFAULT = Mode.AUTO
 HELP = {
-    Mode.RESTORE: "ignore the input's casing (default)",
+    Mode.AUTO: "decide passage by passage: restore lower case, recase capitals, keep real casing (default)",
+    Mode.RESTORE: "ignore the input's casing",
     Mode.CAPS: "recase only lines written in capitals (4 of 5 cased letters or more)",
     Mode.KEEP: "never lower a capital the input has",
 }

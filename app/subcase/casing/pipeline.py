@@ -14,8 +14,10 @@ from subcase.subtitles import Cue, Document, load
 
 from .engine import CasingEngine, OnProgress, ShouldCancel
 from .gcpause import paused_gc
-from .modes import Mode
+from .joined import join_words, split_words
+from .modes import DEFAULT, Mode
 from .pauses import pauses_of
+from .rolling import find_rolled, with_rolled, without_rolled
 from .routing import case_by_language
 from .stream import DocumentCasing, WordCasing, line_numbers
 
@@ -27,7 +29,7 @@ class CasedFile:
     changed: int             # words whose form changed
 
 
-def case_file(engine: CasingEngine, path: Path | str, mode: Mode | str = Mode.RESTORE,
+def case_file(engine: CasingEngine, path: Path | str, mode: Mode | str = DEFAULT,
               progress: OnProgress | None = None, cancel: ShouldCancel | None = None,
               lang: str = "auto") -> CasedFile:
     """Read a subtitle file, case it and apply the casing.  SubtitleError for a bad
@@ -38,16 +40,22 @@ def case_file(engine: CasingEngine, path: Path | str, mode: Mode | str = Mode.RE
     return CasedFile(doc, casing, apply_casing(doc, casing))
 
 
-def case_document(engine: CasingEngine, doc: Document, mode: Mode | str = Mode.RESTORE,
+def case_document(engine: CasingEngine, doc: Document, mode: Mode | str = DEFAULT,
                   progress: OnProgress | None = None, cancel: ShouldCancel | None = None,
                   lang: str = "auto") -> DocumentCasing:
     """Case a document's cues as one stream; markup is never seen by the model.  Cues in
-    a language the model cannot case get the rules of casing/rules.py instead."""
+    a language the model cannot case get the rules of casing/rules.py instead.  A word broken by
+    inline tags is cased as one (casing/joined.py); a line a rolling caption repeats is read
+    once and cased as it was first (casing/rolling.py)."""
     with paused_gc():
-        token_lists = [cue.tokens() for cue in doc.cues]
+        joined = [join_words(cue.text, cue.tokens()) for cue in doc.cues]
+        whole = [tokens for tokens, _ in joined]
+        rolled = find_rolled([cue.text for cue in doc.cues], whole)
+        token_lists = without_rolled(whole, rolled)
         lines = [line_numbers(cue.text, toks) for cue, toks in zip(doc.cues, token_lists)]
-        return case_by_language(engine, token_lists, lines, Mode(mode), lang, progress, cancel,
-                                pauses=pauses_of(doc.cues))
+        casing = case_by_language(engine, token_lists, lines, Mode(mode), lang, progress, cancel,
+                                  pauses=pauses_of(doc.cues), rolled=[r is not None for r in rolled])
+        return split_words(with_rolled(casing, whole, rolled), [joins for _, joins in joined])
 
 
 def apply_casing(doc: Document, casing: DocumentCasing) -> int:

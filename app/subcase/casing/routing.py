@@ -13,6 +13,7 @@ from typing import Mapping, Sequence
 
 from subcase.subtitles.words import Token, has_letters
 
+from .auto import Passage, decide
 from .engine import CasingEngine, OnProgress, ShouldCancel
 from .language import LanguageGuess, detect, token_text
 from .lower_case import LOWER_CASE
@@ -26,11 +27,11 @@ from .tags import tag_of
 def case_by_language(engine: CasingEngine, cues: Sequence[Sequence[Token]], line_of: Sequence[Sequence[int]] | None,
                      mode: Mode = Mode.RESTORE, lang: str = "auto", progress: OnProgress | None = None,
                      cancel: ShouldCancel | None = None, guess: LanguageGuess | None = None,
-                     pauses: Sequence[bool] | None = None) -> DocumentCasing:
+                     pauses: Sequence[bool] | None = None, rolled: Sequence[bool] | None = None) -> DocumentCasing:
     """Case cues (token lists) as ``stream.case_token_lists`` does, by language.
 
     ``lang`` is "auto" (detect) or a language code taken as given; ``guess``,
-    when known already, skips detection; ``pauses`` as for ``case_token_lists``."""
+    when known already, skips detection; ``pauses`` and ``rolled`` as for ``case_token_lists``."""
     pauses = for_unpunctuated(cues, pauses)
     if guess is None:
         guess = detect([token_text(tokens) for tokens in cues], lang, engine.languages[0])
@@ -40,14 +41,18 @@ def case_by_language(engine: CasingEngine, cues: Sequence[Sequence[Token]], line
                for language in [guess.language, *sorted(set(guess.cue_languages) - {guess.language})]}
     main = engine.engine_for(guess.language) or engine  # its threshold is the document's
     if all(m is Method.MODEL for m in per_cue) and len(set(guess.cue_languages)) == 1:
+        # auto mode's passages are decided there, with what the model read as evidence
         casing = case_token_lists(main, cues, line_of, mode, progress, cancel, pauses,
                                   _capitalised(main, guess.cue_languages), file_start=True,
-                                  lower_case=_lower_case(guess.cue_languages))
+                                  lower_case=_lower_case(guess.cue_languages), rolled=rolled)
     else:
-        words = _model_runs(engine, cues, line_of, mode, per_cue, guess.cue_languages, progress, cancel, pauses)
-        words += _rule_words(cues, per_cue)
+        # cues cased by different models or rules: auto mode decides over the whole file from the letters alone
+        passages = decide(cues) if mode is Mode.AUTO else None
+        words = _model_runs(engine, cues, line_of, mode, per_cue, guess.cue_languages, progress, cancel, pauses,
+                            rolled, passages)
+        words += _rule_words(cues, per_cue, passages)
         words.sort(key=lambda w: (w.cue_index, w.start))
-        casing = DocumentCasing(words, mode, main.info.review_threshold)
+        casing = DocumentCasing(words, mode, main.info.review_threshold, passages=passages)
     casing.language = guess
     casing.methods = methods
     return casing
@@ -55,7 +60,9 @@ def case_by_language(engine: CasingEngine, cues: Sequence[Sequence[Token]], line
 
 def _model_runs(engine: CasingEngine, cues: Sequence[Sequence[Token]], line_of: Sequence[Sequence[int]] | None,
                 mode: Mode, per_cue: list[Method], languages: list[str], progress: OnProgress | None,
-                cancel: ShouldCancel | None, pauses: Sequence[bool] | None) -> list[WordCasing]:
+                cancel: ShouldCancel | None, pauses: Sequence[bool] | None,
+                rolled: Sequence[bool] | None = None,
+                passages: Sequence[Passage] | None = None) -> list[WordCasing]:
     """Runs of consecutive cues cased by the same model, each run as one stream."""
     words: list[WordCasing] = []
     c = 0
@@ -69,7 +76,9 @@ def _model_runs(engine: CasingEngine, cues: Sequence[Sequence[Token]], line_of: 
             end += 1
         run = case_token_lists(model, cues[c:end], line_of[c:end] if line_of else None, mode, progress, cancel,
                                pauses[c:end] if pauses else None, _capitalised(model, languages[c:end]),
-                               file_start=c == 0, lower_case=_lower_case(languages[c:end]))
+                               file_start=c == 0, lower_case=_lower_case(languages[c:end]),
+                               rolled=rolled[c:end] if rolled else None,
+                               passages=passages[c:end] if passages is not None else None)
         words += [WordCasing(w.cue_index + c, w.word_index, w.start, w.end, w.input, w.output, w.model_form, w.tag,
                              w.probs) for w in run.words]
         c = end
@@ -93,7 +102,8 @@ def _lower_case(languages: Sequence[str]) -> list[frozenset[str]] | None:
     return _per_cue(LOWER_CASE, languages)
 
 
-def _rule_words(cues: Sequence[Sequence[Token]], per_cue: list[Method]) -> list[WordCasing]:
+def _rule_words(cues: Sequence[Sequence[Token]], per_cue: list[Method],
+                passages: Sequence[Passage] | None = None) -> list[WordCasing]:
     # Sentence starts are found over the whole file: a rule cue after a model cue may continue its sentence.
     # Speech-recognition output (no . ! ? anywhere, no capital anywhere) has nothing to go by but cue
     # starts, and raising those is far better than leaving the file in lower case
@@ -114,6 +124,8 @@ def _rule_words(cues: Sequence[Sequence[Token]], per_cue: list[Method]) -> list[
             if has_letters(tok.text):
                 out = rule_form(tok.text, (c, tok.start) in initial, method)
                 tag = tag_of(out)
-                words.append(WordCasing(c, k, tok.start, tok.end, tok.text, out, out, tag, one_hot(tag)))
+                kept = passages is not None and passages[c] is Passage.KEEP  # auto mode keeps real casing
+                words.append(WordCasing(c, k, tok.start, tok.end, tok.text, tok.text if kept else out, out, tag,
+                                        one_hot(tag)))
             k += 1
     return words

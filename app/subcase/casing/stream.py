@@ -9,7 +9,7 @@ here is linear in the number of tokens, however they are spread over cues.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import AbstractSet, NamedTuple, Sequence
+from typing import AbstractSet, Mapping, NamedTuple, Sequence
 
 from subcase.subtitles.words import Token, has_letters, tokenize
 
@@ -22,10 +22,15 @@ from .file_start import at_file_start, opening_word
 from .gcpause import paused_gc
 from .language import LanguageGuess, name
 from .lower_case import weigh_lower
+from .auto import EVIDENCE, Passage, decide, short_passages
+from .auto import summary as auto_summary
 from .modes import Mode, is_caps_line, known_mixed, merge_keep
 from .pauses import after_pause, opening_words
 from .rules import Method, method_note
 from .tags import TAGS, Tag, ranked
+
+
+DISAGREE = 0.99  # the model's confidence in another form for a kept word to be flagged (auto mode)
 
 
 class WordCasing(NamedTuple):
@@ -63,17 +68,54 @@ class DocumentCasing:
     by_cue: dict[int, list[WordCasing]] = field(default_factory=dict)
     language: LanguageGuess | None = None          # set by casing/routing.py
     methods: dict[str, Method] = field(default_factory=dict)  # how each language of the file was cased
+    passages: list[Passage] | None = None          # auto mode: each cue's decision (casing/auto.py)
+    _short: set[int] | None = field(default=None, repr=False, compare=False)
+    # words broken by inline tags (casing/joined.py): per cue, the word indices of each word's pieces
+    joined: dict[int, list[tuple[int, ...]]] = field(default_factory=dict)
 
     def summary(self) -> str:
         """One line: the file's language and how it was cased (for the status bar, logs and --details)."""
-        if self.language is None:
-            return ""
-        return self.language.describe() + "; " + "; ".join(
-            f"{name(lang)}: {method_note(m)}" for lang, m in self.methods.items())
+        parts = []
+        if self.language is not None:
+            parts.append(self.language.describe())
+            parts += [f"{name(lang)}: {method_note(m)}" for lang, m in self.methods.items()]
+        if self.passages is not None:
+            parts.append(auto_summary(self.passages))
+        return "; ".join(parts)
+
+    def passage(self, cue_index: int) -> Passage | None:
+        """Auto mode's decision for a cue (None in the other modes)."""
+        if self.passages is None or not 0 <= cue_index < len(self.passages):
+            return None
+        return self.passages[cue_index]
+
+    def doubted(self, w: WordCasing) -> str | None:
+        """Why a word auto mode changed is shown for review whatever its confidence: its passage is short
+        (under ``auto.MIN_CUES`` cues) in a file whose other passages are kept as written, so the evidence
+        that its casing was lost is thin.  None when it is not."""
+        if not w.changed or self.passages is None or self.passage(w.cue_index) in (None, Passage.KEEP):
+            return None
+        if self._short is None:
+            self._short = short_passages(self.passages)
+        if w.cue_index not in self._short:
+            return None
+        return f"the input writes '{w.input}'; auto mode changed this short passage"
+
+    def disagrees(self, w: WordCasing) -> str | None:
+        """Why a word kept as written is shown for review: in a passage auto mode kept, the model is sure
+        of another form (``DISAGREE`` or more).  None when it is not."""
+        if self.passage(w.cue_index) is not Passage.KEEP or w.model_form == w.input or w.confidence < DISAGREE:
+            return None
+        return f"the input writes '{w.input}'; the model would write '{w.model_form}'"
 
     def __post_init__(self) -> None:
         for w in self.words:
             self.by_cue.setdefault(w.cue_index, []).append(w)
+
+    def with_words(self, words: list[WordCasing]) -> DocumentCasing:
+        """This casing with other words (the same file: language and methods are kept)."""
+        return DocumentCasing(words, self.mode, self.threshold, language=self.language, methods=self.methods,
+                              passages=self.passages, joined=self.joined)
 
     def cue_texts(self, texts: Sequence[str]) -> list[str]:
         """The given cue texts with every word replaced by its output form."""
@@ -92,7 +134,9 @@ def case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], line
                      cancel: ShouldCancel | None = None, pauses: Sequence[bool] | None = None,
                      capitalised: Sequence[AbstractSet[str]] | None = None,
                      file_start: bool = False,
-                     lower_case: Sequence[AbstractSet[str]] | None = None) -> DocumentCasing:
+                     lower_case: Sequence[AbstractSet[str]] | None = None,
+                     rolled: Sequence[bool] | None = None,
+                     passages: Sequence[Passage] | None = None) -> DocumentCasing:
     """Case cues given as token lists (offsets into each cue's text).
 
     ``line_of[c][k]`` is the line number of token k of cue c, used by caps mode;
@@ -101,18 +145,23 @@ def case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], line
     ``capitalised[c]``, the words cue c's language writes only capitalised (capitalised.py);
     ``lower_case[c]``, those it writes in lower case wherever no sentence starts (lower_case.py);
     ``file_start``, that the first cue opens the file (file_start.py; not for a run of cues from
-    the middle of a file).
+    the middle of a file);
+    ``rolled[c]``, that cue c goes on with the text of the cue before (a rolling caption whose
+    repeated lines were taken out, casing/rolling.py): the model sees no cue boundary there;
+    ``passages[c]``, auto mode's decision for cue c (casing/auto.py; decided from these cues when not given).
     """
     with paused_gc():
         return _case_token_lists(engine, cues, line_of, Mode(mode), progress, cancel, pauses, capitalised,
-                                 file_start, lower_case)
+                                 file_start, lower_case, rolled, passages)
 
 
 def _case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], line_of: Sequence[Sequence[int]] | None,
                       mode: Mode, progress: OnProgress | None, cancel: ShouldCancel | None,
                       pauses: Sequence[bool] | None,
                       capitalised: Sequence[AbstractSet[str]] | None, file_start: bool,
-                      lower_case: Sequence[AbstractSet[str]] | None) -> DocumentCasing:
+                      lower_case: Sequence[AbstractSet[str]] | None,
+                      rolled: Sequence[bool] | None = None,
+                      passages: Sequence[Passage] | None = None) -> DocumentCasing:
     hosts = {(c, k) for c, tokens in enumerate(cues) for k in host_word_indices(tokens)}
     openers = opening_words(cues, pauses)
     file_opener = opening_word(cues) if file_start else None
@@ -120,8 +169,10 @@ def _case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], lin
     ellipses = ellipsis_words(cues)
     boundary = StreamToken(BOUNDARY, False)  # the model sees where each cue begins
     stream: list[StreamItem] = []
-    for tokens in cues:
-        stream.append(boundary)
+    bounded = [not (rolled and rolled[c] and c > 0) for c in range(len(cues))]
+    for c, tokens in enumerate(cues):
+        if bounded[c]:
+            stream.append(boundary)
         stream.extend(tokens)
     preds = engine.predict(stream, progress=progress, cancel=cancel)
 
@@ -134,9 +185,11 @@ def _case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], lin
                     lines.setdefault((c, line_of[c][k] if line_of else 0), []).append(tok.text)
         caps_lines = {key for key, ws in lines.items() if is_caps_line(ws)}
 
+    lexicon = getattr(engine, "lexicon", {})
     words: list[WordCasing] = []
-    first = 1  # where the cue's tokens start in the stream, after its boundary
+    first = 0  # where the cue's tokens start in the stream, after its boundary
     for c, tokens in enumerate(cues):
+        first += bounded[c]
         w_index = -1  # index among the cue's words
         for k, tok in enumerate(tokens):
             if not tok.is_word:
@@ -162,7 +215,7 @@ def _case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], lin
                 if lower_case is not None and low in lower_case[c]:
                     pred = weigh_lower(pred)
             model_form = engine.form(tok.text, pred.tag)
-            if mode is Mode.RESTORE:
+            if mode is Mode.AUTO or mode is Mode.RESTORE:  # auto: chosen below, once the passages are known
                 output = model_form
             elif mode is Mode.CAPS:
                 line = line_of[c][k] if line_of else 0
@@ -174,8 +227,30 @@ def _case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], lin
                 output = merge_keep(tok.text, model_form)
             words.append(WordCasing(c, w_index, tok.start, tok.end, tok.text, output, model_form, pred.tag,
                                     pred.probs))
-        first += len(tokens) + 1
-    return DocumentCasing(words, mode, engine.info.review_threshold)
+        first += len(tokens)
+    if mode is Mode.AUTO:
+        if passages is None:
+            passages = decide(cues, _capitals(words, len(cues)))
+        words = [_auto_output(w, passages[w.cue_index], lexicon) for w in words]
+    return DocumentCasing(words, mode, engine.info.review_threshold,
+                          passages=list(passages) if passages is not None else None)
+
+
+def _capitals(words: list[WordCasing], n_cues: int) -> list[int]:
+    """Per cue, the words the model writes with a capital the input lacks, at ``auto.EVIDENCE`` or more."""
+    out = [0] * n_cues
+    for w in words:
+        if w.tag is not Tag.L and w.confidence >= EVIDENCE and w.input.islower():
+            out[w.cue_index] += 1
+    return out
+
+
+def _auto_output(w: WordCasing, passage: Passage, lexicon: Mapping[str, str]) -> WordCasing:
+    if passage is Passage.RESTORE:
+        return w  # the model's form, as cased
+    if passage is Passage.CAPS:
+        return w._replace(output=known_mixed(w.input, lexicon) or w.model_form)
+    return w._replace(output=w.input)
 
 
 def line_numbers(text: str, tokens: Sequence[Token]) -> list[int]:

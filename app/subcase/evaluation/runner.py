@@ -17,6 +17,7 @@ from subcase.subtitles import load
 from subcase.subtitles.words import Token, has_letters
 
 from .baselines import TruecaseBaseline, first_word_and_i
+from .drop import SEED, dropped_cues
 from .intervals import LEVEL, RESAMPLES, f1_interval
 from .metrics import WordOutcome, calibration_table, default_review, review_view, score, scored_words
 from .skipped import read_each, report_lines
@@ -92,7 +93,7 @@ def _score_entry(engine: CasingEngine | None, outcomes: list[WordOutcome], revie
 
 def evaluate(paths: list[Path], engine: CasingEngine | None, baselines: bool = True, per_cue: bool = True,
              punct_settings: tuple[bool, ...] = (True, False), log: Callable[[str], None] = lambda s: None,
-             lang: str = "auto") -> dict:
+             lang: str = "auto", mode: Mode = Mode.AUTO, drop: float | None = None, seed: int = SEED) -> dict:
     """Scores over all files ("systems"), and per language ("languages").
 
     "subcase" is what ``convert`` writes: the model for its languages, the rules
@@ -100,8 +101,16 @@ def evaluate(paths: list[Path], engine: CasingEngine | None, baselines: bool = T
     English model's own output is scored beside it ("English model, forced"), so
     the choice of casing/rules.py stays measured.  The rule baseline capitalises
     sentence starts (and, in English, the pronoun I).  A file that cannot be read is skipped
-    (evaluation/skipped.py), logged and listed under "skipped"."""
+    (evaluation/skipped.py), logged and listed under "skipped".
+
+    ``mode`` is the casing mode of "subcase" (casing/modes.py).  With ``drop`` (a share of the words),
+    the input is mixed instead (evaluation/drop.py): runs of cues lower-cased and stripped, the rest as
+    written; "subcase" and, for another mode, "subcase (restore)" are scored on all the words ("mixed"),
+    on the dropped runs ("dropped") and on the rest ("kept"), with no baselines.
+    """
     refs, skipped = read_each(paths, load_reference, log)
+    if drop is not None and engine is not None:
+        return _evaluate_dropped(refs, skipped, engine, lang, mode, drop, seed, log)
     model_languages = engine.model_languages if engine is not None else ("en",)
     guesses = [detect([token_text(tokens) for tokens in ref.cues], lang, model_languages[0])
                for ref in refs]
@@ -128,7 +137,7 @@ def evaluate(paths: list[Path], engine: CasingEngine | None, baselines: bool = T
             english = guess.language == "en"
             mine: dict[str, list[WordOutcome]] = {}
             if engine is not None:
-                mine["subcase"], threshold = subcase_outcomes(engine, ref, inp, guess)
+                mine["subcase"], threshold = subcase_outcomes(engine, ref, inp, guess, mode)
                 if guess.language not in engine.languages:
                     hyp, conf = run_model(engine, inp, pauses=ref.pauses)
                     mine["English model, forced"] = _outcomes(ref, hyp, conf, engine.info.review_threshold)
@@ -166,12 +175,66 @@ def evaluate(paths: list[Path], engine: CasingEngine | None, baselines: bool = T
 
 
 def subcase_outcomes(engine: CasingEngine, ref: Reference, inp: list[list[Token]],
-                     guess: LanguageGuess) -> tuple[list[WordOutcome], float]:
+                     guess: LanguageGuess, mode: Mode = Mode.AUTO) -> tuple[list[WordOutcome], float]:
     """What ``convert`` writes for one reference file's input, word by word against the reference, and
     the review threshold of the model that cased it."""
-    casing = case_by_language(engine, inp, None, Mode.RESTORE, guess=guess, pauses=ref.pauses)
+    casing = case_by_language(engine, inp, None, mode, guess=guess, pauses=ref.pauses)
     hyp, conf = _casing_words(casing, len(inp))
     return _outcomes(ref, hyp, conf, casing.threshold), casing.threshold
+
+
+def mixed_input(ref: Reference, dropped: set[int]) -> list[list[Token]]:
+    """The dropped cues lower-cased without punctuation, the others as the people wrote them."""
+    return [[Token(t.start, t.end, t.text.lower(), True) for t in tokens if t.is_word] if c in dropped
+            else list(tokens) for c, tokens in enumerate(ref.cues)]
+
+
+def _evaluate_dropped(refs: list[Reference], skipped, engine: CasingEngine, lang: str, mode: Mode, share: float,
+                      seed: int, log: Callable[[str], None]) -> dict:
+    results: dict = {"files": len(refs), "words": sum(len(w) for r in refs for w in _ref_words(r)), "systems": {},
+                     "languages": {}, "skipped": skipped.as_json(), "drop": {"share": share, "seed": seed}}
+    modes = [("subcase", mode)] + ([("subcase (restore)", Mode.RESTORE)] if mode is not Mode.RESTORE else [])
+    parts = ("mixed", "dropped", "kept")
+    systems: dict[str, dict[str, list[list[WordOutcome]]]] = {}
+    by_language: dict[str, dict[str, dict[str, list[list[WordOutcome]]]]] = {}
+    dropped_words = 0
+    for ref in refs:
+        words = _ref_words(ref)
+        dropped = dropped_cues([len(w) for w in words], share, ref.name, seed)
+        dropped_words += sum(len(words[c]) for c in dropped)
+        inp = mixed_input(ref, dropped)
+        guess = detect([token_text(tokens) for tokens in inp], lang, engine.model_languages[0])
+        group = results["languages"].setdefault(guess.language, {"files": 0, "words": 0, "systems": {}})
+        group["files"] += 1
+        group["words"] += sum(len(w) for w in words)
+        group["method"] = method_for(guess.language, engine.model_languages).value
+        cue_of = [c for c, ws in enumerate(words) for _ in ws]
+        for name, m in modes:
+            outcomes, _ = subcase_outcomes(engine, ref, inp, guess, m)
+            split = {"mixed": outcomes,
+                     "dropped": [o for o, c in zip(outcomes, cue_of) if c in dropped],
+                     "kept": [o for o, c in zip(outcomes, cue_of) if c not in dropped]}
+            for part in parts:
+                systems.setdefault(name, {}).setdefault(part, []).append(split[part])
+                by_language.setdefault(guess.language, {}).setdefault(name, {}).setdefault(part, []).append(
+                    split[part])
+    results["drop"]["dropped_words"] = dropped_words
+    for name, by_part in systems.items():
+        for part in parts:
+            results["systems"].setdefault(name, {})[part] = (_score_entry(engine, _flat(by_part[part]), review=True)
+                                                            | _intervals(by_part[part]))
+    for language, named in by_language.items():
+        for name, by_part in named.items():
+            for part in parts:
+                outcomes = _flat(by_part[part])
+                entry = score(outcomes) | _intervals(by_part[part])
+                if outcomes and outcomes[0].threshold is not None:
+                    entry["review_default"] = default_review(outcomes)
+                results["languages"][language]["systems"].setdefault(name, {})[part] = entry
+    log(f"evaluated a drop of {share:g} of the words (seed {seed})")
+    results["model"] = {"version": engine.info.version, "sha256": engine.info.sha256,
+                        "review_threshold": engine.info.review_threshold, "languages": list(engine.model_languages)}
+    return results
 
 
 def _flat(files: list[list[WordOutcome]]) -> list[WordOutcome]:
@@ -258,6 +321,11 @@ def _two_way_rows(results: dict) -> list[str]:
 
 def format_report(results: dict) -> str:
     lines = [f"{results['files']} files, {results['words']} words with letters"]
+    if "drop" in results:
+        d = results["drop"]
+        lines.append(f"mixed input: {d.get('dropped_words', 0)} words in runs of cues lower-cased without "
+                     f"punctuation (--drop {d['share']:g}, seed {d['seed']}), the rest as written; "
+                     "mixed = all words, dropped = those runs, kept = the rest")
     lines += report_lines(results)
     hdr = f"{'system':24} {'input':8} {'P':>6} {'R':>6} {'F1':>6} {'SER':>6} {'iF1':>6} {'iSER':>6} {'CER':>6} {'T F1':>6} {'U F1':>6} {'M F1':>6}"
     lines += ["", hdr, "-" * len(hdr)]

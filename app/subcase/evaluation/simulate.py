@@ -34,6 +34,7 @@ from subcase.review.learning import make_learner
 from subcase.subtitles import Document, load
 from subcase.subtitles.words import has_letters
 
+from .drop import SEED, dropped_cues
 from .intervals import LEVEL, ratio_interval
 from .skipped import MisalignedReference, Skipped, Skips, read_each, report_lines
 
@@ -70,13 +71,21 @@ def input_text(text: str, tokens, strip_punct: bool, upper: bool) -> str:
 
 
 def prepare(path: Path, engine: CasingEngine, strip_punct: bool = False, upper: bool = False,
-            styles: StyleMap | None = None, lang: str = "auto") -> Prepared:
+            styles: StyleMap | None = None, lang: str = "auto", mode: Mode = Mode.AUTO,
+            drop: float | None = None, seed: int = SEED) -> Prepared:
+    """One reference file made into the editor's input and cased in ``mode``.  With ``drop`` (a share of
+    the words) the input is mixed (evaluation/drop.py): runs of cues lower-cased without punctuation, the
+    other cues as written (``strip_punct`` and ``upper`` then do not apply)."""
     ref = load(path)
     ref_words = [[t.text for t in cue.tokens() if t.is_word and has_letters(t.text)] for cue in ref.cues]
     doc = load(path)
+    dropped = None if drop is None else dropped_cues([len(w) for w in ref_words], drop, Path(path).name, seed)
     for i, cue in enumerate(doc.cues):
-        doc.set_cue_text(i, input_text(cue.text, cue.tokens(), strip_punct, upper))
-    casing = case_document(engine, doc, Mode.RESTORE, lang=lang)
+        if dropped is None:
+            doc.set_cue_text(i, input_text(cue.text, cue.tokens(), strip_punct, upper))
+        elif i in dropped:
+            doc.set_cue_text(i, input_text(cue.text, cue.tokens(), True, False))
+    casing = case_document(engine, doc, mode, lang=lang)
     return Prepared(Path(path).name, ref_words, doc, casing, styles)
 
 
@@ -238,7 +247,9 @@ def run_simulation(paths: list[Path], engine: CasingEngine, args, styles: StyleM
     Chosen house styles are applied after casing, as the editor applies them when it opens a file;
     then the ``profile``, if any."""
     preps, skipped = read_each(paths, lambda p: prepare(p, engine, args.strip_punct, args.upper, styles,
-                                                          getattr(args, "lang", "auto")), log)
+                                                          getattr(args, "lang", "auto"),
+                                                          getattr(args, "mode", Mode.AUTO), getattr(args, "drop", None),
+                                                          getattr(args, "seed", SEED)), log)
     factory: SessionFactory = plain_session if args.no_learning else learning_session
     if profile is not None:
         from .profiled import profiled_session

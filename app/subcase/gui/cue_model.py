@@ -8,12 +8,20 @@ tooltip or rich text.
 from __future__ import annotations
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtGui import QColor
+
+from subcase.casing.auto import NOTES, Passage
 
 from subcase.review import ReviewState
 from subcase.subtitles import Document
 from subcase.subtitles.timecode import format_ms
 
 from .reading_speed import CueReading, measure
+
+# Auto mode's decision per cue, as a swatch beside the cue number (its tooltip names it): lower case
+# restored, capitals recased, real casing kept.
+PASSAGE_COLOURS = {Passage.RESTORE: QColor("#3b82f6"), Passage.CAPS: QColor("#f59e0b"),
+                   Passage.KEEP: QColor("#9ca3af")}
 
 COL_NUM, COL_START, COL_END, COL_CPS, COL_CPL, COL_TEXT = range(6)
 HEADERS = ("#", "Start", "End", "CPS", "CPL", "Text")
@@ -75,10 +83,19 @@ class CueModel(QAbstractTableModel):
             if col == COL_CPL:
                 return " ".join(str(n) for n in self.reading(index.row()).line_chars)
             return cue.text  # plain; painted by WordDelegate, read by accessibility
+        if col == COL_NUM and role in (Qt.DecorationRole, Qt.ToolTipRole):
+            passage = self._passage(index.row())
+            if passage is None:
+                return None
+            return PASSAGE_COLOURS[passage] if role == Qt.DecorationRole else f"Auto mode: {NOTES[passage]}"
         if role == Qt.TextAlignmentRole and col != COL_TEXT:
             return int(Qt.AlignRight | Qt.AlignTop) if col in (COL_NUM, COL_CPS, COL_CPL) else \
                 int(Qt.AlignLeft | Qt.AlignTop)
         return None
+
+    def _passage(self, row: int) -> Passage | None:
+        passages = self.state.passages if self.state is not None else None
+        return passages[row] if passages is not None and 0 <= row < len(passages) else None
 
     def refresh(self, cues) -> None:
         for c in cues:

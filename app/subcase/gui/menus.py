@@ -57,6 +57,8 @@ class MenusMixin:
         for tag, key in ((Tag.L, "L"), (Tag.T, "T"), (Tag.U, "U"), (Tag.M, "M")):
             self.act_tag[tag] = A(f"Set {TAG_NAMES[tag]}", lambda t=tag: self.set_tag(t), [key], review=True)
         self.act_cycle = A("&Cycle Tag", self.cycle_tag, ["Space"], review=True)
+        self.act_model_form = A("Take the &Model's Form", self.take_model_form, ["Y"], review=True,
+                                tip="Write the word as the model would (where the input's casing was kept)")
         self.act_accept = A("&Accept Word", self.accept_word, ["Return", "Enter"], review=True)
         self.act_accept_cue = A("Accept &Rest of Cue", self.accept_cue, ["Ctrl+Return", "Ctrl+Enter"], review=True)
         self.act_alternatives = A("Show &Alternatives", self.show_alternatives_for_current, ["A"], review=True)

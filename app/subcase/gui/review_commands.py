@@ -213,6 +213,16 @@ class ReviewCommandsMixin:
         if advance:
             self._advance(pos)
 
+    def take_model_form(self) -> None:
+        """The model's own tag for the current word: one key where auto mode kept the input's casing and
+        the model would write the word otherwise."""
+        pos = self.current_pos()
+        if pos is None or self.session is None:
+            return
+        tag = self.session.state.word(pos).model_tag
+        if tag is not None:
+            self.set_tag(tag)
+
     def cycle_tag(self) -> None:
         pos = self.current_pos()
         if pos is None or self.session is None:

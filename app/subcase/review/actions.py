@@ -67,8 +67,13 @@ class SetTag(Action):
         self.focus = pos
         self.label = f"Set word to {TAG_NAMES[self.tag]}"
         self._before: ReviewWord | None = None
+        self._pieces: list[ReviewWord] = []  # a word broken by inline tags: every piece before
+        self._places: tuple[Pos, ...] = ()
 
     def do(self, doc: Document, state: ReviewState) -> list[Decision]:
+        places = state.pieces.get(self.pos)
+        if places is not None:
+            return self._do_pieces(doc, state, places)
         w = state.word(self.pos)
         self._before = _snap(w)
         new = self.write(w.form, self.tag)
@@ -79,7 +84,34 @@ class SetTag(Action):
         w.status = _status_for(w, new)
         return [Decision("changed_tag" if new != old else "accepted", w.cue_index, _snap(w), new, old)]
 
+    def _do_pieces(self, doc: Document, state: ReviewState, places: tuple[Pos, ...]) -> list[Decision]:
+        """A word broken by inline tags: the tag writes the whole word, each piece gets its letters."""
+        words = [state.word(p) for p in places]
+        self._places, self._pieces = places, [_snap(w) for w in words]
+        whole = "".join(w.form for w in words)
+        new = self.write(whole, self.tag)
+        if len(new) != len(whole):  # a capital of two letters cannot be cut into the pieces
+            new = whole
+        decisions, at = [], 0
+        for w in words:
+            form = new[at:at + len(w.form)]
+            at += len(w.form)
+            old = w.form
+            if form != old:
+                doc.recase(w.cue_index, [(w.start, w.end, form)])
+            w.form, w.status = form, _status_for(w, form)
+            decisions.append(Decision("changed_tag" if form != old else "accepted", w.cue_index, _snap(w), form,
+                                      old))
+        return decisions
+
     def undo(self, doc: Document, state: ReviewState) -> None:
+        if self._pieces:
+            for pos, before in zip(self._places, self._pieces):
+                w = state.word(pos)
+                if w.form != before.form:
+                    doc.recase(w.cue_index, [(w.start, w.end, before.form)])
+                w.form, w.status = before.form, before.status
+            return
         assert self._before is not None
         w = state.word(self.pos)
         if w.form != self._before.form:

@@ -12,6 +12,7 @@ from enum import Enum
 from typing import Any, Iterator
 
 from subcase.casing import TAGS, Tag
+from subcase.casing.auto import Passage
 from subcase.casing.tags import ranked, tag_of
 
 Pos = tuple[int, int]  # (cue index, slot in that cue's reviewable words)
@@ -89,15 +90,44 @@ class ReviewState:
         # What the document-level flag reasons read (flags.FlagContext), set by whoever opens
         # the file with a model and a session; None: only each word's own evidence.
         self.flag_context: Any = None
+        # Auto mode's decision for each cue (casing/auto.py), None in the other modes: the GUI marks each cue.
+        self.passages: list[Passage] | None = None
+        # A word broken by inline tags (casing/joined.py) is reviewed as one: each piece's position maps to
+        # all of the word's pieces, in order.  Its first piece carries the highlight.
+        self.pieces: dict[Pos, tuple[Pos, ...]] = {}
 
     @classmethod
     def from_casing(cls, n_cues: int, casing, threshold: float | None = None) -> ReviewState:
         """Build from a ``DocumentCasing`` whose outputs are already applied."""
         cues: list[list[ReviewWord]] = [[] for _ in range(n_cues)]
+        passage = getattr(casing, "passage", None)
         for w in casing.words:
-            cues[w.cue_index].append(ReviewWord(
-                w.cue_index, w.word_index, w.start, w.end, w.input, w.output, w.output, w.tag, tuple(w.probs)))
-        return cls(cues, casing.threshold if threshold is None else threshold)
+            word = ReviewWord(w.cue_index, w.word_index, w.start, w.end, w.input, w.output, w.output, w.tag,
+                              tuple(w.probs))
+            if passage is not None and passage(w.cue_index) is Passage.KEEP:
+                # Auto mode kept the input here: the model's doubt is no reason to look at a word it did not
+                # write; a word it is sure of writing otherwise is shown, with both forms.
+                word.confidence = 1.0
+                word.raised = casing.disagrees(w)
+            elif passage is not None:
+                word.raised = casing.doubted(w)
+            cues[w.cue_index].append(word)
+        state = cls(cues, casing.threshold if threshold is None else threshold)
+        for c, groups in getattr(casing, "joined", {}).items():
+            slot = {w.word_index: s for s, w in enumerate(cues[c])}
+            for group in groups:
+                places = tuple((c, slot[k]) for k in group if k in slot)
+                if len(places) < 2:
+                    continue
+                for pos in places:
+                    state.pieces[pos] = places
+                for pos in places[1:]:
+                    # reviewed as one word, at its first piece: the others follow it
+                    piece = state.word(pos)
+                    piece.confidence, piece.raised = 1.0, None
+        passages = getattr(casing, "passages", None)
+        state.passages = list(passages) if passages is not None and len(passages) == n_cues else None
+        return state
 
     # -- lookup ------------------------------------------------------------
     def word(self, pos: Pos) -> ReviewWord:

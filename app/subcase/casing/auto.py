@@ -1,0 +1,199 @@
+"""Auto mode: decide, passage by passage, whether the input's casing carries information.
+
+What post-editors receive is rarely cleanly lower-cased: speech recognition
+drops into "no capitals, no punctuation" partway through a file, broadcast
+captions are in capitals, and many files are already cased by a person.
+Restoring everything throws away correct capitals; keeping everything leaves
+the lower-case and capitals parts as they are.  So each cue is read for what
+its letters say:
+
+- written in lower case (no capital at all);
+- written in capitals (``modes.is_caps_line`` over its words, the rule caps
+  mode uses, so both modes agree on what a capitals line is);
+- written with real casing (capitals and lower case, not in capitals);
+- nothing to go by (no letters, or one capital letter alone: "I", "A").
+
+Consecutive cues of one kind form a passage (cues with nothing to go by go
+with the passage around them).  A lower-case passage is restored when the
+evidence says the casing is missing rather than written that way: the whole
+file has no real casing; or the passage is long (``MIN_CUES`` cues and
+``MIN_WORDS`` words) without any punctuation, as speech recognition writes
+it; or it writes the pronoun "i", or two sentence starts, in lower case.  A
+person's file has lower-case cues that continue a sentence ("and then we
+will help you / inform your staff, educate your staff,"), lists after a
+colon, sound cues ("[jaunty piano tune]") and the odd credit line after a
+full stop, and those are kept.  A capitals passage is recased (as caps mode
+recases a capitals line) when the file has no real casing, or when it is
+long by the same measure: a shouted "NO!" or a sign in a cased file is
+written so on purpose.  Everything else is kept
+as written; there the model's disagreements are shown for review, not applied
+(``DocumentCasing.disagrees``).
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Sequence
+
+from subcase.subtitles.words import Token
+
+from .modes import is_caps_line
+
+
+class Passage(str, Enum):
+    RESTORE = "restore"  # written in lower case: every word takes the model's form
+    CAPS = "caps"        # written in capitals: recased as caps mode recases a capitals line
+    KEEP = "keep"        # written with real casing: kept, the model's disagreements flagged
+
+
+NOTES = {
+    Passage.RESTORE: "lower case, restored",
+    Passage.CAPS: "capitals, recased",
+    Passage.KEEP: "cased, kept",
+}
+
+MIN_CUES = 3    # a lower-case or capitals passage at least this long (and MIN_WORDS) is not a person's choice
+MIN_WORDS = 10
+EVIDENCE = 0.9  # the model's confidence in a capital the input lacks, to count as evidence of lost casing
+_ENDS = {".", "!", "?"}
+_MARKS = _ENDS | {",", ";", ":"}
+_OPEN = {"[", "("}
+_I = {"i", "i'm", "i'll", "i've", "i'd", "i\u2019m", "i\u2019ll", "i\u2019ve", "i\u2019d"}
+
+_LOWER, _CAPS, _CASED = "lower", "caps", "cased"
+
+
+def _kind(tokens: Sequence[Token]) -> str | None:
+    words = [t.text for t in tokens if t.is_word]
+    letters = [c for w in words for c in w if c.lower() != c.upper()]
+    if not letters:
+        return None
+    upper = sum(c.isupper() for c in letters)
+    if upper == 0:
+        return _LOWER
+    if is_caps_line(words):
+        return _CAPS
+    if upper == len(letters):
+        return None  # one capital letter alone says nothing
+    return _CASED
+
+
+def _ends_sentence(tokens: Sequence[Token], k: int) -> bool:
+    """Token k closes a sentence: . ! or ?, but not an ellipsis written as dots."""
+    t = tokens[k].text
+    if t not in _ENDS:
+        return False
+    return not (t == "." and ((k > 0 and tokens[k - 1].text == ".") or
+                              (k + 1 < len(tokens) and tokens[k + 1].text == ".")))
+
+
+def _lower_evidence(cues: Sequence[Sequence[Token]], run: list[int], before_ends: bool) -> bool:
+    """A lower-case passage writes the pronoun "i", or two sentence starts, in lower case.  A word
+    after an opening bracket is a sound cue's, which house styles write in lower case."""
+    at_start = before_ends
+    starts = 0
+    for c in run:
+        tokens = cues[c]
+        for k, tok in enumerate(tokens):
+            if tok.is_word:
+                if tok.text in _I:
+                    return True
+                if at_start and any(ch.isalpha() for ch in tok.text):
+                    starts += 1
+                    if starts >= 2:
+                        return True
+                at_start = False
+            elif _ends_sentence(tokens, k):
+                at_start = True
+            elif tok.text in _OPEN or tok.text == ".":
+                at_start = False  # a sound cue, or an ellipsis: the sentence may go on
+    return False
+
+
+def _unpunctuated_parts(cues: Sequence[Sequence[Token]], run: list[int]) -> list[list[int]]:
+    """The runs of cues without sentence or clause punctuation (what speech recognition gives) in ``run``."""
+    parts: list[list[int]] = [[]]
+    for c in run:
+        if any(not t.is_word and t.text in _MARKS for t in cues[c]):
+            parts.append([])
+        else:
+            parts[-1].append(c)
+    return [part for part in parts if part]
+
+
+def decide(cues: Sequence[Sequence[Token]], capitals: Sequence[int] | None = None) -> list[Passage]:
+    """The passage decision for every cue (token lists of a whole file, in order).  ``capitals[c]``,
+    when the model has read the cues: how many words of cue c it writes with a capital where the
+    input has none, at ``EVIDENCE`` or more."""
+    kinds = [_kind(tokens) for tokens in cues]
+    out: list[Passage | None] = [None] * len(cues)
+    cased_file = _CASED in kinds
+    lettered = [c for c, k in enumerate(kinds) if k is not None]
+    i = 0
+    while i < len(lettered):
+        kind = kinds[lettered[i]]
+        j = i
+        while j + 1 < len(lettered) and kinds[lettered[j + 1]] == kind:
+            j += 1
+        run = lettered[i:j + 1]
+        decision = Passage.KEEP
+        if kind == _LOWER:
+            prev = cues[lettered[i - 1]] if i > 0 else None
+            before_ends = prev is None or _ends_sentence(prev, len(prev) - 1)
+            if not cased_file or _lower_evidence(cues, run, before_ends):
+                decision = Passage.RESTORE
+            else:
+                for part in _unpunctuated_parts(cues, run):
+                    if _long(cues, part) or (capitals is not None and sum(capitals[c] for c in part) > 0):
+                        for c in range(part[0], part[-1] + 1):
+                            out[c] = Passage.RESTORE
+        elif kind == _CAPS and (not cased_file or _long(cues, run)):
+            decision = Passage.CAPS
+        for c in range(run[0], run[-1] + 1):  # with the cues without letters inside the run
+            if out[c] is None:
+                out[c] = decision
+        i = j + 1
+    # cues without letters before the first run or after a run go with the run before them
+    last = next((p for p in out if p is not None), Passage.KEEP)
+    for c, p in enumerate(out):
+        if p is None:
+            out[c] = last
+        else:
+            last = p
+    return [p if p is not None else Passage.KEEP for p in out]
+
+
+def _long(cues: Sequence[Sequence[Token]], run: list[int]) -> bool:
+    return len(run) >= MIN_CUES and sum(1 for c in run for t in cues[c] if t.is_word) >= MIN_WORDS
+
+
+def short_passages(passages: Sequence[Passage]) -> set[int]:
+    """The cues of passages restored or recased that are under ``MIN_CUES`` cues long, in a file with a
+    kept passage: there the change rests on thin evidence, and the editor is shown it."""
+    if Passage.KEEP not in passages:
+        return set()
+    out: set[int] = set()
+    c = 0
+    while c < len(passages):
+        if passages[c] is Passage.KEEP:
+            c += 1
+            continue
+        end = c
+        while end < len(passages) and passages[end] is passages[c]:
+            end += 1
+        if end - c < MIN_CUES:
+            out.update(range(c, end))
+        c = end
+    return out
+
+
+def summary(passages: Sequence[Passage]) -> str:
+    """One line for the status bar and --details: how many cues each decision took."""
+    counts = {p: 0 for p in Passage}
+    for p in passages:
+        counts[p] += 1
+    return "auto: " + ", ".join(f"{counts[p]} cue(s) {NOTES[p]}" for p in Passage if counts[p]) if passages \
+        else "auto: no cues"
+
+
+__all__ = ["EVIDENCE", "MIN_CUES", "MIN_WORDS", "NOTES", "Passage", "decide", "short_passages", "summary"]

@@ -1,0 +1,162 @@
+"""Auto mode: each passage as its letters say; kept passages flag the model's sure disagreements."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from subcase.casing import Mode, case_file
+from subcase.casing.auto import Passage, decide, summary
+from subcase.casing.stream import DISAGREE, DocumentCasing, WordCasing
+from subcase.casing.tags import Tag
+from subcase.cli import main
+from subcase.review import ReviewState
+from subcase.review.flags import flag_reasons
+from subcase.subtitles.words import tokenize
+
+R, C, K = Passage.RESTORE, Passage.CAPS, Passage.KEEP
+
+
+def _decide(texts, capitals=None):
+    return decide([tokenize(t) for t in texts], capitals)
+
+
+def test_a_file_without_real_casing_is_restored_or_recased():
+    assert _decide(["so we went home.", "and then", "it rained."]) == [R, R, R]
+    assert _decide(["SO WE WENT HOME.", "I", "IT RAINED."]) == [C, C, C]
+
+
+def test_a_person_s_lower_case_continuations_are_kept():
+    texts = ["So we will tell you", "and then we will help you,", "inform your staff, educate your staff.",
+             "[jaunty piano tune]", "It works."]
+    assert _decide(texts) == [K, K, K, K, K]
+
+
+def test_lower_case_evidence_restores_the_passage():
+    # the pronoun i
+    assert _decide(["It was late.", "and i said no", "We left."]) == [K, R, K]
+    # two sentence starts in lower case
+    assert _decide(["It was late.", "we left. then it rained.", "We left."]) == [K, R, K]
+    # one is a credit line after a full stop: kept
+    assert _decide(["THANKS FOR WATCHING!", "subtitled by someone", "Bye."])[1] is K
+    # a long run without punctuation, as speech recognition writes it
+    long = ["It was late.", "so we went down to the", "river and then we walked", "along the bank for a while",
+            "It was cold."]
+    assert _decide(long) == [K, R, R, R, K]
+    # the model's sure capitals in a part without punctuation (counted by the caller)
+    assert _decide(["It was late.", "we met john", "It was cold."], [0, 1, 0]) == [K, R, K]
+    assert _decide(["It was late.", "we met john", "It was cold."], [0, 0, 0]) == [K, K, K]
+
+
+def test_capitals_in_a_cased_file_are_recased_only_when_long():
+    assert _decide(["Get out!", "NO!", "Please."]) == [K, K, K]
+    texts = ["It was late.", "THE NEWS AT TEN", "TONIGHT A STORM HITS", "THE COAST AND THE CITY", "Thanks."]
+    assert _decide(texts) == [K, C, C, C, K]
+
+
+def test_caps_passages_use_the_caps_mode_line_rule():
+    # a stray lower-case letter (iPHONE) does not make a line cased: caps mode's rule (modes.is_caps_line)
+    assert _decide(["THE NEW iPHONE IS OUT", "AND IT IS FAST", "SO THEY SAY"]) == [C, C, C]
+
+
+def test_cues_without_letters_go_with_their_passage():
+    assert _decide(["so we went", "42", "and i left"]) == [R, R, R]
+    assert summary([R, R, K]) == "auto: 2 cue(s) lower case, restored, 1 cue(s) cased, kept"
+
+
+def _word(cue, text, model_form, tag, p):
+    probs = tuple(p if t is tag else (1 - p) / 3 for t in (Tag.L, Tag.T, Tag.U, Tag.M))
+    return WordCasing(cue, 0, 0, len(text), text, text, model_form, tag, probs)
+
+
+def test_a_kept_word_the_model_is_sure_of_is_flagged_not_changed():
+    sure = _word(0, "Web", "web", Tag.L, 0.999)
+    doubt = _word(1, "Web", "web", Tag.L, DISAGREE - 0.2)
+    same = _word(2, "London", "London", Tag.T, 0.4)
+    casing = DocumentCasing([sure, doubt, same], Mode.AUTO, 0.9, passages=[K, K, K])
+    assert casing.disagrees(sure) == "the input writes 'Web'; the model would write 'web'"
+    assert casing.disagrees(doubt) is None and casing.disagrees(same) is None
+    state = ReviewState.from_casing(3, casing)
+    words = [state.word((c, 0)) for c in range(3)]
+    assert [w.form for w in words] == ["Web", "Web", "London"]          # nothing changed
+    assert [w.needs_review(0.9) for w in words] == [True, False, False]  # the model's doubt alone is no reason
+    assert [r.text for r in flag_reasons(state, (0, 0))] == ["the input writes 'Web'; the model would write 'web'"]
+    # in a restored passage the same word is the model's, with its own confidence
+    restored = DocumentCasing([doubt._replace(cue_index=0)], Mode.AUTO, 0.9, passages=[R])
+    assert restored.disagrees(restored.words[0]) is None
+    assert ReviewState.from_casing(1, restored).word((0, 0)).needs_review(0.9)
+
+
+MIXED = """1
+00:00:01,000 --> 00:00:03,000
+Hello, this is the BBC News.
+
+2
+00:00:03,500 --> 00:00:05,000
+and then i went to the station
+
+3
+00:00:05,000 --> 00:00:07,000
+and i saw a man there
+
+4
+00:00:07,500 --> 00:00:09,000
+It was Mr. Smith from iTunes.
+"""
+
+
+def test_auto_keeps_the_cased_cues_and_restores_the_lower_case_ones(engine, tmp_path):
+    src = tmp_path / "mixed.srt"
+    src.write_text(MIXED, encoding="utf-8")
+    cased = case_file(engine, src)
+    assert cased.casing.mode is Mode.AUTO and cased.casing.passages == [K, R, R, K]
+    out = cased.doc.render()
+    blocks = out.split("\n\n")
+    assert blocks[0] == MIXED.split("\n\n")[0] and blocks[3] == MIXED.split("\n\n")[3]  # kept byte for byte
+    assert " I went " in blocks[1] and " I saw " in blocks[2]
+    assert "auto: 2 cue(s) lower case, restored, 2 cue(s) cased, kept" in cased.casing.summary()
+    # restore, the mode asked for, still ignores the input's casing
+    assert case_file(engine, src, Mode.RESTORE).casing.passages is None
+
+
+def test_details_name_each_cue_s_passage(engine, tmp_path):
+    import json
+    src = tmp_path / "mixed.srt"
+    src.write_text(MIXED, encoding="utf-8")
+    assert main(["convert", str(src), "-o", str(tmp_path / "o"), "-q", "--details", str(tmp_path / "d.jsonl")]) == 0
+    rows = [json.loads(line) for line in (tmp_path / "d.jsonl").read_text(encoding="utf-8").splitlines()]
+    by_cue = {r["cue"]: r["passage"] for r in rows}
+    assert by_cue == {0: "keep", 1: "restore", 2: "restore", 3: "keep"}
+    assert all(r["reason"] is None for r in rows if r["passage"] == "keep" and not r["highlighted"])
+
+
+def _convert(src: Path, out: Path) -> Path:
+    assert main(["convert", str(src), "-o", str(out), "-q"]) == 0
+    return out / src.name
+
+
+def test_default_mode_on_dev_files_as_written_changes_little_and_is_idempotent(engine, dev_subtitles,
+                                                                              dev_subtitles_ml, tmp_path):
+    files = dev_subtitles + [p for ps in dev_subtitles_ml.values() for p in ps]
+    words = changed = 0
+    for i, src in enumerate(files):
+        cased = case_file(engine, src)
+        words += len(cased.casing.words)
+        changed += cased.changed
+        once = _convert(src, tmp_path / f"a{i}")
+        twice = _convert(once, tmp_path / f"b{i}")
+        assert twice.read_bytes() == once.read_bytes(), src.name
+    assert words > 10_000 and changed <= 0.001 * words
+
+
+def test_a_change_in_a_short_passage_of_a_cased_file_is_shown():
+    words = [_word(0, "Hello", "Hello", Tag.T, 0.999),
+             WordCasing(1, 0, 0, 9, "legendado", "Legendado", "Legendado", Tag.T, (0.001, 0.999, 0.0, 0.0)),
+             WordCasing(2, 0, 0, 2, "em", "em", "em", Tag.L, (0.999, 0.001, 0.0, 0.0))]
+    casing = DocumentCasing(words, Mode.AUTO, 0.9, passages=[K, R, K])
+    assert casing.doubted(words[1]) == "the input writes 'legendado'; auto mode changed this short passage"
+    assert casing.doubted(words[0]) is None and casing.doubted(words[2]) is None
+    assert ReviewState.from_casing(3, casing).word((1, 0)).needs_review(0.9)
+    # a long passage, or a file with nothing kept, rests on enough evidence: the confidence decides
+    long = DocumentCasing([words[1]], Mode.AUTO, 0.9, passages=[K, R, R, R, K])
+    assert long.doubted(words[1]) is None
+    assert DocumentCasing([words[1]], Mode.AUTO, 0.9, passages=[R, R]).doubted(words[1]) is None
