@@ -160,3 +160,12 @@ def test_a_change_in_a_short_passage_of_a_cased_file_is_shown():
     long = DocumentCasing([words[1]], Mode.AUTO, 0.9, passages=[K, R, R, R, K])
     assert long.doubted(words[1]) is None
     assert DocumentCasing([words[1]], Mode.AUTO, 0.9, passages=[R, R]).doubted(words[1]) is None
+
+
+def test_text_typed_into_a_cue_is_cased_as_its_passage_was_decided():
+    from subcase.casing.auto import Passage, mode_of_cue
+
+    passages = [Passage.RESTORE, Passage.CAPS, Passage.KEEP]
+    assert [mode_of_cue("auto", passages, c) for c in range(3)] == ["restore", "caps", "auto"]
+    assert mode_of_cue("auto", None, 0) == "auto"          # no decision known: auto decides again
+    assert mode_of_cue("restore", passages, 2) == "restore"  # a mode the user chose is the mode

@@ -163,6 +163,16 @@ def decide(cues: Sequence[Sequence[Token]], capitals: Sequence[int] | None = Non
     return [p if p is not None else Passage.KEEP for p in out]
 
 
+def mode_of_cue(mode: str, passages: Sequence[Passage] | None, cue_index: int) -> str:
+    """The mode new text typed into cue ``cue_index`` is cased in: in auto mode, what the cue's passage
+    was decided to be when the file was opened.  Deciding again from the cue's neighbours would read
+    them as they stand after casing (restored, so written with real casing), and keep text typed in
+    lower case into a passage that was restored."""
+    if mode != "auto" or passages is None or not 0 <= cue_index < len(passages):
+        return mode
+    return {Passage.RESTORE: "restore", Passage.CAPS: "caps", Passage.KEEP: "auto"}[passages[cue_index]]
+
+
 def _long(cues: Sequence[Sequence[Token]], run: list[int]) -> bool:
     return len(run) >= MIN_CUES and sum(1 for c in run for t in cues[c] if t.is_word) >= MIN_WORDS
 
@@ -196,4 +206,5 @@ def summary(passages: Sequence[Passage]) -> str:
         else "auto: no cues"
 
 
-__all__ = ["EVIDENCE", "MIN_CUES", "MIN_WORDS", "NOTES", "Passage", "decide", "short_passages", "summary"]
+__all__ = ["EVIDENCE", "MIN_CUES", "MIN_WORDS", "NOTES", "Passage", "decide", "mode_of_cue", "short_passages",
+           "summary"]

@@ -14,6 +14,7 @@ from PySide6.QtGui import QKeySequence, QShortcut, QUndoCommand
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QMenu, QPlainTextEdit, QVBoxLayout
 
 from subcase.casing import TAG_NAMES, Tag, apply_tag, cue_context
+from subcase.casing.auto import mode_of_cue
 from subcase.review import Accept, AcceptCue, EditText, ReviewSession, SetTag
 from subcase.review.actions import Action, next_distinct_tag
 from subcase.review.remode import ChangeMode
@@ -267,7 +268,8 @@ class ReviewCommandsMixin:
             return
         langs = session.cue_languages
         lang = langs[cue_index] if langs is not None and cue_index < len(langs) else "auto"
-        task = CaseCueTask(self.engines, cue_context(session.doc, cue_index), cue_index, text, session.mode, lang)
+        mode = mode_of_cue(session.mode, session.state.passages, cue_index)
+        task = CaseCueTask(self.engines, cue_context(session.doc, cue_index), cue_index, text, mode, lang)
         self._cue_tasks.add(task)
 
         def done(words, failed: str | None = None) -> None:
