@@ -229,3 +229,127 @@ class BatchTask(QRunnable):
             self.signals.failed.emit(traceback.format_exc())
         finally:
             self.done.set()
+
+
+class MediaSignals(QObject):
+    found = Signal(object)       # a media.MediaRef, checked and fingerprinted
+    none = Signal()              # nothing to open (no same-stem media, none remembered)
+    failed = Signal(str)
+
+
+class MediaProbeTask(QRunnable):
+    """Which media file goes with a subtitle file, checked and fingerprinted off the GUI thread.
+
+    ``explicit`` (File › Open Media…, ``--media``) wins; then the file remembered for this
+    subtitle, if it is still there; then the same-stem file beside it.  The player opens
+    the file itself, asynchronously, once this has found it."""
+
+    def __init__(self, subtitle: Path | None, explicit: Path | None = None, remembered=None):
+        super().__init__()
+        self.setAutoDelete(False)
+        self.subtitle, self.explicit, self.remembered = subtitle, explicit, remembered
+        self.signals = MediaSignals()
+        self.done = threading.Event()
+
+    def run(self) -> None:
+        from subcase.media import MediaError, media_ref, same_stem_media
+        try:
+            path = self.explicit
+            if path is None and self.remembered is not None and self.remembered.path.is_file():
+                path = self.remembered.path
+            if path is None and self.subtitle is not None:
+                path = same_stem_media(self.subtitle)
+            if path is None:
+                self.signals.none.emit()
+            else:
+                self.signals.found.emit(media_ref(path))
+        except MediaError as exc:
+            self.signals.failed.emit(str(exc))
+        except Exception:
+            self.signals.failed.emit(traceback.format_exc())
+        finally:
+            self.done.set()
+
+
+class WaveformSignals(QObject):
+    ready = Signal(object)       # a media.Waveform
+    failed = Signal(str)
+
+
+# The strip draws at most a few thousand columns for a few seconds of sound: 8 kHz mono
+# keeps a two-hour film's samples at 230 MB of float32 less than at 48 kHz stereo.
+WAVEFORM_RATE = 8000
+
+
+class WaveformTask(QRunnable):
+    """The samples of an audio file for the waveform strip: a PCM WAV read directly,
+    anything else decoded by QtMultimedia's decoder, in this worker thread."""
+
+    def __init__(self, path: Path):
+        super().__init__()
+        self.setAutoDelete(False)
+        self.path = Path(path)
+        self.signals = WaveformSignals()
+        self._cancel = threading.Event()
+        self.done = threading.Event()
+
+    def cancel(self) -> None:
+        self._cancel.set()
+
+    def run(self) -> None:
+        from subcase.media import MediaError, read_wav
+        try:
+            if self.path.suffix.lower() == ".wav":
+                try:
+                    self.signals.ready.emit(read_wav(self.path))
+                    return
+                except MediaError:
+                    pass  # a WAV that is not PCM (float, ADPCM...): the decoder may still read it
+            self.signals.ready.emit(self._decode())
+        except MediaError as exc:
+            self.signals.failed.emit(str(exc))
+        except Exception:
+            self.signals.failed.emit(traceback.format_exc())
+        finally:
+            self.done.set()
+
+    def _decode(self):
+        import numpy as np
+        from PySide6.QtCore import QEventLoop, QTimer, QUrl
+        from PySide6.QtMultimedia import QAudioDecoder, QAudioFormat
+
+        from subcase.media import MediaError, Waveform
+
+        decoder = QAudioDecoder()
+        fmt = QAudioFormat()
+        fmt.setSampleRate(WAVEFORM_RATE)
+        fmt.setChannelCount(1)
+        fmt.setSampleFormat(QAudioFormat.Float)
+        decoder.setAudioFormat(fmt)
+        chunks: list = []
+        errors: list[str] = []
+        loop = QEventLoop()
+
+        def take() -> None:
+            buf = decoder.read()
+            if buf.isValid():
+                chunks.append(np.frombuffer(bytes(buf.constData()), dtype=np.float32).copy())
+            if self._cancel.is_set():
+                decoder.stop()
+                loop.quit()
+
+        decoder.bufferReady.connect(take)
+        decoder.finished.connect(loop.quit)
+        decoder.error.connect(lambda _e: (errors.append(decoder.errorString()), loop.quit()))
+        poll = QTimer()  # lets a cancel end the wait even if the decoder says nothing more
+        poll.timeout.connect(lambda: loop.quit() if self._cancel.is_set() else None)
+        poll.start(200)
+        decoder.setSource(QUrl.fromLocalFile(str(self.path)))
+        decoder.start()
+        loop.exec()
+        poll.stop()
+        decoder.stop()
+        if errors:
+            raise MediaError(f"{self.path}: the sound cannot be decoded ({errors[0] or 'unknown format'})")
+        samples = np.concatenate(chunks) if chunks else np.zeros(0, dtype=np.float32)
+        return Waveform(samples, WAVEFORM_RATE)
