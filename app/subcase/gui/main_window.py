@@ -345,6 +345,7 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
                 self.autosave_now(wait=True)
             if self.task is not None:
                 self.task.cancel()
+            self.close_media()
             for d in list(self.batch_dialogs):
                 d.close()  # cancels a running batch after its current window of words
             self.settings.sync()
@@ -360,6 +361,7 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
             return
         if self.task is not None:
             self.task.cancel()
+        self.close_media()
         for d in list(self.batch_dialogs):
             d.close()
         self.settings.save_layout(self.saveGeometry(), self.saveState(), self.view.horizontalHeader().saveState())

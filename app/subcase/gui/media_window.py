@@ -59,6 +59,7 @@ class MediaMixin:
         self.media_has_video = False
         self.media_wave = None
         self.pending_media: Path | None = None   # --media PATH, for the next file opened
+        self._media_named = False
         self._media_tasks: list = []             # running workers (kept alive until done)
         self._probe_serial = 0
         self._follow_guard = False
@@ -99,6 +100,8 @@ class MediaMixin:
                 self.notify("Media", self.media_problem or "", error=True)
             return
         source = self.session.source if self.session is not None else None
+        # a file the user named gets a dialog if it fails; one found by itself only the pane and status bar
+        self._media_named = path is not None
         self._probe_serial += 1
         serial = self._probe_serial
         task = MediaProbeTask(source, path, remembered)
@@ -122,6 +125,7 @@ class MediaMixin:
     def _on_media_found(self, serial: int, ref: MediaRef) -> None:
         if serial != self._probe_serial or self.media is None:
             return
+        self.cancel_media_tasks()
         self.media_ref = ref
         self.media_has_video, self.media_wave = False, None
         self.media_dock.show_message(f"Opening {ref.name}\u2026")
@@ -136,7 +140,14 @@ class MediaMixin:
             return
         self.close_media()
 
+    def cancel_media_tasks(self) -> None:
+        """Stop waveform extraction in progress (a new file, closing the window)."""
+        for task in self._media_tasks:
+            if hasattr(task, "cancel"):
+                task.cancel()
+
     def close_media(self) -> None:
+        self.cancel_media_tasks()
         if self.media is not None:
             self.media.close()
         self.media_ref, self.media_has_video, self.media_wave = None, False, None
@@ -186,7 +197,11 @@ class MediaMixin:
         text = f"The media cannot be played, the review goes on without it.\n{message.strip()}"
         self.media_dock.show_message(text)
         self.media_dock.label.setText("")
-        self.notify("Cannot open media", text, error=True)
+        if self._media_named:
+            self.notify("Cannot open media", text, error=True)
+        else:
+            self.last_error = text
+            self.statusBar().showMessage(text.replace("\n", " "), 15000)
         self._update_media_actions()
         self.media_failed.emit(message)
 

@@ -9,6 +9,7 @@ the GUI can display it while the worker still cases the original).
 from __future__ import annotations
 
 import threading
+import time
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
@@ -279,6 +280,7 @@ class WaveformSignals(QObject):
 # The strip draws at most a few thousand columns for a few seconds of sound: 8 kHz mono
 # keeps a two-hour film's samples at 230 MB of float32 less than at 48 kHz stereo.
 WAVEFORM_RATE = 8000
+DECODER_SILENCE_S = 30
 
 
 class WaveformTask(QRunnable):
@@ -318,22 +320,35 @@ class WaveformTask(QRunnable):
         from PySide6.QtCore import QEventLoop, QTimer, QUrl
         from PySide6.QtMultimedia import QAudioDecoder, QAudioFormat
 
-        from subcase.media import MediaError, Waveform
+        from subcase.media import MediaError
 
+        # The decoder's own format: asking QAudioDecoder (FFmpeg back-end, Qt 6.11) for another
+        # rate or sample format makes it decode nothing and never finish.
         decoder = QAudioDecoder()
-        fmt = QAudioFormat()
-        fmt.setSampleRate(WAVEFORM_RATE)
-        fmt.setChannelCount(1)
-        fmt.setSampleFormat(QAudioFormat.Float)
-        decoder.setAudioFormat(fmt)
+        scale = {QAudioFormat.UInt8: None, QAudioFormat.Int16: ("<i2", 32768.0),
+                 QAudioFormat.Int32: ("<i4", 2147483648.0), QAudioFormat.Float: ("<f4", 1.0)}
         chunks: list = []
         errors: list[str] = []
+        rate = [0]
         loop = QEventLoop()
+        last = [time.monotonic()]
 
         def take() -> None:
+            last[0] = time.monotonic()
             buf = decoder.read()
-            if buf.isValid():
-                chunks.append(np.frombuffer(bytes(buf.constData()), dtype=np.float32).copy())
+            if not buf.isValid():
+                return
+            fmt = buf.format()
+            raw = bytes(buf.constData())
+            kind = scale.get(fmt.sampleFormat())
+            if kind is None:
+                data = (np.frombuffer(raw, dtype=np.uint8).astype(np.float32) - 128.0) / 128.0
+            else:
+                data = np.frombuffer(raw, dtype=kind[0]).astype(np.float32) / kind[1]
+            channels = max(1, fmt.channelCount())
+            data = data[:len(data) - len(data) % channels].reshape(-1, channels).mean(axis=1)
+            rate[0] = fmt.sampleRate()
+            chunks.append(data)
             if self._cancel.is_set():
                 decoder.stop()
                 loop.quit()
@@ -341,8 +356,17 @@ class WaveformTask(QRunnable):
         decoder.bufferReady.connect(take)
         decoder.finished.connect(loop.quit)
         decoder.error.connect(lambda _e: (errors.append(decoder.errorString()), loop.quit()))
-        poll = QTimer()  # lets a cancel end the wait even if the decoder says nothing more
-        poll.timeout.connect(lambda: loop.quit() if self._cancel.is_set() else None)
+        def check() -> None:
+            # a cancel, or a decoder that has gone quiet, ends the wait: a worker stuck here would
+            # keep the app from exiting
+            if self._cancel.is_set():
+                loop.quit()
+            elif time.monotonic() - last[0] > DECODER_SILENCE_S:
+                errors.append(f"the decoder gave nothing for {DECODER_SILENCE_S} s")
+                loop.quit()
+
+        poll = QTimer()
+        poll.timeout.connect(check)
         poll.start(200)
         decoder.setSource(QUrl.fromLocalFile(str(self.path)))
         decoder.start()
@@ -352,4 +376,22 @@ class WaveformTask(QRunnable):
         if errors:
             raise MediaError(f"{self.path}: the sound cannot be decoded ({errors[0] or 'unknown format'})")
         samples = np.concatenate(chunks) if chunks else np.zeros(0, dtype=np.float32)
-        return Waveform(samples, WAVEFORM_RATE)
+        return thin(samples, rate[0] or WAVEFORM_RATE)
+
+
+def thin(samples, rate: int):
+    """The samples at about WAVEFORM_RATE: of each block of k, the one of largest magnitude
+    (so peaks survive), k a whole divisor of ``rate`` so the new rate is whole too."""
+    import numpy as np
+
+    from subcase.media import Waveform
+
+    k = max(1, rate // WAVEFORM_RATE)
+    while rate % k:
+        k -= 1
+    if k > 1:
+        usable = len(samples) - len(samples) % k
+        blocks = samples[:usable].reshape(-1, k)
+        pick = np.abs(blocks).argmax(axis=1)
+        samples = blocks[np.arange(len(blocks)), pick]
+    return Waveform(np.ascontiguousarray(samples, dtype=np.float32), rate // k)
