@@ -105,9 +105,8 @@ EXCLUDES = [
     "PySide6.Qt3DCore", "PySide6.Qt3DRender", "PySide6.Qt3DExtras", "PySide6.Qt3DInput",
     "PySide6.Qt3DLogic", "PySide6.Qt3DAnimation", "PySide6.QtDesigner", "PySide6.QtTest",
     "PySide6.QtLabsStyleKit",
-    # PySide6/__init__ imports QtNetwork on Windows only to probe OpenSSL (ImportError is fine);
-    # the app has no network code, and this keeps QtNetwork + Kerberos/GSSAPI libs out
-    "PySide6.QtNetwork",
+    # (PySide6.QtNetwork is not excluded: the QtMultimedia binding imports it, and
+    # libQt6Multimedia links libQt6Network anyway.  The app itself has no network code.)
 ]
 
 # Top-level names whose files must never appear under dist/ (checked by the smoke test).

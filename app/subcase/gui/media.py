@@ -29,10 +29,15 @@ STOP_POLL_MS = 10
 
 def multimedia_problem() -> str | None:
     """Why media cannot play here, or None.  Only the import is tried (cheap: ~10 ms)."""
+    import importlib.util
+
     try:
         import PySide6.QtMultimedia  # noqa: F401
-    except ImportError:
-        return f"Playing video and audio needs the media extra: {INSTALL_HINT}"
+    except ImportError as exc:
+        if importlib.util.find_spec("PySide6.QtMultimedia") is None:
+            return f"Playing video and audio needs the media extra: {INSTALL_HINT}"
+        # installed but broken (a library missing from an install or a bundle): say what broke
+        return f"QtMultimedia is installed but cannot be loaded ({exc}); reinstall it: {INSTALL_HINT}"
     return None
 
 
