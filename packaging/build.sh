@@ -27,6 +27,11 @@ if ! "$PYTHON" -c "import PyInstaller" >/dev/null 2>&1; then
   "$PYTHON" -m pip install "pyinstaller>=6.5"
 fi
 
+if ! "$PYTHON" -c "import PySide6.QtMultimedia" >/dev/null 2>&1; then
+  echo "build.sh: QtMultimedia missing; installing the 'media' extra (PySide6-Addons)" >&2
+  "$PYTHON" -m pip install -c constraints.txt "PySide6-Addons"
+fi
+
 MODELS="${SUBCASE_BUILD_MODELS:-models}"   # another model folder to bundle, if set
 for f in model.onnx tokenizer.json lexicon.json model.json; do
   if [ ! -f "$MODELS/$f" ]; then

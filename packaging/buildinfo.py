@@ -105,15 +105,15 @@ EXCLUDES = [
     "PySide6.Qt3DCore", "PySide6.Qt3DRender", "PySide6.Qt3DExtras", "PySide6.Qt3DInput",
     "PySide6.Qt3DLogic", "PySide6.Qt3DAnimation", "PySide6.QtDesigner", "PySide6.QtTest",
     "PySide6.QtLabsStyleKit",
-    # PySide6/__init__ imports QtNetwork on Windows only to probe OpenSSL (ImportError is fine);
-    # the app has no network code, and this keeps QtNetwork + Kerberos/GSSAPI libs out
-    "PySide6.QtNetwork",
+    # (PySide6.QtNetwork is not excluded: the QtMultimedia binding imports it, and
+    # libQt6Multimedia links libQt6Network anyway.  The app itself has no network code.)
 ]
 
 # Top-level names whose files must never appear under dist/ (checked by the smoke test).
+# (Qt6Quick and Qt6Qml themselves ship: QtMultimedia's FFmpeg plugin links them; QML modules do not.)
 FORBIDDEN_IN_BUNDLE = ["torch", "transformers", "sentence_transformers", "onnxscript",
                        "sklearn", "scipy", "sympy", "nltk", "pytest", "hypothesis",
-                       "subcase/training", "QtWebEngine", "Qt3D", "Qt6Quick", "Qt6Qml", "Qt6Pdf"]
+                       "subcase/training", "QtWebEngine", "Qt3D", "Qt6QuickControls2", "Qt6Pdf"]
 
 
 # --------------------------------------------------------------------------- Qt plugins
@@ -149,6 +149,9 @@ QT_PLUGINS = {
     "imageformats": {"qsvg", "qico", "qicns", "qjpeg", "qgif"},
     # Windows / macOS widget styles
     "styles": {"qmodernwindowsstyle", "qwindowsvistastyle", "qmacstyle"},
+    # media beside the review (gui/media.py): Qt's FFmpeg back-end on every system, the one
+    # measured (docs/research, media back-end); not the native Windows/macOS/GStreamer ones
+    "multimedia": {"ffmpegmediaplugin"},
 }
 
 
@@ -190,8 +193,11 @@ def keep_qt_plugin(dest: str) -> bool:
 # Qt libraries that only the dropped plugins pull in (PyInstaller collects a plugin's
 # dependencies before the spec gets a chance to filter the plugin out).
 # Anything else such a plugin needed is found by prune_orphans().
+# QtMultimedia's FFmpeg plugin links Qt6Quick, Qt6Qml, Qt6QmlMeta, Qt6QmlModels and
+# Qt6QmlWorkerScript (and Qt6Network): those libraries stay, every other Quick/Qml one goes.
 _DROP_LIB_PATTERNS = [
-    r"Qt6?Pdf", r"Qt6?Quick", r"Qt6?Qml", r"Qt6?VirtualKeyboard", r"Qt6?WebEngine",
+    r"Qt6?Pdf", r"Qt6?Quick(?![./]|$)", r"Qt6?Qml(?!(Meta|Models|WorkerScript)?([./]|$))", r"Qt6?MultimediaQuick",
+    r"Qt6?VirtualKeyboard", r"Qt6?WebEngine",
     r"Qt6?3D", r"Qt6?LabsStyleKit", r"Qt6?ShaderTools", r"Qt6?Designer",
     r"Qt6?WaylandCompositor",
 ]

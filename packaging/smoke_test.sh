@@ -4,7 +4,8 @@
 # Builds dist/subcase with packaging/build.sh (unless --no-build), packs the Linux
 # tarball, then runs tests/installers against them: `subcase --version`, `subcase convert`
 # on ../shared/data/dev-subtitles (checked against the source run), the GUI offscreen
-# (and on X11 under xvfb-run when present) with --smoke-test, no-argument GUI start,
+# (and on X11 under xvfb-run when present) with --smoke-test, a same-stem media file opened
+# by the bundled QtMultimedia (a WAV, and an h264 mkv when ffmpeg is present), no-argument GUI start,
 # bundle contents (no torch/transformers, only the needed Qt plugins), tarball install.
 # About 2-3 minutes on 2 cores, most of it the build.
 set -euo pipefail

@@ -31,11 +31,12 @@ LAYERS: dict[str, set[str]] = {
     "casing": {"subtitles"},
     "review": {"casing", "subtitles"},
     "outputs": {"subtitles"},
+    "media": set(),  # which media file, a cue's span, waveform samples: arithmetic and files, no Qt
     "batch": {"casing", "subtitles", "outputs"},
     "parallel": {"batch", "casing", "subtitles", "outputs"},             # batch in worker processes (--jobs)
     "cluster": {"parallel", "batch", "casing", "subtitles", "outputs"},  # batch on Dask (--cluster)
     "evaluation": {"review", "casing", "subtitles"},  # simulate-review plays the editor through the review core
-    "gui": {"review", "casing", "subtitles", "batch", "parallel", "outputs"},
+    "gui": {"review", "casing", "subtitles", "batch", "parallel", "outputs", "media"},
     "cli": {"batch", "parallel", "cluster", "casing", "subtitles", "evaluation", "gui", "review", "outputs"},  # review: profiles
     "__main__": {"cli"},
     "training": {"casing", "subtitles", "evaluation"},

@@ -1,6 +1,6 @@
 """The ``subcase`` command: the GUI by default, ``convert``, ``evaluate`` and ``bench``.
 
-    subcase [FILE]                      open the editor (same as ``subcase gui [FILE]``)
+    subcase [FILE] [--media PATH]       open the editor (same as ``subcase gui [FILE]``), media beside it
     subcase convert PATH... -o OUTDIR   case files or folders of .srt/.vtt
     subcase evaluate REF...             score the truecaser on human-cased subtitles
     subcase bench                       speed and memory, side by side with baselines
@@ -406,7 +406,8 @@ def cmd_bench(args) -> int:
 
 def cmd_gui(args) -> int:
     from subcase.gui.app import run_gui
-    argv = ([str(args.file)] if args.file else []) + (["--smoke-test"] if args.smoke_test else [])
+    argv = ([str(args.file)] if args.file else []) + (["--smoke-test"] if args.smoke_test else []) \
+        + (["--media", str(args.media)] if args.media else [])
     return run_gui(argv)
 
 
@@ -560,6 +561,8 @@ def build_parser() -> argparse.ArgumentParser:
     gu = sub.add_parser("gui", help="open the editor")
     gu.add_argument("file", nargs="?", type=Path)
     gu.add_argument("--smoke-test", action="store_true", help="open FILE, case it, print a summary and exit")
+    gu.add_argument("--media", type=Path, metavar="PATH",
+                    help="play this video or audio file beside the review (default: FILE's same-stem media)")
     gu.set_defaults(func=cmd_gui)
     return ap
 

@@ -16,6 +16,8 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     p.add_argument("file", nargs="?", type=Path, help="an .srt or .vtt file to open")
     p.add_argument("--smoke-test", action="store_true",
                    help="open FILE, case it, print a one-line summary and exit (0 on success)")
+    p.add_argument("--media", type=Path, metavar="PATH",
+                   help="play this video or audio file beside the review (default: FILE's same-stem media)")
     return p.parse_args(argv)
 
 
@@ -55,8 +57,11 @@ def make_app(argv: list[str] | None = None):
     return app
 
 
-def smoke_test(path: Path | None) -> int:
-    """Open a file headless, wait for casing, print a summary; used by the bundle's smoke test."""
+def smoke_test(path: Path | None, media: Path | None = None) -> int:
+    """Open a file headless, wait for casing, print a summary; used by the bundle's smoke test.
+
+    With ``--media PATH`` (or a same-stem media file beside FILE) it also waits for the
+    player to load the media and says so: the bundle carries the media back-end."""
     from PySide6.QtCore import QEventLoop, QTimer
     from PySide6.QtWidgets import QMessageBox
 
@@ -76,6 +81,7 @@ def smoke_test(path: Path | None) -> int:
         return NO_LOG
 
     window.ask_log_failure = no_log
+    window.pending_media = media
     loop = QEventLoop()
     outcome: dict[str, str] = {}
     window.casing_finished.connect(lambda: (outcome.setdefault("ok", ""), loop.quit()))
@@ -93,8 +99,36 @@ def smoke_test(path: Path | None) -> int:
         c = s.state.counts()
         print(f"smoke-test: loaded {len(s.doc.cues)} cues, cased {c['words']} words, {c['to_review']} to review "
               f"(model {s.model_version})")
+        code = _smoke_media(window, media)
     window.close()
     return code
+
+
+def _smoke_media(window, media: Path | None) -> int:
+    """Wait for the media the window is opening, if any; 0 when it loaded or there was none to load."""
+    from PySide6.QtCore import QEventLoop, QTimer
+
+    from subcase.media import same_stem_media
+
+    if media is None and (window.session is None or same_stem_media(window.session.source) is None):
+        return 0
+    if window.media is None:
+        print(f"smoke-test: media: {window.media_problem}", file=sys.stderr)
+        return 1
+    loop = QEventLoop()
+    outcome: dict[str, str] = {}
+    window.media_opened.connect(lambda name: (outcome.setdefault("ok", name), loop.quit()))
+    window.media_failed.connect(lambda msg: (outcome.setdefault("error", msg), loop.quit()))
+    QTimer.singleShot(60_000, lambda: (outcome.setdefault("error", "timed out after 60 s"), loop.quit()))
+    if window.media_ref is None or not window.media.ready:
+        loop.exec()
+    if "error" in outcome:
+        print(f"smoke-test: media failed: {outcome['error'].strip()}", file=sys.stderr)
+        return 1
+    kind = "video" if window.media_has_video else "audio"
+    print(f"smoke-test: media {outcome.get('ok', window.media_ref.name)} opened ({kind}, "
+          f"{window.media.duration_ms / 1000:.1f} s)")
+    return 0
 
 
 INTERRUPTED = 130  # the shell's status for a program ended by Ctrl-C
@@ -139,7 +173,7 @@ def run_gui(argv: list[str]) -> int:
         print(f"subcase: {problem}", file=sys.stderr)
         return 1
     if args.smoke_test:
-        return smoke_test(args.file)
+        return smoke_test(args.file, args.media)
 
     from PySide6.QtCore import QTimer
 
@@ -147,6 +181,7 @@ def run_gui(argv: list[str]) -> int:
 
     app = make_app()
     window = MainWindow()
+    window.pending_media = args.media
     window.show()
     wake = install_sigint_handler(app, lambda: [window])  # noqa: F841 - kept alive until exec returns
 

@@ -13,7 +13,8 @@ from PySide6.QtCore import Qt
 
 INTRO = ("Review by keyboard: N jumps to the next word to review, L/T/U/M set its tag, "
          "Space cycles tags, Enter accepts it. Words with a \"?\" and an orange fill "
-         "and underline are under the review threshold.")
+         "and underline are under the review threshold. With a video or audio file open "
+         "(Media menu), K plays the current cue, R replays it and O plays on from it.")
 
 
 def _clean(text: str) -> str:

@@ -37,6 +37,7 @@ from .edit_log_recovery import EditLogRecoveryMixin
 from .find_bar import FindBar
 from .help import ShortcutsDialog
 from .limits_dialog import ReadingLimitsDialog
+from .media_window import MediaMixin
 from .menus import MenusMixin
 from .opening import OpeningMixin
 from .recovery import RecoveryMixin
@@ -52,13 +53,15 @@ SCREEN_SHARE = 0.9
 
 
 class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCommandsMixin, EditLogRecoveryMixin,
-                 MenusMixin, QMainWindow):
+                 MediaMixin, MenusMixin, QMainWindow):
     casing_finished = Signal()       # a file is open and cased, ready to review
     casing_cancelled = Signal()
     casing_failed = Signal(str)
     cue_text_edited = Signal(int)    # a cue's new text (F2) is in the document, its new words cased
     mode_changed = Signal(str)       # the open file was re-cased in this mode (or the change ended otherwise)
     batch_opened = Signal(object)    # the BatchDialog
+    media_opened = Signal(str)       # the media file's name, once the player has it loaded
+    media_failed = Signal(str)       # the one message shown for media that cannot be played
 
     def __init__(self, engines: EngineHolder | None = None, settings: Settings | None = None):
         super().__init__()
@@ -98,6 +101,7 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
         self.details = WordDetailsDock(self)
         self.details.tag_chosen.connect(lambda tag: self.set_tag(tag, advance=False))
         self.addDockWidget(Qt.RightDockWidgetArea, self.details)
+        self._init_media()
         self.view.set_show_tags(self.settings.show_tags)
         self.view.set_limits(self.settings.cpl_limit, self.settings.cps_limit)
 
@@ -344,6 +348,7 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
                 self.autosave_now(wait=True)
             if self.task is not None:
                 self.task.cancel()
+            self.close_media()
             for d in list(self.batch_dialogs):
                 d.close()  # cancels a running batch after its current window of words
             self.settings.sync()
@@ -359,6 +364,7 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
             return
         if self.task is not None:
             self.task.cancel()
+        self.close_media()
         for d in list(self.batch_dialogs):
             d.close()
         self.settings.save_layout(self.saveGeometry(), self.saveState(), self.view.horizontalHeader().saveState())

@@ -29,7 +29,10 @@ class RecoveryMixin:
         s = self.session
         if s is None or not self.is_modified():
             return None
-        self.autosaver.submit(s.snapshot())
+        data = s.snapshot()
+        if getattr(self, "media_ref", None) is not None:  # the media file beside the review, to reopen with it
+            data["media"] = self.media_ref.as_dict()
+        self.autosaver.submit(data)
         if wait:
             self.autosaver.flush()
             if self.autosaver.last_error:
@@ -110,4 +113,6 @@ class RecoveryMixin:
         if state.current is not None:
             self.goto(state.current)
         self.autosave_now()  # the snapshot now belongs to this process
+        from subcase.media import MediaRef
+        self.open_media(remembered=MediaRef.from_dict(data.get("media")) or self.settings.media_for(self.session.source))
         self.statusBar().showMessage("Restored the unsaved review", 8000)

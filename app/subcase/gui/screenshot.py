@@ -22,11 +22,20 @@ With ``--profile LOG_DIR`` it builds a profile from the edit logs in LOG_DIR
 (earlier files of a series, e.g. ``simulate-review --series ... --keep-logs``),
 opens the file with it, and leaves the cursor on a word the profile asks about
 (else one it changed), so the details panel shows the profile's reason.
+
+    xvfb-run -a -s "-screen 0 1600x1000x24" env PYTHONPATH=app \
+        python -m subcase.gui.screenshot --media FILM.srt resources/screenshot-media.png
+
+With ``--media`` the subtitle file's same-stem video (FILM.mkv...) is copied beside it
+too; the window (1280x800) opens both, selects the first cue, waits for the media pane
+to show the frame at its start, and checks in /proc/self/fd that the process holds the
+media file open.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -34,7 +43,8 @@ from pathlib import Path
 
 def main(argv: list[str]) -> int:
     learning = "--learning" in argv
-    argv = [a for a in argv if a != "--learning"]
+    media = "--media" in argv
+    argv = [a for a in argv if a not in ("--learning", "--media")]
     logs = None
     if "--profile" in argv:
         k = argv.index("--profile")
@@ -49,6 +59,13 @@ def main(argv: list[str]) -> int:
         os.environ["SUBCASE_CONFIG_DIR"] = str(Path(tmp) / "config")
         work = Path(tmp) / src.name
         work.write_bytes(src.read_bytes())
+        if media:
+            from subcase.media import same_stem_media
+            found = same_stem_media(src)
+            if found is None:
+                print(f"screenshot: no same-stem media beside {src}", file=sys.stderr)
+                return 1
+            shutil.copy(found, Path(tmp) / f"{work.stem}{found.suffix}")
 
         from PySide6.QtCore import QEventLoop, QTimer
         from PySide6.QtWidgets import QMessageBox
@@ -67,6 +84,8 @@ def main(argv: list[str]) -> int:
         window.set_show_tags(show_tags)
         window.show()
         window.setGeometry(0, 0, 1600, 1000)  # the whole 1600x1000 screen (Xvfb has no window manager)
+        if media:
+            return _media_shot(app, window, work, out)
         loop = QEventLoop()
         window.casing_finished.connect(loop.quit)
         window.casing_failed.connect(lambda m: (print(m, file=sys.stderr), loop.quit()))
@@ -101,6 +120,58 @@ def main(argv: list[str]) -> int:
               f"platform {app.platformName()})")
         window.close()
         return 0 if ok else 1
+
+
+def _media_shot(app, window, work: Path, out: Path) -> int:
+    """Open ``work`` with its same-stem media; the first cue selected, the frame at its start shown."""
+    from PySide6.QtCore import QEventLoop, Qt, QTimer
+
+    window.setGeometry(0, 0, 1280, 800)
+    window.resizeDocks([window.media_dock], [520], Qt.Horizontal)
+    window.details.hide()
+    loop = QEventLoop()
+    window.media_opened.connect(lambda _n: loop.quit())
+    window.media_failed.connect(lambda m: (print(m, file=sys.stderr), loop.quit()))
+    window.casing_failed.connect(lambda m: (print(m, file=sys.stderr), loop.quit()))
+    window.open_file(work)
+    loop.exec()
+    if window.session is None or window.media_ref is None:
+        return 1
+    window.view.selectRow(0)
+    window.view.setFocus()
+    start = window.doc.cues[0].start_ms
+    deadline = QTimer()
+    deadline.setSingleShot(True)
+    deadline.timeout.connect(loop.quit)
+    deadline.start(10_000)
+    window.media.frame.connect(lambda _img: loop.quit() if abs(window.media.position_ms() - start) < 50 else None)
+    window._show_current_cue()
+    loop.exec()
+    QTimer.singleShot(300, loop.quit)
+    loop.exec()
+    held = sorted(target for target in _open_files() if target == str(window.media_ref.path))
+    print(f"screenshot: media at {window.media.position_ms()} ms (first cue starts at {start} ms); "
+          f"the process holds {held or 'NOT the media file'} open")
+    pixmap = window.grab()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    ok = pixmap.save(str(out))
+    print(f"{'saved' if ok else 'could not save'} {out} ({pixmap.width()}x{pixmap.height()}, "
+          f"platform {app.platformName()})")
+    window.close()
+    return 0 if ok and held else 1
+
+
+def _open_files() -> list[str]:
+    """What this process has open (Linux: /proc/self/fd)."""
+    out = []
+    fds = Path("/proc/self/fd")
+    if fds.is_dir():
+        for fd in fds.iterdir():
+            try:
+                out.append(os.readlink(fd))
+            except OSError:
+                pass
+    return out
 
 
 def _store_profile(window, logs: Path) -> None:

@@ -6,12 +6,14 @@ never read or write the user's real settings.
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings
 
 from subcase.casing.modes import NAMES as MODES
+from subcase.media import DEFAULT_LEAD_MS
 
 MAX_RECENT = 10
 # The cue table's column widths and order.  "v2": the CPS and CPL columns
@@ -166,6 +168,60 @@ class Settings:
     @cps_limit.setter
     def cps_limit(self, value: float) -> None:
         self.q.setValue("view/cps_limit", float(value))
+
+    # Media beside the review (gui/media.py).  Lead-in and lead-out: how much before a cue's
+    # start and after its end "Play Cue" plays, in milliseconds.
+    @property
+    def lead_in_ms(self) -> int:
+        return max(0, min(5000, self._get("media/lead_in_ms", DEFAULT_LEAD_MS, int)))
+
+    @lead_in_ms.setter
+    def lead_in_ms(self, value: int) -> None:
+        self.q.setValue("media/lead_in_ms", int(value))
+
+    @property
+    def lead_out_ms(self) -> int:
+        return max(0, min(5000, self._get("media/lead_out_ms", DEFAULT_LEAD_MS, int)))
+
+    @lead_out_ms.setter
+    def lead_out_ms(self, value: int) -> None:
+        self.q.setValue("media/lead_out_ms", int(value))
+
+    # "Follow playback": the cue being played is selected; on by default
+    @property
+    def follow_playback(self) -> bool:
+        return self._get("media/follow", True, bool)
+
+    @follow_playback.setter
+    def follow_playback(self, value: bool) -> None:
+        self.q.setValue("media/follow", bool(value))
+
+    # N plays the cue of each flagged word it reaches; off by default
+    @property
+    def play_at_flagged(self) -> bool:
+        return self._get("media/play_at_flagged", False, bool)
+
+    @play_at_flagged.setter
+    def play_at_flagged(self, value: bool) -> None:
+        self.q.setValue("media/play_at_flagged", bool(value))
+
+    def media_for(self, source: Path):
+        """The media remembered for subtitle file ``source`` (a media.MediaRef), or None."""
+        from subcase.media import MediaRef
+        from subcase.review.storage import file_key
+        raw = self.q.value(f"media-files/{file_key(source)}")
+        try:
+            return MediaRef.from_dict(json.loads(raw)) if isinstance(raw, str) and raw else None
+        except ValueError:
+            return None
+
+    def set_media_for(self, source: Path, ref) -> None:
+        from subcase.review.storage import file_key
+        key = f"media-files/{file_key(source)}"
+        if ref is None:
+            self.q.remove(key)
+        else:
+            self.q.setValue(key, json.dumps(ref.as_dict()))
 
     @property
     def recent_files(self) -> list[str]:

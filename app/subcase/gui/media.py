@@ -1,0 +1,291 @@
+"""The programme beside the review: a player, a dockable video pane or waveform strip.
+
+A thin layer over QtMultimedia (the optional ``subcase[media]`` extra,
+PySide6-Addons) and ``subcase.media`` (which file, which span, which cue,
+which samples).  Without the extra ``multimedia_problem()`` says how to add it
+and the window works as before.
+
+Nothing here blocks the GUI thread: finding and fingerprinting the file and
+extracting a waveform run in workers (``workers.MediaProbeTask``,
+``WaveformTask``); QMediaPlayer opens and seeks on its own threads and reports
+back by signals.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QRectF, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QImage, QPainter, QPalette
+from PySide6.QtWidgets import QDockWidget, QLabel, QSizePolicy, QStackedWidget, QVBoxLayout, QWidget
+
+from subcase.media import PlaySpan, Waveform, WaveformWindow, peaks
+
+INSTALL_HINT = "pip install 'subcase[media]'"
+# How often a playing span's end is checked: a cue stops within this (plus the
+# back-end's own position step) of its end.
+STOP_POLL_MS = 10
+
+
+def multimedia_problem() -> str | None:
+    """Why media cannot play here, or None.  Only the import is tried (cheap: ~10 ms)."""
+    import importlib.util
+
+    try:
+        import PySide6.QtMultimedia  # noqa: F401
+    except ImportError as exc:
+        if importlib.util.find_spec("PySide6.QtMultimedia") is None:
+            return f"Playing video and audio needs the media extra: {INSTALL_HINT}"
+        # installed but broken (a library missing from an install or a bundle): say what broke
+        return f"QtMultimedia is installed but cannot be loaded ({exc}); reinstall it: {INSTALL_HINT}"
+    return None
+
+
+class MediaController(QObject):
+    """One QMediaPlayer, a silent-if-need-be audio output and a video sink.
+
+    ``play_span`` plays a cue's span and pauses at its end (checked every
+    ``STOP_POLL_MS``); ``play_on`` plays until told to stop; ``show_at`` moves
+    the paused player so the sink shows the frame there."""
+
+    opened = Signal(bool, int)     # has video, duration in ms
+    failed = Signal(str)
+    frame = Signal(QImage)
+    position = Signal(int)         # while playing, every poll
+    stopped = Signal(int)          # a span ended (position) or playing was stopped
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        from PySide6.QtMultimedia import QAudioOutput, QMediaPlayer, QVideoSink
+
+        self._QMediaPlayer = QMediaPlayer
+        self.player = QMediaPlayer(self)
+        self.audio = QAudioOutput(self)
+        self.player.setAudioOutput(self.audio)
+        self.sink = QVideoSink(self)
+        self.player.setVideoSink(self.sink)
+        self.sink.videoFrameChanged.connect(self._on_frame)
+        self.player.mediaStatusChanged.connect(self._on_status)
+        self.player.errorOccurred.connect(self._on_error)
+        self.path: Path | None = None
+        self.ready = False
+        self.stop_at: int | None = None
+        self.last_span: PlaySpan | None = None
+        self._reported = False
+        self.poll = QTimer(self)
+        self.poll.setTimerType(Qt.PreciseTimer)
+        self.poll.setInterval(STOP_POLL_MS)
+        self.poll.timeout.connect(self._on_poll)
+
+    # ---------------------------------------------------------------- state
+    @property
+    def duration_ms(self) -> int:
+        return max(0, self.player.duration())
+
+    @property
+    def has_video(self) -> bool:
+        return self.player.hasVideo()
+
+    @property
+    def playing(self) -> bool:
+        return self.player.playbackState() == self._QMediaPlayer.PlayingState
+
+    def position_ms(self) -> int:
+        return self.player.position()
+
+    # ---------------------------------------------------------------- opening
+    def open(self, path: Path) -> None:
+        from PySide6.QtCore import QUrl
+
+        self.stop()
+        self.path, self.ready, self._reported = Path(path), False, False
+        self.player.setSource(QUrl.fromLocalFile(str(path)))
+
+    def close(self) -> None:
+        from PySide6.QtCore import QUrl
+
+        self.stop()
+        self.path, self.ready = None, False
+        self.player.setSource(QUrl())
+
+    def _on_status(self, status) -> None:
+        P = self._QMediaPlayer
+        if status in (P.LoadedMedia, P.BufferedMedia) and not self.ready and self.path is not None:
+            self.ready = True
+            self.player.pause()  # paused, not stopped: a seek then shows its frame
+            self.opened.emit(self.player.hasVideo(), self.duration_ms)
+        elif status == P.InvalidMedia:
+            self._fail(self.player.errorString() or "not a video or audio file this player can decode")
+        elif status == P.EndOfMedia:
+            self._finish()
+
+    def _on_error(self, _error, text: str = "") -> None:
+        self._fail(text or self.player.errorString())
+
+    def _fail(self, text: str) -> None:
+        if self._reported:  # InvalidMedia and errorOccurred both come for one bad file: one message
+            return
+        self._reported = True
+        self.ready = False
+        self.poll.stop()
+        name = self.path.name if self.path is not None else "media"
+        self.failed.emit(f"{name}: {text}")
+
+    # ---------------------------------------------------------------- playing
+    def play_span(self, span: PlaySpan) -> None:
+        self.last_span = span
+        self.stop_at = span.end_ms
+        self.player.setPosition(span.start_ms)
+        self.player.play()
+        self.poll.start()
+
+    def play_on(self, start_ms: int) -> None:
+        self.stop_at = None
+        self.player.setPosition(max(0, start_ms))
+        self.player.play()
+        self.poll.start()
+
+    def stop(self) -> None:
+        if self.playing:
+            self.player.pause()
+        self._finish()
+
+    def show_at(self, ms: int) -> None:
+        if self.ready and not self.playing:
+            self.player.setPosition(max(0, min(ms, self.duration_ms)))
+
+    def _on_poll(self) -> None:
+        pos = self.player.position()
+        if self.stop_at is not None and pos >= self.stop_at:
+            self.player.pause()
+            self._finish()
+            return
+        self.position.emit(pos)
+
+    def _finish(self) -> None:
+        was = self.poll.isActive()
+        self.poll.stop()
+        self.stop_at = None
+        if was:
+            self.stopped.emit(self.player.position())
+
+    def _on_frame(self, frame) -> None:
+        if frame.isValid():
+            self.frame.emit(frame.toImage())
+
+
+class FrameView(QWidget):
+    """The last video frame, scaled to fit, on black."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.image: QImage | None = None
+        self.setMinimumSize(160, 90)
+        self.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Expanding)
+
+    def set_image(self, image: QImage | None) -> None:
+        self.image = image
+        self.update()
+
+    def paintEvent(self, _event) -> None:
+        p = QPainter(self)
+        p.fillRect(self.rect(), Qt.black)
+        if self.image is not None and not self.image.isNull():
+            size = self.image.size().scaled(self.size(), Qt.KeepAspectRatio)
+            x, y = (self.width() - size.width()) / 2, (self.height() - size.height()) / 2
+            p.drawImage(QRectF(x, y, size.width(), size.height()), self.image)
+        p.end()
+
+
+class WaveformView(QWidget):
+    """The current cue's sound with its neighbours; the cue's span shaded, the playing position a line."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.wave: Waveform | None = None
+        self.span: WaveformWindow | None = None
+        self.cursor_ms: int | None = None
+        self.setMinimumSize(200, 80)
+        self.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Expanding)
+
+    def set_wave(self, wave: Waveform | None) -> None:
+        self.wave = wave
+        self.update()
+
+    def set_span(self, span: WaveformWindow | None) -> None:
+        self.span = span
+        self.update()
+
+    def set_cursor(self, ms: int | None) -> None:
+        self.cursor_ms = ms
+        self.update()
+
+    def shown_samples(self) -> tuple[int, int] | None:
+        """The first and one-past-last sample the strip draws."""
+        if self.wave is None or self.span is None:
+            return None
+        return self.span.samples(self.wave)
+
+    def x_of(self, ms: int) -> float:
+        w = self.span
+        if w is None or w.end_ms <= w.start_ms:
+            return 0.0
+        return (ms - w.start_ms) * self.width() / (w.end_ms - w.start_ms)
+
+    def paintEvent(self, _event) -> None:
+        p = QPainter(self)
+        pal = self.palette()
+        p.fillRect(self.rect(), pal.color(QPalette.Base))
+        if self.span is not None:
+            x0, x1 = self.x_of(self.span.cue_start_ms), self.x_of(self.span.cue_end_ms)
+            span = QColor(pal.color(QPalette.Highlight))
+            span.setAlpha(70)
+            p.fillRect(QRectF(x0, 0, max(1.0, x1 - x0), self.height()), span)
+        shown = self.shown_samples()
+        if shown is not None and self.wave is not None and shown[1] > shown[0]:
+            lo, hi = peaks(self.wave.samples[shown[0]:shown[1]], self.width())
+            mid, half = self.height() / 2, self.height() / 2 - 2
+            p.setPen(pal.color(QPalette.Text))
+            for x in range(len(lo)):
+                p.drawLine(x, int(mid - hi[x] * half), x, int(mid - lo[x] * half))
+        if self.cursor_ms is not None and self.span is not None:
+            p.setPen(QColor(220, 40, 40))
+            x = int(self.x_of(self.cursor_ms))
+            p.drawLine(x, 0, x, self.height())
+        p.end()
+
+
+class MediaDock(QDockWidget):
+    """The dockable pane: the frame for video, the waveform strip for sound, or a message."""
+
+    def __init__(self, parent=None):
+        super().__init__("Media", parent)
+        self.setObjectName("media-dock")
+        body = QWidget(self)
+        box = QVBoxLayout(body)
+        box.setContentsMargins(2, 2, 2, 2)
+        self.label = QLabel("")
+        self.label.setTextFormat(Qt.PlainText)  # file names and errors are untrusted text
+        self.label.setWordWrap(True)
+        self.stack = QStackedWidget(body)
+        self.message = QLabel("")
+        self.message.setTextFormat(Qt.PlainText)
+        self.message.setWordWrap(True)
+        self.message.setAlignment(Qt.AlignCenter)
+        self.frame_view = FrameView(self.stack)
+        self.wave_view = WaveformView(self.stack)
+        for w in (self.message, self.frame_view, self.wave_view):
+            self.stack.addWidget(w)
+        box.addWidget(self.stack, 1)
+        box.addWidget(self.label)
+        self.setWidget(body)
+
+    def show_message(self, text: str) -> None:
+        self.message.setText(text)
+        self.stack.setCurrentWidget(self.message)
+
+    def show_video(self) -> None:
+        self.stack.setCurrentWidget(self.frame_view)
+
+    def show_wave(self) -> None:
+        self.stack.setCurrentWidget(self.wave_view)
