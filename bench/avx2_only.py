@@ -1,7 +1,7 @@
 """Run a command as if on an AVX2-only CPU (no AVX-512, no VNNI, no AMX), at native speed.
 
     python bench/avx2_only.py subcase bench
-    python bench/avx2_only.py python bench/model_tradeoff.py time
+    python bench/avx2_only.py python docs/research/scripts/model_tradeoff.py time
     python bench/avx2_only.py python -m pytest tests/casing/test_golden.py
     python bench/avx2_only.py --avx-vnni subcase bench    # keep AVX-VNNI: an Intel desktop CPU
     python bench/avx2_only.py --patch subcase bench       # no CPUID faulting: a patched onnxruntime

@@ -25,7 +25,7 @@ from subcase.errors import SubcaseError, describe_oserror
 from subcase.outputs import BatchInput, OutputPlan, PlannedOutput, is_within, same_file_key, special_kind
 from subcase.subtitles import Document, SubtitleError, formats, save
 from subcase.subtitles.atomic import OutputExistsError, write_in_folder
-from subcase.subtitles.convert import conversion_losses
+from subcase.subtitles.losses import conversion_losses
 
 __all__ = ["BatchProgress", "BatchResult", "FileResult", "check_plan", "collect_batch_inputs", "collect_inputs",
            "convert_file", "run_batch", "unconverted", "write_details"]
@@ -45,7 +45,7 @@ class FileResult:
     save_warnings: list[str] = field(default_factory=list)  # why players may misread the output
     losses: list[str] = field(default_factory=list)         # what a format conversion could not carry over
     casing: DocumentCasing | None = None
-    language: str = ""        # the file's language and how it was cased, one line (DocumentCasing.summary)
+    casing_summary: str = ""  # the file's language and how it was cased, one line (DocumentCasing.summary)
     not_by_model: bool = False  # some of it is in a language the model cannot case (see casing/rules.py)
     skipped: bool = False     # its output existed and the user chose to skip such files: not a failure
 
@@ -169,7 +169,7 @@ def convert_file(engine: CasingEngine, planned: PlannedOutput, mode: Mode | str 
         if same_file_key(dst) == same_file_key(result.src):
             raise SubtitleError(f"{src.name}: output would overwrite the input; choose another output folder")
         cased = case_file(engine, result.src, mode, progress, cancel, lang)
-        result.language = cased.casing.summary()
+        result.casing_summary = cased.casing.summary()
         result.not_by_model = any(m is not Method.MODEL for m in cased.casing.methods.values())
         result.warnings = [str(w) for w in cased.doc.warnings]
         result.changed = cased.changed

@@ -157,7 +157,7 @@ def cmd_convert(args) -> int:
     def on_done(r) -> None:
         if r.ok and r.not_by_model:  # one line: why (some of) this file was not cased by the model
             bar.close()
-            print(f"note {r.src}: {r.language}", file=sys.stderr)
+            print(f"note {r.src}: {r.casing_summary}", file=sys.stderr)
         if r.skipped:
             bar.close()
             print(safe(f"skipped {r.src}: {r.dst} exists (--skip-existing)"), file=sys.stderr)

@@ -19,7 +19,7 @@ from lower case going to Title.  The model still chooses, and a word it raises
 this way stays under the review threshold, so the editor sees it.  A hard rule
 (every such word raised) breaks more than it fixes in dialogue; the model is
 far too sure of lower case at these places, hence a ratio as large as 8
-(docs/research/2026-11-24-no-punctuation-pauses.md, ``bench/pause_threshold.py``).
+(docs/research/2026-11-24-no-punctuation-pauses.md, ``docs/research/scripts/pause_threshold.py``).
 A word the model already capitalised is left alone: making the model surer of
 it would hide errors from the review.
 Nothing changes where the file has punctuation (there the subtitler chose not

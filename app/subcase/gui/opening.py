@@ -167,7 +167,7 @@ class OpeningMixin:
         app = getattr(self, "profile_app", None)
         from_profile = (f"; {len(app.by_pos)} from profile {app.profile.name}" if app is not None else "")
         self.statusBar().showMessage(f"Cased {result.words} words{from_profile}; {left} to review (press N). "
-                                     f"Language: {result.language}", 15000)
+                                     f"Language: {result.casing_summary}", 15000)
         self.casing_finished.emit()
 
     def _attach_learner(self) -> None:

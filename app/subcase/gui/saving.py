@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from subcase.errors import ReadOnlyError, SubcaseError
 from subcase.subtitles import FORMATS, format_for, formats
-from subcase.subtitles.convert import conversion_losses
+from subcase.subtitles.losses import conversion_losses
 
 
 class SavingMixin:

@@ -71,7 +71,7 @@ class CaseResult:
     mode: str
     model_version: str
     model_sha256: str
-    language: str = ""                        # the file's language and how it was cased (status bar)
+    casing_summary: str = ""                  # the file's language and how it was cased (status bar)
     cue_languages: list[str] | None = None    # per cue, for the edit log
     sha256: str = ""                          # of the file as read, and of the state its casing gave:
     fingerprint: str = ""                     # crash recovery cases it again and checks (review/autosave.py)

@@ -32,7 +32,7 @@ What it holds:
 
 No model adaptation is stored: a correction of the tagging head fitted in
 numpy on the hidden states of the words decided in earlier files turned about
-as many unseen words wrong as right (``bench/head_update.py --series``; README,
+as many unseen words wrong as right (``docs/research/scripts/head_update.py --series``; README,
 "Profiles").
 
 The file is JSON, versioned (``PROFILE_SCHEMA``), validated on load and

@@ -1,7 +1,7 @@
 """Would fine-tuning the whole model on a series' corrected subtitles help its next files?
 
     pip install -e '.[train]'
-    PYTHONPATH=app python bench/profile_finetune.py SERIES_FOLDER --first 9 --out work/pft \
+    PYTHONPATH=app python docs/research/scripts/profile_finetune.py SERIES_FOLDER --first 9 --out work/pft \
         --checkpoint work/train/shipped.pt --cache work/train/dataset-v5.pkl [--minutes 4]
 
 The paper's domain adaptation, as a profile would do it: the shipped model
@@ -24,7 +24,7 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]  # the repository: docs/research/scripts/ -> root
 sys.path.insert(0, str(ROOT / "app"))
 
 

@@ -1,6 +1,6 @@
 """The window step at run time: dev F1 and CPU cost per film, for each step given.
 
-    python bench/window_step.py [STEP ...]          (default: 54 58 60 62)
+    python docs/research/scripts/window_step.py [STEP ...]          (default: 54 58 60 62)
 
 Accuracy: the dev subtitles (../shared/data/dev-subtitles), punctuated and with
 punctuation stripped, through the same code as ``subcase evaluate``.  Speed: CPU

@@ -1,6 +1,6 @@
 """Does a second placement of the windows tell the errors the model is sure of?
 
-    PYTHONPATH=app python bench/window_placements.py ../shared/data/dev-subtitles
+    PYTHONPATH=app python docs/research/scripts/window_placements.py ../shared/data/dev-subtitles
 
 Each word takes its prediction from the window where it sits most centrally
 (casing/windows.py).  This cases every reference file twice, the second time
@@ -75,4 +75,4 @@ def main(folders: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:] or [str(Path(__file__).resolve().parents[2] / "shared" / "data" / "dev-subtitles")])
+    main(sys.argv[1:] or [str(Path(__file__).resolve().parents[4] / "shared" / "data" / "dev-subtitles")])

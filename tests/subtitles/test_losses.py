@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from subcase.subtitles import formats, load, loads, save
-from subcase.subtitles.convert import conversion_losses
+from subcase.subtitles.losses import conversion_losses
 
 from .conftest import FIXTURES, recase_word
 

@@ -1,6 +1,6 @@
 """Compare the two candidate media back-ends on files made here with ffmpeg.
 
-    python bench/media_backends.py [qt|mpv|make] [DIR]
+    python docs/research/scripts/media_backends.py [qt|mpv|make] [DIR]
 
 ``make`` writes the test files (ffmpeg needed); ``qt`` and ``mpv`` print, per
 file, whether it opens, the time from creating the player to loaded media, and

@@ -1,8 +1,8 @@
 """Would a per-file update of the tagging head, learnt from the editor's decisions, help?
 
     pip install onnx   # only this experiment needs it (the train extra has it)
-    PYTHONPATH=app python bench/head_update.py ../shared/data/dev-subtitles [--strip-punct]
-    PYTHONPATH=app python bench/head_update.py W3C_FOLDER --series   # across a series
+    PYTHONPATH=app python docs/research/scripts/head_update.py ../shared/data/dev-subtitles [--strip-punct]
+    PYTHONPATH=app python docs/research/scripts/head_update.py W3C_FOLDER --series   # across a series
 
 The shipped ONNX graph is copied with the encoder's last hidden state (the
 input of the 384 x 4 tagging head) exposed as a second output, and the head's
@@ -29,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]  # the repository: docs/research/scripts/ -> root
 sys.path.insert(0, str(ROOT / "app"))
 
 HIDDEN = "/encoder/encoder/layer.2/output/LayerNorm/LayerNormalization_output_0"

@@ -1,6 +1,6 @@
 """How much a silence between cues should weigh (casing/pauses.py), per language.
 
-    python bench/pause_threshold.py [FOLDER ...]     (default: the shared English and multilingual dev subtitles)
+    python docs/research/scripts/pause_threshold.py [FOLDER ...]     (default: the shared English and multilingual dev subtitles)
 
 Input without punctuation, through the same code as ``subcase evaluate --strip-punct``; for each
 silence (ms) and likelihood ratio, the errors, F1 and intrinsic F1 per language (intrinsic F1

@@ -1,8 +1,8 @@
 """Speed of smaller and differently quantised taggers against the shipped model, on this CPU.
 
-    python bench/model_tradeoff.py build [--checkpoint work/train/shipped.pt] [--out work/tradeoff]
-    python bench/model_tradeoff.py time [--runs 7] [--cues 1500] [DIR ...]
-    python bench/model_tradeoff.py count [--cues 200] [--passes 4] [DIR ...]    (valgrind)
+    python docs/research/scripts/model_tradeoff.py build [--checkpoint work/train/shipped.pt] [--out work/tradeoff]
+    python docs/research/scripts/model_tradeoff.py time [--runs 7] [--cues 1500] [DIR ...]
+    python docs/research/scripts/model_tradeoff.py count [--cues 200] [--passes 4] [DIR ...]    (valgrind)
 
 ``build`` (needs the train extra) makes one model folder per architecture and quantisation:
 layers x feed-forward width, each as fp32, dynamic int8 (per-channel, exactly as shipped:
@@ -43,7 +43,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]  # the repository: docs/research/scripts/ -> root
 SHIPPED = ROOT / "models"
 DEFAULT_OUT = ROOT / "work" / "tradeoff"
 # (layers kept from the 3-layer teacher, feed-forward width)
