@@ -26,6 +26,34 @@ MODELS = ROOT / "models"
 DEV_SUBTITLES = ROOT.parent / "shared" / "data" / "dev-subtitles"
 
 
+# -- the `model` marker: tests that run the shipped ONNX model ------------------------------------------
+#
+# Their results rest on the int8 arithmetic, which differs between CPU kernels (tests/casing/test_golden.py),
+# so .ci/run runs them a second time under the AVX2 kernel (`pytest -m model`, bench/avx2_only.py).  A test
+# is marked when it asks for a fixture that loads the model (MODEL_FIXTURES) or says so itself
+# (`pytestmark = pytest.mark.model`, or on the test).  Every other test runs with the model out of reach
+# (SUBCASE_MODEL_DIR pointing at a folder that does not exist), so one that loads it unmarked fails here,
+# on every machine, instead of escaping the AVX2 pass.
+MODEL_FIXTURES = {"engine", "engines", "make_window"}
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "model: runs the shipped ONNX model (.ci/run repeats these under the "
+                                       "AVX2 kernel); other tests see no model")
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if MODEL_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.model)
+
+
+@pytest.fixture(autouse=True)
+def _no_model_unless_marked(request, monkeypatch, tmp_path_factory):
+    if request.node.get_closest_marker("model") is None:
+        monkeypatch.setenv("SUBCASE_MODEL_DIR", str(tmp_path_factory.getbasetemp() / "no-model-for-unmarked-tests"))
+
+
 @pytest.fixture(scope="session")
 def engine():
     """The real shipped ONNX model, found where the app finds it (loaded once per test session)."""
