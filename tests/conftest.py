@@ -26,6 +26,34 @@ MODELS = ROOT / "models"
 DEV_SUBTITLES = ROOT.parent / "shared" / "data" / "dev-subtitles"
 
 
+# -- the `model` marker: tests that run the shipped ONNX model ------------------------------------------
+#
+# Their results rest on the int8 arithmetic, which differs between CPU kernels (tests/casing/test_golden.py),
+# so .ci/run runs them a second time under the AVX2 kernel (`pytest -m model`, bench/avx2_only.py).  A test
+# is marked when it asks for a fixture that loads the model (MODEL_FIXTURES) or says so itself
+# (`pytestmark = pytest.mark.model`, or on the test).  Every other test runs with the model out of reach
+# (SUBCASE_MODEL_DIR pointing at a folder that does not exist), so one that loads it unmarked fails here,
+# on every machine, instead of escaping the AVX2 pass.
+MODEL_FIXTURES = {"engine", "engines", "make_window"}
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "model: runs the shipped ONNX model (.ci/run repeats these under the "
+                                       "AVX2 kernel); other tests see no model")
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if MODEL_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.model)
+
+
+@pytest.fixture(autouse=True)
+def _no_model_unless_marked(request, monkeypatch, tmp_path_factory):
+    if request.node.get_closest_marker("model") is None:
+        monkeypatch.setenv("SUBCASE_MODEL_DIR", str(tmp_path_factory.getbasetemp() / "no-model-for-unmarked-tests"))
+
+
 @pytest.fixture(scope="session")
 def engine():
     """The real shipped ONNX model, found where the app finds it (loaded once per test session)."""
@@ -102,3 +130,71 @@ def _fill_disk(folder: Path) -> Path:
                 assert exc.errno == errno.ENOSPC
                 break
     return filler
+
+
+# -- a scripted casing: the casing interface with probabilities the test gives ------------------------
+
+LOWER, TITLE = (0.995, 0.003, 0.001, 0.001), (0.005, 0.99, 0.003, 0.002)  # sure lower case, sure Title
+
+
+class ScriptedEngine:
+    """The casing engine's interface (``predict``, ``form``, ``info``, the language and tokenizer
+    parts the review core reads) with probabilities written in the test instead of the int8
+    network's, whose near-ties differ from one CPU kernel to another.  Everything around
+    ``predict`` is the real code: the stream, the pause, file-start and continuation rules, the
+    review core, house style and learning.  The tokenizer is the shipped model's (deterministic,
+    no arithmetic), so ``is_rare`` is what it is in the app.
+
+    ``script`` maps a lower-case word, or (cue, word) for one cue of a ``predict`` call's stream, to
+    its four probabilities in TAGS order (L, T, U, M); a word not in it is sure lower case, or sure
+    Title where a sentence starts (the stream's start, after . ! ? ) and for "i"."""
+
+    def __init__(self, script: dict | None = None, review_threshold: float = 0.9, languages=("en",)):
+        from subcase.casing import ModelInfo
+        from subcase.casing.encoder import WordEncoder
+
+        self.script = {k if isinstance(k, str) else (k[0], k[1]): tuple(v) for k, v in (script or {}).items()}
+        self.info = ModelInfo(version="scripted", sha256="0" * 64, temperature=1.0,
+                              review_threshold=review_threshold, card={"languages": list(languages)})
+        self.languages = self.model_languages = tuple(languages)
+        self.capitalised: dict = {}
+        self.lexicon: dict = {}
+        self.encoder = WordEncoder(MODELS / "tokenizer.json")
+        self.calls: list[list[str]] = []  # each predict call's words, for tests that ask what was cased
+
+    def engine_for(self, language: str):
+        return self if language in self.languages else None
+
+    def form(self, word: str, tag) -> str:
+        from subcase.casing import apply_tag
+        return apply_tag(word, tag, self.lexicon)
+
+    def predict(self, stream, progress=None, cancel=None):
+        from subcase.casing import TAGS, WordPrediction
+        from subcase.casing.encoder import BOUNDARY
+
+        out: list = []
+        cue, starts = -1, True
+        for tok in stream:
+            if tok.text == BOUNDARY:
+                cue += 1
+            if not tok.is_word:
+                starts = starts or tok.text in (".", "!", "?")
+                out.append(None)
+                continue
+            low = tok.text.lower()
+            probs = self.script.get((cue, low), self.script.get(low, TITLE if starts or low == "i" else LOWER))
+            out.append(WordPrediction(TAGS[max(range(4), key=probs.__getitem__)], probs))
+            starts = False
+        self.calls.append([t.text for t in stream if t.is_word])
+        if progress is not None:
+            progress(1, 1)
+        return out
+
+
+@pytest.fixture
+def scripted():
+    """scripted(script, review_threshold=0.9) -> a ScriptedEngine (see there)."""
+    if not (MODELS / "tokenizer.json").is_file():
+        pytest.skip(f"the shipped tokenizer is missing: {MODELS / 'tokenizer.json'}")
+    return ScriptedEngine

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from subcase.casing.encoder import BOUNDARY, WordEncoder
 from subcase.paths import models_dir
+
+pytestmark = pytest.mark.model  # the shipped model's tokenizer
 
 WORDS = ["so", "we", "flew", "to", "new", "york", ",", BOUNDARY, "on", "monday", "with", "mcadams", "'", "s",
          "unbelievably", "we", "flew", "again", ".", "pneumonoultramicroscopic", "so", "\u00e9t\u00e9", "so"]

@@ -138,6 +138,7 @@ def _english_only(tmp_path: Path):
     return CasingEngine(root)
 
 
+@pytest.mark.model
 def test_rule_languages_barely_touch_human_cased_files(dev_subtitles_ml, tmp_path):
     """The rule only raises sentence starts, so cased files stay as they are; measured: 6 of 9,208 words
     (sentence continuations the rule cannot tell from new sentences), against 995 by the English model."""
@@ -179,6 +180,7 @@ def test_evaluate_groups_by_language(engine, dev_subtitles_ml, tmp_path, capsys)
         assert systems["subcase"]["punct"]["precision"] > systems["English model, forced"]["punct"]["precision"]
 
 
+@pytest.mark.model
 def test_a_companion_model_is_loaded_only_for_its_languages(tmp_path, dev_subtitles, dev_subtitles_ml):
     """models/multilingual/ (here: the shipped network under a card that says "es") cases Spanish files,
     is never loaded for English ones, and its languages are no longer given the rule."""

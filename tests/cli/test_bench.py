@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from subcase.cli import main
 
 
+@pytest.mark.model
 def test_bench_prints_a_row_per_system(capsys):
     # with ../shared the film's 14th cue has a number among its words: baselines must skip it
     rc = main(["bench", "--cues", "60", "--runs", "2", "--films", "2", "--long-cue", "30"])

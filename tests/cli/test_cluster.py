@@ -14,6 +14,8 @@ from test_parallel import EXPECTED_FAILED, GOOD, ROOT, make_folder, plan_for, sa
 
 distributed = pytest.importorskip("distributed", reason="the cluster extra (dask[distributed]) is not installed")
 
+pytestmark = pytest.mark.model  # every worker loads the shipped model
+
 
 @pytest.fixture(scope="module")
 def cluster():

@@ -89,6 +89,7 @@ def _convert_args(tmp_path: Path) -> list[str]:
 
 @pytest.mark.skipif(not sys.platform.startswith("linux") or not ctypes.util.find_library("seccomp"),
                     reason="needs Linux with libseccomp (libseccomp2, which apt itself depends on)")
+@pytest.mark.model
 def test_convert_opens_no_network_socket_and_writes_no_telemetry(tmp_path):
     home = tmp_path / "home"
     home.mkdir()

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from subcase.cli import main
 from subcase.evaluation.simulate import KEYS, prepare, simulate
 
@@ -25,6 +27,7 @@ def test_simulate_review_plays_the_review_to_the_end(engine, dev_subtitles):
     assert lower["visited"] < plain["visited"] and lower["residual_errors"] >= plain["residual_errors"]
 
 
+@pytest.mark.model
 def test_simulate_review_cli_writes_json(tmp_path, dev_subtitles):
     path = next(p for p in dev_subtitles if "perspectives_keyboard" in p.name)
     out = tmp_path / "sim.json"

@@ -12,8 +12,12 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
+
 from subcase.cli import main
 from subcase.evaluation.simulate import prepare, simulate
+
+pytestmark = pytest.mark.model  # evaluate and simulate-review run the shipped model
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "subtitles"
 GOOD = ("markup.srt", "features.vtt")

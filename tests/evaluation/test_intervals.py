@@ -46,6 +46,7 @@ def test_intrinsic_leaves_out_sentence_initial_title_words() -> None:
     assert high < 1.0
 
 
+@pytest.mark.model
 def test_evaluate_reports_intervals_in_total_and_per_language(dev_subtitles, dev_subtitles_ml,
                                                               evaluate_punctuated) -> None:
     paths = dev_subtitles[:3] + dev_subtitles_ml["es"][:2]
@@ -77,6 +78,7 @@ def test_the_paired_difference_needs_the_same_files() -> None:
         f1_difference_interval([_file(GOOD)] * 3, [_file(GOOD)] * 2)
 
 
+@pytest.mark.model
 def test_compare_models_bench_on_real_files(dev_subtitles, capsys, monkeypatch) -> None:
     """bench/compare_models.py, the shipped model against itself on three dev files: no difference."""
     script = Path(__file__).resolve().parents[2] / "bench" / "compare_models.py"

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from subcase.evaluation.metrics import WordOutcome, score
 from subcase.evaluation.two_way import two_way_entry, two_way_forms
 
@@ -42,6 +44,7 @@ def test_sentence_and_cue_starts_and_other_files_are_no_second_form() -> None:
     assert entry["words"] == 0 and entry["rest"]["errors"] == 1
 
 
+@pytest.mark.model
 def test_evaluate_reports_them_in_total_and_per_language(dev_subtitles_ml, evaluate_punctuated) -> None:
     """The French W3C talks write "Web" and "web" in one file: evaluate says so and scores the rest."""
     paths = [p for p in dev_subtitles_ml["fr"] if "conformance-evaluation" in p.name or "wwa_captions" in p.name]

@@ -14,6 +14,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
@@ -268,6 +269,7 @@ def _last_box_text(window) -> str:
 
 # -- Ctrl-C ---------------------------------------------------------------------------------
 
+@pytest.mark.model
 def test_ctrl_c_in_the_terminal_quits_the_gui(tmp_path):
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen",
                SUBCASE_DATA_DIR=str(tmp_path / "data"), SUBCASE_CONFIG_DIR=str(tmp_path / "config"))
@@ -287,6 +289,7 @@ def test_ctrl_c_in_the_terminal_quits_the_gui(tmp_path):
     assert "Traceback" not in err and "KeyboardInterrupt" not in err
 
 
+@pytest.mark.model
 def test_smoke_test_with_an_unwritable_log_folder_says_so_and_finishes(tmp_path):
     """Before: a traceback on stderr and the window stuck at "Opening…" (here, until the 600 s timer)."""
     (tmp_path / "data").write_text("a file where the data folder should be")

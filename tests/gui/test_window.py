@@ -309,6 +309,7 @@ def test_shortcuts_help_about_and_settings(qtbot, make_window, engines, sample):
     window.set_theme("light")
 
 
+@pytest.mark.model
 def test_smoke_test_entry_point(capsys, sample):
     from subcase.gui.app import run_gui
 

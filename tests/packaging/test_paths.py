@@ -76,6 +76,7 @@ def test_environment_overrides_win(tmp_path, monkeypatch):
     assert paths.models_dir() == tmp_path / "elsewhere"
 
 
+@pytest.mark.model
 def test_the_running_package_finds_a_complete_model():
     """Whatever way this environment installed subcase, every shipped model file is there."""
     missing = [name for name in subcase.paths.MODEL_FILES if not (subcase.paths.models_dir() / name).is_file()]

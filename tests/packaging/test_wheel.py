@@ -90,6 +90,7 @@ def test_sdist_carries_what_the_wheel_is_built_from(dists):
     assert not needed - names, f"{top} lacks {sorted(needed - names)}"
 
 
+@pytest.mark.model
 def test_installed_wheel_finds_its_model_and_resources(dists, tmp_path):
     """Unpacked as pip installs it (purelib), the package finds its data inside itself and
     cases with it: nothing is looked up in a source tree."""
@@ -116,6 +117,7 @@ def test_installed_wheel_finds_its_model_and_resources(dists, tmp_path):
 
 @pytest.mark.skipif(not os.environ.get("SUBCASE_TEST_INSTALLED"),
                     reason="only under .ci/run, which installs the wheel and sets SUBCASE_TEST_INSTALLED=1")
+@pytest.mark.model
 def test_ci_tests_the_installed_wheel_not_the_source_tree():
     from subcase.paths import models_dir, resources_dir
 

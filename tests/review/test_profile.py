@@ -204,6 +204,7 @@ def test_profile_cli_build_show_list_delete(tmp_path, engine, logs, monkeypatch,
     assert main(["convert", str(src), "-o", str(tmp_path / "out2"), "--profile", "Proog show", "-q"]) == 1
 
 
+@pytest.mark.model
 def test_series_mode_on_three_small_files(tmp_path, dev_subtitles):
     files = [p for p in dev_subtitles if "perspectives_c" in p.name][:3]
     assert len(files) == 3

