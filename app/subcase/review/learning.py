@@ -252,9 +252,9 @@ class Learner(HouseStyleLearning, RaisingRules):
             # A capital given at a line or cue start the file does not mark as a sentence start (a full
             # stop left out, rolling captions) may be the position's, not the word's: it teaches only
             # line starts between the same neighbours, and nothing word-wide.
-            key = self.context(state, pos)
-            self.rules[key] = form if self.rules.get(key, form) == form else None
-            self._opening.add(key)
+            at = self.context(state, pos)
+            self.rules[at] = form if self.rules.get(at, form) == form else None
+            self._opening.add(at)
             self._apply(state, lower, changes, decided)
             return
         run = self._run(state, pos)
