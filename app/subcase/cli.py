@@ -87,17 +87,28 @@ def _collect(paths: list[Path], exclude: tuple[Path, ...] = ()):
 
 
 def _styles(args) -> dict:
-    """The house style chosen on the command line (casing/housestyle.py)."""
-    from subcase.casing.housestyle import Category, Style
-    return {Category.SOUND: Style(args.sound_cues), Category.LABEL: Style(args.speaker_labels)}
+    """The house style chosen on the command line (casing/housestyle.py): a style guide's preset,
+    then the categories given one by one."""
+    from subcase.casing.housestyle import PRESETS, Category, Style
+    out = {Category.SOUND: Style.MODEL, Category.LABEL: Style.MODEL}
+    if getattr(args, "style", None):
+        out.update(PRESETS[args.style].style_map())
+    for cat, value in ((Category.SOUND, args.sound_cues), (Category.LABEL, args.speaker_labels)):
+        if value is not None:
+            out[cat] = Style(value)
+    return out
 
 
 def _add_style_args(p: argparse.ArgumentParser) -> None:
+    from subcase.casing.housestyle import PRESETS, preset_help
     styles = ["model", "lower", "upper", "title"]
-    p.add_argument("--sound-cues", choices=styles, default="model",
+    p.add_argument("--style", choices=list(PRESETS), metavar="GUIDE",
+                   help="a caption style guide's house style for sound cues and speaker labels ("
+                        + preset_help() + "); --sound-cues and --speaker-labels override it")
+    p.add_argument("--sound-cues", choices=styles, default=None,
                    help="how to write [sound cues] and (descriptions): as the model says (default), "
                         "lower, UPPER or Title; names inside keep their capitals")
-    p.add_argument("--speaker-labels", choices=styles, default="model",
+    p.add_argument("--speaker-labels", choices=styles, default=None,
                    help="how to write speaker labels (NAME: at a line start, after a dash, >> NAME:)")
 
 
