@@ -414,24 +414,19 @@ def _import_terms(args, store) -> int:
     """``subcase profile terms NAME FILE...``: the lists are read first (a bad one changes nothing)."""
     from subcase.casing import ModelError
     from subcase.casing.engine import load_model_info
-    from subcase.review.profile import Profile
-    from subcase.review.terms import read_terms
+    from subcase.review.terms import import_into_profile
 
-    lists = [read_terms(f) for f in args.files]
-    if store.exists(args.name):
-        p = store.load(args.name)
-    else:
-        try:
-            version = load_model_info(args.model).version
-        except ModelError as exc:
-            raise SystemExit(f"subcase: {exc}") from None
-        p = Profile(args.name, version)
-    for terms in lists:
-        n = p.add_terms(terms)
+    if not store.exists(args.name):
+        store.path_of(args.name)  # an invalid name fails before the model is looked at
+    try:
+        version = load_model_info(args.model).version
+    except ModelError as exc:
+        raise SystemExit(f"subcase: {exc}") from None
+    p, lists, counts = import_into_profile(args.name, args.files, version)
+    for terms, n in zip(lists, counts):
         print(safe(f"{terms.name} ({terms.format}): {len(terms.terms)} terms, {n} new or changed"
                    + (f", {terms.skipped} lines skipped" if terms.skipped else "")))
-    path = store.save(p)
-    print(safe(f"profile {p.name}: {len(p.active('term'))} terms -> {path}"))
+    print(safe(f"profile {p.name}: {len(p.active('term'))} terms -> {store.path_of(p.name)}"))
     return 0
 
 

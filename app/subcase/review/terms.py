@@ -132,3 +132,20 @@ def with_terms(profile, lists: list[TermList], model_version: str):
 
 
 __all__ += ["with_terms"]
+
+
+def import_into_profile(name: str, paths: list[Path], model_version: str):
+    """Read the term lists, then add them to the stored profile ``name`` (made for ``model_version`` if it
+    does not exist) and save it: ``subcase profile terms`` and File > Import Terms.  A list that cannot
+    be read changes nothing.  Returns (the profile, the lists, entries added or changed per list)."""
+    from . import profile_store
+    from .profile import Profile
+
+    lists = [read_terms(Path(p)) for p in paths]
+    profile = profile_store.load(name) if profile_store.exists(name) else Profile(name, model_version)
+    counts = [profile.add_terms(t) for t in lists]
+    profile_store.save(profile)
+    return profile, lists, counts
+
+
+__all__ += ["import_into_profile"]
