@@ -43,7 +43,7 @@ from .recovery import RecoveryMixin
 from .review_commands import ReviewCommandsMixin
 from .saving import SavingMixin
 from .settings import Settings
-from .workers import EngineHolder, LoadAndCaseTask, WarmUpTask
+from .workers import EngineHolder, LoadAndCaseTask, ModeTask, WarmUpTask
 
 AUTOSAVE_DELAY_MS = 1500
 # A first start (no saved geometry) takes this share of the screen's
@@ -57,6 +57,7 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
     casing_cancelled = Signal()
     casing_failed = Signal(str)
     cue_text_edited = Signal(int)    # a cue's new text (F2) is in the document, its new words cased
+    mode_changed = Signal(str)       # the open file was re-cased in this mode (or the change ended otherwise)
     batch_opened = Signal(object)    # the BatchDialog
 
     def __init__(self, engines: EngineHolder | None = None, settings: Settings | None = None):
@@ -65,7 +66,7 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
         self.settings = settings or Settings()
         self.session: ReviewSession | None = None
         self.profile_app = None  # the open file's profile, as applied (review/profile_apply.py)
-        self.task: LoadAndCaseTask | None = None
+        self.task: LoadAndCaseTask | ModeTask | None = None
         self._cue_tasks: set = set()  # casings of F2-edited cues in flight (kept alive until they report)
         self.restored_unsaved = False
         self.last_error = ""

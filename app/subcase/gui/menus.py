@@ -64,8 +64,8 @@ class MenusMixin:
         self.act_threshold_up = A("Raise Threshold", lambda: self.nudge_threshold(0.05), ["]"])
         self.act_threshold_reset = A("Model's Default Threshold", self.reset_threshold, [])
 
-        self.mode_group, self.act_modes = self._choices(MODES, self.settings.mode,
-                                                        lambda m: setattr(self.settings, "mode", m))
+        # The mode applies to the open file too (re-cased in a worker, one undo step) and to the next ones.
+        self.mode_group, self.act_modes = self._choices(MODES, self.settings.mode, self.change_mode)
 
         # House style (casing/housestyle.py): what the editor proposes for the next file opened;
         # within a file, the first fix in a category sets its style anyway.
@@ -181,7 +181,7 @@ class MenusMixin:
                 *self.act_tag.values(), self.act_cycle, self.act_alternatives, None,
                 self.act_accept, self.act_accept_cue, None,
                 self.act_threshold_down, self.act_threshold_up, self.act_threshold_reset))
-        add(m.addMenu("Casing &Mode (next file opened)"), self.act_modes.values())
+        add(m.addMenu("Casing &Mode"), self.act_modes.values())
         add(m.addMenu("&Sound Cues (next file opened)"), self.act_styles["sound-cues"].values())
         add(m.addMenu("S&peaker Labels (next file opened)"), self.act_styles["speaker-labels"].values())
         add(m.addMenu("Style &Guide (next file opened)"), self.act_presets.values())

@@ -66,7 +66,7 @@ class RecoveryMixin:
             autosave.check_files(data)  # RestoreError now, before any casing
             from subcase.casing.housestyle import Category, Style
             styles = {Category(k): Style(v) for k, v in (data.get("styles") or {}).items()}
-            self.start_casing(LoadAndCaseTask(Path(data["origin"]), self.engines, data["mode"],
+            self.start_casing(LoadAndCaseTask(Path(data["origin"]), self.engines, data.get("origin_mode", data["mode"]),
                                               float(data["threshold"]), styles, restoring=data))
             self.statusBar().showMessage("Restoring the unsaved review…")
             return
@@ -96,6 +96,7 @@ class RecoveryMixin:
         if autosave.needs_casing(data):  # later snapshots stay proportional too
             self.session.set_origin(Path(data["origin"]), data["origin_sha256"], data["origin_fingerprint"],
                                     data.get("styles"))
+            self.session.origin_mode = data.get("origin_mode", data["mode"])
             self.session.changed_cues.update(e["cue"] for e in data["cues"])
             self.session.rewritten_cues.update(e["cue"] for e in data["cues"] if "words" in e)
         self._attach_learner()

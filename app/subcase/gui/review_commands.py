@@ -17,9 +17,10 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QMenu, QPlainTextEdit, 
 from subcase.casing import TAG_NAMES, Tag, apply_tag, cue_context
 from subcase.review import Accept, AcceptCue, EditText, ReviewSession, SetTag
 from subcase.review.actions import Action, next_distinct_tag
+from subcase.review.remode import ChangeMode
 
 from .cue_view import COL_TEXT
-from .workers import CaseCueTask
+from .workers import CaseCueTask, ModeTask
 
 
 class RunsLogged(Protocol):
@@ -76,6 +77,53 @@ class ReviewCommandsMixin:
         self._update_status()
         self._set_title()
         self.autosave_timer.start()
+        if self.session.mode in self.act_modes:  # an undone mode change shows in the menu
+            self.act_modes[self.session.mode].setChecked(True)
+
+    def change_mode(self, mode: str) -> None:
+        """The casing mode, for the next files and the open one: that is re-cased in a worker, with
+        progress and Cancel, and the result is one undoable step (``review.remode``)."""
+        self.settings.mode = mode
+        session = self.session
+        if session is None or session.mode == mode:
+            return
+        if self.busy:
+            self.act_modes[session.mode].setChecked(True)
+            self.statusBar().showMessage("Wait for the casing to end before changing the mode", 8000)
+            return
+        task = ModeTask(self.engines, session.doc, session.state, mode, self.settings.house_styles())
+        s = task.signals
+        s.progress.connect(lambda d, n, t=task: self._on_progress(t, d, n))
+        s.cased.connect(lambda fresh, t=task: self._on_mode_cased(t, session, fresh))
+        s.cancelled.connect(lambda t=task: self._on_mode_ended(t, session, "Mode change cancelled"))
+        s.failed.connect(lambda msg, t=task: self._on_mode_ended(t, session, f"Mode not changed: {msg}"))
+        self.task = task
+        self.progress.setRange(0, 0)
+        self.progress.show()
+        self.cancel_button.show()
+        self.statusBar().showMessage(f"Casing the file again in mode {mode}\u2026")
+        self._update_actions()
+        QThreadPool.globalInstance().start(task)
+
+    def _on_mode_cased(self, task, session: ReviewSession, fresh) -> None:
+        if task is not self.task:
+            return
+        self._end_task()
+        if self.session is session:
+            self._push(ChangeMode(task.mode, session.mode, fresh))
+            left = session.state.to_review()
+            self.statusBar().showMessage(f"Mode {session.mode}: {left} to review (Ctrl+Z undoes the change)", 10000)
+            self._update_status()
+        self.mode_changed.emit(task.mode)
+
+    def _on_mode_ended(self, task, session: ReviewSession, message: str) -> None:
+        if task is not self.task:
+            return
+        self._end_task()
+        if self.session is session:
+            self.act_modes[session.mode].setChecked(True)
+        self.statusBar().showMessage(message.splitlines()[-1] if message else "", 10000)
+        self.mode_changed.emit(session.mode)
 
     def goto(self, pos) -> None:
         """Make ``pos`` the current word, select its cue and scroll to it."""

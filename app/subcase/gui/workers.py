@@ -172,6 +172,46 @@ class CaseCueTask(QRunnable):
             self.done.set()
 
 
+class ModeSignals(QObject):
+    progress = Signal(int, int)      # windows done, windows total
+    cased = Signal(object)           # the ReviewState of the new mode (review.remode.recase_in_mode)
+    cancelled = Signal()
+    failed = Signal(str)
+
+
+class ModeTask(QRunnable):
+    """Case the open file again in another mode.  It reads the document and review state the
+    window holds: the window takes no edit while it runs (``busy``), so they do not change."""
+
+    def __init__(self, engines: EngineHolder, doc: Document, state: ReviewState, mode: str, styles: dict | None):
+        super().__init__()
+        self.setAutoDelete(False)
+        self.engines, self.doc, self.state, self.mode, self.styles = engines, doc, state, mode, styles
+        self.signals = ModeSignals()
+        self._cancel = threading.Event()
+        self.done = threading.Event()
+
+    def cancel(self) -> None:
+        self._cancel.set()
+
+    def run(self) -> None:
+        from subcase.review.remode import recase_in_mode
+        try:
+            fresh = recase_in_mode(self.engines.get(), self.doc, self.state, self.mode, self.styles,
+                                   lambda d, t: self.signals.progress.emit(d, t), self._cancel.is_set)
+            if self._cancel.is_set():
+                raise CasingCancelled()
+            self.signals.cased.emit(fresh)
+        except CasingCancelled:
+            self.signals.cancelled.emit()
+        except ModelError as exc:
+            self.signals.failed.emit(f"The casing model cannot be used: {exc}")
+        except Exception:  # a bug: report it instead of dying silently in a thread
+            self.signals.failed.emit(traceback.format_exc())
+        finally:
+            self.done.set()
+
+
 class EngineSignals(QObject):
     ready = Signal(object)  # CasingEngine
     failed = Signal(str)

@@ -63,6 +63,7 @@ class SnapshotV2(TypedDict, total=False):
     origin_sha256: Annotated[str, "sha256 of the opened content; a restore cases this file again."]
     origin_fingerprint: Annotated[str, "sha256 of the review state the casing of the origin gave; checked."]
     styles: Annotated[dict[str, str], "House style per category the file was opened with."]
+    origin_mode: Annotated[str, "The mode the origin was cased in when opened (mode is the current one)."]
     mode: Annotated[str, 'Casing mode: "restore", "keep" or "caps".']
     model_version: Annotated[str, "Model version the file was cased with."]
     model_sha256: Annotated[str, "sha256 of that model; a restore with another model is refused."]
@@ -139,7 +140,7 @@ def snapshot(doc: Document, state: ReviewState, source: Path, base: Path, base_s
              model_version: str, model_sha256: str, session_id: str, log_path: Path | None,
              changed: Iterable[int] | None = None, rewritten: Iterable[int] = (), origin: Path | None = None,
              origin_sha256: str | None = None, origin_fingerprint: str | None = None,
-             styles: dict[str, str] | None = None) -> dict:
+             styles: dict[str, str] | None = None, origin_mode: str | None = None) -> dict:
     """A snapshot of the cues in ``changed`` (every cue if None, or without an origin to case again);
     the cues in ``rewritten`` (their words rebuilt, by a text edit) are held in full."""
     complete = changed is None or origin is None or origin_sha256 is None or origin_fingerprint is None
@@ -167,7 +168,7 @@ def snapshot(doc: Document, state: ReviewState, source: Path, base: Path, base_s
     if not complete:
         assert origin is not None
         data.update(origin=str(Path(origin).resolve()), origin_sha256=origin_sha256,
-                    origin_fingerprint=origin_fingerprint, styles=dict(styles or {}))
+                    origin_fingerprint=origin_fingerprint, styles=dict(styles or {}), origin_mode=origin_mode or mode)
     return data
 
 

@@ -63,12 +63,14 @@ class ReviewSession:
         self.origin_sha256: str | None = None
         self.origin_fingerprint: str | None = None
         self.styles: dict[str, str] = {}
+        self.origin_mode = mode
 
     def set_origin(self, path: Path, sha256: str, fingerprint: str, styles: dict[str, str] | None = None) -> None:
         """The file the review was cased from, its sha256 and the fingerprint of the casing
         (``autosave.fingerprint``, before anything else touched the state), and the house styles used."""
         self.origin, self.origin_sha256, self.origin_fingerprint = Path(path).resolve(), sha256, fingerprint
         self.styles = dict(styles or {})
+        self.origin_mode = self.mode  # the mode the origin was cased in (the mode may change later)
 
     # -- running actions -------------------------------------------------------
     def perform(self, action: Action) -> None:
@@ -103,6 +105,9 @@ class ReviewSession:
         self.changed_cues.update(action.cues)
         if getattr(human, "rewrites_words", False):
             self.rewritten_cues.update(human.cues)
+        new_mode = getattr(human, "new_mode", None)
+        if isinstance(new_mode, str):  # a mode change (remode.ChangeMode): later records say so
+            self.mode = new_mode
         self._notify(action.cues)
 
     def revert(self, action: Action) -> None:
@@ -129,6 +134,9 @@ class ReviewSession:
             self.state.current = action.focus
         self.state.clamp_current()
         self.changed_cues.update(action.cues)
+        old_mode = getattr(human, "old_mode", None)
+        if isinstance(old_mode, str):
+            self.mode = old_mode
         self._notify(action.cues)
 
     def replace_log(self, log: EditLog | None) -> None:
@@ -193,7 +201,8 @@ class ReviewSession:
                                  mode=self.mode, model_version=self.model_version, model_sha256=self.model_sha256,
                                  session_id=self.session_id, log_path=self.log.path if self.log else None,
                                  changed=self.changed_cues, rewritten=self.rewritten_cues, origin=self.origin, origin_sha256=self.origin_sha256,
-                                 origin_fingerprint=self.origin_fingerprint, styles=self.styles)
+                                 origin_fingerprint=self.origin_fingerprint, styles=self.styles,
+                                 origin_mode=self.origin_mode)
 
     def _notify(self, cues: tuple[int, ...]) -> None:
         for listener in list(self.listeners):
