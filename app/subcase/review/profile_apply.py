@@ -110,6 +110,13 @@ def apply_profile(doc: Document, state: ReviewState, profile: Profile, former: T
             # the word is a name ("(react)", a gloss, taken for the library React), so that one is
             # checked where the model doubted it.
             change(pos, new, profile.entry_id("style", cat.value), check=tag_of(new) is not STYLE_TAG[chosen[cat]])
+            if (new == w.form and chosen[cat] is Style.UPPER and w.status is Status.UNTOUCHED and w.raised is None
+                    and w.flagged(state.threshold)):
+                # Written in the series' UPPER style already: settled, as a style learned in the file
+                # settles its flagged words (review/style_learning.py); in UPPER style the form says it all.
+                app.before[pos] = w.form
+                w.status = Status.PROFILE
+                app.by_pos[pos] = profile.entry_id("style", cat.value)
 
     index: dict[str, list[Pos]] = {}
     for pos in state.positions():
