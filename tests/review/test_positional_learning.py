@@ -112,3 +112,24 @@ def test_one_undo_forgets_a_rule_taught_at_a_line_start(tmp_path):
     assert session.learner._opening
     session.revert(action)
     assert not session.learner._opening and state.word(at(state, 1, "coding")).form == "coding"
+
+
+# A stand-up set without punctuation, as speech recognition writes it: the first line holds a sentence
+# start the file does not mark ("All right. That's it for me."), the others do not ("All right, that's
+# it for me.").
+SET = ["all right that's it for me", "you've been great", "all right that's it for me", "good night everybody"]
+
+
+def test_without_punctuation_a_title_fix_of_a_common_word_is_not_carried_by_its_context(tmp_path):
+    session = open_scripted(tmp_path, SET, {(c, "that's"): (0.93, 0.05, 0.01, 0.01) for c in (0, 2)})
+    state = session.state
+    session.perform(SetTag(at(state, 0, "that's"), Tag.T, form))
+    other = state.word(at(state, 2, "that's"))
+    assert other.form == "that's" and other.status is Status.UNTOUCHED
+
+
+def test_a_contraction_is_rare_only_if_its_stem_is(engine):
+    from subcase.review.learning import make_learner
+    learner = make_learner(engine)
+    assert not learner.is_rare("that's") and not learner.is_rare("you\u2019ve")
+    assert learner.is_rare("qualweb") and learner.is_rare("proog's")

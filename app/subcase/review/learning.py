@@ -22,7 +22,10 @@ start, then pushed onto every ``and``), so every rule is narrow:
   is the position's and teaches nothing; one given at a line or cue start that the
   file does not mark as a sentence start (a full stop left out, rolling captions)
   teaches only line starts between the same neighbours, unless the file writes the
-  word so inside a sentence too (``_intrinsic``).
+  word so inside a sentence too (``_intrinsic``).  Without sentence punctuation a
+  common word fixed to Title anywhere is taken as an unmarked sentence start: no
+  context rule (in six held-out Seinfeld episodes without punctuation "All right
+  That's it" was carried to "all right, that's it": 2 broken, now none).
 - **word-wide**: an UPPER or Mixed form (``EM``, ``QualWeb``), written or
   accepted twice (or once, where the file writes it so inside a sentence
   elsewhere), carries over to every occurrence of the word away from sentence
@@ -55,6 +58,7 @@ other files (issue 16) can seed it through ``rules`` and ``styles``.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable
 
@@ -268,6 +272,12 @@ class Learner(HouseStyleLearning, RaisingRules):
         key: Context | None = self.context(state, pos) if len(run) < 2 or not changed else None
         if key is not None and self.need_both and (key[self.width - 1] is None or key[self.width + 1] is None):
             key = None  # a cue edge is no context: no rule (a word-level form may still follow)
+        if (key is not None and changed and t is Tag.T and not self._punctuated and not self.is_rare(lower)
+                and not self._intrinsic(state, lower, form, pos)):
+            # Without sentence punctuation a common word fixed to Title is most often a sentence start
+            # the file does not mark ("all right That's it"): positional, so no context rule carries it
+            # to the same words elsewhere ("all right, that's it"); the raises below still apply.
+            key = None
         if key is None:
             pass
         elif key in self.rules and self.rules[key] not in (form, None):
@@ -531,9 +541,12 @@ def make_learner(engine, language: str | None = None) -> Learner:
     cache: dict[str, bool] = {}
 
     def is_rare(word: str) -> bool:
-        # A word the tokenizer splits is one the model met too rarely to know as a whole.
+        # A word the tokenizer splits is one the model met too rarely to know as a whole; a contraction
+        # is split at its apostrophe whatever its stem ("that's"), so its stem decides: a common word
+        # fixed to Title twice at sentence starts a file does not mark is no name.
         if word not in cache:
-            cache[word] = len(engine.encoder.pieces([word])[0]) > 1
+            stem = re.split(r"['\u2019]", word)[0] or word
+            cache[word] = len(engine.encoder.pieces([stem])[0]) > 1
         return cache[word]
 
     # Spanish, French and Portuguese names and titles capitalise their first word only ("Ministerio de
