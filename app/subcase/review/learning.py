@@ -13,7 +13,10 @@ start, then pushed onto every ``and``), so every rule is narrow:
 - **context**: a changed word is learned with two words on each side in its
   cue (lowercased) and applies only where the same five words appear; one
   word each side broke 3 words for 5 fixed on the dev subtitles without
-  punctuation.  Sentence-initial words are never evidence and never targets
+  punctuation.  One fix is thin evidence: a context rule re-cases only from its
+  second agreeing fix, and until then raises the occurrences the model is sure
+  of (the others are on the review list anyway); a phrase taught once re-cases
+  only the occurrences the model doubts and raises the rest (``thin_rules_raise``).  Sentence-initial words are never evidence and never targets
   of a lower-case or Title rule (their capital is positional).
 - **phrases**: a run of capitalised words (a name or title; small words such
   as "of" inside) is learned as a whole with its two neighbours and applies
@@ -155,6 +158,14 @@ class Learner(HouseStyleLearning, RaisingRules):
     word_evidence: int = 2
     _seen: dict[str, dict[str, int]] = field(default_factory=dict, repr=False)  # word -> forms decided
     _opening: set[Context] = field(default_factory=set, repr=False)  # rules taught at a line start
+    # A context rule taught by one fix changes no word: where the model is sure of its own form the word
+    # is raised for review, the others are on the list anyway (one fix is thin evidence: a heading
+    # "Cognitive and Learning Disabilities." taught the sentence "Cognitive and learning disabilities").
+    # A phrase taught once changes the words the model doubts and raises the others: a name repeated
+    # through a talk costs a visit per repeat otherwise (173 more visits in the W3C symposium talks).
+    thin_rules_raise: bool = True
+    _support: dict[Context, tuple[int, int]] = field(default_factory=dict, repr=False)  # fixes, first fix's cue
+    _phrase_support: dict[tuple[str | None, ...], int] = field(default_factory=dict, repr=False)
     _initial: dict[Pos, bool] = field(default_factory=dict, repr=False)
     _line_starts: set[Pos] = field(default_factory=set, repr=False)
     _punctuated: bool = field(default=True, repr=False)
@@ -258,6 +269,7 @@ class Learner(HouseStyleLearning, RaisingRules):
             # line starts between the same neighbours, and nothing word-wide.
             at = self.context(state, pos)
             self.rules[at] = form if self.rules.get(at, form) == form else None
+            self._count(at, pos)
             self._opening.add(at)
             self._apply(state, lower, changes, decided)
             return
@@ -267,16 +279,19 @@ class Learner(HouseStyleLearning, RaisingRules):
             words = tuple(state.word(p).form for p in run)
             left = self.neighbours(state, run[0])[0]
             right = self.neighbours(state, run[-1])[1]
-            self.phrases[(left, *(x.lower() for x in words), right)] = words
-            self._apply_phrase(state, left, words, right, changes, decided, pos[0])
+            pkey = (left, *(x.lower() for x in words), right)
+            self.phrases[pkey] = words
+            self._phrase_support[pkey] = self._phrase_support.get(pkey, 0) + 1
+            self._apply_phrase(state, left, words, right, changes, decided, pos[0],
+                               thin=self.thin_rules_raise and self._phrase_support[pkey] < 2)
         key: Context | None = self.context(state, pos) if len(run) < 2 or not changed else None
         if key is not None and self.need_both and (key[self.width - 1] is None or key[self.width + 1] is None):
             key = None  # a cue edge is no context: no rule (a word-level form may still follow)
-        if (key is not None and changed and t is Tag.T and not self._punctuated and not self.is_rare(lower)
-                and not self._intrinsic(state, lower, form, pos)):
+        if key is not None and changed and t is Tag.T and not self._punctuated and not self.is_rare(lower):
             # Without sentence punctuation a common word fixed to Title is most often a sentence start
             # the file does not mark ("all right That's it"): positional, so no context rule carries it
-            # to the same words elsewhere ("all right, that's it"); the raises below still apply.
+            # to the same words elsewhere ("all right, that's it"); the raises below still apply.  Nor does
+            # the file's own "So" inside a cue make it intrinsic there: that may be a sentence start too.
             key = None
         if key is None:
             pass
@@ -284,6 +299,7 @@ class Learner(HouseStyleLearning, RaisingRules):
             self.rules[key] = None  # the editor wrote this context two ways: no rule
         elif changed:
             self.rules[key] = form
+            self._count(key, pos)
         elif self.confirm and key not in self.rules:
             self.confirmed[key] = form  # an accept confirms this form here, it re-cases nothing
         # Word-level evidence: the forms the editor gave this word away from sentence starts.
@@ -343,6 +359,10 @@ class Learner(HouseStyleLearning, RaisingRules):
             hi += 1 if cap(hi + 1) else 2
         return [(c, k) for k in range(lo, hi + 1)]
 
+    def _count(self, key: Context, pos: Pos) -> None:
+        n, cue = self._support.get(key, (0, pos[0]))
+        self._support[key] = (n + 1, cue)
+
     def _intrinsic(self, state: ReviewState, lower: str, form: str, pos: Pos) -> bool:
         """Whether the file writes the word ``form`` inside a sentence elsewhere (not at a sentence or line
         start, not in a sound cue or label), where a human decided it or the model is sure: then the
@@ -370,7 +390,7 @@ class Learner(HouseStyleLearning, RaisingRules):
                 changes[other] = Change(other, w.form, w.status, new)
 
     def _apply_phrase(self, state: ReviewState, left: str | None, forms: tuple[str, ...], right: str | None,
-                      changes: dict[Pos, Change], decided: set[Pos], cue: int) -> None:
+                      changes: dict[Pos, Change], decided: set[Pos], cue: int, thin: bool = False) -> None:
         """Re-case a phrase where it appears whole between the same neighbours (taught in ``cue``).
 
         With ``raise_sure_phrases`` (on) a word the model is sure is lower case (``SURE_LOWER``) is
@@ -396,7 +416,8 @@ class Learner(HouseStyleLearning, RaisingRules):
                 if k == 0 and self.initial(pos) and tag_of(f) is Tag.L:
                     continue
                 new = _with_case(w.form, f)
-                if (self.raise_sure_phrases and new != w.form and new != new.lower() and w.probs is not None
+                if (thin and new != w.form and not w.needs_review(state.threshold)) or (
+                        self.raise_sure_phrases and new != w.form and new != new.lower() and w.probs is not None
                         and w.probs[0] >= SURE_LOWER):
                     if not w.needs_review(state.threshold):
                         changes[pos] = Change(pos, w.form, w.status, w.form,
@@ -439,6 +460,13 @@ class Learner(HouseStyleLearning, RaisingRules):
             if self.initial(pos) and tag_of(form) in (Tag.L, Tag.T):
                 continue  # a sentence start's capital is positional: neither lowered nor "learned"
             new = _with_case(w.form, form)
+            support = self._support.get(ctx)
+            if (self.thin_rules_raise and form is not anywhere and support is not None and support[0] < 2
+                    and new != w.form):
+                if not w.needs_review(state.threshold):
+                    changes[pos] = Change(pos, w.form, w.status, w.form,
+                                          raised=f"you wrote '{form}' between the same words in cue {support[1] + 1}")
+                continue
             settles = form is anywhere and self.settle_acronyms and tag_of(form) in (Tag.U, Tag.M)
             if new == w.form and not ((self.confirm or settles) and w.needs_review(state.threshold)):
                 continue
@@ -468,12 +496,16 @@ class Taught(Action):
         self._styles_before: StyleMap = {}
         self._checks_before: dict = {}
         self._opening_before: set = set()
+        self._support_before: dict = {}
+        self._phrase_support_before: dict = {}
         self._rules_before: tuple[dict, dict, dict, dict, dict] = ({}, {}, {}, {}, {})
 
     def do(self, doc: Document, state: ReviewState) -> list[Decision]:
         self._styles_before = dict(self.learner.styles)
         self._checks_before = dict(self.learner._checks)
         self._opening_before = set(self.learner._opening)
+        self._support_before = dict(self.learner._support)
+        self._phrase_support_before = dict(self.learner._phrase_support)
         self._rules_before = (dict(self.learner.rules), dict(self.learner.words), dict(self.learner.phrases),
                               {k: dict(v) for k, v in self.learner._seen.items()}, dict(self.learner.confirmed))
         decisions = self.human.do(doc, state)
@@ -512,6 +544,8 @@ class Taught(Action):
         self.learner.styles = dict(self._styles_before)
         self.learner._checks = dict(self._checks_before)
         self.learner._opening = set(self._opening_before)
+        self.learner._support = dict(self._support_before)
+        self.learner._phrase_support = dict(self._phrase_support_before)
         (self.learner.rules, self.learner.words, self.learner.phrases,
          self.learner._seen, self.learner.confirmed) = self._rules_before
         if isinstance(self.human, EditText):
