@@ -164,6 +164,15 @@ def apply_profile(doc: Document, state: ReviewState, profile: Profile, former: T
                     # the series writes this word so wherever it was seen: no check needed
                     change(pos, _with_case(words[s].form, anywhere.form), profile.entry_id("word", lower), check=False)
                     continue
+            # A lower-case confirm is no answer beside a capitalised word (part of a name: "the We Count
+            # project" in a series whose other talks wrote "we" a hundred times): there the word stays
+            # on the review list.  In the W3C symposium talks as a series: 57 -> 54 errors left for 90
+            # more visits (still 8 more than without a profile, for 514 visits fewer).
+            beside = [(k, words[k]) for k in (s - 1, s + 1) if 0 <= k < len(words)]
+            if lower in confirms and tag_of(confirms[lower].form) is Tag.L and any(
+                    tag_of(x.form) is not Tag.L and not initial.get((c, k), False) for k, x in beside):
+                _hint(state, pos, key, lower, asks, {}, app)
+                continue
             _hint(state, pos, key, lower, asks, confirms, app)
     return app
 
