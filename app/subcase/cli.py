@@ -87,17 +87,28 @@ def _collect(paths: list[Path], exclude: tuple[Path, ...] = ()):
 
 
 def _styles(args) -> dict:
-    """The house style chosen on the command line (casing/housestyle.py)."""
-    from subcase.casing.housestyle import Category, Style
-    return {Category.SOUND: Style(args.sound_cues), Category.LABEL: Style(args.speaker_labels)}
+    """The house style chosen on the command line (casing/housestyle.py): a style guide's preset,
+    then the categories given one by one."""
+    from subcase.casing.housestyle import PRESETS, Category, Style
+    out = {Category.SOUND: Style.MODEL, Category.LABEL: Style.MODEL}
+    if getattr(args, "style", None):
+        out.update(PRESETS[args.style].style_map())
+    for cat, value in ((Category.SOUND, args.sound_cues), (Category.LABEL, args.speaker_labels)):
+        if value is not None:
+            out[cat] = Style(value)
+    return out
 
 
 def _add_style_args(p: argparse.ArgumentParser) -> None:
+    from subcase.casing.housestyle import PRESETS, preset_help
     styles = ["model", "lower", "upper", "title"]
-    p.add_argument("--sound-cues", choices=styles, default="model",
+    p.add_argument("--style", choices=list(PRESETS), metavar="GUIDE",
+                   help="a caption style guide's house style for sound cues and speaker labels ("
+                        + preset_help() + "); --sound-cues and --speaker-labels override it")
+    p.add_argument("--sound-cues", choices=styles, default=None,
                    help="how to write [sound cues] and (descriptions): as the model says (default), "
                         "lower, UPPER or Title; names inside keep their capitals")
-    p.add_argument("--speaker-labels", choices=styles, default="model",
+    p.add_argument("--speaker-labels", choices=styles, default=None,
                    help="how to write speaker labels (NAME: at a line start, after a dash, >> NAME:)")
 
 
@@ -105,6 +116,13 @@ def _existing(args):
     """What ``convert`` does with an output name that is taken (``--overwrite``, ``--skip-existing``)."""
     from subcase.outputs import Existing
     return Existing.OVERWRITE if args.overwrite else Existing.SKIP if args.skip_existing else Existing.REFUSE
+
+
+def _add_terms_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--terms", metavar="FILE", type=Path, action="append",
+                   help="a list of names and terms in the form to write: one per line, a CCExtractor "
+                        "capitalisation file or a Subtitle Edit names XML (may be given more than once); "
+                        "a term that is also an ordinary word is raised for review, not forced")
 
 
 def cmd_convert(args) -> int:
@@ -141,9 +159,9 @@ def cmd_convert(args) -> int:
     except ModelError as exc:
         raise SystemExit(f"subcase: {exc}") from None
     adapt_factory = None
-    if args.profile:
+    if args.profile or args.terms:
         try:
-            adapt_factory = _profile_adapter_factory(args.profile, info.version)
+            adapt_factory = _profile_adapter_factory(args.profile, info.version, args.terms)
         except _profile_error() as exc:
             print(f"subcase: {exc}", file=sys.stderr)
             return 1
@@ -249,7 +267,7 @@ def _profile_error():
     return ProfileError
 
 
-def _profile_adapter_factory(name: str, model_version: str):
+def _profile_adapter_factory(name: str | None, model_version: str, terms: list[Path] | None = None):
     """``convert --profile``: the stored profile applied to each cased file, as the editor applies it.
 
     A factory ``engine -> adapt`` rather than the adapter itself, so that each
@@ -259,7 +277,17 @@ def _profile_adapter_factory(name: str, model_version: str):
     from subcase.review import profile_store
     from subcase.review.profile_apply import profile_adapter
 
-    return partial(profile_adapter, profile_store.load(name, model_version))
+    profile = profile_store.load(name, model_version) if name else None
+    if terms or profile is None:
+        profile = _with_terms(profile, terms or [], model_version)
+    return partial(profile_adapter, profile)
+
+
+def _with_terms(profile, paths: list[Path], model_version: str):
+    """``--terms``: the profile (or an empty one) with these term lists (review/terms.py); a list that
+    cannot be read stops the run before any file is cased."""
+    from subcase.review.terms import read_terms, with_terms
+    return with_terms(profile, [read_terms(p) for p in paths], model_version)
 
 
 def cmd_simulate_review(args) -> int:
@@ -269,9 +297,9 @@ def cmd_simulate_review(args) -> int:
     if args.threshold is not None and not 0.0 < args.threshold <= 1.0:
         print("subcase simulate-review: --threshold must be above 0 and at most 1", file=sys.stderr)
         return 2
-    if args.series and (args.profile or args.no_learning):
+    if args.series and (args.profile or args.no_learning or args.terms):
         print("subcase simulate-review: --series builds its own profile file by file "
-              "(no --profile, no --no-learning)", file=sys.stderr)
+              "(no --profile, --terms or --no-learning)", file=sys.stderr)
         return 2
     inputs, _ = _collect(args.refs)
     if not inputs:
@@ -287,6 +315,8 @@ def cmd_simulate_review(args) -> int:
         if args.profile:
             from subcase.review import profile_store
             profile = profile_store.load(args.profile, engine.info.version)
+        if args.terms:
+            profile = _with_terms(profile, args.terms, engine.info.version)
         results = run_simulation(inputs, engine, args, _styles(args), profile=profile,
                                  log=lambda s: print(safe(s), file=sys.stderr))
     except SubtitleError as exc:
@@ -359,6 +389,8 @@ def _profile_command(args, store) -> int:
         if p.removed:
             print(f"  removed: {', '.join(p.removed)}")
         return 0
+    if what == "terms":
+        return _import_terms(args, store)
     engine = _engine(args)
     if what == "import":
         p = store.import_file(Path(args.file), engine.info.version, args.name, args.replace)
@@ -367,7 +399,8 @@ def _profile_command(args, store) -> int:
     # build
     if not valid_name(args.name):
         raise _profile_error()(f"invalid profile name {args.name!r} (letters, digits, spaces, . ( ) + - _)")
-    removed = store.load(args.name).removed if store.exists(args.name) and not args.reset else []
+    old = store.load(args.name) if store.exists(args.name) else None
+    removed = old.removed if old is not None and not args.reset else []
     if args.from_subtitles:
         from subcase.evaluation.simulate import prepare
         from subcase.subtitles import SubtitleError, load
@@ -388,11 +421,34 @@ def _profile_command(args, store) -> int:
     else:
         logs = args.logs or [log_dir()]
         p = build_from_logs(args.name, engine.info.version, [Path(x) for x in logs], removed)
+    if old is not None:
+        from subcase.review.profile_build import keep_imported
+        keep_imported(old, p)  # the term lists the user imported are no evidence of the logs: kept
     path = store.save(p)
     sk = p.sources.get("skipped", {})
     print(f"built profile {p.name}: {p.size()} entries from {p.sources.get('files', 0)} files, "
           f"{p.sources.get('decisions', 0)} decisions; skipped {sk.get('corrupt', 0)} corrupt line(s), "
           f"{sk.get('schema', 0)} of an unknown schema, {sk.get('no_context', 0)} without context -> {path}")
+    return 0
+
+
+def _import_terms(args, store) -> int:
+    """``subcase profile terms NAME FILE...``: the lists are read first (a bad one changes nothing)."""
+    from subcase.casing import ModelError
+    from subcase.casing.engine import load_model_info
+    from subcase.review.terms import import_into_profile
+
+    if not store.exists(args.name):
+        store.path_of(args.name)  # an invalid name fails before the model is looked at
+    try:
+        version = load_model_info(args.model).version
+    except ModelError as exc:
+        raise SystemExit(f"subcase: {exc}") from None
+    p, lists, counts = import_into_profile(args.name, args.files, version)
+    for terms, n in zip(lists, counts):
+        print(safe(f"{terms.name} ({terms.format}): {len(terms.terms)} terms, {n} new or changed"
+                   + (f", {terms.skipped} lines skipped" if terms.skipped else "")))
+    print(safe(f"profile {p.name}: {len(p.active('term'))} terms -> {store.path_of(p.name)}"))
     return 0
 
 
@@ -468,6 +524,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--format", choices=formats.NAMES, help="output format (default: same as input)")
     c.add_argument("--details", metavar="FILE.jsonl", help="also write every word's tag, probabilities and highlight")
     c.add_argument("--profile", metavar="NAME", help="apply this profile (subcase profile list) after casing")
+    _add_terms_arg(c)
     _add_style_args(c)
     _add_lang_arg(c)
     c.add_argument("--model", type=Path, help=argparse.SUPPRESS)
@@ -507,6 +564,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", metavar="FILE", help="also write the numbers as JSON")
     s.add_argument("--per-file", action="store_true", help="a row per file, not only the total")
     s.add_argument("--profile", metavar="NAME", help="apply this profile to every file as it is opened")
+    _add_terms_arg(s)
     s.add_argument("--series", action="store_true",
                    help="the files are one series, in name order: after each file a profile is rebuilt from its "
                         "edit log and applied to the next; compared with the same series without a profile")
@@ -554,6 +612,11 @@ def build_parser() -> argparse.ArgumentParser:
     pi.add_argument("--name", help="store it under this name")
     pi.add_argument("--replace", action="store_true", help="replace a profile of the same name")
     pi.add_argument("--model", type=Path, help=argparse.SUPPRESS)
+    pt = psub.add_parser("terms", help="import a term list into a profile (made if it does not exist)")
+    pt.add_argument("name")
+    pt.add_argument("files", nargs="+", type=Path, metavar="FILE",
+                    help="one term per line, a CCExtractor capitalisation file or a Subtitle Edit names XML")
+    pt.add_argument("--model", type=Path, help=argparse.SUPPRESS)
     pd = psub.add_parser("delete", help="delete a stored profile (its edit logs stay)")
     pd.add_argument("name")
     pr.set_defaults(func=cmd_profile)

@@ -332,8 +332,10 @@ def test_flag_reasons_explain_a_highlight(tmp_path, engine):
     state, doc = session.state, session.doc
     state.flag_context = FlagContext(doc, session.learner, engine.lexicon, session.learner.is_rare)
     session.perform(SetTag(find(state, 0, "silver"), Tag.T, engine.form))
-    learned = [str(r) for r in flag_reasons(state, find(state, 1, "silver"))]
-    assert learned[0] == "changed by what you taught"
+    # one fix is thin evidence: the same context elsewhere is shown, with what the editor wrote there
+    taught = [str(r) for r in flag_reasons(state, find(state, 1, "silver"))]
+    assert state.word(find(state, 1, "silver")).form == "silver"
+    assert "you wrote 'Silver' in the same context" in taught
     # "silver" in cue 3 was raised for review: the editor wrote "Silver" in cue 1 and the file has both forms
     other = flag_reasons(state, find(state, 2, "silver"))
     assert [r.code for r in other][:1] in (["low_confidence"], ["raised"])
@@ -576,12 +578,15 @@ def test_the_word_after_a_title_fix_is_raised_for_review_not_changed(tmp_path, e
 
 def test_an_upper_form_carries_over_to_every_occurrence_away_from_sentence_starts(tmp_path, engine):
     session = open_session(tmp_path, engine, subtitles("we met the tigers today.", "a friend came.",
-                                                       "so the tigers came over."))
+                                                       "so the tigers came over.", "later the tigers came over again."))
     state = session.state
     w = state.word(find(state, 2, "tigers"))
     assert w.form == "tigers" and w.probs[0] < SURE_LOWER  # the model writes it lower case, unsure
     session.perform(SetTag(find(state, 0, "tigers"), Tag.U, engine.form))
-    w = state.word(find(state, 2, "tigers"))
+    # one fix is thin evidence: where the model reads the word as lower case it is only put on the list
+    assert w.form == "tigers" and w.needs_review(state.threshold)
+    session.perform(SetTag(find(state, 2, "tigers"), Tag.U, engine.form))
+    w = state.word(find(state, 3, "tigers"))
     assert w.form == "TIGERS" and w.status is Status.LEARNED
 
 

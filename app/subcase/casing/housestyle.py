@@ -165,7 +165,10 @@ def _with_case(word: str, form: str) -> str:
 
 
 # Two neutral words that lead a cue's words into a plain sentence, per language (see plain_forms).
-LEAD_INS = {"en": "we heard", "es": "se oye", "fr": "on entend", "de": "man hört", "pt": "se ouve"}
+# English leads in with "and then": Beaufays & Strope put a generic word such as "and" before a
+# sentence so that no word of it takes a sentence start's capital.  "we heard" read a sound as the
+# start of a title or a shout ("we heard Tires SCREECH", "George GROANS": capitals kept in lower style).
+LEAD_INS = {"en": "and then", "es": "se oye", "fr": "on entend", "de": "man hört", "pt": "se ouve"}
 
 
 def plain_casing(engine, cues: Sequence[Sequence[StyleWord]], cats: dict[Pos, Category],
@@ -241,3 +244,51 @@ def apply_styles(doc: Document, cues: Sequence[Sequence[StyleWord]], styles: Sty
         for w, new in changes:
             w.form = w.proposed = new
     return sum(map(len, by_cue.values()))
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A caption style guide's rules for the house-style categories, with where they come from."""
+
+    name: str
+    title: str
+    styles: tuple[tuple[Category, Style], ...]
+    rule: str     # what it sets, in the guide's words where they are short
+    source: str   # the guide and where its rule is
+
+    def style_map(self) -> StyleMap:
+        return dict(self.styles)
+
+
+# The style guides subtitlers work to, as they rule the case of sound cues and speaker labels.  In lower
+# and Title style a name keeps its capital (``style_form``: the cue's words read as a plain sentence).
+# Every other rule of these guides (timing, line length, italics, music notes) is outside casing.
+PRESETS: dict[str, Preset] = {p.name: p for p in (
+    Preset("netflix", "Netflix (English SDH)",
+           ((Category.SOUND, Style.LOWER), (Category.LABEL, Style.LOWER)),
+           "speaker IDs and sound effects in brackets, all lower case except proper nouns "
+           "([man], [Maria sighs], [tires screech])",
+           "Netflix, English (USA) Timed Text Style Guide, I. Subtitles for the Deaf and Hard of Hearing "
+           "(partnerhelp.netflixstudios.com/hc/en-us/articles/217350977)"),
+    Preset("dcmp", "DCMP Captioning Key",
+           ((Category.SOUND, Style.LOWER), (Category.LABEL, Style.LOWER)),
+           "lowercase sound effects, description and onomatopoeia alike, except a proper noun "
+           "([machine gun firing], [Plinky squealing]); proper nouns capitalised in speaker identification, "
+           "all other speaker identification lower case ((Bobby), (male narrator))",
+           "Described and Captioned Media Program, Captioning Key, Language Mechanics: Spelling and "
+           "Capitalization (captioningkey.org/lang_mechanics.html)"),
+    Preset("bbc", "BBC Subtitle Guidelines",
+           ((Category.SOUND, Style.UPPER), (Category.LABEL, Style.UPPER)),
+           "sound-effect labels and speaker labels in capitals (GUNFIRE, MAN: I was brought up...)",
+           "BBC Subtitle Guidelines, Identifying speakers and Sound effects (bbc.github.io/subtitle-guidelines)"),
+    Preset("fcc", "FCC caption quality (47 CFR 79.1(j))",
+           ((Category.SOUND, Style.MODEL), (Category.LABEL, Style.MODEL)),
+           "no case convention: captions must be accurate (correct spelling, punctuation and capitalisation) "
+           "and convey sounds and speakers, so each word is left as the model reads it",
+           "FCC, Closed Captioning of Video Programming, Report and Order FCC 14-12 (2014); 47 CFR 79.1(j)(2) "
+           "caption quality standards"),
+)}
+
+
+def preset_help() -> str:
+    return "; ".join(f"{p.name}: {p.title}" for p in PRESETS.values())

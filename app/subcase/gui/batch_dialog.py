@@ -83,7 +83,17 @@ class BatchDialog(QDialog):
         wanted = settings.output_format
         self.format_combo.setCurrentIndex(next((i for i, (_, f) in enumerate(FORMATS) if (f or "keep") == wanted), 0))
         form.addRow("Output format:", self.format_combo)
-        # House style: how this batch writes [sound cues] and speaker labels (casing/housestyle.py).
+        # House style: how this batch writes [sound cues] and speaker labels (casing/housestyle.py);
+        # a style guide's preset sets both combos, which stay free to change.
+        from subcase.casing.housestyle import PRESETS
+        self.preset_combo = QComboBox()
+        self.preset_combo.addItem("Custom", "")
+        for key, preset in PRESETS.items():
+            self.preset_combo.addItem(preset.title, key)
+            self.preset_combo.setItemData(self.preset_combo.count() - 1, f"{preset.rule} ({preset.source})",
+                                          Qt.ToolTipRole)
+        self.preset_combo.currentIndexChanged.connect(self._preset_chosen)
+        form.addRow("Style guide:", self.preset_combo)
         self.style_combos: dict[str, QComboBox] = {}
         for category, label in (("sound-cues", "Sound cues:"), ("speaker-labels", "Speaker labels:")):
             combo = QComboBox()
@@ -163,6 +173,16 @@ class BatchDialog(QDialog):
             bar.setValue(0)
             self.table.setCellWidget(r, 1, bar)
             self.bars.append(bar)
+
+    def _preset_chosen(self) -> None:
+        from subcase.casing.housestyle import PRESETS
+
+        key = self.preset_combo.currentData()
+        if not key:
+            return
+        for category, style in PRESETS[key].style_map().items():
+            combo = self.style_combos[category.value]
+            combo.setCurrentIndex(max(0, combo.findData(style.value)))
 
     def _browse(self) -> bool:
         """Let the user pick the output folder; True when one was chosen."""

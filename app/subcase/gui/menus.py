@@ -81,6 +81,16 @@ class MenusMixin:
         self.act_learning.setToolTip("Re-case unreviewed words from each fix you make (next file opened)")
         self.act_learning.toggled.connect(lambda on: setattr(self.settings, "learning", on))
         # Profiles (review/profile.py): chosen for the next file opened; the open file's one is shown.
+        self.act_import_terms = A("Import &Terms\u2026", self.import_terms_dialog,
+                                  tip="Add a list of names and terms (one per line, a CCExtractor capitalisation "
+                                      "file or a Subtitle Edit names XML) to the profile")
+        # Style-guide presets (casing/housestyle.py): set both house-style categories at once.
+        from subcase.casing.housestyle import PRESETS
+        self.act_presets = {}
+        for key, preset in PRESETS.items():
+            a = A(preset.title, lambda _c=False, key=key: self.choose_style_preset(key),
+                  tip=f"{preset.rule} ({preset.source})")
+            self.act_presets[key] = a
         self.act_new_profile = A("&New Profile from This File\u2026", self.new_profile_dialog,
                                  tip="Start a profile with what you teach in this file; it learns from every file "
                                      "you open with it and save")
@@ -140,6 +150,14 @@ class MenusMixin:
         for a in (self.act_undo, self.act_redo):
             self.addAction(a)
 
+    def choose_style_preset(self, key: str) -> None:
+        """A style guide's house style for the next file opened and the batches; the per-category menus follow."""
+        from subcase.casing.housestyle import PRESETS
+
+        for category, style in PRESETS[key].style_map().items():
+            self.settings.set_house_style(category.value, style.value)
+            self.act_styles[category.value][style.value].setChecked(True)
+
     def _fill_profiles(self) -> None:
         """None, then every stored profile; the chosen one is checked."""
         from subcase.review import profile_store
@@ -187,7 +205,8 @@ class MenusMixin:
         self.recent_menu.aboutToShow.connect(self._fill_recent)
         self._fill_recent()
         m.addAction(self.act_open_media)
-        add(m, (self.act_save, self.act_save_as, None, self.act_batch, self.act_cancel, None, self.act_quit))
+        add(m, (self.act_save, self.act_save_as, None, self.act_import_terms, None, self.act_batch, self.act_cancel,
+                None, self.act_quit))
         add(mb.addMenu("&Edit"), (self.act_undo, self.act_redo, None,
                                   self.act_find, self.act_find_next, self.act_find_prev, None, self.act_edit_text))
         m = mb.addMenu("&Review")
@@ -198,6 +217,7 @@ class MenusMixin:
         add(m.addMenu("Casing &Mode"), self.act_modes.values())
         add(m.addMenu("&Sound Cues (next file opened)"), self.act_styles["sound-cues"].values())
         add(m.addMenu("S&peaker Labels (next file opened)"), self.act_styles["speaker-labels"].values())
+        add(m.addMenu("Style &Guide (next file opened)"), self.act_presets.values())
         m.addAction(self.act_learning)
         self.profile_menu = m.addMenu("P&rofile (next file opened)")
         self.profile_menu.aboutToShow.connect(self._fill_profiles)

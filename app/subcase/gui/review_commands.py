@@ -7,6 +7,7 @@ QUndoCommand so Ctrl+Z reverts it through the session too.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Callable, Protocol
 
 from PySide6.QtCore import QItemSelectionModel, Qt, QThreadPool
@@ -320,6 +321,39 @@ class ReviewCommandsMixin:
             return
         self.profile_dialog = ProfileDialog(self, app)
         self.profile_dialog.show()
+
+    def import_terms_dialog(self) -> None:
+        """File > Import Terms: a term list into the chosen profile (asked for when none is chosen)."""
+        from PySide6.QtWidgets import QFileDialog, QInputDialog
+
+        path, _ = QFileDialog.getOpenFileName(self, "Import terms", "",
+                                              "Term lists (*.txt *.xml *.dic);;All files (*)")
+        if not path:
+            return
+        name = self.settings.profile
+        if not name:
+            name, ok = QInputDialog.getText(self, "Import terms", "Profile to keep the terms in (e.g. \"Lupin S1\"):",
+                                            text=Path(path).stem)
+            if not ok or not name.strip():
+                return
+        self.import_terms(name.strip(), [Path(path)])
+
+    def import_terms(self, profile: str, paths: list[Path]) -> None:
+        """Read and store the lists off the GUI thread (TermImportTask); the profile is chosen for the next
+        file opened and the batches, where its terms apply."""
+        from .workers import TermImportTask
+
+        task = TermImportTask(profile, paths)
+        self._term_import = task  # kept alive until it reports
+        task.signals.done.connect(self._terms_imported)
+        task.signals.failed.connect(lambda text: self.notify("Cannot import the terms", text, error=True))
+        QThreadPool.globalInstance().start(task)
+
+    def _terms_imported(self, result) -> None:
+        profile, lists, counts = result
+        self.settings.profile = profile.name
+        what = ", ".join(f"{t.name}: {len(t.terms)} terms ({n} new or changed)" for t, n in zip(lists, counts))
+        self.statusBar().showMessage(f"Profile {profile.name}: {what}; they apply to the next file opened", 10000)
 
     def new_profile_dialog(self) -> None:
         from PySide6.QtWidgets import QInputDialog

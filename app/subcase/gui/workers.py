@@ -473,3 +473,29 @@ def thin(samples, rate: int):
         pick = np.abs(blocks).argmax(axis=1)
         samples = blocks[np.arange(len(blocks)), pick]
     return Waveform(np.ascontiguousarray(samples, dtype=np.float32), rate // k)
+
+
+class TermImportSignals(QObject):
+    done = Signal(object)  # (Profile, [TermList], [int])
+    failed = Signal(str)
+
+
+class TermImportTask(QRunnable):
+    """File > Import Terms: read the lists and store them in a profile, off the GUI thread (a language's
+    names list is thousands of lines, and the profile is read and written on disk)."""
+
+    def __init__(self, profile: str, paths: list[Path]):
+        super().__init__()
+        self.setAutoDelete(False)
+        self.profile, self.paths = profile, paths
+        self.signals = TermImportSignals()
+
+    def run(self) -> None:
+        from subcase.casing.engine import load_model_info
+        from subcase.errors import SubcaseError
+        from subcase.review.profile import ProfileError
+        from subcase.review.terms import import_into_profile
+        try:
+            self.signals.done.emit(import_into_profile(self.profile, self.paths, load_model_info().version))
+        except (SubcaseError, ProfileError, OSError) as exc:
+            self.signals.failed.emit(str(exc))

@@ -13,14 +13,28 @@ start, then pushed onto every ``and``), so every rule is narrow:
 - **context**: a changed word is learned with two words on each side in its
   cue (lowercased) and applies only where the same five words appear; one
   word each side broke 3 words for 5 fixed on the dev subtitles without
-  punctuation.  Sentence-initial words are never evidence and never targets
+  punctuation.  One fix is thin evidence: a context rule re-cases only from its
+  second agreeing fix, and until then raises the occurrences the model is sure
+  of (the others are on the review list anyway); a phrase taught once re-cases
+  only the occurrences the model doubts and raises the rest (``thin_rules_raise``).  Sentence-initial words are never evidence and never targets
   of a lower-case or Title rule (their capital is positional).
 - **phrases**: a run of capitalised words (a name or title; small words such
   as "of" inside) is learned as a whole with its two neighbours and applies
   only where the whole run appears between the same neighbours.
+- **positional or intrinsic** (Beaufays & Strope): a capital at a sentence start
+  is the position's and teaches nothing; one given at a line or cue start that the
+  file does not mark as a sentence start (a full stop left out, rolling captions)
+  teaches only line starts between the same neighbours, unless the file writes the
+  word so inside a sentence too (``_intrinsic``).  Without sentence punctuation a
+  common word fixed to Title anywhere is taken as an unmarked sentence start: no
+  context rule (in six held-out Seinfeld episodes without punctuation "All right
+  That's it" was carried to "all right, that's it": 2 broken, now none).
 - **word-wide**: an UPPER or Mixed form (``EM``, ``QualWeb``), written or
-  accepted, carries over to every occurrence of the word away from sentence
+  accepted twice (or once, where the file writes it so inside a sentence
+  elsewhere), carries over to every occurrence of the word away from sentence
   starts and settles the flagged ones already written so (``settle_acronyms``);
+  after one fix it re-cases only the occurrences the model reads as capitalised
+  too, and the others are raised for review;
   a Title form only for a word the model barely knows (split by the tokenizer,
   a name such as ``Proog``), from its second agreeing fix; in a file with
   sentence punctuation, a Title form decided twice only settles the flagged
@@ -48,6 +62,7 @@ other files can seed it through ``rules`` and ``styles``.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable
 
@@ -130,7 +145,20 @@ class Learner(HouseStyleLearning, RaisingRules):
     # for once when a style is first learned; None: the model's probabilities tell names instead.
     plain: Callable[[list, dict], dict[Pos, tuple[str, float]]] | None = None
     _plain: dict[Pos, tuple[str, float]] | None = field(default=None, repr=False)
+    # An UPPER or Mixed form goes word-wide from this many agreeing decisions (or one, where the file
+    # writes the word so inside a sentence elsewhere); before that one fix re-cases only where the model
+    # agrees, and raises the rest.
+    word_evidence: int = 2
     _seen: dict[str, dict[str, int]] = field(default_factory=dict, repr=False)  # word -> forms decided
+    _opening: set[Context] = field(default_factory=set, repr=False)  # rules taught at a line start
+    # A context rule taught by one fix changes no word: where the model is sure of its own form the word
+    # is raised for review, the others are on the list anyway (one fix is thin evidence: a heading
+    # "Cognitive and Learning Disabilities." taught the sentence "Cognitive and learning disabilities").
+    # A phrase taught once changes the words the model doubts and raises the others: a name repeated
+    # through a talk costs a visit per repeat otherwise (173 more visits in the W3C symposium talks).
+    thin_rules_raise: bool = True
+    _support: dict[Context, tuple[int, int]] = field(default_factory=dict, repr=False)  # fixes, first fix's cue
+    _phrase_support: dict[tuple[str | None, ...], int] = field(default_factory=dict, repr=False)
     _initial: dict[Pos, bool] = field(default_factory=dict, repr=False)
     _line_starts: set[Pos] = field(default_factory=set, repr=False)
     _punctuated: bool = field(default=True, repr=False)
@@ -226,36 +254,61 @@ class Learner(HouseStyleLearning, RaisingRules):
             return  # a word of a sound cue or label teaches its category's style, not a phrase
         if self.initial(pos):
             return  # a sentence start's capital is positional: no evidence about the word
+        lower = form.lower()
+        t = tag_of(form)
+        if changed and t is not Tag.L and pos in self._line_starts and not self._intrinsic(state, lower, form, pos):
+            # A capital given at a line or cue start the file does not mark as a sentence start (a full
+            # stop left out, rolling captions) may be the position's, not the word's: it teaches only
+            # line starts between the same neighbours, and nothing word-wide.
+            at = self.context(state, pos)
+            self.rules[at] = form if self.rules.get(at, form) == form else None
+            self._count(at, pos)
+            self._opening.add(at)
+            self._apply(state, lower, changes, decided)
+            return
         run = self._run(state, pos)
         if len(run) >= 2 and changed:
             # A multi-word name or title is learned as a whole and applies only as a whole.
             words = tuple(state.word(p).form for p in run)
             left = self.neighbours(state, run[0])[0]
             right = self.neighbours(state, run[-1])[1]
-            self.phrases[(left, *(x.lower() for x in words), right)] = words
-            self._apply_phrase(state, left, words, right, changes, decided, pos[0])
+            pkey = (left, *(x.lower() for x in words), right)
+            self.phrases[pkey] = words
+            self._phrase_support[pkey] = self._phrase_support.get(pkey, 0) + 1
+            self._apply_phrase(state, left, words, right, changes, decided, pos[0],
+                               thin=self.thin_rules_raise and self._phrase_support[pkey] < 2)
         key: Context | None = self.context(state, pos) if len(run) < 2 or not changed else None
-        lower = form.lower()
         if key is not None and self.need_both and (key[self.width - 1] is None or key[self.width + 1] is None):
             key = None  # a cue edge is no context: no rule (a word-level form may still follow)
+        if key is not None and changed and t is Tag.T and not self._punctuated and not self.is_rare(lower):
+            # Without sentence punctuation a common word fixed to Title is most often a sentence start
+            # the file does not mark ("all right That's it"): positional, so no context rule carries it
+            # to the same words elsewhere ("all right, that's it"); the raises below still apply.  Nor does
+            # the file's own "So" inside a cue make it intrinsic there: that may be a sentence start too.
+            key = None
         if key is None:
             pass
         elif key in self.rules and self.rules[key] not in (form, None):
             self.rules[key] = None  # the editor wrote this context two ways: no rule
         elif changed:
             self.rules[key] = form
+            self._count(key, pos)
         elif self.confirm and key not in self.rules:
             self.confirmed[key] = form  # an accept confirms this form here, it re-cases nothing
         # Word-level evidence: the forms the editor gave this word away from sentence starts.
         forms = self._seen.setdefault(lower, {})
         forms[form] = forms.get(form, 0) + 1
-        t = tag_of(form)
         if len(forms) == 1 and ((changed or self.settle_acronyms) and t in (Tag.U, Tag.M)
+                                and (forms[form] >= self.word_evidence or self._intrinsic(state, lower, form, pos))
                                 or (changed and t is Tag.T and forms[form] >= 2 and self.is_rare(lower))):
-            # UPPER/Mixed forms at once (accepted ones too, with settle_acronyms); a Title form only
-            # for a word the model barely knows (a name), from its second fix: common words are
-            # Title only in titles.
+            # UPPER/Mixed forms from their second decision, or at once where the file writes the word so
+            # elsewhere too (accepted ones count, with settle_acronyms); a Title form only for a word the
+            # model barely knows (a name), from its second fix: common words are Title only in titles.
             self.words[lower] = form
+        elif len(forms) == 1 and changed and t in (Tag.U, Tag.M) and self.word_evidence > 1:
+            # One fix is thin evidence: carried only where the model reads the word as a name or
+            # term too; the rest are raised for review (``_raise_disagreeing`` below).
+            self._apply_agreeing(state, lower, form, changes, decided)
         elif len(forms) > 1:
             self.words.pop(lower, None)
             if len(forms) == 2 and forms[form] == 1:
@@ -266,7 +319,8 @@ class Learner(HouseStyleLearning, RaisingRules):
         if (changed and self.raise_disagreeing and len(run) < 2  # not from titles: written both ways
                 and not (t is Tag.T and pos in self._line_starts)):  # a line's capital may be positional
             self._raise_disagreeing(state, pos, form, changes, decided,
-                                    sure_lower=None if self._punctuated or t is not Tag.T else UNPUNCTUATED_SURE_LOWER)
+                                    sure_lower=SURE_LOWER if t in (Tag.U, Tag.M) else
+                                    None if self._punctuated else UNPUNCTUATED_SURE_LOWER)
         if changed and self.raise_title_gaps and t is Tag.T:
             self._raise_title_gaps(state, pos, changes, decided)
         if changed and self.raise_after_title and t is Tag.T:
@@ -298,8 +352,38 @@ class Learner(HouseStyleLearning, RaisingRules):
             hi += 1 if cap(hi + 1) else 2
         return [(c, k) for k in range(lo, hi + 1)]
 
+    def _count(self, key: Context, pos: Pos) -> None:
+        n, cue = self._support.get(key, (0, pos[0]))
+        self._support[key] = (n + 1, cue)
+
+    def _intrinsic(self, state: ReviewState, lower: str, form: str, pos: Pos) -> bool:
+        """Whether the file writes the word ``form`` inside a sentence elsewhere (not at a sentence or line
+        start, not in a sound cue or label), where a human decided it or the model is sure: then the
+        form is the word's own (intrinsic), not its position's."""
+        for other in self._index.get(lower, ()):
+            if other == pos or self.initial(other) or other in self._line_starts or other in self._cats:
+                continue
+            w = state.word(other)
+            if w.form == form and (w.status not in OPEN or not w.needs_review(state.threshold)):
+                return True
+        return False
+
+    def _apply_agreeing(self, state: ReviewState, lower: str, form: str, changes: dict[Pos, Change],
+                        decided: set[Pos]) -> None:
+        """One fix's UPPER or Mixed form, carried to the occurrences inside sentences where the model
+        too reads the word as capitalised (P(lower) under a half): the context agrees."""
+        for other in self._index.get(lower, ()):
+            w = state.word(other)
+            if (other in decided or other in changes or w.status not in OPEN or other in self._cats
+                    or self.initial(other) or other in self._line_starts
+                    or w.probs is None or w.probs[0] >= 0.5):
+                continue
+            new = _with_case(w.form, form)
+            if new != w.form:
+                changes[other] = Change(other, w.form, w.status, new)
+
     def _apply_phrase(self, state: ReviewState, left: str | None, forms: tuple[str, ...], right: str | None,
-                      changes: dict[Pos, Change], decided: set[Pos], cue: int) -> None:
+                      changes: dict[Pos, Change], decided: set[Pos], cue: int, thin: bool = False) -> None:
         """Re-case a phrase where it appears whole between the same neighbours (taught in ``cue``).
 
         With ``raise_sure_phrases`` (on) a word the model is sure is lower case (``SURE_LOWER``) is
@@ -324,7 +408,8 @@ class Learner(HouseStyleLearning, RaisingRules):
                 if k == 0 and self.initial(pos) and tag_of(f) is Tag.L:
                     continue
                 new = _with_case(w.form, f)
-                if (self.raise_sure_phrases and new != w.form and new != new.lower() and w.probs is not None
+                if (thin and new != w.form and not w.needs_review(state.threshold)) or (
+                        self.raise_sure_phrases and new != w.form and new != new.lower() and w.probs is not None
                         and w.probs[0] >= SURE_LOWER):
                     if not w.needs_review(state.threshold):
                         changes[pos] = Change(pos, w.form, w.status, w.form,
@@ -353,6 +438,8 @@ class Learner(HouseStyleLearning, RaisingRules):
             if w.status not in OPEN:
                 continue  # never touch what a human reviewed (or what was already learned)
             ctx = self.context(state, pos)
+            if ctx in self._opening and pos not in self._line_starts:
+                continue  # taught at a line start: a capital there may be the position's
             form = self.rules.get(ctx)
             if form is None and ctx not in self.rules and anywhere is not None:
                 if tag_of(anywhere) is Tag.U and w.probs is not None and w.probs[0] >= SURE_LOWER:
@@ -365,6 +452,13 @@ class Learner(HouseStyleLearning, RaisingRules):
             if self.initial(pos) and tag_of(form) in (Tag.L, Tag.T):
                 continue  # a sentence start's capital is positional: neither lowered nor "learned"
             new = _with_case(w.form, form)
+            support = self._support.get(ctx)
+            if (self.thin_rules_raise and form is not anywhere and support is not None and support[0] < 2
+                    and new != w.form):
+                if not w.needs_review(state.threshold):
+                    changes[pos] = Change(pos, w.form, w.status, w.form,
+                                          raised=f"you wrote '{form}' between the same words in cue {support[1] + 1}")
+                continue
             settles = form is anywhere and self.settle_acronyms and tag_of(form) in (Tag.U, Tag.M)
             if new == w.form and not ((self.confirm or settles) and w.needs_review(state.threshold)):
                 continue
@@ -393,11 +487,17 @@ class Taught(Action):
         self._changes: list[Change] = []
         self._styles_before: StyleMap = {}
         self._checks_before: dict = {}
+        self._opening_before: set = set()
+        self._support_before: dict = {}
+        self._phrase_support_before: dict = {}
         self._rules_before: tuple[dict, dict, dict, dict, dict] = ({}, {}, {}, {}, {})
 
     def do(self, doc: Document, state: ReviewState) -> list[Decision]:
         self._styles_before = dict(self.learner.styles)
         self._checks_before = dict(self.learner._checks)
+        self._opening_before = set(self.learner._opening)
+        self._support_before = dict(self.learner._support)
+        self._phrase_support_before = dict(self.learner._phrase_support)
         self._rules_before = (dict(self.learner.rules), dict(self.learner.words), dict(self.learner.phrases),
                               {k: dict(v) for k, v in self.learner._seen.items()}, dict(self.learner.confirmed))
         decisions = self.human.do(doc, state)
@@ -435,6 +535,9 @@ class Taught(Action):
         self.human.undo(doc, state)
         self.learner.styles = dict(self._styles_before)
         self.learner._checks = dict(self._checks_before)
+        self.learner._opening = set(self._opening_before)
+        self.learner._support = dict(self._support_before)
+        self.learner._phrase_support = dict(self._phrase_support_before)
         (self.learner.rules, self.learner.words, self.learner.phrases,
          self.learner._seen, self.learner.confirmed) = self._rules_before
         if isinstance(self.human, EditText):
@@ -464,9 +567,12 @@ def make_learner(engine, language: str | None = None) -> Learner:
     cache: dict[str, bool] = {}
 
     def is_rare(word: str) -> bool:
-        # A word the tokenizer splits is one the model met too rarely to know as a whole.
+        # A word the tokenizer splits is one the model met too rarely to know as a whole; a contraction
+        # is split at its apostrophe whatever its stem ("that's"), so its stem decides: a common word
+        # fixed to Title twice at sentence starts a file does not mark is no name.
         if word not in cache:
-            cache[word] = len(engine.encoder.pieces([word])[0]) > 1
+            stem = re.split(r"['\u2019]", word)[0] or word
+            cache[word] = len(engine.encoder.pieces([stem])[0]) > 1
         return cache[word]
 
     # Spanish, French and Portuguese names and titles capitalise their first word only ("Ministerio de

@@ -48,8 +48,9 @@ import re
 from dataclasses import dataclass, field
 
 PROFILE_SCHEMA = 1
-KINDS = ("phrase", "context", "word", "confirm", "ask")
-CHANGING = ("phrase", "context", "word")  # the kinds that re-case words; confirm and ask only steer the review
+KINDS = ("phrase", "context", "word", "confirm", "ask", "term")
+CHANGING = ("phrase", "context", "word")  # the kinds learned from decisions that re-case words
+IMPORTED = ("term",)  # the kinds a user hands in (review/terms.py); a rebuild from the logs keeps them
 NAME_RE = re.compile(r"^[\w][\w .()+-]{0,79}$")
 STYLE_NAMES = {"lower", "upper", "title", "model"}
 CATEGORY_NAMES = {"sound-cues", "speaker-labels"}
@@ -67,9 +68,13 @@ class Entry:
     decisions: int = 0   # human decisions for this form
     changes: int = 0     # of which changed the model's form
     files: int = 0       # files it was decided in
+    source: str = ""     # an imported entry: the list it came from (a term list's file name)
 
     def as_json(self) -> dict:
-        return {"form": self.form, "decisions": self.decisions, "changes": self.changes, "files": self.files}
+        out: dict = {"form": self.form, "decisions": self.decisions, "changes": self.changes, "files": self.files}
+        if self.source:
+            out["source"] = self.source
+        return out
 
 
 @dataclass
@@ -119,7 +124,21 @@ class Profile:
             return f"your profile confirms '{e.form}' ({evidence})"
         if kind == "ask":
             return f"your profile saw this written '{e.form}'{where} ({evidence}): check it"
+        if kind == "term":
+            return f"the term list '{e.source}' writes '{e.form}'"
         return f"your profile writes this '{e.form}'{where} ({evidence})"
+
+    def add_terms(self, terms) -> int:
+        """Import a term list (``terms.TermList``) as ``term`` entries; a term already there takes the new
+        list's form.  Returns the number of entries added or changed."""
+        n = 0
+        for term in terms.terms:
+            key = term.lower()
+            old = self.entries["term"].get(key)
+            if old is None or (old.form, old.source) != (term, terms.name):
+                self.entries["term"][key] = Entry(term, source=terms.name)
+                n += 1
+        return n
 
     def size(self) -> int:
         return sum(len(self.active(k)) for k in KINDS) + len(self.active_styles())
@@ -169,9 +188,11 @@ class Profile:
                 if not (isinstance(key, str) and isinstance(e, dict) and isinstance(e.get("form"), str)
                         and all(isinstance(e.get(n, 0), int) and e.get(n, 0) >= 0
                                 for n in ("decisions", "changes", "files"))
+                        and isinstance(e.get("source", ""), str)
                         and _consistent(kind, key, e["form"])):
                     raise ProfileError(f"{origin}: invalid {kind} entry {key!r}")
-                entries[kind][key] = Entry(e["form"], e.get("decisions", 0), e.get("changes", 0), e.get("files", 0))
+                entries[kind][key] = Entry(e["form"], e.get("decisions", 0), e.get("changes", 0), e.get("files", 0),
+                                           e.get("source", ""))
         removed = data.get("removed", [])
         if not isinstance(removed, list) or not all(isinstance(r, str) for r in removed):
             raise ProfileError(f"{origin}: invalid list of removed entries")
@@ -186,7 +207,7 @@ def _consistent(kind: str, key: str, form: str) -> bool:
     if kind in ("context", "ask"):
         parts = key.split("|")
         return len(parts) == 3 and parts[1] == form.lower() and bool(form)
-    return key == form.lower() and (kind != "phrase" or " " in key)
+    return bool(form) and key == form.lower() and (kind != "phrase" or " " in key)
 
 
 def valid_name(name: str) -> bool:
@@ -197,5 +218,5 @@ def context_key(left: str, sep_left: str, lower: str, sep_right: str, right: str
     return f"{left}{sep_left}|{lower}|{sep_right}{right}"
 
 
-__all__ = ["CATEGORY_NAMES", "CHANGING", "Entry", "KINDS", "PROFILE_SCHEMA", "Profile", "ProfileError", "context_key",
+__all__ = ["CATEGORY_NAMES", "CHANGING", "IMPORTED", "Entry", "KINDS", "PROFILE_SCHEMA", "Profile", "ProfileError", "context_key",
            "valid_name"]

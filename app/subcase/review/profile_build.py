@@ -27,7 +27,7 @@ from typing import Iterable, Iterator
 from subcase.casing import Tag, tag_of
 
 from .editlog import EDITLOG_SCHEMA
-from .profile import CATEGORY_NAMES, CHANGING, KINDS, Entry, Profile, ProfileError, context_key, valid_name
+from .profile import CATEGORY_NAMES, CHANGING, IMPORTED, KINDS, Entry, Profile, ProfileError, context_key, valid_name
 
 MIN_EVIDENCE = 2          # agreeing decisions an entry needs (one fix is an anecdote)
 MIN_FILES = 2             # files they come from: one file's convention may be its own
@@ -395,7 +395,15 @@ def updated(profile: Profile, new_log: Path) -> Profile:
     if missing:
         raise ProfileError(f"profile {profile.name} was built from {len(missing)} log(s) not on this computer "
                            f"(first: {missing[0]}); rebuild it with subcase profile build")
-    return build_from_logs(profile.name, profile.model_version, [*map(Path, names), Path(new_log)], profile.removed)
+    out = build_from_logs(profile.name, profile.model_version, [*map(Path, names), Path(new_log)], profile.removed)
+    keep_imported(profile, out)
+    return out
+
+
+def keep_imported(old: Profile, new: Profile) -> None:
+    """What the user handed in (term lists) is no evidence from the logs: a rebuild keeps it."""
+    for kind in IMPORTED:
+        new.entries[kind] = {**old.entries[kind], **new.entries[kind]}
 
 
 def decisions_from_corrected(doc, model_forms: list[list[str]] | None = None) -> list[dict]:
