@@ -1,3 +1,3 @@
 """Fallback version for frozen bundles; kept equal to pyproject.toml by a test."""
 
-VERSION = "0.2.0"
+VERSION = "0.3.0"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from subcase.cli import main
 from subcase.review import profile_store
 
@@ -48,6 +50,7 @@ def test_simulate_review_with_terms(tmp_path, engine, capsys):
     assert without != with_terms
 
 
+@pytest.mark.model  # stores the terms under the shipped model's version
 def test_profile_terms_imports_a_subtitle_edit_names_list(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("SUBCASE_DATA_DIR", str(tmp_path / "data"))
     names = tmp_path / "en_names.xml"

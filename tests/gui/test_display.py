@@ -82,6 +82,7 @@ def test_a_wayland_socket_is_a_display(tmp_path):
 
 
 @linux_only
+@pytest.mark.model  # the smoke test cases the example file
 @pytest.mark.skipif(shutil.which("Xvfb") is None, reason="Xvfb is not installed (apt-get install xvfb)")
 def test_a_real_x_server_passes_and_the_x11_plugin_shows_the_window(tmp_path):
     n = _free_display()

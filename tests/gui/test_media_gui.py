@@ -395,6 +395,7 @@ def test_help_lists_the_media_keys(qtbot, make_window):
     assert len(keys) == len(set(keys)), "a key is bound twice"
 
 
+@pytest.mark.model  # the smoke test cases the subtitle
 def test_smoke_test_entry_point_opens_the_media(tmp_path):
     sub = subtitle(tmp_path / "films")
     write_wav(sub.with_suffix(".wav"))
