@@ -154,7 +154,7 @@ def convert_file(engine: CasingEngine, planned: PlannedOutput, mode: Mode | str 
                  styles: dict | None = None, adapt: Adapt | None = None, lang: str = "auto") -> FileResult:
     """Case one file to the output its plan gives.  Raises only ``CasingCancelled``.
 
-    ``adapt(doc, casing)`` re-cases the cased document further (a profile, issue 16)
+    ``adapt(doc, casing)`` re-cases the cased document further (a profile)
     and returns the words it changed.
 
     ``styles`` maps a house-style category (sound cues, speaker labels) to its

@@ -4,7 +4,7 @@ Decided once, before any file is read or converted, so a conflict never
 shows up halfway through a batch and no output ever replaces an input, an
 earlier output of the same run, or the ``--details``/``--json`` report.
 
-Rules (README, "Batch conversion"):
+Rules (docs/guide/command-line.md and docs/guide/batch.md):
 
 - A file given by name goes to ``OUTDIR/<its stem>.<format>``; a file found
   in a folder the user gave keeps its path below that folder

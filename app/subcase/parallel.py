@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
 
 # multiprocessing and concurrent.futures are imported where a pool starts: a
-# one-file convert (the common case at a prompt) should not pay ~25 ms for them
+# one-file convert (the common case at a prompt) should not pay for their imports
 
 ProgressFn = Callable[[int, int, int, int], None]
 FileDoneFn = Callable[[FileResult], None]
@@ -58,12 +58,10 @@ WORKER_DIED = "the worker process converting it stopped unexpectedly (killed, or
 POLL_S = 0.05  # how often the parent looks at progress and at ``cancel`` while files run
 
 
-# Starting the workers costs about 0.5 s of wall time (a fresh interpreter, the
-# imports, the model) that one process has paid already.  Measured on the
-# project's 2-core machine while it was shared: the 22 dev files (69 KB) took
-# 2.5 s with 2 jobs against 2.0 s with 1, two films (243 KB) 5.0 s against
-# 4.5 s, and eight films (970 KB) 12.4 s against 17.2 s.  So when the user does
-# not ask for a number, a batch under this size stays in one process.
+# Starting the workers costs wall time (a fresh interpreter, the imports, the
+# model) that one process has paid already, and a small batch does not earn it
+# back (docs/research/2026-11-28-measurements-behind-code-comments.md).  So when the user does not ask for a number, a batch under this
+# size stays in one process.
 SMALL_BATCH_BYTES = 512 * 1024
 
 
@@ -162,8 +160,8 @@ def _context() -> multiprocessing.context.BaseContext:
         return multiprocessing.get_context("spawn")
     ctx = multiprocessing.get_context("forkserver")
     # The fork server imports numpy, onnxruntime and the engine once and every
-    # worker is forked from it with them loaded (no model, no thread pool yet):
-    # two workers started 0.1-0.3 s sooner in alternating runs here.
+    # worker is forked from it with them loaded (no model, no thread pool yet), so
+    # workers start sooner.
     ctx.set_forkserver_preload(["subcase.parallel"])
     return ctx
 

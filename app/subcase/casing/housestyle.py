@@ -28,14 +28,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import Enum
-from typing import Callable, Protocol, Sequence
+from typing import Protocol, Sequence
 
 from subcase.subtitles import Document
 
-from .tags import TAGS, Tag, tag_of
+from .tags import TAGS, Tag, TagWriter, tag_of
 
 Pos = tuple[int, int]  # (cue index, index among the cue's cased words)
-TagWriter = Callable[[str, Tag], str]
 
 
 class StyleWord(Protocol):
@@ -141,7 +140,7 @@ def name_tag(w: StyleWord) -> Tag:
     return Tag.M if p[Tag.M] > p[Tag.T] else Tag.T
 
 
-def style_form(w: StyleWord, style: Style, former: TagWriter, plain: str | None = None) -> str:
+def style_form(w: StyleWord, style: Style, write_tag: TagWriter, plain: str | None = None) -> str:
     """The word written in ``style``.
 
     ``plain`` is the model's form for the word when the cue's words are cased
@@ -150,14 +149,14 @@ def style_form(w: StyleWord, style: Style, former: TagWriter, plain: str | None 
     if style is Style.MODEL:
         return w.proposed
     if style is Style.UPPER:
-        return former(w.form, STYLE_TAG[style])
+        return write_tag(w.form, STYLE_TAG[style])
     if style in (Style.LOWER, Style.TITLE):
         if plain is not None:
             if tag_of(plain) is not Tag.L:
                 return _with_case(w.form, plain)
         elif is_name(w):
-            return former(w.form, name_tag(w))
-    return former(w.form, STYLE_TAG[style])
+            return write_tag(w.form, name_tag(w))
+    return write_tag(w.form, STYLE_TAG[style])
 
 
 def _with_case(word: str, form: str) -> str:

@@ -65,10 +65,8 @@ class OnnxSession:
     batches through the session at once, from as many Python threads (a session may
     be run concurrently, and ONNX Runtime lets go of the GIL while it runs).  Two
     intra-op threads per batch instead wake the second thread for each of the graph's
-    many small operators: on the 2-core host a film cased 1.26x as fast this way with
-    the users' AVX2 int8 kernel, 1.07x with AMX (``bench/session_pool.py``).  A
-    session per thread is no faster and holds a second copy of the pre-packed weights
-    (50 MB more).
+    many small operators, which costs more than it brings; a session per thread is no
+    faster and holds a second copy of the pre-packed weights (docs/research/2026-11-28-measurements-behind-code-comments.md).
     """
 
     def __init__(self, model_path: Path, threads: int | None = None):
@@ -88,8 +86,8 @@ class OnnxSession:
         opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
         try:
             # The model is exported with LayerNormalization and its residual Add apart:
-            # ORT's fused SkipLayerNormalization took 2.9x as long as the two ops here
-            # (0.19 s vs 0.066 s of a 0.9 s film), so the session must not re-fuse them.
+            # ORT's fused SkipLayerNormalization is slower than the two ops on this int8 graph,
+            # so the session must not re-fuse them (docs/research/2026-11-28-measurements-behind-code-comments.md).
             self._session = ort.InferenceSession(str(model_path), sess_options=opts,
                                                  providers=["CPUExecutionProvider"],
                                                  disabled_optimizers=["SkipLayerNormFusion"])

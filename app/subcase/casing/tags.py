@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from enum import Enum
-from typing import Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
 
 class Tag(str, Enum):
@@ -30,6 +30,9 @@ class Tag(str, Enum):
 
 TAGS: tuple[Tag, ...] = (Tag.L, Tag.T, Tag.U, Tag.M)
 TAG_NAMES = {Tag.L: "lower", Tag.T: "Title", Tag.U: "UPPER", Tag.M: "Mixed"}
+# A word written in a tag's form (CasingEngine.form, the lexicon's masks for Mixed): what house style,
+# learning, profiles and the review keys are given, so they need no engine of their own.
+TagWriter = Callable[[str, Tag], str]
 
 _POSSESSIVES = ("'s", "\u2019s")
 # French elision: a lower-case article, pronoun or conjunction joined to the next word by an apostrophe.

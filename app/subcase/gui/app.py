@@ -26,9 +26,8 @@ def tune_interpreter() -> None:
 
     Workers run Python between model calls, and painting the cue view calls
     back into Python many times; each callback waits up to one switch
-    interval for the GIL.  Measured with bench/gui_bench.py while a 1,500-cue
-    film opens and cases on 2 cores: worst event-loop gap 160-260 ms at 1 ms,
-    65-116 ms at 0.2 ms, 63-66 ms at 0.1 ms, with the same casing time.
+    interval for the GIL, so a short interval keeps the window responsive at
+    no cost to casing time (docs/research/2026-11-28-measurements-behind-code-comments.md).
     """
     sys.setswitchinterval(0.0001)
 

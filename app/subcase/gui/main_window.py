@@ -226,7 +226,7 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
         elif self.session.state.current is None:
             self.details.show_nothing()
         else:
-            self.details.show_word(self.session.state, self.session.state.current, self._form)
+            self.details.show_word(self.session.state, self.session.state.current, self._write_tag)
 
     def _set_title(self) -> None:
         if self.doc is None or self.doc.path is None:

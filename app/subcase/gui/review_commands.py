@@ -61,7 +61,7 @@ class ReviewCommandsMixin:
 
     cue_edit_dialog: QDialog | None = None  # the F2 box while it is open
 
-    def _form(self, word: str, tag: Tag) -> str:
+    def _write_tag(self, word: str, tag: Tag) -> str:
         engine = self.engines.loaded
         return engine.form(word, tag) if engine is not None else apply_tag(word, tag)
 
@@ -211,7 +211,7 @@ class ReviewCommandsMixin:
         pos = self.current_pos()
         if pos is None or self.session is None:
             return
-        self._push(SetTag(pos, tag, self._form))
+        self._push(SetTag(pos, tag, self._write_tag))
         if advance:
             self._advance(pos)
 
@@ -229,8 +229,8 @@ class ReviewCommandsMixin:
         pos = self.current_pos()
         if pos is None or self.session is None:
             return
-        tag = next_distinct_tag(self.session.state.word(pos), self._form)
-        self._push(SetTag(pos, tag, self._form))
+        tag = next_distinct_tag(self.session.state.word(pos), self._write_tag)
+        self._push(SetTag(pos, tag, self._write_tag))
 
     def accept_word(self) -> None:
         pos = self.current_pos()
@@ -420,7 +420,7 @@ class ReviewCommandsMixin:
         menu = QMenu(self)
         menu.setAttribute(Qt.WA_DeleteOnClose)
         for tag, p in w.alternatives():
-            form = self._form(w.form, tag)
+            form = self._write_tag(w.form, tag)
             label = f"{TAG_NAMES[tag]}: {form}" + (f"  ({p:.0%})" if w.probs is not None else "")
             a = menu.addAction(label.replace("&", "&&"))
             a.setData(tag.value)

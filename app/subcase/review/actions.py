@@ -10,15 +10,15 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, replace
-from typing import Callable, Sequence
+from typing import Sequence
 
 from subcase.casing import TAGS, TAG_NAMES, Tag, WordCasing
+from subcase.casing.tags import TagWriter
 from subcase.subtitles import Document
 from subcase.subtitles.words import has_letters
 
 from .state import Pos, ReviewState, ReviewWord, Status
 
-TagWriter = Callable[[str, Tag], str]  # a word written with a tag (CasingEngine.form)
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,8 +61,8 @@ def _status_for(w: ReviewWord, form: str) -> Status:
 class SetTag(Action):
     """Write the current word with another tag (lower, Title, UPPER, Mixed)."""
 
-    def __init__(self, pos: Pos, tag: Tag, write: TagWriter):
-        self.pos, self.tag, self.write = pos, Tag(tag), write
+    def __init__(self, pos: Pos, tag: Tag, write_tag: TagWriter):
+        self.pos, self.tag, self.write_tag = pos, Tag(tag), write_tag
         self.cues = (pos[0],)
         self.focus = pos
         self.label = f"Set word to {TAG_NAMES[self.tag]}"
@@ -76,7 +76,7 @@ class SetTag(Action):
             return self._do_pieces(doc, state, places)
         w = state.word(self.pos)
         self._before = _snap(w)
-        new = self.write(w.form, self.tag)
+        new = self.write_tag(w.form, self.tag)
         if new != w.form:
             doc.recase(w.cue_index, [(w.start, w.end, new)])
         old = w.form
@@ -89,7 +89,7 @@ class SetTag(Action):
         words = [state.word(p) for p in places]
         self._places, self._pieces = places, [_snap(w) for w in words]
         whole = "".join(w.form for w in words)
-        new = self.write(whole, self.tag)
+        new = self.write_tag(whole, self.tag)
         if len(new) != len(whole):  # a capital of two letters cannot be cut into the pieces
             new = whole
         decisions, at = [], 0
@@ -124,7 +124,7 @@ def cycle_tag(current: Tag) -> Tag:
     return TAGS[(TAGS.index(current) + 1) % len(TAGS)]
 
 
-def next_distinct_tag(w: ReviewWord, write: TagWriter) -> Tag:
+def next_distinct_tag(w: ReviewWord, write_tag: TagWriter) -> Tag:
     """The tag Space cycles ``w`` to: the next one that writes a different form.
 
     M without a lexicon entry writes the same form as T, and a one-letter word
@@ -133,7 +133,7 @@ def next_distinct_tag(w: ReviewWord, write: TagWriter) -> Tag:
     tag = w.tag
     for _ in range(len(TAGS)):
         tag = cycle_tag(tag)
-        if write(w.form, tag) != w.form:
+        if write_tag(w.form, tag) != w.form:
             return tag
     return tag
 

@@ -4,7 +4,7 @@ Every record is written, flushed and fsynced before the action returns, so a
 crash (or a power cut) loses at most the decision being made.  Records are
 only ever appended.  A reader skips a torn last line.
 
-File naming (documented in the README): ``<data dir>/edit-logs/<key>.jsonl``
+File naming (docs/reference/edit-log.md): ``<data dir>/edit-logs/<key>.jsonl``
 where ``<key>`` is ``<subtitle file stem>.<first 12 hex digits of the sha256
 of its absolute path>`` (see ``storage.file_key``), one log per opened file,
 appended to across sessions; each record names its session.
@@ -149,7 +149,7 @@ class EditLogError(SubcaseError):
     """The edit log cannot be created or written; ``path`` is the log file.
 
     Never swallowed: the session rolls back the decision it could not log and
-    the editor asks the user what to do (README, "Edit log").
+    the editor asks the user what to do (docs/reference/edit-log.md).
     """
 
 

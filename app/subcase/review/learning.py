@@ -50,9 +50,9 @@ start, then pushed onto every ``and``), so every rule is narrow:
   One fix can mislead, so the next restyled cue is raised for a check
   (``style_learning``).
 
-Confirmations from accepts (``confirm``) and raising the neighbours of a
-change (``raise_neighbours``) were measured and are off: they cost more
-visits than they caught errors (docs/research/2026-11-24-learning-rules.md).
+Confirmations from accepts and raising the neighbours of a change were
+measured and left out: they cost more visits than they caught errors
+(docs/research/2026-11-24-learning-rules.md).
 A learned phrase raises for review, rather than capitalises, a word the model
 is sure is lower case (``raise_sure_phrases``).
 
@@ -93,20 +93,16 @@ IsRare = Callable[[str], bool]
 class Learner(HouseStyleLearning, RaisingRules):
     """What the editor taught in this file so far, and where it applies."""
 
-    former: TagWriter
+    write_tag: TagWriter
     is_rare: IsRare = lambda w: False
     rules: dict[Context, str | None] = field(default_factory=dict)  # context -> its middle word's form (None: conflicting)
-    confirmed: dict[Context, str] = field(default_factory=dict)   # context -> a form the editor accepted there
     # multi-word names and titles: (left neighbour, *lowercased words, right neighbour) -> forms
     phrases: dict[tuple[str | None, ...], tuple[str, ...]] = field(default_factory=dict)
     words: dict[str, str] = field(default_factory=dict)            # lowercased word -> form, any context
     styles: StyleMap = field(default_factory=dict)                 # category -> style, learned or chosen
     width: int = 2           # neighbours on each side in a context rule (1 broke 3 words for 5 fixed)
-    need_both: bool = False  # a context rule needs a word on both sides (not a cue edge)
     # Measured with simulate-review on the dev subtitles and left off by default, because
     # neither beats moving the threshold (docs/research/2026-11-24-learning-rules.md):
-    confirm: bool = False      # an accept settles flagged words with the same form in the same context
-    raise_neighbours: int = 0  # words on each side of a change raised for review
     # "word" | "bigram" | "": after a fix, raise for review the other occurrences cased otherwise
     # (never changes them).  "word" catches 7 more errors for 40 more visits at threshold 0.9
     # on the dev subtitles (a better rate than lowering the threshold), and is on.
@@ -217,11 +213,9 @@ class Learner(HouseStyleLearning, RaisingRules):
                 continue
             decided.add(pos)
             self._learn_one(doc, state, pos, d, changes, decided)
-        if self.raise_neighbours:
-            self._raise(state, decisions, changes, decided)
         # a change of form, or of status only (a word settled in the style it already has, or put back)
         return [ch for ch in changes.values()
-                if ch.after_form != ch.before_form or ch.after_status is not ch.before_status or self.confirm
+                if ch.after_form != ch.before_form or ch.after_status is not ch.before_status
                 or ch.raised is not None]
 
     def learn_from_reviewed(self, doc: Document, state: ReviewState) -> None:
@@ -278,8 +272,6 @@ class Learner(HouseStyleLearning, RaisingRules):
             self._apply_phrase(state, left, words, right, changes, decided, pos[0],
                                thin=self.thin_rules_raise and self._phrase_support[pkey] < 2)
         key: Context | None = self.context(state, pos) if len(run) < 2 or not changed else None
-        if key is not None and self.need_both and (key[self.width - 1] is None or key[self.width + 1] is None):
-            key = None  # a cue edge is no context: no rule (a word-level form may still follow)
         if key is not None and changed and t is Tag.T and not self._punctuated and not self.is_rare(lower):
             # Without sentence punctuation a common word fixed to Title is most often a sentence start
             # the file does not mark ("all right That's it"): positional, so no context rule carries it
@@ -293,8 +285,6 @@ class Learner(HouseStyleLearning, RaisingRules):
         elif changed:
             self.rules[key] = form
             self._count(key, pos)
-        elif self.confirm and key not in self.rules:
-            self.confirmed[key] = form  # an accept confirms this form here, it re-cases nothing
         # Word-level evidence: the forms the editor gave this word away from sentence starts.
         forms = self._seen.setdefault(lower, {})
         forms[form] = forms.get(form, 0) + 1
@@ -415,7 +405,7 @@ class Learner(HouseStyleLearning, RaisingRules):
                         changes[pos] = Change(pos, w.form, w.status, w.form,
                                               raised=f"you wrote '{' '.join(forms)}' in cue {cue + 1}")
                     continue
-                if new != w.form or (self.confirm and w.needs_review(state.threshold)):
+                if new != w.form:
                     changes[pos] = Change(pos, w.form, w.status, new)
 
     def _settle(self, state: ReviewState, lower: str, form: str, changes: dict[Pos, Change],
@@ -446,8 +436,6 @@ class Learner(HouseStyleLearning, RaisingRules):
                     continue  # the model is sure this one is lower case: see SURE_LOWER
                 form = anywhere
             if form is None:
-                if self.confirmed.get(ctx) == w.form and w.needs_review(state.threshold):
-                    changes[pos] = Change(pos, w.form, w.status, w.form)
                 continue
             if self.initial(pos) and tag_of(form) in (Tag.L, Tag.T):
                 continue  # a sentence start's capital is positional: neither lowered nor "learned"
@@ -460,7 +448,7 @@ class Learner(HouseStyleLearning, RaisingRules):
                                           raised=f"you wrote '{form}' between the same words in cue {support[1] + 1}")
                 continue
             settles = form is anywhere and self.settle_acronyms and tag_of(form) in (Tag.U, Tag.M)
-            if new == w.form and not ((self.confirm or settles) and w.needs_review(state.threshold)):
+            if new == w.form and not (settles and w.needs_review(state.threshold)):
                 continue
             changes[pos] = Change(pos, w.form, w.status, new)
 
@@ -490,7 +478,7 @@ class Taught(Action):
         self._opening_before: set = set()
         self._support_before: dict = {}
         self._phrase_support_before: dict = {}
-        self._rules_before: tuple[dict, dict, dict, dict, dict] = ({}, {}, {}, {}, {})
+        self._rules_before: tuple[dict, dict, dict, dict] = ({}, {}, {}, {})
 
     def do(self, doc: Document, state: ReviewState) -> list[Decision]:
         self._styles_before = dict(self.learner.styles)
@@ -499,7 +487,7 @@ class Taught(Action):
         self._support_before = dict(self.learner._support)
         self._phrase_support_before = dict(self.learner._phrase_support)
         self._rules_before = (dict(self.learner.rules), dict(self.learner.words), dict(self.learner.phrases),
-                              {k: dict(v) for k, v in self.learner._seen.items()}, dict(self.learner.confirmed))
+                              {k: dict(v) for k, v in self.learner._seen.items()})
         decisions = self.human.do(doc, state)
         self.focus = self.human.focus
         if isinstance(self.human, EditText):
@@ -539,7 +527,7 @@ class Taught(Action):
         self.learner._support = dict(self._support_before)
         self.learner._phrase_support = dict(self._phrase_support_before)
         (self.learner.rules, self.learner.words, self.learner.phrases,
-         self.learner._seen, self.learner.confirmed) = self._rules_before
+         self.learner._seen) = self._rules_before
         if isinstance(self.human, EditText):
             self.learner.prepare(doc, state)
         self.focus = self.human.focus

@@ -32,8 +32,8 @@ What it holds:
 
 No model adaptation is stored: a correction of the tagging head fitted in
 numpy on the hidden states of the words decided in earlier files turned about
-as many unseen words wrong as right (``docs/research/scripts/head_update.py --series``; README,
-"Profiles").
+as many unseen words wrong as right (``docs/research/scripts/head_update.py --series``;
+docs/research/2026-11-23-profiles-on-a-series.md).
 
 The file is JSON, versioned (``PROFILE_SCHEMA``), validated on load and
 never executed.  A profile records the model it was built with; one from

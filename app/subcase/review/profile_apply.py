@@ -73,7 +73,7 @@ def _with_case(word: str, form: str) -> str:
     return "".join(f if a.lower() == f.lower() else a for a, f in zip(word, form)) if len(word) == len(form) else word
 
 
-def apply_profile(doc: Document, state: ReviewState, profile: Profile, former: TagWriter,
+def apply_profile(doc: Document, state: ReviewState, profile: Profile, write_tag: TagWriter,
                   is_rare: Callable[[str], bool] = lambda w: False, engine=None) -> ProfileApplication:
     """Re-case the unreviewed words of ``doc`` from ``profile``; returns what changed.
 
@@ -105,7 +105,7 @@ def apply_profile(doc: Document, state: ReviewState, profile: Profile, former: T
         plain = plain_forms(engine, state.cues, mine) if engine is not None and mine else {}
         for pos, cat in sorted(mine.items()):
             w = state.word(pos)
-            new = style_form(w, chosen[cat], former, plain.get(pos))
+            new = style_form(w, chosen[cat], write_tag, plain.get(pos))
             # A style is sure of its category's case; a word it writes otherwise rests on a guess that
             # the word is a name ("(react)", a gloss, taken for the library React), so that one is
             # checked where the model doubted it.

@@ -24,7 +24,7 @@ in docs/research/2026-11-24-learning-rules.md):
   quotation (``raise_quoted_titles``): a quoted title the model read as prose ("involving users in
   web projects for better, easier accessibility"); the other four languages capitalise a title's
   first word only;
-- measured and left off: the words on each side of any change (``raise_neighbours``).
+- measured and left out: the words on each side of any change (see the research log).
 
 A mixin of ``learning.Learner``, whose fields it uses (the ``raise_*`` settings, ``_index``,
 ``_cats``, ``_quoted``, ``initial``, ``neighbours``).
@@ -32,13 +32,10 @@ A mixin of ``learning.Learner``, whose fields it uses (the ``raise_*`` settings,
 
 from __future__ import annotations
 
-from typing import Iterable
-
 from subcase.casing import Tag, tag_of
 from subcase.casing.housestyle import Category
 from subcase.subtitles import Document
 
-from .actions import Decision
 from .changes import OPEN, Change
 from .state import Pos, ReviewState, ReviewWord, Status
 
@@ -77,7 +74,6 @@ def pos_of(state: ReviewState, w: ReviewWord) -> Pos | None:
 
 
 class RaisingRules:
-    raise_neighbours: int
     raise_disagreeing: str
     raise_title_gaps: int
     raise_after_title: bool
@@ -102,22 +98,6 @@ class RaisingRules:
         w = state.word(pos)
         if w.status in OPEN and not w.needs_review(state.threshold):
             changes[pos] = Change(pos, w.form, w.status, w.form, raised=why)
-
-    def _raise(self, state: ReviewState, decisions: Iterable[Decision], changes: dict[Pos, Change],
-               decided: set[Pos]) -> None:
-        """Errors come in runs (titles, names, terms): the words beside a changed word are
-        raised for review, whatever their confidence, unless already decided or learned."""
-        for d in decisions:
-            if d.word is None or d.final == d.before:
-                continue
-            pos = pos_of(state, d.word)
-            if pos is None or pos in self._cats:
-                continue
-            c, s = pos
-            for k in range(s - self.raise_neighbours, s + self.raise_neighbours + 1):
-                if k != s and 0 <= k < len(state.cues[c]):
-                    self._raise_at(state, (c, k), f"next to '{d.final}', which you changed in cue {c + 1}",
-                                   changes, decided)
 
     def _lower_raised(self, state: ReviewState, lower: str, changes: dict[Pos, Change], decided: set[Pos]) -> None:
         """The editor has now written the word two ways: the occurrences raised because of

@@ -242,7 +242,7 @@ class ReviewSession:
                      if w.probs else None,
                      confidence=round(w.confidence, 6) if w.probs else None,
                      proposed=w.proposed, before=d.before, final=d.final, final_tag=w.tag.value)
-            if self.log is not None:  # neighbours, sentence start, category: a profile reads them (issue 16)
+            if self.log is not None:  # neighbours, sentence start, category: a profile reads them
                 r["context"] = record_context(self.doc, self.state, self.learner, w)
         return r
 

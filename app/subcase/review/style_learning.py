@@ -12,7 +12,7 @@ to what it was and the category is left to the model.  Measured on the multiling
 files (docs/research/2026-11-23-simulated-review.md).
 
 A mixin of ``learning.Learner``, whose fields it uses (``styles``, ``_checks``, ``_cats``,
-``_plain``, ``plain``, ``former``, ``check_styles``, ``settle_styled``).
+``_plain``, ``plain``, ``write_tag``, ``check_styles``, ``settle_styled``).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ _CATEGORY_NAMES = {Category.SOUND: "sound cues", Category.LABEL: "speaker labels
 
 class HouseStyleLearning:
     styles: StyleMap
-    former: TagWriter
+    write_tag: TagWriter
     check_styles: bool
     settle_styled: bool
     plain: Callable[[list, dict], dict[Pos, tuple[str, float]]] | None
@@ -66,7 +66,7 @@ class HouseStyleLearning:
             w = state.word(pos)
             if w.status not in OPEN:
                 continue
-            new = style_form(w, style, self.former, plain.get(pos))
+            new = style_form(w, style, self.write_tag, plain.get(pos))
             if new != w.form:
                 changes[pos] = Change(pos, w.form, w.status, new)
                 done[pos] = (w.form, w.status, new)
