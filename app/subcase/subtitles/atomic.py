@@ -380,22 +380,13 @@ def write_in_folder(folder: Path, relative: Path, data: bytes, replace: bool = F
         remove_stale_temps(dir_fd=dir_fd)
         mode = _mode_to_keep(target, name, dir_fd, replace)
         tmp = _Temp(target, data, mode, dir_fd=dir_fd)
-        try:
-            if BEFORE_REPLACE is not None:
+        if BEFORE_REPLACE is not None:
+            try:
                 BEFORE_REPLACE(tmp.path)
-            if replace:
-                os.replace(tmp.name, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
-            else:
-                try:
-                    _link_without_replacing(tmp, name)
-                except FileExistsError:
-                    raise OutputExistsError("exists already (it appeared while the run went on); not replaced",
-                                            target) from None
+            except BaseException:
                 tmp.discard()
-        except BaseException:
-            tmp.discard()
-            raise
-        tmp.close()
+                raise
+        _put_in_place(tmp, name, target, replace)
         os.fsync(dir_fd)
         return target
     finally:
@@ -434,18 +425,25 @@ def _write_in_folder_by_path(folder: Path, relative: Path, data: bytes, replace:
     target = here / relative.name
     remove_stale_temps(here)
     mode = _mode_to_keep(target, str(target), None, replace)
-    tmp = _write_temp(target, data, mode)
+    _put_in_place(_write_temp(target, data, mode), target, target, replace)
+    return target
+
+
+def _put_in_place(tmp: _Temp, name: Path | str, target: Path, replace: bool) -> None:
+    """Give the fsynced temporary its name (``name``, relative to ``tmp.dir_fd`` when it has one):
+    replacing what stands there, or only while the name is still free (``OutputExistsError``
+    otherwise, even when another process takes it meanwhile).  The temporary is let go of either way."""
     try:
         if replace:
-            os.replace(tmp.path, target)
+            os.replace(tmp.name, name, src_dir_fd=tmp.dir_fd, dst_dir_fd=tmp.dir_fd)
         else:
             try:
-                _link_without_replacing(tmp, target)
+                _link_without_replacing(tmp, name)
             except FileExistsError:
                 raise OutputExistsError("exists already (it appeared while the run went on); not replaced",
                                         target) from None
-        tmp.discard()
+            tmp.discard()  # the new name holds the file: the temporary name goes
     except BaseException:
         tmp.discard()
         raise
-    return target
+    tmp.close()
