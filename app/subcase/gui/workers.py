@@ -86,23 +86,31 @@ class LoadSignals(QObject):
     failed = Signal(str)
 
 
-class LoadAndCaseTask(QRunnable):
+class CancellableTask(QRunnable):
+    """A background task the window keeps a reference to while it runs (no auto-delete), can
+    cancel (``cancel``; the task polls ``_cancel``) and can wait for (``done``, set when ``run`` ends)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setAutoDelete(False)
+        self._cancel = threading.Event()
+        self.done = threading.Event()
+
+    def cancel(self) -> None:
+        self._cancel.set()
+
+
+class LoadAndCaseTask(CancellableTask):
     def __init__(self, path: Path, engines: EngineHolder, mode: str = "restore", threshold: float | None = None,
                  styles: dict | None = None, restoring: dict | None = None):
         super().__init__()
         self.restoring = restoring  # the crash-recovery snapshot this casing is for, if any
-        self.setAutoDelete(False)  # the window keeps a reference while it runs
         self.styles = styles  # the house style chosen in the settings: what the editor is proposed
         self.path = Path(path)
         self.engines = engines
         self.mode = mode
         self.threshold = threshold
         self.signals = LoadSignals()
-        self._cancel = threading.Event()
-        self.done = threading.Event()
-
-    def cancel(self) -> None:
-        self._cancel.set()
 
     def run(self) -> None:
         try:
@@ -181,20 +189,14 @@ class ModeSignals(QObject):
     failed = Signal(str)
 
 
-class ModeTask(QRunnable):
+class ModeTask(CancellableTask):
     """Case the open file again in another mode.  It reads the document and review state the
     window holds: the window takes no edit while it runs (``busy``), so they do not change."""
 
     def __init__(self, engines: EngineHolder, doc: Document, state: ReviewState, mode: str, styles: dict | None):
         super().__init__()
-        self.setAutoDelete(False)
         self.engines, self.doc, self.state, self.mode, self.styles = engines, doc, state, mode, styles
         self.signals = ModeSignals()
-        self._cancel = threading.Event()
-        self.done = threading.Event()
-
-    def cancel(self) -> None:
-        self._cancel.set()
 
     def run(self) -> None:
         from subcase.review.remode import recase_in_mode
@@ -243,7 +245,7 @@ class BatchSignals(QObject):
     failed = Signal(str)
 
 
-class BatchTask(QRunnable):
+class BatchTask(CancellableTask):
     """Runs ``subcase.parallel.convert_batch``: the very code ``subcase convert`` uses.
 
     With ``jobs`` > 1 the files go to that many worker processes (each loads
@@ -253,17 +255,11 @@ class BatchTask(QRunnable):
     def __init__(self, engines: EngineHolder, plan: OutputPlan, mode: str, styles: dict | None = None,
                  profile=None, jobs: int = 1):
         super().__init__()
-        self.setAutoDelete(False)
         self.engines, self.plan, self.inputs = engines, plan, plan.sources
         self.mode, self.styles, self.jobs = mode, styles, max(1, jobs)
         self.profile = profile  # a review.profile.Profile applied to every file, or None
         self.signals = BatchSignals()
-        self._cancel = threading.Event()
         self._done_files = 0
-        self.done = threading.Event()
-
-    def cancel(self) -> None:
-        self._cancel.set()
 
     def run(self) -> None:
         try:
@@ -361,20 +357,14 @@ WAVEFORM_RATE = 8000
 DECODER_SILENCE_S = 30
 
 
-class WaveformTask(QRunnable):
+class WaveformTask(CancellableTask):
     """The samples of an audio file for the waveform strip: a PCM WAV read directly,
     anything else decoded by QtMultimedia's decoder, in this worker thread."""
 
     def __init__(self, path: Path):
         super().__init__()
-        self.setAutoDelete(False)
         self.path = Path(path)
         self.signals = WaveformSignals()
-        self._cancel = threading.Event()
-        self.done = threading.Event()
-
-    def cancel(self) -> None:
-        self._cancel.set()
 
     def run(self) -> None:
         from subcase.media import MediaError, read_wav
