@@ -9,8 +9,8 @@ from subcase.casing import CasingEngine
 from subcase.review import EditLog, ReviewSession, ReviewState
 from subcase.review.flags import FlagContext
 from subcase.review.learning import make_learner
-from subcase.review.profile import Profile
-from subcase.review.profile_apply import ProfileApplication, apply_profile
+from subcase.review.profiles.profile import Profile
+from subcase.review.profiles.apply import ProfileApplication, apply_profile
 from subcase.subtitles import Document
 
 Factory = Callable[[Document, ReviewState, CasingEngine, str | None], ReviewSession]

@@ -25,8 +25,8 @@ from typing import Callable
 from subcase.casing import CasingEngine
 from subcase.review import ReviewSession, ReviewState
 from subcase.review.positions import sentence_initial
-from subcase.review.profile import Profile
-from subcase.review.profile_build import build_from_logs, updated
+from subcase.review.profiles.profile import Profile
+from subcase.review.profiles.build import build_from_logs, updated
 from subcase.subtitles import Document
 
 from .metrics import WordOutcome, score

@@ -187,10 +187,10 @@ class OpeningMixin:
 
     def _apply_profile(self, engine) -> None:
         """The chosen profile re-cases the words nobody reviewed (review/profile_apply.py)."""
-        from subcase.review import profile_store
+        from subcase.review.profiles import store as profile_store
         from subcase.review.learning import make_learner as _make
-        from subcase.review.profile import ProfileError
-        from subcase.review.profile_apply import apply_profile
+        from subcase.review.profiles.profile import ProfileError
+        from subcase.review.profiles.apply import apply_profile
 
         self.profile_app = None
         name = self.settings.profile

@@ -285,9 +285,9 @@ class BatchTask(CancellableTask):
                 from functools import partial
 
                 from subcase.casing.engine import load_model_info
-                from subcase.review import profile_store
-                from subcase.review.profile import ProfileError
-                from subcase.review.profile_apply import profile_adapter
+                from subcase.review.profiles import store as profile_store
+                from subcase.review.profiles.profile import ProfileError
+                from subcase.review.profiles.apply import profile_adapter
                 try:
                     # the model's version from its card: worker processes load their own engines
                     profile_store.check_model(self.profile, load_model_info().version)
@@ -483,7 +483,7 @@ class TermImportTask(QRunnable):
     def run(self) -> None:
         from subcase.casing.engine import load_model_info
         from subcase.errors import SubcaseError
-        from subcase.review.profile import ProfileError
+        from subcase.review.profiles.profile import ProfileError
         from subcase.review.terms import import_into_profile
         try:
             self.signals.done.emit(import_into_profile(self.profile, self.paths, load_model_info().version))

@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from subcase.subtitles import Document
 
     from .learning import Learner
-    from .profile_apply import ProfileApplication
+    from .profiles.apply import ProfileApplication
     from .state import Pos, ReviewState, ReviewWord
 
 

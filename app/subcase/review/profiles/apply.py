@@ -35,12 +35,12 @@ from subcase.casing import TAGS, Tag, tag_of
 from subcase.casing.housestyle import STYLE_TAG, Category, Style, categories_of, plain_forms, style_form
 from subcase.subtitles import Document
 
-from .actions import Action, Decision, TagWriter
-from .changes import OPEN
-from .positions import has_sentence_punctuation, sentence_initial
-from .logcontext import separators
+from ..actions import Action, Decision, TagWriter
+from ..changes import OPEN
+from ..positions import has_sentence_punctuation, sentence_initial
+from ..logcontext import separators
 from .profile import Profile, context_key
-from .state import Pos, ReviewState, Status
+from ..state import Pos, ReviewState, Status
 
 
 CHECK = "the model was unsure here: check your profile's form"
@@ -311,7 +311,7 @@ class RemoveEntry(Action):
 def profile_adapter(profile: Profile, engine) -> Callable[[Document, object], int]:
     """For batch conversion (``subcase convert --profile``, the batch dialog): the profile applied
     to each cased document as the editor applies it when opening the file; returns words changed."""
-    from .learning import make_learner
+    from ..learning import make_learner
 
     is_rare = make_learner(engine).is_rare
 
