@@ -275,7 +275,7 @@ def _profile_adapter_factory(name: str | None, model_version: str, terms: list[P
     from functools import partial
 
     from subcase.review.profiles import store as profile_store
-    from subcase.review.profiles.apply import profile_adapter
+    from subcase.review.opening import profile_adapter
 
     profile = profile_store.load(name, model_version) if name else None
     if terms or profile is None:

@@ -27,6 +27,7 @@ from .state import ReviewState
 
 if TYPE_CHECKING:
     from .learning import Learner
+    from .profiles.apply import ProfileApplication
 
 Listener = Callable[[tuple[int, ...]], None]
 
@@ -48,6 +49,9 @@ class ReviewSession:
         self.listeners: list[Listener] = []
         # What the editor taught so far (review/learning.py); None: nothing is learned.
         self.learner: Learner | None = None
+        # The profile as applied when the file was opened (review/opening.py); None: no profile.
+        self.profile: ProfileApplication | None = None
+        self.casing_summary = ""  # the file's language and how it was cased, when it was opened
         self._taught: dict[int, Action] = {}  # id(human action) -> the Taught action that ran it
         self._seqs: dict[int, list[int]] = {}  # id(action) -> seqs of its records
         self._seq = int(time.time() * 1000) * 1000  # unique across sessions without reading the log

@@ -308,18 +308,4 @@ class RemoveEntry(Action):
                 self.persist(self.app.profile)
 
 
-def profile_adapter(profile: Profile, engine) -> Callable[[Document, object], int]:
-    """For batch conversion (``subcase convert --profile``, the batch dialog): the profile applied
-    to each cased document as the editor applies it when opening the file; returns words changed."""
-    from ..learning import make_learner
-
-    is_rare = make_learner(engine).is_rare
-
-    def adapt(doc: Document, casing) -> int:
-        state = ReviewState.from_casing(len(doc.cues), casing)
-        return len(apply_profile(doc, state, profile, engine.form, is_rare, engine).by_pos)
-
-    return adapt
-
-
-__all__ = ["ProfileApplication", "RemoveEntry", "apply_profile", "apply_terms", "profile_adapter"]
+__all__ = ["ProfileApplication", "RemoveEntry", "apply_profile", "apply_terms"]
