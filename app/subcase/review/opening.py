@@ -140,14 +140,16 @@ def _equip(session: ReviewSession, engine: CasingEngine | None, options: OpenOpt
     if options.learning:
         session.learner = learner
     state.flag_context = FlagContext(doc, session.learner, engine.lexicon if engine is not None else None,
-                                     session.learner.is_rare if session.learner is not None else None)
+                                     session.learner.is_rare if session.learner is not None else None,
+                                     structure=session.structure)
     if options.profile is None or engine is None or learner is None:
         return
     from .profiles.apply import apply_profile
 
     # A Title form applies word-wide only to a word the model of the file's language barely knows,
     # whether or not the session learns.
-    applied = apply_profile(doc, state, options.profile, engine.form, learner.is_rare, engine)
+    applied = apply_profile(doc, state, options.profile, engine.form, learner.is_rare, engine,
+                            session.structure.of(doc, state))
     session.profile = applied
     state.flag_context.profile = applied
     # what the profile re-cased differs from the file's casing: an autosave keeps it
