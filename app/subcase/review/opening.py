@@ -83,9 +83,7 @@ def open_review(source: Path | str | CasedFile, engine: CasingEngine, options: O
         casing = case_document(engine, doc, options_mode, progress, cancel, options.lang)
         cased = CasedFile(doc, casing, apply_casing(doc, casing))
     doc, casing = cased.doc, cased.casing
-    state = ReviewState.from_casing(len(doc.cues), casing, options.threshold)
-    if options.styles:
-        apply_styles(doc, state.cues, options.styles, engine)
+    state = cased_state(doc, casing, engine, options.threshold, options.styles)
     cue_languages = casing.language.cue_languages if casing.language is not None else None
     session = ReviewSession(doc, state, path, model_version=engine.info.version, model_sha256=engine.info.sha256,
                             mode=options_mode.value, log=log, base_sha256=sha256, cue_languages=cue_languages)
@@ -95,6 +93,16 @@ def open_review(source: Path | str | CasedFile, engine: CasingEngine, options: O
         session.set_origin(path, sha256, autosave.fingerprint(state), styles)
     _equip(session, engine, options)
     return session
+
+
+def cased_state(doc: Document, casing: DocumentCasing, engine: CasingEngine, threshold: float | None = None,
+                styles: StyleMap | None = None) -> ReviewState:
+    """The review state of a document with ``casing`` applied, with the house ``styles`` applied to both:
+    what the editor is proposed, on opening and after a change of mode (review/remode.py)."""
+    state = ReviewState.from_casing(len(doc.cues), casing, threshold)
+    if styles:
+        apply_styles(doc, state.cues, styles, engine)
+    return state
 
 
 def resume_review(doc: Document, state: ReviewState, data: dict, engine: CasingEngine | None,
@@ -156,4 +164,4 @@ def _equip(session: ReviewSession, engine: CasingEngine | None, options: OpenOpt
     session.changed_cues.update(c for c, _ in [*applied.by_pos, *applied.asked])
 
 
-__all__ = ["OpenOptions", "open_review", "profile_adapter", "resume_review"]
+__all__ = ["OpenOptions", "cased_state", "open_review", "profile_adapter", "resume_review"]
