@@ -69,26 +69,25 @@ def open_review(source: Path | str | CasedFile, engine: CasingEngine, options: O
     SubtitleError for a file that is not subtitles, CasingCancelled when ``cancel`` says so.
     A file read here is the session's origin (what crash recovery cases again); a given
     ``CasedFile`` has none."""
-    options_mode = Mode(options.mode)
-    origin = not isinstance(source, CasedFile)
+    mode = Mode(options.mode)
     if isinstance(source, CasedFile):
-        cased = source
-        path = cased.doc.path or Path("simulated")
-        # the session hashes the file the document was read from; read from no file, there is none
-        sha256: str | None = None if cased.doc.path is not None else ""
+        cased, path = source, source.doc.path or Path("simulated")
+        # Cased elsewhere (a simulation, a batch conversion): no crash-recovery snapshot is made of it,
+        # and an empty hash matches no file, so none would ever be offered back.
+        sha256, origin = "", False
     else:
         path = Path(source)
-        sha256 = file_sha256(path)  # of the bytes the review starts from, read before the casing reads them
+        sha256, origin = file_sha256(path), True  # of the bytes the review starts from, read before the casing
         doc = load(path)
-        casing = case_document(engine, doc, options_mode, progress, cancel, options.lang)
+        casing = case_document(engine, doc, mode, progress, cancel, options.lang)
         cased = CasedFile(doc, casing, apply_casing(doc, casing))
     doc, casing = cased.doc, cased.casing
     state = cased_state(doc, casing, engine, options.threshold, options.styles)
     cue_languages = casing.language.cue_languages if casing.language is not None else None
     session = ReviewSession(doc, state, path, model_version=engine.info.version, model_sha256=engine.info.sha256,
-                            mode=options_mode.value, log=log, base_sha256=sha256, cue_languages=cue_languages)
+                            mode=mode.value, log=log, base_sha256=sha256, cue_languages=cue_languages)
     session.casing_summary = casing.summary()
-    if origin and sha256 is not None:
+    if origin:
         styles = {str(getattr(k, "value", k)): str(getattr(v, "value", v)) for k, v in (options.styles or {}).items()}
         session.set_origin(path, sha256, autosave.fingerprint(state), styles)
     _equip(session, engine, options)
