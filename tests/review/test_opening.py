@@ -44,3 +44,24 @@ def test_batch_conversion_writes_the_document_the_editor_opens(tmp_path, engine,
     opened = open_review(src, engine, OpenOptions(profile=profile))
     assert changed == len(opened.profile.by_pos) > 0
     assert cased.doc.to_bytes() == opened.doc.to_bytes()
+
+
+def test_batch_conversion_with_a_house_style_and_a_profile_writes_what_the_editor_opens(tmp_path, engine):
+    """``convert --sound-cues upper --profile P`` where P writes sound cues in lower case: the editor
+    gets P's lower case (the profile comes after the chosen style), and so does the converted file.
+    The batch used to apply the profile to the words as the model cased them, not as the style left
+    them, so a profile form equal to the model's was never written over the style's."""
+    from subcase.casing.housestyle import Category, Style, apply_styles, words_of
+    from subcase.review.profiles.profile import Profile
+
+    src = tmp_path / "film.srt"
+    src.write_text("1\n00:00:01,000 --> 00:00:02,000\n[door slams]\nwho is there?\n\n"
+                   "2\n00:00:03,000 --> 00:00:04,000\n[dog barking]\nit is only me.\n", encoding="utf-8")
+    styles = {Category.SOUND: Style.UPPER}
+    profile = Profile("Film", engine.info.version, styles={"sound-cues": "lower"})
+    cased = case_file(engine, src)
+    apply_styles(cased.doc, words_of(cased.casing, len(cased.doc.cues)), styles, engine)
+    profile_adapter(profile, engine)(cased.doc, cased.casing)
+    opened = open_review(src, engine, OpenOptions(styles=styles, profile=profile))
+    assert "[door slams]" in opened.doc.cues[0].text and "[dog barking]" in opened.doc.cues[1].text
+    assert cased.doc.to_bytes() == opened.doc.to_bytes()

@@ -83,6 +83,8 @@ def open_review(source: Path | str | CasedFile, engine: CasingEngine, options: O
         cased = CasedFile(doc, casing, apply_casing(doc, casing))
     doc, casing = cased.doc, cased.casing
     state = cased_state(doc, casing, engine, options.threshold, options.styles)
+    if not origin:
+        _as_written(doc, state)
     cue_languages = casing.language.cue_languages if casing.language is not None else None
     session = ReviewSession(doc, state, path, model_version=engine.info.version, model_sha256=engine.info.sha256,
                             mode=mode.value, log=log, base_sha256=sha256, cue_languages=cue_languages)
@@ -102,6 +104,18 @@ def cased_state(doc: Document, casing: DocumentCasing, engine: CasingEngine, thr
     if styles:
         apply_styles(doc, state.cues, styles, engine)
     return state
+
+
+def _as_written(doc: Document, state: ReviewState) -> None:
+    """Each word's form and proposal as the document writes it: a document cased elsewhere may have
+    been restyled since (batch conversion applies its house styles itself), and a profile must read
+    the words the file will hold, as it does when the editor opens the file."""
+    for c, words in enumerate(state.cues):
+        text = doc.cues[c].text
+        for w in words:
+            written = text[w.start:w.end]
+            if written != w.form:
+                w.form = w.proposed = written
 
 
 def resume_review(doc: Document, state: ReviewState, data: dict, engine: CasingEngine | None,
