@@ -6,7 +6,9 @@
 - Qt is imported only by ``subcase.gui``;
 - torch, transformers and onnx (the training stack) only by ``subcase.training``,
   and nothing that runs in the app imports ``subcase.training``;
-- no two modules of subcase import each other, directly or round a longer loop.
+- no two modules of subcase import each other, directly or round a longer loop;
+- a ``ReviewSession`` is made only by ``review.opening`` (``open_review``, ``resume_review``):
+  the app, simulate-review and batch conversion open a file for review the one same way.
 
 A new top-level module or package must be added to LAYERS, which is the point:
 where it sits is a decision, not an accident.
@@ -176,6 +178,35 @@ def test_no_import_cycles() -> None:
     assert cycles(edges) == []
 
 
+SESSION_MAKER = "review/opening.py"
+
+
+def session_makers() -> list[str]:
+    """Every place outside review/opening.py that calls ``ReviewSession(...)`` or subclasses it."""
+    found = []
+    for path in sources():
+        rel = path.relative_to(PACKAGE).as_posix()
+        if rel == SESSION_MAKER:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if isinstance(node, ast.Call):
+                names = [node.func]
+            elif isinstance(node, ast.ClassDef):
+                names = list(node.bases)
+            else:
+                continue
+            for name in names:
+                if (isinstance(name, ast.Name) and name.id == "ReviewSession") or (
+                        isinstance(name, ast.Attribute) and name.attr == "ReviewSession"):
+                    found.append(f"{rel}:{node.lineno}")
+    return found
+
+
+def test_review_sessions_are_made_only_by_open_review() -> None:
+    assert (PACKAGE / SESSION_MAKER).is_file()
+    assert session_makers() == []
+
+
 def test_the_run_time_path_has_no_training_code() -> None:
     edges = graph()
     offenders = sorted(m for m, targets in edges.items() if part_of(m) != "training"
@@ -215,3 +246,18 @@ def test_a_cycle_is_reported(tmp_path, monkeypatch) -> None:
     (fake / "subtitles" / "b.py").write_text("def f():\n    from .a import x\n")
     monkeypatch.setattr(sys.modules[__name__], "PACKAGE", fake)
     assert cycles(graph()) == [["subcase.subtitles.a", "subcase.subtitles.b"]]
+
+
+@pytest.mark.parametrize("source", [
+    "from subcase.review import ReviewSession\nsession = ReviewSession(doc, state, path)\n",
+    "from subcase import review\ndef f():\n    return review.ReviewSession(doc, state, path)\n",
+    "from subcase.review import ReviewSession\nclass Saving(ReviewSession):\n    pass\n",
+])
+def test_a_session_made_elsewhere_is_reported(source: str, tmp_path, monkeypatch) -> None:
+    fake = tmp_path / "subcase"
+    (fake / "review").mkdir(parents=True)
+    (fake / "evaluation").mkdir()
+    (fake / "review" / "opening.py").write_text("session = ReviewSession(doc, state, path)\n")
+    (fake / "evaluation" / "bad.py").write_text(source)
+    monkeypatch.setattr(sys.modules[__name__], "PACKAGE", fake)
+    assert [m.rpartition(":")[0] for m in session_makers()] == ["evaluation/bad.py"]

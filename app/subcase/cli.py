@@ -263,7 +263,7 @@ def _finish_scoring(results: dict, report: Callable[[dict], str], json_path: str
 
 
 def _profile_error():
-    from subcase.review.profile import ProfileError
+    from subcase.review.profiles.profile import ProfileError
     return ProfileError
 
 
@@ -274,8 +274,8 @@ def _profile_adapter_factory(name: str | None, model_version: str, terms: list[P
     worker process (``--jobs``, ``--cluster``) builds it around its own engine."""
     from functools import partial
 
-    from subcase.review import profile_store
-    from subcase.review.profile_apply import profile_adapter
+    from subcase.review.profiles import store as profile_store
+    from subcase.review.opening import profile_adapter
 
     profile = profile_store.load(name, model_version) if name else None
     if terms or profile is None:
@@ -313,7 +313,7 @@ def cmd_simulate_review(args) -> int:
     try:
         profile = None
         if args.profile:
-            from subcase.review import profile_store
+            from subcase.review.profiles import store as profile_store
             profile = profile_store.load(args.profile, engine.info.version)
         if args.terms:
             profile = _with_terms(profile, args.terms, engine.info.version)
@@ -345,8 +345,8 @@ def _simulate_series(inputs: list[Path], engine, args) -> int:
 
 
 def cmd_profile(args) -> int:
-    from subcase.review import profile_store
-    from subcase.review.profile import ProfileError
+    from subcase.review.profiles import store as profile_store
+    from subcase.review.profiles.profile import ProfileError
     try:
         return _profile_command(args, profile_store)
     except ProfileError as exc:
@@ -356,8 +356,8 @@ def cmd_profile(args) -> int:
 
 def _profile_command(args, store) -> int:
     from subcase.review.editlog import log_dir
-    from subcase.review.profile import KINDS, valid_name
-    from subcase.review.profile_build import Evidence, build_from_logs, decisions_from_corrected
+    from subcase.review.profiles.profile import KINDS, valid_name
+    from subcase.review.profiles.build import Evidence, build_from_logs, decisions_from_corrected
 
     what = args.profile_command
     if what == "list":
@@ -422,7 +422,7 @@ def _profile_command(args, store) -> int:
         logs = args.logs or [log_dir()]
         p = build_from_logs(args.name, engine.info.version, [Path(x) for x in logs], removed)
     if old is not None:
-        from subcase.review.profile_build import keep_imported
+        from subcase.review.profiles.build import keep_imported
         keep_imported(old, p)  # the term lists the user imported are no evidence of the logs: kept
     path = store.save(p)
     sk = p.sources.get("skipped", {})

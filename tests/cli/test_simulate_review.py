@@ -45,13 +45,13 @@ def test_simulate_review_cli_writes_json(tmp_path, dev_subtitles):
 def test_learning_in_the_simulated_review_fixes_a_film_s_names_and_breaks_nothing(engine, dev_subtitles):
     """Elephants Dream without punctuation: the editor fixes "Emo" and "Proog"; the session
     re-cases their other occurrences (names the tokenizer splits, from their second fix)."""
-    from subcase.evaluation.simulate import learning_session, plain_session
+    from subcase.evaluation.simulate import LEARNING, PLAIN
 
     path = next(p for p in dev_subtitles if "elephantsdream" in p.name)
     prep = prepare(path, engine, strip_punct=True)
     threshold = engine.info.review_threshold
-    plain = simulate([prep], engine, threshold, plain_session)["total"]
-    taught = simulate([prep], engine, threshold, learning_session)["total"]
+    plain = simulate([prep], engine, threshold, PLAIN)["total"]
+    taught = simulate([prep], engine, threshold, LEARNING)["total"]
     assert taught["learned_fixed"] >= 5 and taught["learned_broken"] == 0
     assert taught["residual_errors"] <= plain["residual_errors"]
     assert taught["actions"]["tag_changes"] < plain["actions"]["tag_changes"]
@@ -69,12 +69,12 @@ def test_a_name_kept_in_a_parenthesis_does_not_confirm_a_learned_style(engine, d
     (cased as a plain sentence it comes out "redis", but not surely so), only by an ordinary
     word, which the editor puts back.  With step 14,420's weights, before the fix, "Redis"
     confirmed the style and 15 words of the talk's glosses were put in Title case."""
-    from subcase.evaluation.simulate import learning_session, plain_session
+    from subcase.evaluation.simulate import LEARNING, PLAIN
 
     path = next(p for p in dev_subtitles_ml["pt"] if "G1rOthIU-uo" in p.name)
     prep = prepare(path, engine)
-    plain = simulate([prep], engine, None, plain_session)["total"]
-    taught = simulate([prep], engine, None, learning_session)["total"]
+    plain = simulate([prep], engine, None, PLAIN)["total"]
+    taught = simulate([prep], engine, None, LEARNING)["total"]
     assert taught["learned_broken"] == 0
     assert taught["residual_errors"] <= plain["residual_errors"]
 

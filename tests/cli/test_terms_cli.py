@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from subcase.cli import main
-from subcase.review import profile_store
+from subcase.review.profiles import store as profile_store
 
 TALK = ("1\n00:00:01,000 --> 00:00:02,500\nwe checked the pages with qualweb first.\n\n"
         "2\n00:00:03,000 --> 00:00:04,500\nthen qualweb found the missing labels.\n")

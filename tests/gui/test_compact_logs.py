@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from subcase.review import log_path_for, read_records
-from subcase.review.profile_build import Skipped, evidence_from_logs, final_decisions, saved_documents
+from subcase.review.profiles.build import Skipped, evidence_from_logs, final_decisions, saved_documents
 
 from .conftest import long_srt, needs_model, open_and_wait
 

@@ -6,9 +6,9 @@ from PySide6.QtCore import Qt
 
 from subcase.gui.cue_view import MARKERS
 from subcase.review import Look, Status, look_of
-from subcase.review import profile_store
+from subcase.review.profiles import store as profile_store
 from subcase.review.flags import flag_reasons
-from subcase.review.profile import Entry, Profile
+from subcase.review.profiles.profile import Entry, Profile
 
 from .conftest import needs_model, open_and_wait
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from subcase.gui.batch_dialog import BatchDialog
 from subcase.review import Status
-from subcase.review import profile_store
+from subcase.review.profiles import store as profile_store
 from subcase.review.flags import flag_reasons
 
 from .conftest import needs_model, open_and_wait

@@ -11,12 +11,12 @@ from subcase.casing import Tag, apply_casing, case_document
 from subcase.cli import main
 from subcase.evaluation.simulate import KEYS
 from subcase.review import EditLog, ReviewSession, ReviewState, SetTag, Status
-from subcase.review import profile_store
+from subcase.review.profiles import store as profile_store
 from subcase.review.flags import FlagContext, flag_reasons
 from subcase.review.learning import make_learner
-from subcase.review.profile import Profile, ProfileError
-from subcase.review.profile_build import build_from_logs
-from subcase.review.profile_apply import RemoveEntry, apply_profile
+from subcase.review.profiles.profile import Profile, ProfileError
+from subcase.review.profiles.build import build_from_logs
+from subcase.review.profiles.apply import RemoveEntry, apply_profile
 
 # Episodes of one made-up series: "proog" is a name the model writes in lower case.
 EPISODES = [
@@ -250,7 +250,7 @@ def test_simulate_review_with_a_profile_fixes_what_it_knows(tmp_path, engine, lo
 
 
 def test_updating_with_the_next_file_s_log_equals_a_rebuild(tmp_path, engine, logs):
-    from subcase.review.profile_build import updated
+    from subcase.review.profiles.build import updated
 
     version = engine.info.version
     one = build_from_logs("Proog show", version, logs[:1])

@@ -17,9 +17,9 @@ import pytest
 from subcase.review import Accept, ReviewState, SetTag, Status
 from subcase.review.flags import FlagContext, flag_reasons
 from subcase.casing import Tag
-from subcase.review.profile import Profile
-from subcase.review.profile_build import build_from_logs
-from subcase.review.profile_apply import CHECK, RemoveEntry, apply_profile
+from subcase.review.profiles.profile import Profile
+from subcase.review.profiles.build import build_from_logs
+from subcase.review.profiles.apply import CHECK, RemoveEntry, apply_profile
 
 from .test_profile import open_file, positions
 
@@ -151,7 +151,7 @@ def test_hints_survive_the_profile_file(engine, hint_profile):
 
 def test_profile_show_lists_the_hints(tmp_path, hint_profile, monkeypatch, capsys):
     from subcase.cli import main
-    from subcase.review import profile_store
+    from subcase.review.profiles import store as profile_store
 
     monkeypatch.setenv("SUBCASE_DATA_DIR", str(tmp_path / "data"))
     profile_store.save(hint_profile)

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from subcase.casing import DocumentCasing, Tag, WordCasing, apply_casing, apply_tag
 from subcase.review import ReviewState, Status
-from subcase.review.profile import Profile
-from subcase.review.profile_apply import apply_profile
+from subcase.review.profiles.profile import Profile
+from subcase.review.profiles.apply import apply_profile
 from subcase.subtitles import load
 
 LINES = ["[FAX BEEPS]", "ELAINE: what is that?", "[PHONE RINGS]"]
@@ -49,7 +49,7 @@ def test_a_style_of_another_category_settles_no_sound_cue(tmp_path):
 
 
 def test_a_lower_case_confirm_does_not_settle_a_word_beside_a_name(tmp_path):
-    from subcase.review.profile import Entry
+    from subcase.review.profiles.profile import Entry
     from subcase.casing import DocumentCasing, WordCasing
     # lines in the form of the W3C symposium talks (w3c/wai-website, wai-videos/symposium2/do_no_harm.vtt)
     lines = ["and our we count project.", "then we went home."]

@@ -12,8 +12,8 @@ import pytest
 
 from subcase.casing import DocumentCasing, Tag, WordCasing, apply_casing, apply_tag
 from subcase.review import ReviewState, Status
-from subcase.review.profile import Profile
-from subcase.review.profile_apply import apply_profile
+from subcase.review.profiles.profile import Profile
+from subcase.review.profiles.apply import apply_profile
 from subcase.review.terms import TermListError, parse_terms, read_terms, with_terms
 from subcase.subtitles import load
 

@@ -60,12 +60,17 @@ def method_for(language: str, model_languages: Sequence[str]) -> Method:
     return Method.UNCHANGED
 
 
-def scored_words(cues: Sequence[Sequence[Token]], cue_starts_sentence: bool = False
-                 ) -> Iterator[tuple[int, Token, bool]]:
-    """(cue index, word, starts a sentence) for every word with letters.  A
-    sentence starts the text and follows . ! ? and, with ``cue_starts_sentence``,
-    every cue start (for input without punctuation).  A mark with a word straight
-    after it ("w3.org", "U.S.A.") ends no sentence."""
+def sentence_starts(cues: Sequence[Sequence[Token]], cue_starts_sentence: bool = False
+                    ) -> Iterator[tuple[int, Token, bool]]:
+    """(cue index, word token, starts a sentence) for every word token: the one sentence-start rule.
+
+    A sentence starts the text and follows . ! ? or an ellipsis and, with ``cue_starts_sentence``
+    (input without sentence punctuation), every cue start.  A mark with a word straight after it
+    ends no sentence: "w3.org", "U.S.A.", and the ellipsis that carries a sentence on into the
+    next cue ("I just want to answer the... / ...phone.").  A dash or ``>>`` opening a line is no
+    sentence start of its own: after a sentence end the word is one anyway, and after a line
+    without one the human-cased development files go on in lower case (a list:
+    "in the higher education community / - faculty, staff")."""
     start = True
     for c, tokens in enumerate(cues):
         start = start or cue_starts_sentence
@@ -79,9 +84,14 @@ def scored_words(cues: Sequence[Sequence[Token]], cue_starts_sentence: bool = Fa
                 continue
             if stop_end is not None and tok.start == stop_end:
                 start = False
-            if has_letters(tok.text):
-                yield c, tok, start
+            yield c, tok, start
             start, stop_end = False, None
+
+
+def scored_words(cues: Sequence[Sequence[Token]], cue_starts_sentence: bool = False
+                 ) -> Iterator[tuple[int, Token, bool]]:
+    """(cue index, word, starts a sentence) for every word with letters (``sentence_starts``)."""
+    return ((c, tok, start) for c, tok, start in sentence_starts(cues, cue_starts_sentence) if has_letters(tok.text))
 
 
 _OPEN, _CLOSE = {"[", "("}, {"]", ")"}

@@ -24,23 +24,26 @@ from typing import Callable
 
 from subcase.casing import CasingEngine
 from subcase.review import ReviewSession, ReviewState
+from subcase.review.state import Pos
 from subcase.review.positions import sentence_initial
-from subcase.review.profile import Profile
-from subcase.review.profile_build import build_from_logs, updated
+from subcase.review.profiles.profile import Profile
+from subcase.review.profiles.build import build_from_logs, updated
 from subcase.subtitles import Document
 
 from .metrics import WordOutcome, score
-from .profiled import profiled_session
-from .simulate import Counts, Prepared, learning_session, prepare, simulate_file
+from .simulate import LEARNING, Counts, Opening, Prepared, prepare, simulate_file
 from .skipped import Skips, report_lines
 
 Progress = Callable[[str], None]
 Log = Callable[[str], None]
 
 
-def _outcomes(prep: Prepared, doc: Document, state: ReviewState) -> list[WordOutcome]:
+def _outcomes(prep: Prepared, doc: Document, state: ReviewState, before: dict[Pos, str] | None = None
+              ) -> list[WordOutcome]:
+    """Each word's outcome as the file stands; ``before``: forms a profile replaced, put back."""
     initial = sentence_initial(doc, state)
-    return [WordOutcome(r, w.form, initial.get((c, s), False))
+    before = before or {}
+    return [WordOutcome(r, before.get((c, s), w.form), initial.get((c, s), False))
             for c, (ws, rs) in enumerate(zip(state.cues, prep.ref_words)) for s, (w, r) in enumerate(zip(ws, rs))]
 
 
@@ -85,25 +88,22 @@ def _run(paths: list[Path], engine: CasingEngine, threshold: float | None, strip
         applied: dict[str, int] = {}
         log_path = log_dir / f"{i + 1:03d}-{Path(path).stem}.jsonl"
 
-        def applied_to(app, applied: dict[str, int] = applied) -> None:
-            applied["words"] = len(app.by_pos)
-
-        def with_profile(doc: Document, state: ReviewState, eng: CasingEngine, language: str | None = None,
-                         prep: Prepared = prep, profile: Profile = profile, log_path: Path = log_path,
-                         before: dict[str, list[WordOutcome]] = before) -> ReviewSession:
-            before["without_profile"] = _outcomes(prep, doc, state)
-            saved = log_path.with_name(log_path.stem + "-reviewed" + Path(prep.name).suffix)
-            session = profiled_session(profile, log_path, save_to=saved, on_applied=applied_to)(doc, state, eng,
-                                                                                               language)
-            before["with_profile"] = _outcomes(prep, doc, state)
-            return session
+        def opened(session: ReviewSession, prep: Prepared = prep, before: dict[str, list[WordOutcome]] = before,
+                   applied: dict[str, int] = applied) -> None:
+            app = session.profile
+            forms = app.before if app is not None else {}
+            before["without_profile"] = _outcomes(prep, session.doc, session.state, forms)
+            before["with_profile"] = _outcomes(prep, session.doc, session.state)
+            applied["words"] = len(app.by_pos) if app is not None else 0
 
         entries = profile.size()  # what the file opened with
         # a reference whose words do not line up with it is skipped here, before any edit log is written
-        without = skips.attempt(Path(path), partial(simulate_file, prep, engine, threshold, learning_session))
+        without = skips.attempt(Path(path), partial(simulate_file, prep, engine, threshold, LEARNING))
         if without is None:
             continue
-        runs = {"with_profile": simulate_file(prep, engine, threshold, with_profile), "without_profile": without}
+        saved = log_path.with_name(log_path.stem + "-reviewed" + Path(prep.name).suffix)
+        opening = Opening(profile=profile, log_path=log_path, save_to=saved)
+        runs = {"with_profile": simulate_file(prep, engine, threshold, opening, opened), "without_profile": without}
         logs.append(log_path)
         profile = updated(profile, log_path)
         row: dict = {"file": prep.name, "profile_entries": entries, "profile_changed": applied.get("words", 0)}

@@ -3,7 +3,7 @@
 For every human-cased reference file the casing is removed (lower case, or
 UPPER with ``upper``; punctuation kept or stripped), the file is cased by the
 model exactly as the editor opens it, and a simulated editor then works
-through the same ``ReviewSession`` the GUI uses:
+through the same ``ReviewSession`` the GUI uses, opened the same way (``review.open_review``):
 
 - it goes to the next word to review in the app's own order
   (``ReviewState.next_to_review`` from the current word, as the N key does);
@@ -26,11 +26,12 @@ from functools import partial
 from pathlib import Path
 from typing import Callable
 
-from subcase.casing import CasingEngine, DocumentCasing, Mode, apply_casing, case_document, tag_of
-from subcase.review import Accept, EditText, ReviewSession, ReviewState, SetTag, Status
-from subcase.casing.housestyle import StyleMap, apply_styles
+from subcase.casing import CasedFile, CasingEngine, DocumentCasing, Mode, apply_casing, case_document, tag_of
+from subcase.review import Accept, EditLog, EditText, ReviewSession, SetTag, Status
+from subcase.casing.housestyle import StyleMap
 from subcase.casing.stream import line_numbers
-from subcase.review.learning import make_learner
+from subcase.review.opening import OpenOptions, open_review
+from subcase.review.profiles.profile import Profile
 from subcase.subtitles import Document, load
 from subcase.subtitles.words import has_letters
 
@@ -121,43 +122,52 @@ class Counts:
         }
 
 
-# (document, review state, engine, the file's language) -> the session the simulated editor uses
-SessionFactory = Callable[[Document, ReviewState, CasingEngine, str | None], ReviewSession]
+@dataclass(frozen=True)
+class Opening:
+    """How the simulated editor opens each file: the choices of ``review.open_review`` it makes, and
+    what it keeps of the review (a real edit log, the reviewed file saved when done: what the next
+    file's profile reads with ``--series``)."""
+
+    learning: bool = True
+    profile: Profile | None = None
+    log_path: Path | None = None
+    save_to: Path | None = None
 
 
-def plain_session(doc: Document, state: ReviewState, engine: CasingEngine, language: str | None = None
-                  ) -> ReviewSession:
-    return ReviewSession(doc, state, doc.path or Path("simulated"), model_version=engine.info.version,
-                         model_sha256=engine.info.sha256, log=None)
+PLAIN, LEARNING = Opening(learning=False), Opening()
+# what the editor sees before reviewing a word, once the file is open (``--series`` scores it)
+Opened = Callable[[ReviewSession], None]
 
 
-def learning_session(doc: Document, state: ReviewState, engine: CasingEngine, language: str | None = None
-                     ) -> ReviewSession:
-    """The session as the editor gets it: it learns from every decision."""
-    session = plain_session(doc, state, engine)
-    session.learner = make_learner(engine, language)
-    return session
-
-
-def simulate_file(prep: Prepared, engine: CasingEngine, threshold: float | None,
-                  make_session: SessionFactory = plain_session) -> Counts:
+def simulate_file(prep: Prepared, engine: CasingEngine, threshold: float | None, opening: Opening = PLAIN,
+                  on_opened: Opened | None = None) -> Counts:
     """One file reviewed by the simulated editor; ``threshold`` None: the threshold of the model
     that cased the file (a Spanish file gets the multilingual model's), as in the app."""
     doc = prep.source.copy()
-    apply_casing(doc, prep.casing)
-    state = ReviewState.from_casing(len(doc.cues), prep.casing, threshold)
-    if prep.styles:
-        apply_styles(doc, state.cues, prep.styles, engine)
+    options = OpenOptions(mode=prep.casing.mode, threshold=threshold, styles=prep.styles, profile=opening.profile,
+                          learning=opening.learning)
+    session = open_review(CasedFile(doc, prep.casing, apply_casing(doc, prep.casing)), engine, options,
+                          log=EditLog(opening.log_path) if opening.log_path is not None else None)
+    try:
+        return _review(prep, engine, session, opening, on_opened)
+    finally:
+        session.close()
+
+
+def _review(prep: Prepared, engine: CasingEngine, session: ReviewSession, opening: Opening,
+            on_opened: Opened | None) -> Counts:
+    doc, state = session.doc, session.state
     for c, (words, ref) in enumerate(zip(state.cues, prep.ref_words)):
         if [w.input.lower() for w in words] != [r.lower() for r in ref]:
             raise MisalignedReference(f"cue {c + 1}: the cased words do not line up with the reference",
                                       prep.name)
     n = Counts(words=sum(len(r) for r in prep.ref_words))
-    n.initial_errors = sum(w.form != r for ws, rs in zip(state.cues, prep.ref_words) for w, r in zip(ws, rs))
-    # Made after counting the model's errors: a session may bring a profile that re-cases words
-    #, and those count as learned below.
-    guess = prep.casing.language
-    session = make_session(doc, state, engine, guess.language if guess is not None else None)
+    # The model's errors, as the file was cased: what a profile re-cased on opening counts as learned below.
+    before = session.profile.before if session.profile is not None else {}
+    n.initial_errors = sum(before.get((c, s), w.form) != r for c, (ws, rs) in enumerate(zip(state.cues, prep.ref_words))
+                           for s, (w, r) in enumerate(zip(ws, rs)))
+    if on_opened is not None:
+        on_opened(session)
     pos = state.next_to_review(None, wrap=False)
     while pos is not None:
         n.visited += 1
@@ -186,12 +196,13 @@ def simulate_file(prep: Prepared, engine: CasingEngine, threshold: float | None,
                     n.learned_fixed += 1
                 elif w.form != r and w.proposed == r:
                     n.learned_broken += 1
-    session.close()
+    if opening.save_to is not None and session.log is not None:
+        session.save(opening.save_to)  # as the editor saves when done: the edit log then holds the saved file
     return n
 
 
 def simulate(preps: list[Prepared], engine: CasingEngine, threshold: float | None,
-             make_session: SessionFactory = plain_session, skipped: list[Skipped] | None = None,
+             opening: Opening = PLAIN, skipped: list[Skipped] | None = None,
              log: Callable[[str], None] = lambda s: None) -> dict:
     """Every prepared file reviewed; ``skipped``: the files already left out (evaluation/skipped.py),
     to which a file whose words do not line up with its reference is added."""
@@ -199,7 +210,7 @@ def simulate(preps: list[Prepared], engine: CasingEngine, threshold: float | Non
     files = {}
     skips = Skips(log, skipped or ())
     for prep in preps:
-        n = skips.attempt(Path(prep.name), partial(simulate_file, prep, engine, threshold, make_session))
+        n = skips.attempt(Path(prep.name), partial(simulate_file, prep, engine, threshold, opening))
         if n is None:
             continue
         total.add(n)
@@ -250,11 +261,7 @@ def run_simulation(paths: list[Path], engine: CasingEngine, args, styles: StyleM
                                                           getattr(args, "lang", "auto"),
                                                           getattr(args, "mode", Mode.AUTO), getattr(args, "drop", None),
                                                           getattr(args, "seed", SEED)), log)
-    factory: SessionFactory = plain_session if args.no_learning else learning_session
-    if profile is not None:
-        from .profiled import profiled_session
-        factory = profiled_session(profile, learning=not args.no_learning)
-    return simulate(preps, engine, args.threshold, factory, skipped, log)
+    return simulate(preps, engine, args.threshold, Opening(learning=not args.no_learning, profile=profile), skipped, log)
 
 
 # The configurations the docs and the model card report (``python -m subcase.evaluation.simulate``).
@@ -271,7 +278,7 @@ def card_runs(paths: list[Path], engine: CasingEngine, threshold: float | None =
         preps = [prepare(p, engine, strip, upper) for p in paths]
         for learning in (True, False):
             key = f"{name}, {'learning' if learning else 'no learning'}"
-            out["runs"][key] = simulate(preps, engine, threshold, learning_session if learning else plain_session)
+            out["runs"][key] = simulate(preps, engine, threshold, LEARNING if learning else PLAIN)
     return out
 
 

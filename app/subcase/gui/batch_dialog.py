@@ -104,7 +104,7 @@ class BatchDialog(QDialog):
             self.style_combos[category] = combo
             form.addRow(label, combo)
         # A profile (review/profile.py): what the editor taught in other files of the series.
-        from subcase.review import profile_store
+        from subcase.review.profiles import store as profile_store
         self.profile_combo = QComboBox()
         self.profile_combo.addItem("None", "")
         for name in profile_store.names():
@@ -267,8 +267,8 @@ class BatchDialog(QDialog):
         name = self.profile_combo.currentData()
         self.settings.profile = name
         if name:
-            from subcase.review import profile_store
-            from subcase.review.profile import ProfileError
+            from subcase.review.profiles import store as profile_store
+            from subcase.review.profiles.profile import ProfileError
             try:
                 profile = profile_store.load(name)
             except ProfileError as exc:

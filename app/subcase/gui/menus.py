@@ -160,7 +160,7 @@ class MenusMixin:
 
     def _fill_profiles(self) -> None:
         """None, then every stored profile; the chosen one is checked."""
-        from subcase.review import profile_store
+        from subcase.review.profiles import store as profile_store
 
         self.profile_menu.clear()
         group = QActionGroup(self.profile_menu)

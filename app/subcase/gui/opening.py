@@ -13,8 +13,7 @@ from PySide6.QtCore import QThreadPool
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from subcase.outputs import special_kind
-from subcase.review import ReviewSession, log_path_for
-from subcase.review.learning import main_language, make_learner
+from subcase.review import log_path_for
 from subcase.subtitles import FORMATS, Document
 
 from .workers import CaseResult, LoadAndCaseTask
@@ -69,7 +68,8 @@ class OpeningMixin:
         if not self.confirm_discard():
             return False
         self.start_casing(LoadAndCaseTask(path, self.engines, self.settings.mode, self.settings.threshold,
-                                          self.settings.house_styles()))
+                                          self.settings.house_styles(), profile=self.settings.profile,
+                                          learning=self.settings.learning))
         return True
 
     def start_casing(self, task: LoadAndCaseTask) -> None:
@@ -147,15 +147,16 @@ class OpeningMixin:
             self.casing_cancelled.emit()
             return
         self._close_session()
+        session = result.session  # opened in the worker (review.open_review); the log is the GUI thread's
         if self.settings.threshold is None:
-            self._set_spin(result.state.threshold)  # the model's calibrated default
+            self._set_spin(session.state.threshold)  # the model's calibrated default
         else:
-            result.state.threshold = self.threshold_spin.value()
-        self.session = ReviewSession(result.doc, result.state, result.path, model_version=result.model_version,
-                                     model_sha256=result.model_sha256, mode=result.mode, log=log,
-                                     cue_languages=result.cue_languages)
-        self.session.set_origin(result.path, result.sha256, result.fingerprint, result.styles)
-        self._attach_learner()
+            session.state.threshold = self.threshold_spin.value()
+        session.replace_log(log)
+        self.session = session
+        self.profile_app = session.profile
+        if result.profile_note:
+            self.statusBar().showMessage(result.profile_note, 10000)
         self.session.listeners.append(self._on_session_changed)
         self.settings.add_recent(result.path)
         self._show_session()
@@ -163,50 +164,13 @@ class OpeningMixin:
         if self.view.cue_model.rowCount():
             self.view.selectRow(0)
         self.view.setFocus()
-        left = result.state.to_review()
-        app = getattr(self, "profile_app", None)
+        left = session.state.to_review()
+        app = self.profile_app
         from_profile = (f"; {len(app.by_pos)} from profile {app.profile.name}" if app is not None else "")
-        self.statusBar().showMessage(f"Cased {result.words} words{from_profile}; {left} to review (press N). "
-                                     f"Language: {result.casing_summary}", 15000)
+        words = sum(len(cue) for cue in session.state.cues)
+        self.statusBar().showMessage(f"Cased {words} words{from_profile}; {left} to review (press N). "
+                                     f"Language: {session.casing_summary}", 15000)
         self.casing_finished.emit()
-
-    def _attach_learner(self) -> None:
-        """Learn from every fix in this file (review/learning.py), with the loaded model's forms."""
-        from subcase.review.flags import FlagContext
-
-        engine = self.engines.loaded
-        if self.session is None:
-            return
-        if engine is not None and self.settings.learning:
-            self.session.learner = make_learner(engine, main_language(self.session.cue_languages))
-        learner = self.session.learner
-        self.session.state.flag_context = FlagContext(
-            self.session.doc, learner, engine.lexicon if engine is not None else None,
-            learner.is_rare if learner is not None else None)
-        self._apply_profile(engine)
-
-    def _apply_profile(self, engine) -> None:
-        """The chosen profile re-cases the words nobody reviewed (review/profile_apply.py)."""
-        from subcase.review import profile_store
-        from subcase.review.learning import make_learner as _make
-        from subcase.review.profile import ProfileError
-        from subcase.review.profile_apply import apply_profile
-
-        self.profile_app = None
-        name = self.settings.profile
-        if not name or engine is None or self.session is None:
-            return
-        try:
-            profile = profile_store.load(name, engine.info.version)
-        except ProfileError as exc:
-            self.statusBar().showMessage(f"Profile not applied: {exc}", 10000)
-            return
-        learner = self.session.learner
-        is_rare = learner.is_rare if learner is not None else _make(engine).is_rare
-        self.profile_app = apply_profile(self.session.doc, self.session.state, profile, engine.form, is_rare, engine)
-        self.session.state.flag_context.profile = self.profile_app
-        # what the profile re-cased differs from the file's casing: an autosave keeps it
-        self.session.changed_cues.update(c for c, _ in [*self.profile_app.by_pos, *self.profile_app.asked])
 
     def _close_session(self) -> None:
         self.undo_stack.clear()

@@ -11,9 +11,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QHBoxLayout, QHeaderView, QLabel, QPushButton, QTableWidget, \
     QTableWidgetItem, QVBoxLayout, QWidget
 
-from subcase.review import profile_store
-from subcase.review.profile import KINDS
-from subcase.review.profile_apply import ProfileApplication
+from subcase.review.profiles import store as profile_store
+from subcase.review.profiles.profile import KINDS
+from subcase.review.profiles.apply import ProfileApplication
 
 COLUMNS = ["Entry", "Writes", "Evidence", "Words here"]  # changed, confirmed or raised by the entry
 

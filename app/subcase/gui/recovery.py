@@ -10,7 +10,8 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QMessageBox
 
-from subcase.review import ReviewSession, autosave, log_path_for
+from subcase.review import autosave, log_path_for
+from subcase.review.opening import OpenOptions, resume_review
 from subcase.subtitles import SubtitleError
 
 from .workers import LoadAndCaseTask
@@ -93,18 +94,19 @@ class RecoveryMixin:
         if not go_on:
             raise autosave.RestoreError("restoring was cancelled: the edit log could not be opened")
         self._close_session()
-        self.session = ReviewSession(doc, state, Path(data["source"]), model_version=data["model_version"],
-                                     model_sha256=data["model_sha256"], mode=data["mode"], log=log,
-                                     base_sha256=data["base_sha256"], cue_languages=cue_languages)
-        if autosave.needs_casing(data):  # later snapshots stay proportional too
-            self.session.set_origin(Path(data["origin"]), data["origin_sha256"], data["origin_fingerprint"],
-                                    data.get("styles"))
-            self.session.origin_mode = data.get("origin_mode", data["mode"])
-            self.session.changed_cues.update(e["cue"] for e in data["cues"])
-            self.session.rewritten_cues.update(e["cue"] for e in data["cues"] if "words" in e)
-        self._attach_learner()
-        if self.session.learner is not None:  # go on learning from the decisions already made
-            self.session.learner.learn_from_reviewed(doc, state)
+        engine = self.engines.loaded
+        profile = None
+        if self.settings.profile and engine is not None:
+            from subcase.review.profiles import store as profile_store
+            from subcase.review.profiles.profile import ProfileError
+            try:
+                profile = profile_store.load(self.settings.profile, engine.info.version)
+            except ProfileError as exc:
+                self.statusBar().showMessage(f"Profile not applied: {exc}", 10000)
+        self.session = resume_review(doc, state, data, engine,
+                                     OpenOptions(profile=profile, learning=self.settings.learning),
+                                     log=log, cue_languages=cue_languages)
+        self.profile_app = self.session.profile
         self.session.listeners.append(self._on_session_changed)
         self.restored_unsaved = True
         self._set_spin(state.threshold)

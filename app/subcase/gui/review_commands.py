@@ -365,10 +365,10 @@ class ReviewCommandsMixin:
     def new_profile(self, name: str) -> bool:
         """A profile built from this file's log, chosen for this file and the next ones; saving the
         file updates it (saving.py)."""
-        from subcase.review import profile_store
-        from subcase.review.profile import ProfileError
-        from subcase.review.profile_build import build_from_logs
-        from subcase.review.profile_apply import ProfileApplication
+        from subcase.review.profiles import store as profile_store
+        from subcase.review.profiles.profile import ProfileError
+        from subcase.review.profiles.build import build_from_logs
+        from subcase.review.profiles.apply import ProfileApplication
 
         if self.session is None:
             return False
@@ -391,7 +391,7 @@ class ReviewCommandsMixin:
 
     def remove_profile_entry(self, entry_id: str) -> None:
         """Take a wrong entry out of the open file's profile: its words go back, one undo step."""
-        from subcase.review.profile_apply import RemoveEntry
+        from subcase.review.profiles.apply import RemoveEntry
 
         from .profile_dialog import persist
 

@@ -83,9 +83,9 @@ class SavingMixin:
 
     def _update_profile(self) -> str:
         """The open file's profile learns from this file's log (review/profile_build.py, ``updated``)."""
-        from subcase.review import profile_store
-        from subcase.review.profile import ProfileError
-        from subcase.review.profile_build import updated
+        from subcase.review.profiles import store as profile_store
+        from subcase.review.profiles.profile import ProfileError
+        from subcase.review.profiles.build import updated
 
         app = getattr(self, "profile_app", None)
         if app is None or self.session is None or self.session.log is None:

@@ -177,8 +177,8 @@ def _open_files() -> list[str]:
 def _store_profile(window, logs: Path) -> None:
     """A profile built from the logs, chosen for the next file opened."""
     from subcase.casing import CasingEngine
-    from subcase.review import profile_store
-    from subcase.review.profile_build import build_from_logs
+    from subcase.review.profiles import store as profile_store
+    from subcase.review.profiles.build import build_from_logs
 
     profile = build_from_logs("Series", CasingEngine().info.version, [logs])
     profile_store.save(profile)

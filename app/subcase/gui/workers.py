@@ -17,11 +17,10 @@ from typing import Callable
 
 from PySide6.QtCore import QObject, QRunnable, Signal
 
-from subcase.casing import CasingCancelled, CasingEngine, ModelError, case_cue_text, case_file
+from subcase.casing import CasingCancelled, CasingEngine, ModelError, case_cue_text
 from subcase.casing.onnx_session import available_cores
-from subcase.digest import file_sha256
-from subcase.review import ReviewState
-from subcase.review.autosave import fingerprint
+from subcase.review import ReviewSession, ReviewState
+from subcase.review.opening import OpenOptions, open_review
 from subcase.errors import SubcaseError, describe_oserror
 from subcase.outputs import OutputPlan
 from subcase.subtitles import Document, load
@@ -65,17 +64,20 @@ class EngineHolder:
 @dataclass
 class CaseResult:
     path: Path
-    doc: Document
-    state: ReviewState
-    words: int
-    mode: str
-    model_version: str
-    model_sha256: str
-    casing_summary: str = ""                  # the file's language and how it was cased (status bar)
-    cue_languages: list[str] | None = None    # per cue, for the edit log
-    sha256: str = ""                          # of the file as read, and of the state its casing gave:
-    fingerprint: str = ""                     # crash recovery cases it again and checks (review/autosave.py)
-    styles: dict[str, str] | None = None      # the house styles it was cased with
+    session: ReviewSession  # opened by review.open_review, without its edit log (the GUI thread gives it)
+    profile_note: str = ""  # why the chosen profile was not applied, if it was not
+
+    @property
+    def doc(self) -> Document:
+        return self.session.doc
+
+    @property
+    def state(self) -> ReviewState:
+        return self.session.state
+
+    @property
+    def cue_languages(self) -> list[str] | None:
+        return self.session.cue_languages
 
 
 class LoadSignals(QObject):
@@ -102,7 +104,8 @@ class CancellableTask(QRunnable):
 
 class LoadAndCaseTask(CancellableTask):
     def __init__(self, path: Path, engines: EngineHolder, mode: str = "restore", threshold: float | None = None,
-                 styles: dict | None = None, restoring: dict | None = None):
+                 styles: dict | None = None, restoring: dict | None = None, profile: str | None = None,
+                 learning: bool = True):
         super().__init__()
         self.restoring = restoring  # the crash-recovery snapshot this casing is for, if any
         self.styles = styles  # the house style chosen in the settings: what the editor is proposed
@@ -110,6 +113,8 @@ class LoadAndCaseTask(CancellableTask):
         self.engines = engines
         self.mode = mode
         self.threshold = threshold
+        self.profile = profile  # the name of the profile chosen in the settings, if any
+        self.learning = learning
         self.signals = LoadSignals()
 
     def run(self) -> None:
@@ -129,28 +134,28 @@ class LoadAndCaseTask(CancellableTask):
             self.done.set()
 
     def _run(self) -> None:
-        # The preview is a parse of its own (case_file reads the file again):
+        # The preview is a parse of its own (open_review reads the file again):
         # cheaper for the GUI than doc.copy(), whose deepcopy holds the GIL in
         # long stretches.
         self.signals.loaded.emit(load(self.path))
-        sha256 = file_sha256(self.path)
         if self._cancel.is_set():
             raise CasingCancelled()
         engine = self.engines.get()
-        cased = case_file(engine, self.path, self.mode, progress=lambda d, t: self.signals.progress.emit(d, t),
-                          cancel=self._cancel.is_set)
+        profile, note = None, ""
+        if self.profile and self.restoring is None:  # a restored review gets its profile when it resumes
+            from subcase.review.profiles import store as profile_store
+            from subcase.review.profiles.profile import ProfileError
+            try:
+                profile = profile_store.load(self.profile, engine.info.version)
+            except ProfileError as exc:
+                note = f"Profile not applied: {exc}"
+        options = OpenOptions(self.mode, threshold=self.threshold, styles=self.styles, profile=profile,
+                              learning=self.learning)
+        session = open_review(self.path, engine, options, progress=lambda d, t: self.signals.progress.emit(d, t),
+                              cancel=self._cancel.is_set)
         if self._cancel.is_set():
             raise CasingCancelled()
-        state = ReviewState.from_casing(len(cased.doc.cues), cased.casing, self.threshold)
-        if self.styles:
-            from subcase.casing.housestyle import apply_styles
-            apply_styles(cased.doc, state.cues, self.styles, engine)
-        guess = cased.casing.language
-        styles = {str(getattr(k, "value", k)): str(getattr(v, "value", v)) for k, v in (self.styles or {}).items()}
-        self.signals.cased.emit(CaseResult(self.path, cased.doc, state, len(cased.casing.words), self.mode,
-                                           engine.info.version, engine.info.sha256, cased.casing.summary(),
-                                           guess.cue_languages if guess is not None else None,
-                                           sha256, fingerprint(state), styles))
+        self.signals.cased.emit(CaseResult(self.path, session, note))
 
 
 class CueSignals(QObject):
@@ -285,9 +290,9 @@ class BatchTask(CancellableTask):
                 from functools import partial
 
                 from subcase.casing.engine import load_model_info
-                from subcase.review import profile_store
-                from subcase.review.profile import ProfileError
-                from subcase.review.profile_apply import profile_adapter
+                from subcase.review.profiles import store as profile_store
+                from subcase.review.profiles.profile import ProfileError
+                from subcase.review.opening import profile_adapter
                 try:
                     # the model's version from its card: worker processes load their own engines
                     profile_store.check_model(self.profile, load_model_info().version)
@@ -483,7 +488,7 @@ class TermImportTask(QRunnable):
     def run(self) -> None:
         from subcase.casing.engine import load_model_info
         from subcase.errors import SubcaseError
-        from subcase.review.profile import ProfileError
+        from subcase.review.profiles.profile import ProfileError
         from subcase.review.terms import import_into_profile
         try:
             self.signals.done.emit(import_into_profile(self.profile, self.paths, load_model_info().version))

@@ -29,7 +29,7 @@ from subcase.errors import SubcaseError
 from .storage import data_dir, file_key
 
 EDITLOG_SCHEMA = 4
-# Earlier schemas, still read (profile_build.KNOWN_LOG_SCHEMAS):
+# Earlier schemas, still read (profiles.build.KNOWN_LOG_SCHEMAS):
 # 2: one "learned" record per word the app changed, with "caused_by" (the seq of the human decision);
 # 3: as 2, and word records carry "context"; "undoes" is one seq; "saved" holds the whole document.
 # 4: what the app changed is listed in the causing decision ("caused"), one "undo" record per undo

@@ -35,12 +35,13 @@ from enum import Enum
 from typing import TYPE_CHECKING, Callable, Mapping
 
 from .state import Status
+from .structure import DocumentStructure, Structure
 
 if TYPE_CHECKING:
     from subcase.subtitles import Document
 
     from .learning import Learner
-    from .profile_apply import ProfileApplication
+    from .profiles.apply import ProfileApplication
     from .state import Pos, ReviewState, ReviewWord
 
 
@@ -62,33 +63,22 @@ class FlagContext:
     lexicon: Mapping[str, str] | None = None
     is_rare: Callable[[str], bool] | None = None
     profile: ProfileApplication | None = None  # the profile applied to the file
-    _initial: dict | None = field(default=None, repr=False)
-    _silences: dict[int, float] | None = field(default=None, repr=False)
+    # the session's (review/structure.py); one of its own for a context made without a session
+    structure: DocumentStructure = field(default_factory=DocumentStructure, repr=False)
 
-    def silence_before(self, cue: int) -> float | None:
+    def layout(self, state: ReviewState) -> Structure | None:
+        """Where the words of the file sit, as they stand (None without a file)."""
+        return self.structure.of(self.doc, state) if self.doc is not None else None
+
+    def silence_before(self, state: ReviewState, cue: int) -> float | None:
         """Seconds of silence before ``cue`` where it makes the cue's first word a likelier sentence start
         (casing/pauses.py: a file without sentence punctuation), else None."""
-        if self._silences is None:
-            from subcase.casing.pauses import for_unpunctuated, opening_words, pauses_of
-
-            self._silences = {}
-            if self.doc is not None:
-                cues = self.doc.cues
-                tokens = [c.tokens() for c in cues]
-                pauses = for_unpunctuated(tokens, pauses_of(cues))
-                self._silences = {c: (cues[c].start_ms - cues[c - 1].end_ms) / 1000
-                                  for c, _ in opening_words(tokens, pauses)}
-        return self._silences.get(cue)
+        layout = self.layout(state)
+        return layout.silences.get(cue) if layout is not None else None
 
     def initial(self, state: ReviewState, pos: Pos) -> bool:
-        if self.learner is not None and self.learner._prepared_for == id(state):
-            return self.learner.initial(pos)
-        if self._initial is None:
-            if self.doc is None:
-                return False
-            from .positions import sentence_initial
-            self._initial = sentence_initial(self.doc, state)
-        return self._initial.get(pos, False)
+        layout = self.layout(state)
+        return layout is not None and layout.initial.get(pos, False)
 
 
 def _pair(value: float, threshold: float) -> tuple[str, str]:
@@ -109,15 +99,12 @@ def low_confidence(word: ReviewWord, threshold: float) -> FlagReason | None:
 
 def _cased_differently(state: ReviewState, pos: Pos, ctx: FlagContext) -> FlagReason | None:
     """The first other cue where the same word (away from sentence starts) has another form."""
-    if ctx.initial(state, pos):
+    layout = ctx.layout(state)
+    if layout is None or layout.initial.get(pos, False):
         return None
     word = state.word(pos)
-    lower = word.form.lower()
-    learner = ctx.learner
-    places = (learner._index.get(lower, ()) if learner is not None and learner._prepared_for == id(state)
-              else (p for p in state.positions() if state.word(p).form.lower() == lower))
-    for other in places:
-        if other == pos or ctx.initial(state, other):
+    for other in layout.index.get(word.form.lower(), ()):
+        if other == pos or layout.initial.get(other, False):
             continue
         form = state.word(other).form
         if form != word.form:
@@ -163,7 +150,7 @@ def flag_reasons(state: ReviewState, pos: Pos) -> list[FlagReason]:
         reasons.append(FlagReason("lexicon", f"the lexicon knows it as '{ctx.lexicon[lower]}'"))
     if ctx.is_rare is not None and ctx.is_rare(lower):
         reasons.append(FlagReason("rare", "a rare word to the model"))
-    silence = ctx.silence_before(pos[0]) if word.word_index == 0 else None
+    silence = ctx.silence_before(state, pos[0]) if word.word_index == 0 else None
     if silence is not None:
         reasons.append(FlagReason("pause", f"after {silence:.1f} s of silence, a new sentence is likelier"))
     return reasons

@@ -4,21 +4,20 @@ rebuilt from the logs alone.
 A decision is evidence about the word *in its context*: its neighbours in the
 cue, whether it starts a sentence (a positional capital says nothing about
 the word) and whether it is part of a sound cue or a speaker label (house
-style, not a name).  ``record_context`` reads that from the learner when the
-session has one (it has computed it already) and from the document otherwise.
+style, not a name).  ``record_context`` reads that from the document's structure
+(review/structure.py), which the session computes once per version of its words.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from subcase.casing.housestyle import categories_of
 from subcase.subtitles import Document
 
 from .state import Pos, ReviewState, ReviewWord
 
 if TYPE_CHECKING:
-    from .learning import Learner
+    from .structure import Structure
 
 WIDTH = 2  # neighbours kept on each side
 
@@ -46,24 +45,7 @@ def _pos(state: ReviewState, w: ReviewWord) -> Pos | None:
     return None
 
 
-_cache: dict = {}
-
-
-def _structure(doc: Document, state: ReviewState) -> tuple[dict, dict]:
-    """Sentence starts and categories of the file, computed once per version of its text (a session
-    without a learner logs many records; each would otherwise read the whole file again)."""
-    from .learning import sentence_initial
-
-    texts = tuple(cue.text for cue in doc.cues)
-    key = (id(doc), id(state))
-    hit = _cache.get("key") == key and _cache.get("texts") == texts
-    if not hit:
-        _cache.clear()
-        _cache.update(key=key, texts=texts, starts=sentence_initial(doc, state), cats=categories_of(doc, state.cues))
-    return _cache["starts"], _cache["cats"]
-
-
-def record_context(doc: Document, state: ReviewState, learner: Learner | None, w: ReviewWord) -> dict | None:
+def record_context(doc: Document, state: ReviewState, structure: Structure, w: ReviewWord) -> dict | None:
     """``{"left": [...], "right": [...], "sep": [before, after], "initial": bool, "category": str | None}``
     for the word, or None."""
     pos = _pos(state, w)
@@ -73,12 +55,7 @@ def record_context(doc: Document, state: ReviewState, learner: Learner | None, w
     words = state.cues[c]
     left = [words[k].form for k in range(max(0, s - WIDTH), s)]
     right = [words[k].form for k in range(s + 1, min(len(words), s + 1 + WIDTH))]
-    if learner is not None and learner._prepared_for == id(state):
-        initial = learner.initial(pos)
-        cat = learner._cats.get(pos)
-    else:
-        starts, cats = _structure(doc, state)
-        initial = starts.get(pos, False)
-        cat = cats.get(pos)
+    initial = structure.initial.get(pos, False)
+    cat = structure.categories.get(pos)
     return {"left": left, "right": right, "sep": separators(doc.cues[c].text, words, s), "initial": bool(initial),
             "category": cat.value if cat is not None else None}

@@ -7,12 +7,10 @@ simulation reads them.  Decided from the cue text's tokens, so markup never coun
 
 from __future__ import annotations
 
-from subcase.casing.rules import PROBE_CUES, SENTENCE_END, marks_sentence_ends
+from subcase.casing.rules import PROBE_CUES, marks_sentence_ends, sentence_starts
 from subcase.subtitles import Document
 
 from .state import Pos, ReviewState
-
-LINE_OPENERS = {"-", "\u2010", "\u2013", "\u2014", ">"}
 
 
 def has_sentence_punctuation(doc: Document) -> bool:
@@ -21,34 +19,19 @@ def has_sentence_punctuation(doc: Document) -> bool:
 
 
 def sentence_initial(doc: Document, state: ReviewState) -> dict[Pos, bool]:
-    """Which reviewable words start a sentence: after . ! ?, at a line that opens with a dash
-    or ``>>``, or at a cue start when the file has no sentence punctuation at all."""
-    punctuated = has_sentence_punctuation(doc)
+    """Which reviewable words start a sentence, by the casing's rule (``casing.rules.sentence_starts``):
+    after . ! ? or an ellipsis with no word glued to it, or at a cue start when the file has no
+    sentence punctuation at all."""
+    cues = [cue.tokens() for cue in doc.cues]
+    slots = [{w.word_index: s for s, w in enumerate(words)} for words in state.cues]
     out: dict[Pos, bool] = {}
-    start = True
-    for c, cue in enumerate(doc.cues):
-        start = start or not punctuated
-        slots = {w.word_index: s for s, w in enumerate(state.cues[c])}
-        line_start = True
-        word_index = -1
-        text = cue.text
-        prev_end = 0
-        for tok in cue.tokens():
-            if "\n" in text[prev_end:tok.start]:
-                line_start = True
-            prev_end = tok.end
-            if not tok.is_word:
-                if tok.text in SENTENCE_END:
-                    start = True
-                elif line_start and tok.text in LINE_OPENERS:
-                    start = True
-                continue
-            word_index += 1
-            s = slots.get(word_index)
-            if s is not None:
-                out[(c, s)] = start
-            start = False
-            line_start = False
+    word_index, last_cue = -1, -1
+    for c, _, start in sentence_starts(cues, cue_starts_sentence=not has_sentence_punctuation(doc)):
+        word_index = word_index + 1 if c == last_cue else 0
+        last_cue = c
+        s = slots[c].get(word_index)
+        if s is not None:
+            out[(c, s)] = start
     return out
 
 

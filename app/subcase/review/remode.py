@@ -15,6 +15,7 @@ from subcase.casing.engine import OnProgress, ShouldCancel
 from subcase.subtitles import Document
 
 from .actions import Action, Decision
+from .opening import cased_state
 from .state import ReviewState, ReviewWord, Status
 
 
@@ -38,11 +39,7 @@ def recase_in_mode(engine: CasingEngine, doc: Document, state: ReviewState, mode
     scratch = input_document(doc, state)
     casing = case_document(engine, scratch, mode, progress, cancel)
     apply_casing(scratch, casing)
-    fresh = ReviewState.from_casing(len(scratch.cues), casing, state.threshold)
-    if styles:
-        from subcase.casing.housestyle import apply_styles
-        apply_styles(scratch, fresh.cues, styles, engine)
-    return fresh
+    return cased_state(scratch, casing, engine, state.threshold, styles)
 
 
 class ChangeMode(Action):

@@ -24,9 +24,11 @@ from .actions import Action, Decision, realign
 from .editlog import EDITLOG_SCHEMA, EditLog, EditLogError
 from .logcontext import record_context
 from .state import ReviewState
+from .structure import DocumentStructure
 
 if TYPE_CHECKING:
     from .learning import Learner
+    from .profiles.apply import ProfileApplication
 
 Listener = Callable[[tuple[int, ...]], None]
 
@@ -48,6 +50,12 @@ class ReviewSession:
         self.listeners: list[Listener] = []
         # What the editor taught so far (review/learning.py); None: nothing is learned.
         self.learner: Learner | None = None
+        # The profile as applied when the file was opened (review/opening.py); None: no profile.
+        self.profile: ProfileApplication | None = None
+        self.casing_summary = ""  # the file's language and how it was cased, when it was opened
+        # Sentence starts, categories and word positions of the document as it stands (review/structure.py):
+        # the edit log's record context and the flag reasons read them.
+        self.structure = DocumentStructure()
         self._taught: dict[int, Action] = {}  # id(human action) -> the Taught action that ran it
         self._seqs: dict[int, list[int]] = {}  # id(action) -> seqs of its records
         self._seq = int(time.time() * 1000) * 1000  # unique across sessions without reading the log
@@ -243,7 +251,7 @@ class ReviewSession:
                      confidence=round(w.confidence, 6) if w.probs else None,
                      proposed=w.proposed, before=d.before, final=d.final, final_tag=w.tag.value)
             if self.log is not None:  # neighbours, sentence start, category: a profile reads them
-                r["context"] = record_context(self.doc, self.state, self.learner, w)
+                r["context"] = record_context(self.doc, self.state, self.structure.of(self.doc, self.state), w)
         return r
 
     def _records(self, decisions: list[Decision]) -> list[dict]:

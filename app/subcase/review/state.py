@@ -70,7 +70,7 @@ class ReviewWord:
     def needs_review(self, threshold: float) -> bool:
         # A learned word is decided by the app, not by a human; it is back on the list only when
         # the app asks for a check (a house style learned from one fix, review/learning.py).
-        # The same for a profile's change the model doubted (review/profile_apply.py).
+        # The same for a profile's change the model doubted (review/profiles/apply.py).
         return (self.status is Status.UNTOUCHED
                 or (self.status in (Status.LEARNED, Status.PROFILE) and self.raised is not None)) \
             and self.flagged(threshold)

@@ -12,7 +12,7 @@ Three formats are read (``read_terms``), told apart by their content:
   casing; the names under ``<blacklist>`` are words *not* to treat as names and are left out.
 
 A list is imported into a profile as ``term`` entries (``Profile``), each naming its list, and
-applied with the rest of the profile when a file is opened or converted (``profile_apply``):
+applied with the rest of the profile when a file is opened or converted (``profiles.apply``):
 
 - a term of several words is matched as a phrase: its words in a row inside one cue;
 - a term whose words are ordinary words too (``may``/``May``, ``us``/``US``, ``bill``/``Bill``:
@@ -123,7 +123,7 @@ __all__ = ["FORMATS", "TermList", "TermListError", "parse_terms", "read_terms", 
 def with_terms(profile, lists: list[TermList], model_version: str):
     """``profile`` (a ``Profile``, or None for an empty one) with the term lists imported, as a copy:
     ``--terms`` on the command line never writes the stored profile."""
-    from .profile import Profile
+    from .profiles.profile import Profile
 
     out = Profile("terms", model_version) if profile is None else Profile.from_bytes(profile.to_bytes())
     for terms in lists:
@@ -138,8 +138,8 @@ def import_into_profile(name: str, paths: list[Path], model_version: str):
     """Read the term lists, then add them to the stored profile ``name`` (made for ``model_version`` if it
     does not exist) and save it: ``subcase profile terms`` and File > Import Terms.  A list that cannot
     be read changes nothing.  Returns (the profile, the lists, entries added or changed per list)."""
-    from . import profile_store
-    from .profile import Profile
+    from .profiles import store as profile_store
+    from .profiles.profile import Profile
 
     lists = [read_terms(Path(p)) for p in paths]
     profile = profile_store.load(name) if profile_store.exists(name) else Profile(name, model_version)

@@ -26,7 +26,7 @@ from typing import Iterable, Iterator
 
 from subcase.casing import Tag, tag_of
 
-from .editlog import EDITLOG_SCHEMA
+from ..editlog import EDITLOG_SCHEMA
 from .profile import CATEGORY_NAMES, CHANGING, IMPORTED, KINDS, Entry, Profile, ProfileError, context_key, valid_name
 
 MIN_EVIDENCE = 2          # agreeing decisions an entry needs (one fix is an anecdote)
@@ -415,9 +415,9 @@ def decisions_from_corrected(doc, model_forms: list[list[str]] | None = None) ->
     from subcase.casing.housestyle import categories_of
     from subcase.subtitles.words import has_letters
 
-    from .positions import sentence_initial
-    from .logcontext import separators
-    from .state import ReviewState, ReviewWord
+    from ..positions import sentence_initial
+    from ..logcontext import separators
+    from ..state import ReviewState, ReviewWord
 
     cues: list[list[ReviewWord]] = []
     for c, cue in enumerate(doc.cues):

@@ -32,15 +32,15 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from subcase.casing import TAGS, Tag, tag_of
-from subcase.casing.housestyle import STYLE_TAG, Category, Style, categories_of, plain_forms, style_form
+from subcase.casing.housestyle import STYLE_TAG, Category, Style, plain_forms, style_form
 from subcase.subtitles import Document
 
-from .actions import Action, Decision, TagWriter
-from .changes import OPEN
-from .positions import has_sentence_punctuation, sentence_initial
-from .logcontext import separators
+from ..actions import Action, Decision, TagWriter
+from ..changes import OPEN
+from ..logcontext import separators
 from .profile import Profile, context_key
-from .state import Pos, ReviewState, Status
+from ..state import Pos, ReviewState, Status
+from ..structure import Structure
 
 
 CHECK = "the model was unsure here: check your profile's form"
@@ -74,15 +74,17 @@ def _with_case(word: str, form: str) -> str:
 
 
 def apply_profile(doc: Document, state: ReviewState, profile: Profile, write_tag: TagWriter,
-                  is_rare: Callable[[str], bool] = lambda w: False, engine=None) -> ProfileApplication:
+                  is_rare: Callable[[str], bool] = lambda w: False, engine=None,
+                  structure: Structure | None = None) -> ProfileApplication:
     """Re-case the unreviewed words of ``doc`` from ``profile``; returns what changed.
 
     ``is_rare``: a Title form applies word-wide only to a word the model barely
     knows (a name), as in-file learning does; ``engine`` lets house style keep
-    the capitals of names inside sound cues (``plain_forms``)."""
+    the capitals of names inside sound cues (``plain_forms``); ``structure``: the document's, if the
+    caller has it (review/structure.py)."""
     app = ProfileApplication(profile)
-    initial = sentence_initial(doc, state)
-    cats = categories_of(doc, state.cues)
+    layout = structure if structure is not None else Structure.compute(doc, state)
+    initial, cats = layout.initial, layout.categories
 
     def change(pos: Pos, new: str, entry: str, check: bool = True) -> None:
         w = state.word(pos)
@@ -143,7 +145,7 @@ def apply_profile(doc: Document, state: ReviewState, profile: Profile, write_tag
     # Without sentence punctuation any word may start a sentence, and the model's doubt may be
     # about that, which no earlier file's evidence on the word answers: no confirms there.
     wide = profile.active("word")
-    confirms = profile.active("confirm") if has_sentence_punctuation(doc) else {}
+    confirms = profile.active("confirm") if layout.punctuated else {}
     for lower, places in sorted(index.items()):
         for pos in places:
             if initial.get(pos, False) or pos in app.by_pos:
@@ -308,18 +310,4 @@ class RemoveEntry(Action):
                 self.persist(self.app.profile)
 
 
-def profile_adapter(profile: Profile, engine) -> Callable[[Document, object], int]:
-    """For batch conversion (``subcase convert --profile``, the batch dialog): the profile applied
-    to each cased document as the editor applies it when opening the file; returns words changed."""
-    from .learning import make_learner
-
-    is_rare = make_learner(engine).is_rare
-
-    def adapt(doc: Document, casing) -> int:
-        state = ReviewState.from_casing(len(doc.cues), casing)
-        return len(apply_profile(doc, state, profile, engine.form, is_rare, engine).by_pos)
-
-    return adapt
-
-
-__all__ = ["ProfileApplication", "RemoveEntry", "apply_profile", "apply_terms", "profile_adapter"]
+__all__ = ["ProfileApplication", "RemoveEntry", "apply_profile", "apply_terms"]

@@ -8,7 +8,7 @@ from pathlib import Path
 from subcase.subtitles.atomic import write_atomic
 
 from .profile import Profile, ProfileError, valid_name
-from .storage import data_dir
+from ..storage import data_dir
 
 SUFFIX = ".json"
 

@@ -2,7 +2,7 @@
 
 A profile is a named domain ("W3C talks", "Lupin S1").  The edit logs are the
 source of truth: a profile is *built* from them (or from corrected subtitle
-files, ``profile_build``) and can always be rebuilt; building twice from the
+files, ``build``) and can always be rebuilt; building twice from the
 same logs gives the same bytes (sorted keys, entries in a fixed order, nothing
 from the clock).  This module is the profile itself: its entries, its file
 and the validation of that file.
@@ -22,7 +22,7 @@ What it holds:
     where the profile is applied);
 - **review hints**, which change no word:
   - *confirms*: a word the editor wrote one way in every file (decided at
-    least ``profile_build.MIN_EVIDENCE`` times in as many files, every saved file
+    least ``build.MIN_EVIDENCE`` times in as many files, every saved file
     agreeing): where the model doubts that very form, the editor has answered
     already and the word is not asked again;
   - *asks*: a word between the same neighbours that the editor changed to a

@@ -1,0 +1,72 @@
+"""Where each reviewable word of a document sits: one structure, computed once per version of its words.
+
+Sentence starts (the casing's one rule, ``positions.sentence_initial``), line starts, whether the file
+marks sentence ends at all, the sound-cue and speaker-label words (``housestyle.categories_of``), the
+silences that make a cue's first word a likelier sentence start, and where each word occurs.  The flag
+reasons and the edit log's record context read it; none of it depends on how the words are cased, so
+it stays valid through every accept and tag change and is computed again only when the words
+themselves change (a text edit, a mode change, a save into another format).
+
+``DocumentStructure`` is its owner: the session holds one (``ReviewSession.structure``) and hands it to
+the flag context, and it recognises the document's version by value (its text and its words' layout),
+never by the identity of the objects.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from subcase.casing.housestyle import Category, categories_of
+from subcase.subtitles import Document
+
+from .positions import has_sentence_punctuation, line_starts, sentence_initial
+from .state import Pos, ReviewState
+
+
+@dataclass(frozen=True)
+class Structure:
+    initial: dict[Pos, bool]           # the word starts a sentence
+    line_starts: frozenset[Pos]        # the word opens a line of its cue
+    punctuated: bool                   # the file marks sentence ends
+    categories: dict[Pos, Category]    # sound-cue and speaker-label words
+    silences: dict[int, float]         # cue -> seconds of silence before it, where that makes its first
+                                       # word a likelier sentence start (casing/pauses.py; no punctuation)
+    index: dict[str, tuple[Pos, ...]]  # lower-cased word -> where it occurs, in reading order
+
+    @classmethod
+    def compute(cls, doc: Document, state: ReviewState) -> Structure:
+        from subcase.casing.pauses import for_unpunctuated, opening_words, pauses_of
+
+        cues = doc.cues
+        tokens = [cue.tokens() for cue in cues]
+        pauses = for_unpunctuated(tokens, pauses_of(cues))
+        silences = {c: (cues[c].start_ms - cues[c - 1].end_ms) / 1000 for c, _ in opening_words(tokens, pauses)}
+        index: dict[str, list[Pos]] = {}
+        for pos in state.positions():
+            index.setdefault(state.word(pos).form.lower(), []).append(pos)
+        return cls(sentence_initial(doc, state), frozenset(line_starts(doc, state)), has_sentence_punctuation(doc),
+                   categories_of(doc, state.cues), silences, {k: tuple(v) for k, v in index.items()})
+
+
+def version(doc: Document, state: ReviewState) -> tuple:
+    """What the structure depends on: the cue texts but for their case, and each word's place and model
+    tag (a speaker label is told by the model's tags)."""
+    return (tuple(cue.text.lower() for cue in doc.cues),
+            tuple(tuple((w.word_index, w.start, w.end, w.model_tag) for w in words) for words in state.cues))
+
+
+class DocumentStructure:
+    """The structure of a reviewed document, computed again only when its words change."""
+
+    def __init__(self) -> None:
+        self._version: tuple | None = None
+        self._structure: Structure | None = None
+
+    def of(self, doc: Document, state: ReviewState) -> Structure:
+        current = version(doc, state)
+        if self._structure is None or current != self._version:
+            self._structure, self._version = Structure.compute(doc, state), current
+        return self._structure
+
+
+__all__ = ["DocumentStructure", "Structure", "version"]
