@@ -81,8 +81,9 @@ class FlagContext:
         return self._silences.get(cue)
 
     def initial(self, state: ReviewState, pos: Pos) -> bool:
-        if self.learner is not None and self.learner._prepared_for == id(state):
-            return self.learner.initial(pos)
+        layout = self.learner.layout_of(state) if self.learner is not None else None
+        if layout is not None:
+            return layout.starts_sentence(pos)
         if self._initial is None:
             if self.doc is None:
                 return False
@@ -114,7 +115,8 @@ def _cased_differently(state: ReviewState, pos: Pos, ctx: FlagContext) -> FlagRe
     word = state.word(pos)
     lower = word.form.lower()
     learner = ctx.learner
-    places = (learner._index.get(lower, ()) if learner is not None and learner._prepared_for == id(state)
+    layout = learner.layout_of(state) if learner is not None else None
+    places = (layout.index.get(lower, ()) if layout is not None
               else (p for p in state.positions() if state.word(p).form.lower() == lower))
     for other in places:
         if other == pos or ctx.initial(state, other):

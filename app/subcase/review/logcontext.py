@@ -73,9 +73,10 @@ def record_context(doc: Document, state: ReviewState, learner: Learner | None, w
     words = state.cues[c]
     left = [words[k].form for k in range(max(0, s - WIDTH), s)]
     right = [words[k].form for k in range(s + 1, min(len(words), s + 1 + WIDTH))]
-    if learner is not None and learner._prepared_for == id(state):
-        initial = learner.initial(pos)
-        cat = learner._cats.get(pos)
+    layout = learner.layout_of(state) if learner is not None else None
+    if layout is not None:
+        initial = layout.starts_sentence(pos)
+        cat = layout.cats.get(pos)
     else:
         starts, cats = _structure(doc, state)
         initial = starts.get(pos, False)
