@@ -9,8 +9,7 @@ import pytest
 from subcase.casing import Tag, apply_casing, case_document
 from subcase.review import Accept, EditLog, ReviewSession, ReviewState, SetTag, Status, read_records
 from subcase.review.flags import FlagContext, flag_reasons
-from subcase.review.learning import SURE_LOWER, make_learner
-from subcase.review.raising import UNPUNCTUATED_SURE_LOWER
+from subcase.review.learning import SURE_LOWER, UNPUNCTUATED_SURE_LOWER, make_learner
 from subcase.subtitles import load
 
 FILM = """1

@@ -109,9 +109,9 @@ def test_one_undo_forgets_a_rule_taught_at_a_line_start(tmp_path):
     state = session.state
     action = SetTag(at(state, 1, "coding"), Tag.U, form)
     session.perform(action)
-    assert session.learner._opening
+    assert session.learner.knowledge.opening
     session.revert(action)
-    assert not session.learner._opening and state.word(at(state, 1, "coding")).form == "coding"
+    assert not session.learner.knowledge.opening and state.word(at(state, 1, "coding")).form == "coding"
 
 
 # A stand-up set without punctuation, as speech recognition writes it: the first line holds a sentence

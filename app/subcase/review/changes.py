@@ -1,4 +1,4 @@
-"""What the app changes by itself after a human decision (review/learning.py, style_learning.py)."""
+"""What the app changes by itself after a human decision (review/learning/)."""
 
 from __future__ import annotations
 

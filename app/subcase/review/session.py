@@ -12,7 +12,7 @@ import time
 import uuid
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, NamedTuple
 
 import subcase
 from subcase.digest import file_sha256
@@ -33,6 +33,14 @@ if TYPE_CHECKING:
 Listener = Callable[[tuple[int, ...]], None]
 
 
+class Performed(NamedTuple):
+    """An action the session did and has not undone."""
+
+    human: Action     # the action as the caller gave it (what it reverts)
+    ran: Action       # what ran: the human action, or with a learner the ``Taught`` step around it
+    seqs: list[int]   # the seqs of its edit-log records, which the undo record names
+
+
 class ReviewSession:
     def __init__(self, doc: Document, state: ReviewState, source: Path, *, model_version: str,
                  model_sha256: str, mode: str = "restore", log: EditLog | None = None,
@@ -48,7 +56,7 @@ class ReviewSession:
         self.cue_languages = cue_languages  # each cue's language (casing/language.py), recorded with each decision
         self.session_id = session_id or uuid.uuid4().hex
         self.listeners: list[Listener] = []
-        # What the editor taught so far (review/learning.py); None: nothing is learned.
+        # What the editor taught so far (review/learning/); None: nothing is learned.
         self.learner: Learner | None = None
         # The profile as applied when the file was opened (review/opening.py); None: no profile.
         self.profile: ProfileApplication | None = None
@@ -56,8 +64,8 @@ class ReviewSession:
         # Sentence starts, categories and word positions of the document as it stands (review/structure.py):
         # the edit log's record context and the flag reasons read them.
         self.structure = DocumentStructure()
-        self._taught: dict[int, Action] = {}  # id(human action) -> the Taught action that ran it
-        self._seqs: dict[int, list[int]] = {}  # id(action) -> seqs of its records
+        # The actions done and not undone, oldest first: what ran for each and the seqs of its records.
+        self._done: list[Performed] = []
         self._seq = int(time.time() * 1000) * 1000  # unique across sessions without reading the log
         # sha256 of the file the document was last read from or saved to: a
         # crash-recovery snapshot only applies to that exact file.
@@ -91,11 +99,10 @@ class ReviewSession:
         written, the action is undone again, nobody is notified, and
         EditLogError propagates for the editor to ask the user.
         """
-        human, wrapped_now = action, False
+        human = action
         if self.learner is not None:
             from .learning import Taught
-            wrapped_now = id(human) not in self._taught
-            action = self._taught.setdefault(id(human), Taught(human, self.learner))
+            action = Taught(human, self.learner)
         current = self.state.current
         decisions = action.do(self.doc, self.state)
         try:
@@ -103,13 +110,11 @@ class ReviewSession:
         except EditLogError:
             action.undo(self.doc, self.state)
             self.state.current = current
-            if wrapped_now:  # the action never happened: keep no wrapper an id could be reused for
-                self._taught.pop(id(human), None)
             raise
         if action.focus is not None:
             self.state.current = action.focus
         self.state.clamp_current()
-        self._seqs[id(action)] = seqs
+        self._done.append(Performed(human, action, seqs))
         self.changed_cues.update(action.cues)
         if getattr(human, "rewrites_words", False):
             self.rewritten_cues.update(human.cues)
@@ -125,19 +130,20 @@ class ReviewSession:
         otherwise the action is done again and EditLogError propagates.
         """
         human = action
-        action = self._taught.get(id(human), human)
+        at = next((i for i in range(len(self._done) - 1, -1, -1) if self._done[i].human is human), None)
+        done = self._done[at] if at is not None else Performed(human, human, [])
+        action = done.ran
         current = self.state.current
         action.undo(self.doc, self.state)
-        undone = self._seqs.get(id(action), [])
         try:
-            if undone:  # one record per undo step, whatever it takes back
-                self._log([self._base("undo", action.cues[0] if action.cues else None) | {"undoes": undone}])
+            if done.seqs:  # one record per undo step, whatever it takes back
+                self._log([self._base("undo", action.cues[0] if action.cues else None) | {"undoes": done.seqs}])
         except EditLogError:
             action.do(self.doc, self.state)
             self.state.current = current
             raise
-        self._seqs.pop(id(action), None)
-        self._taught.pop(id(human), None)
+        if at is not None:
+            del self._done[at]
         if action.focus is not None:
             self.state.current = action.focus
         self.state.clamp_current()

@@ -39,7 +39,7 @@ from ..actions import Action, Decision, TagWriter
 from ..changes import OPEN
 from ..logcontext import separators
 from .profile import Profile, context_key
-from ..state import Pos, ReviewState, Status
+from ..state import Pos, ReviewState, ReviewWord, Status
 from ..structure import Structure
 
 
@@ -256,6 +256,12 @@ def _hint(state: ReviewState, pos: Pos, key: str, lower: str, asks: dict, confir
         app.by_pos[pos] = app.profile.entry_id("confirm", lower)
 
 
+def _word_at(state: ReviewState, pos: Pos) -> ReviewWord | None:
+    """The word at ``pos``, or None where a text edit has left fewer words."""
+    c, s = pos
+    return state.cues[c][s] if 0 <= c < len(state.cues) and 0 <= s < len(state.cues[c]) else None
+
+
 class RemoveEntry(Action):
     """Take one wrong profile entry out: its words that are still the profile's go back to
     their form before the profile, and the entry is marked removed.  Undo puts both back."""
@@ -265,7 +271,8 @@ class RemoveEntry(Action):
         self.app, self.entry_id, self.persist = app, entry_id, persist
         self.label = f"remove profile entry {entry_id.partition(':')[2]}"
         self._undo: list[tuple[Pos, str, str | None]] = []  # position, the profile's form, its check
-        self._unasked: list[tuple[Pos, str]] = []  # asks taken back: position, the reason it was raised with
+        # asks taken back: position, the reason its word was raised with (None: it was not raised then)
+        self._unasked: list[tuple[Pos, str | None]] = []
         self._was_removed = entry_id in app.profile.removed
 
     def do(self, doc: Document, state: ReviewState) -> list[Decision]:
@@ -274,15 +281,18 @@ class RemoveEntry(Action):
             if entry != self.entry_id:
                 continue
             del self.app.asked[pos]
-            w = state.word(pos)
-            if w.status is Status.UNTOUCHED and w.raised is not None:
-                self._unasked.append((pos, w.raised))
+            w = _word_at(state, pos)
+            reason = w.raised if w is not None and w.status is Status.UNTOUCHED else None
+            self._unasked.append((pos, reason))  # every ask taken back, so that undo gives them all back
+            if w is not None and reason is not None:
                 w.raised = None
         for pos, entry in sorted(self.app.by_pos.items()):
-            w = state.word(pos)
-            if entry != self.entry_id or w.status is not Status.PROFILE:
+            w = _word_at(state, pos)
+            if entry != self.entry_id or w is None or w.status is not Status.PROFILE:
                 continue  # a word the editor (or what they taught here) decided since keeps its form
             before = self.app.before[pos]
+            if before.lower() != w.form.lower():
+                continue  # a text edit moved another word into this place: not the profile's word
             self._undo.append((pos, w.form, w.raised))
             doc.recase(w.cue_index, [(w.start, w.end, before)])
             w.form, w.status, w.raised = before, Status.UNTOUCHED, None  # the model's form and flag again
@@ -297,7 +307,8 @@ class RemoveEntry(Action):
 
     def undo(self, doc: Document, state: ReviewState) -> None:
         for pos, reason in self._unasked:
-            state.word(pos).raised = reason
+            if reason is not None:
+                state.word(pos).raised = reason
             self.app.asked[pos] = self.entry_id
         for pos, form, raised in reversed(self._undo):
             w = state.word(pos)
