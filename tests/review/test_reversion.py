@@ -25,14 +25,15 @@ from hypothesis import strategies as st
 
 from subcase.casing import TAGS, apply_casing, case_cue_text, case_document, cue_context
 from subcase.casing.auto import mode_of_cue
+from subcase.casing.pipeline import CasedFile
 from subcase.evaluation.simulate import input_text
 from subcase.review import Accept, AcceptCue, EditLog, EditText, ReviewSession, ReviewState, SetTag, Status
 from subcase.review.actions import Action
-from subcase.review.flags import FlagContext
-from subcase.review.learning import Layout, make_learner
+from subcase.review.learning import Layout
 from subcase.review.logcontext import separators
-from subcase.review.profile import Entry, Profile, context_key
-from subcase.review.profile_apply import RemoveEntry, apply_profile
+from subcase.review.opening import OpenOptions, open_review
+from subcase.review.profiles.apply import RemoveEntry, apply_profile
+from subcase.review.profiles.profile import Entry, Profile, context_key
 from subcase.review.remode import ChangeMode, recase_in_mode
 from subcase.subtitles import load
 
@@ -99,17 +100,16 @@ def profile_for(doc, state: ReviewState, version: str) -> Profile:
 
 
 def open_session(path: Path, casing, engine, log_dir: Path):
-    doc = load(path)
-    apply_casing(doc, casing)
-    state = ReviewState.from_casing(len(doc.cues), casing)
-    app = apply_profile(doc, state, profile_for(doc, state, engine.info.version), engine.form, make_learner(engine).is_rare,
-                        engine)
-    session = ReviewSession(doc, state, path, model_version=engine.info.version, model_sha256=engine.info.sha256,
-                            mode="restore", log=EditLog(log_dir / "log.jsonl"))
-    session.learner = make_learner(engine, "en")
-    state.flag_context = FlagContext(doc=doc, learner=session.learner, lexicon=engine.lexicon,
-                                     is_rare=session.learner.is_rare, profile=app)
-    return session, app
+    """The session as the app opens it (review.open_review), with a profile made for this file."""
+    def cased() -> CasedFile:
+        doc = load(path)
+        return CasedFile(doc, casing, apply_casing(doc, casing))
+    plain = open_review(cased(), engine, OpenOptions(mode="restore", learning=False))
+    profile = profile_for(plain.doc, plain.state, engine.info.version)
+    session = open_review(cased(), engine, OpenOptions(mode="restore", profile=profile),
+                          log=EditLog(log_dir / "log.jsonl"))
+    assert session.learner is not None and session.profile is not None
+    return session, session.profile
 
 
 def snapshot(session: ReviewSession, app) -> dict:
