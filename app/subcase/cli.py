@@ -23,9 +23,14 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 from subcase import __version__
 from subcase.errors import SubcaseError, describe_oserror
 from subcase.terminal import safe
+
+if TYPE_CHECKING:
+    from subcase.batch import ConvertOptions
 
 COMMANDS = {"convert", "evaluate", "simulate-review", "bench", "gui", "profile"}
 
@@ -114,7 +119,7 @@ def _add_style_args(p: argparse.ArgumentParser) -> None:
 
 def _existing(args):
     """What ``convert`` does with an output name that is taken (``--overwrite``, ``--skip-existing``)."""
-    from subcase.outputs import Existing
+    from subcase.batch import Existing
     return Existing.OVERWRITE if args.overwrite else Existing.SKIP if args.skip_existing else Existing.REFUSE
 
 
@@ -125,9 +130,16 @@ def _add_terms_arg(p: argparse.ArgumentParser) -> None:
                         "a term that is also an ordinary word is raised for review, not forced")
 
 
+def convert_options(args) -> ConvertOptions:
+    """``subcase convert``'s options as the library takes them."""
+    from subcase.batch import ConvertOptions
+    return ConvertOptions(mode=args.mode, lang=args.lang, styles=_styles(args), profile_name=args.profile,
+                          terms=tuple(args.terms or ()), details=Path(args.details) if args.details else None,
+                          model_dir=args.model, jobs=args.jobs, cluster=args.cluster)
+
+
 def cmd_convert(args) -> int:
-    from subcase.batch import BatchProgress, collect_batch_inputs, write_details
-    from subcase.outputs import check_report_path, plan_outputs
+    from subcase.batch import BatchProgress, collect_batch_inputs, convert_batch, plan_outputs
 
     out_dir = Path(args.output)
     if out_dir.exists() and not out_dir.is_dir():
@@ -139,7 +151,7 @@ def cmd_convert(args) -> int:
     if not found:
         print("subcase: no .srt or .vtt files to work on", file=sys.stderr)
         return 1
-    # The one plan every back-end runs, made before the model loads or any file is read (outputs.py).
+    # The one plan every back-end runs, made before the model loads or any file is read (batch/plan.py).
     plan = plan_outputs(found, out_dir, args.format, _existing(args))
     inputs = plan.sources
     if plan.refused:
@@ -149,22 +161,7 @@ def cmd_convert(args) -> int:
                    "Use --overwrite to replace them, --skip-existing to convert only the other files, "
                    "or choose another output folder"), file=sys.stderr)
         return 1
-    if args.details:
-        planned = [p.dst for p in plan if p.dst is not None]
-        check_report_path(Path(args.details), "--details", inputs, planned, folders=[out_dir])
-    from subcase.casing import ModelError
-    from subcase.casing.engine import load_model_info
-    try:
-        info = load_model_info(args.model)  # a missing model fails here, before any worker starts
-    except ModelError as exc:
-        raise SystemExit(f"subcase: {exc}") from None
-    adapt_factory = None
-    if args.profile or args.terms:
-        try:
-            adapt_factory = _profile_adapter_factory(args.profile, info.version, args.terms)
-        except _profile_error() as exc:
-            print(f"subcase: {exc}", file=sys.stderr)
-            return 1
+    options = convert_options(args)
     bar = ProgressBar(len(inputs), args.quiet)
     overall = BatchProgress(len(inputs))
     t0 = time.perf_counter()
@@ -189,26 +186,9 @@ def cmd_convert(args) -> int:
             bar.close()
             print(safe(f"warning {r.dst}: {w}"), file=sys.stderr)
 
-    try:
-        if args.cluster:
-            from subcase.cluster import ClusterError, convert_on_cluster
-            try:
-                result = convert_on_cluster(args.cluster, plan, args.model, args.mode, progress, on_done,
-                                            keep_casing=bool(args.details), styles=_styles(args),
-                                            adapt_factory=adapt_factory, lang=args.lang)
-            except ClusterError as exc:
-                raise SystemExit(f"subcase: {exc}") from None
-        else:
-            from subcase.parallel import auto_jobs, convert_batch
-            result = convert_batch(plan, args.jobs or auto_jobs(inputs), lambda: _engine(args), args.model,
-                                   args.mode, progress, on_done, keep_casing=bool(args.details),
-                                   styles=_styles(args), adapt_factory=adapt_factory, lang=args.lang)
-    except ModelError as exc:  # a worker could not load the model
-        raise SystemExit(f"subcase: {exc}") from None
+    result = convert_batch(plan, options, progress, on_done)
     bar.close()
     elapsed = time.perf_counter() - t0
-    if args.details:
-        write_details(Path(args.details), result.results)
     ok = result.succeeded
     words = sum(r.words for r in ok)
     changed = sum(r.changed for r in ok)
@@ -231,7 +211,7 @@ def cmd_evaluate(args) -> int:
     if not inputs:
         return 1
     if args.json:
-        from subcase.outputs import check_report_path
+        from subcase.batch import check_report_path
         check_report_path(Path(args.json), "--json", inputs, [])  # before hours of evaluation, not after
     engine = None if args.baselines_only else _engine(args)
     punct = (True,) if args.punct_only else ((False,) if args.strip_punct else (True, False))
@@ -267,22 +247,6 @@ def _profile_error():
     return ProfileError
 
 
-def _profile_adapter_factory(name: str | None, model_version: str, terms: list[Path] | None = None):
-    """``convert --profile``: the stored profile applied to each cased file, as the editor applies it.
-
-    A factory ``engine -> adapt`` rather than the adapter itself, so that each
-    worker process (``--jobs``, ``--cluster``) builds it around its own engine."""
-    from functools import partial
-
-    from subcase.review import profile_store
-    from subcase.review.profile_apply import profile_adapter
-
-    profile = profile_store.load(name, model_version) if name else None
-    if terms or profile is None:
-        profile = _with_terms(profile, terms or [], model_version)
-    return partial(profile_adapter, profile)
-
-
 def _with_terms(profile, paths: list[Path], model_version: str):
     """``--terms``: the profile (or an empty one) with these term lists (review/terms.py); a list that
     cannot be read stops the run before any file is cased."""
@@ -305,7 +269,7 @@ def cmd_simulate_review(args) -> int:
     if not inputs:
         return 1
     if args.json:
-        from subcase.outputs import check_report_path
+        from subcase.batch import check_report_path
         check_report_path(Path(args.json), "--json", inputs, [])  # before the simulation, not after
     engine = _engine(args)
     if args.series:

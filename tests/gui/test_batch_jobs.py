@@ -8,8 +8,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 
-from subcase.batch import collect_batch_inputs, run_batch
-from subcase.outputs import plan_outputs
+from subcase.batch import ConvertOptions, collect_batch_inputs, convert_batch, plan_outputs
 
 from .conftest import DATA, long_srt, needs_model, wait_for_emission
 
@@ -56,7 +55,7 @@ def test_batch_with_two_jobs_converts_and_reports(qtbot, engines, tmp_path):
     assert dialog.overall.value() == dialog.overall.maximum()
     # the same bytes as one process with the app's own engine
     found, _ = collect_batch_inputs([src])
-    run_batch(engines.get(), plan_outputs(found, tmp_path / "one", None))
+    convert_batch(plan_outputs(found, tmp_path / "one", None), ConvertOptions(jobs=1), engine=engines.get)
     assert {p.name: p.read_bytes() for p in out.iterdir()} == {p.name: p.read_bytes() for p in (tmp_path / "one").iterdir()}
     dialog.close()
 
