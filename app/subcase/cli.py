@@ -71,12 +71,10 @@ class ProgressBar:
             sys.stderr.write("\n")
 
 
-def _engine(args):
-    from subcase.casing import CasingEngine, ModelError
-    try:
-        return CasingEngine(args.model) if getattr(args, "model", None) else CasingEngine()
-    except ModelError as exc:
-        raise SystemExit(safe(f"subcase: {exc}")) from None
+def _engine(model: Path | None):
+    """The casing engine (a ``ModelError``, a ``SubcaseError``, when the model cannot be used)."""
+    from subcase.casing import CasingEngine
+    return CasingEngine(model) if model else CasingEngine()
 
 
 def _collect(paths: list[Path], exclude: tuple[Path, ...] = ()):
@@ -213,16 +211,11 @@ def cmd_evaluate(args) -> int:
     if args.json:
         from subcase.batch import check_report_path
         check_report_path(Path(args.json), "--json", inputs, [])  # before hours of evaluation, not after
-    engine = None if args.baselines_only else _engine(args)
+    engine = None if args.baselines_only else _engine(args.model)
     punct = (True,) if args.punct_only else ((False,) if args.strip_punct else (True, False))
-    from subcase.subtitles import SubtitleError
-    try:
-        results = evaluate(inputs, engine, baselines=not args.no_baselines, per_cue=not args.no_per_cue,
-                           punct_settings=punct, log=lambda s: print(safe(s), file=sys.stderr),
-                           lang=args.lang, mode=args.mode, drop=args.drop, seed=args.seed)
-    except SubtitleError as exc:
-        print(safe(f"subcase: {exc}"), file=sys.stderr)
-        return 1
+    results = evaluate(inputs, engine, baselines=not args.no_baselines, per_cue=not args.no_per_cue,
+                       punct_settings=punct, log=lambda s: print(safe(s), file=sys.stderr),
+                       lang=args.lang, mode=args.mode, drop=args.drop, seed=args.seed)
     return _finish_scoring(results, format_report, args.json)
 
 
@@ -242,11 +235,6 @@ def _finish_scoring(results: dict, report: Callable[[dict], str], json_path: str
     return 1 if results["skipped"] else 0
 
 
-def _profile_error():
-    from subcase.review.profile import ProfileError
-    return ProfileError
-
-
 def _with_terms(profile, paths: list[Path], model_version: str):
     """``--terms``: the profile (or an empty one) with these term lists (review/terms.py); a list that
     cannot be read stops the run before any file is cased."""
@@ -255,8 +243,7 @@ def _with_terms(profile, paths: list[Path], model_version: str):
 
 
 def cmd_simulate_review(args) -> int:
-    from subcase.evaluation.simulate import format_table, run_simulation
-    from subcase.subtitles import SubtitleError
+    from subcase.evaluation.simulate import SimulateOptions, format_table, run_simulation
 
     if args.threshold is not None and not 0.0 < args.threshold <= 1.0:
         print("subcase simulate-review: --threshold must be above 0 and at most 1", file=sys.stderr)
@@ -271,56 +258,42 @@ def cmd_simulate_review(args) -> int:
     if args.json:
         from subcase.batch import check_report_path
         check_report_path(Path(args.json), "--json", inputs, [])  # before the simulation, not after
-    engine = _engine(args)
+    engine = _engine(args.model)
     if args.series:
         return _simulate_series(inputs, engine, args)
-    try:
-        profile = None
-        if args.profile:
-            from subcase.review import profile_store
-            profile = profile_store.load(args.profile, engine.info.version)
-        if args.terms:
-            profile = _with_terms(profile, args.terms, engine.info.version)
-        results = run_simulation(inputs, engine, args, _styles(args), profile=profile,
-                                 log=lambda s: print(safe(s), file=sys.stderr))
-    except SubtitleError as exc:
-        print(safe(f"subcase: {exc}"), file=sys.stderr)
-        return 1
-    except _profile_error() as exc:
-        print(safe(f"subcase: {exc}"), file=sys.stderr)
-        return 1
+    profile = None
+    if args.profile:
+        from subcase.review import profile_store
+        profile = profile_store.load(args.profile, engine.info.version)
+    if args.terms:
+        profile = _with_terms(profile, args.terms, engine.info.version)
+    options = SimulateOptions(strip_punct=args.strip_punct, upper=args.upper, lang=args.lang, mode=args.mode,
+                              drop=args.drop, seed=args.seed, no_learning=args.no_learning,
+                              threshold=args.threshold)
+    results = run_simulation(inputs, engine, options, _styles(args), profile=profile,
+                             log=lambda s: print(safe(s), file=sys.stderr))
     return _finish_scoring(results, lambda r: format_table(r, args.per_file), args.json)
 
 
 def _simulate_series(inputs: list[Path], engine, args) -> int:
     from subcase.evaluation.series import format_series, run_series
-    from subcase.subtitles import SubtitleError
 
-    try:
-        result = run_series(inputs, engine, args.threshold, args.strip_punct, args.upper,
-                            log_dir=Path(args.keep_logs) if args.keep_logs else None,
-                            progress=None if args.quiet else lambda s: print(safe(s), file=sys.stderr),
-                            log=lambda s: print(safe(s), file=sys.stderr))
-    except (SubtitleError, _profile_error()) as exc:
-        print(safe(f"subcase: {exc}"), file=sys.stderr)
-        return 1
+    result = run_series(inputs, engine, args.threshold, args.strip_punct, args.upper,
+                        log_dir=Path(args.keep_logs) if args.keep_logs else None,
+                        progress=None if args.quiet else lambda s: print(safe(s), file=sys.stderr),
+                        log=lambda s: print(safe(s), file=sys.stderr))
     return _finish_scoring(result, format_series, args.json,
                            {k: v for k, v in result.items() if k != "final_profile"})
 
 
 def cmd_profile(args) -> int:
     from subcase.review import profile_store
-    from subcase.review.profile import ProfileError
-    try:
-        return _profile_command(args, profile_store)
-    except ProfileError as exc:
-        print(f"subcase: {exc}", file=sys.stderr)
-        return 1
+    return _profile_command(args, profile_store)
 
 
 def _profile_command(args, store) -> int:
     from subcase.review.editlog import log_dir
-    from subcase.review.profile import KINDS, valid_name
+    from subcase.review.profile import KINDS, ProfileError, valid_name
     from subcase.review.profile_build import Evidence, build_from_logs, decisions_from_corrected
 
     what = args.profile_command
@@ -329,7 +302,7 @@ def _profile_command(args, store) -> int:
             try:
                 p = store.load(name)
                 print(f"{name}\t{p.size()} entries\tmodel {p.model_version}\t{p.sources.get('files', 0)} files")
-            except _profile_error() as exc:
+            except ProfileError as exc:
                 print(f"{name}\tunreadable: {exc}")
         return 0
     if what == "delete":
@@ -355,14 +328,14 @@ def _profile_command(args, store) -> int:
         return 0
     if what == "terms":
         return _import_terms(args, store)
-    engine = _engine(args)
+    engine = _engine(args.model)
     if what == "import":
         p = store.import_file(Path(args.file), engine.info.version, args.name, args.replace)
         print(f"imported profile {p.name} ({p.size()} entries)")
         return 0
     # build
     if not valid_name(args.name):
-        raise _profile_error()(f"invalid profile name {args.name!r} (letters, digits, spaces, . ( ) + - _)")
+        raise ProfileError(f"invalid profile name {args.name!r} (letters, digits, spaces, . ( ) + - _)")
     old = store.load(args.name) if store.exists(args.name) else None
     removed = old.removed if old is not None and not args.reset else []
     if args.from_subtitles:
@@ -398,16 +371,12 @@ def _profile_command(args, store) -> int:
 
 def _import_terms(args, store) -> int:
     """``subcase profile terms NAME FILE...``: the lists are read first (a bad one changes nothing)."""
-    from subcase.casing import ModelError
     from subcase.casing.engine import load_model_info
     from subcase.review.terms import import_into_profile
 
     if not store.exists(args.name):
         store.path_of(args.name)  # an invalid name fails before the model is looked at
-    try:
-        version = load_model_info(args.model).version
-    except ModelError as exc:
-        raise SystemExit(f"subcase: {exc}") from None
+    version = load_model_info(args.model).version
     p, lists, counts = import_into_profile(args.name, args.files, version)
     for terms, n in zip(lists, counts):
         print(safe(f"{terms.name} ({terms.format}): {len(terms.terms)} terms, {n} new or changed"
@@ -420,8 +389,10 @@ def cmd_bench(args) -> int:
     if args.runs < 1 or args.cues < 1 or args.films < 0:
         print("subcase bench: --runs and --cues must be at least 1", file=sys.stderr)
         return 2
-    from subcase.evaluation.bench import run_bench
-    return run_bench(args)
+    from subcase.evaluation.bench import BenchOptions, run_bench
+    return run_bench(BenchOptions(cues=args.cues, file=args.file, runs=args.runs, films=args.films, jobs=args.jobs,
+                                  model=args.model, no_baseline=args.no_baseline, no_languages=args.no_languages,
+                                  long_cue=args.long_cue))
 
 
 def cmd_gui(args) -> int:

@@ -240,21 +240,35 @@ def format_table(results: dict, per_file: bool) -> str:
     return "\n".join(lines)
 
 
-def run_simulation(paths: list[Path], engine: CasingEngine, args, styles: StyleMap | None = None,
-                   profile=None, log: Callable[[str], None] = lambda s: None) -> dict:
+@dataclass(frozen=True)
+class SimulateOptions:
+    """``subcase simulate-review``'s options for one run (see its --help)."""
+
+    strip_punct: bool = False
+    upper: bool = False
+    lang: str = "auto"
+    mode: Mode = Mode.AUTO
+    drop: float | None = None
+    seed: int = SEED
+    no_learning: bool = False
+    threshold: float | None = None
+
+
+def run_simulation(paths: list[Path], engine: CasingEngine, options: SimulateOptions,
+                   styles: StyleMap | None = None, profile=None,
+                   log: Callable[[str], None] = lambda s: None) -> dict:
     """The CLI's run: every file cased once, then reviewed by the simulated editor.
 
     Chosen house styles are applied after casing, as the editor applies them when it opens a file;
     then the ``profile``, if any."""
-    preps, skipped = read_each(paths, lambda p: prepare(p, engine, args.strip_punct, args.upper, styles,
-                                                          getattr(args, "lang", "auto"),
-                                                          getattr(args, "mode", Mode.AUTO), getattr(args, "drop", None),
-                                                          getattr(args, "seed", SEED)), log)
-    factory: SessionFactory = plain_session if args.no_learning else learning_session
+    preps, skipped = read_each(paths, lambda p: prepare(p, engine, options.strip_punct, options.upper, styles,
+                                                          options.lang, options.mode, options.drop,
+                                                          options.seed), log)
+    factory: SessionFactory = plain_session if options.no_learning else learning_session
     if profile is not None:
         from .profiled import profiled_session
-        factory = profiled_session(profile, learning=not args.no_learning)
-    return simulate(preps, engine, args.threshold, factory, skipped, log)
+        factory = profiled_session(profile, learning=not options.no_learning)
+    return simulate(preps, engine, options.threshold, factory, skipped, log)
 
 
 # The configurations the docs and the model card report (``python -m subcase.evaluation.simulate``).
