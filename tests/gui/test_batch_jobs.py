@@ -87,3 +87,23 @@ def test_batch_with_two_jobs_cancels(qtbot, engines, tmp_path):
     # what was written is exactly what the report lists; nothing half-written
     assert sorted(p.name for p in out.iterdir()) == sorted(r.dst.name for r in result.results if r.ok)
     dialog.close()
+
+
+@needs_model
+def test_a_profile_for_another_model_is_one_message_not_a_traceback(qtbot, engines, tmp_path):
+    """The driver checks the profile against the model before any file is cased (in this process and
+    in worker processes alike); the dialog gets the profile's own one-line error."""
+    from subcase.gui.workers import BatchTask
+    from subcase.review.profile import Profile
+
+    src = make_inputs(tmp_path)
+    found, _ = collect_batch_inputs([src])
+    for jobs in (1, 2):
+        task = BatchTask(engines, plan_outputs(found, tmp_path / f"out{jobs}", None), "restore",
+                         profile=Profile("old series", "some-other-model"), jobs=jobs)
+        failures: list[str] = []
+        task.signals.failed.connect(failures.append)
+        task.run()
+        assert len(failures) == 1 and "Traceback" not in failures[0]
+        assert failures[0].startswith("profile old series was built for model some-other-model, not ")
+        assert not (tmp_path / f"out{jobs}").exists()  # nothing was converted
