@@ -32,14 +32,12 @@ LAYERS: dict[str, set[str]] = {
     "subtitles": set(),
     "casing": {"subtitles"},
     "review": {"casing", "subtitles"},
-    "outputs": {"subtitles"},
     "media": set(),  # which media file, a cue's span, waveform samples: arithmetic and files, no Qt
-    "batch": {"casing", "subtitles", "outputs"},
-    "parallel": {"batch", "casing", "subtitles", "outputs"},             # batch in worker processes (--jobs)
-    "cluster": {"parallel", "batch", "casing", "subtitles", "outputs"},  # batch on Dask (--cluster)
+    # the output plan, the driver and its back-ends (this process, --jobs, --cluster); review: profiles
+    "batch": {"casing", "subtitles", "review"},
     "evaluation": {"review", "casing", "subtitles"},  # simulate-review plays the editor through the review core
-    "gui": {"review", "casing", "subtitles", "batch", "parallel", "outputs", "media"},
-    "cli": {"batch", "parallel", "cluster", "casing", "subtitles", "evaluation", "gui", "review", "outputs"},  # review: profiles
+    "gui": {"review", "casing", "subtitles", "batch", "media"},
+    "cli": {"batch", "casing", "subtitles", "evaluation", "gui", "review"},  # review: profiles
     "__main__": {"cli"},
     "training": {"casing", "subtitles", "evaluation"},
 }

@@ -23,9 +23,14 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 from subcase import __version__
 from subcase.errors import SubcaseError, describe_oserror
 from subcase.terminal import safe
+
+if TYPE_CHECKING:
+    from subcase.batch import ConvertOptions
 
 COMMANDS = {"convert", "evaluate", "simulate-review", "bench", "gui", "profile"}
 
@@ -66,12 +71,10 @@ class ProgressBar:
             sys.stderr.write("\n")
 
 
-def _engine(args):
-    from subcase.casing import CasingEngine, ModelError
-    try:
-        return CasingEngine(args.model) if getattr(args, "model", None) else CasingEngine()
-    except ModelError as exc:
-        raise SystemExit(safe(f"subcase: {exc}")) from None
+def _engine(model: Path | None):
+    """The casing engine (a ``ModelError``, a ``SubcaseError``, when the model cannot be used)."""
+    from subcase.casing import CasingEngine
+    return CasingEngine(model) if model else CasingEngine()
 
 
 def _collect(paths: list[Path], exclude: tuple[Path, ...] = ()):
@@ -114,7 +117,7 @@ def _add_style_args(p: argparse.ArgumentParser) -> None:
 
 def _existing(args):
     """What ``convert`` does with an output name that is taken (``--overwrite``, ``--skip-existing``)."""
-    from subcase.outputs import Existing
+    from subcase.batch import Existing
     return Existing.OVERWRITE if args.overwrite else Existing.SKIP if args.skip_existing else Existing.REFUSE
 
 
@@ -125,9 +128,16 @@ def _add_terms_arg(p: argparse.ArgumentParser) -> None:
                         "a term that is also an ordinary word is raised for review, not forced")
 
 
+def convert_options(args) -> ConvertOptions:
+    """``subcase convert``'s options as the library takes them."""
+    from subcase.batch import ConvertOptions
+    return ConvertOptions(mode=args.mode, lang=args.lang, styles=_styles(args), profile_name=args.profile,
+                          terms=tuple(args.terms or ()), details=Path(args.details) if args.details else None,
+                          model_dir=args.model, jobs=args.jobs, cluster=args.cluster)
+
+
 def cmd_convert(args) -> int:
-    from subcase.batch import BatchProgress, collect_batch_inputs, write_details
-    from subcase.outputs import check_report_path, plan_outputs
+    from subcase.batch import BatchProgress, collect_batch_inputs, convert_batch, plan_outputs
 
     out_dir = Path(args.output)
     if out_dir.exists() and not out_dir.is_dir():
@@ -139,7 +149,7 @@ def cmd_convert(args) -> int:
     if not found:
         print("subcase: no .srt or .vtt files to work on", file=sys.stderr)
         return 1
-    # The one plan every back-end runs, made before the model loads or any file is read (outputs.py).
+    # The one plan every back-end runs, made before the model loads or any file is read (batch/plan.py).
     plan = plan_outputs(found, out_dir, args.format, _existing(args))
     inputs = plan.sources
     if plan.refused:
@@ -149,22 +159,7 @@ def cmd_convert(args) -> int:
                    "Use --overwrite to replace them, --skip-existing to convert only the other files, "
                    "or choose another output folder"), file=sys.stderr)
         return 1
-    if args.details:
-        planned = [p.dst for p in plan if p.dst is not None]
-        check_report_path(Path(args.details), "--details", inputs, planned, folders=[out_dir])
-    from subcase.casing import ModelError
-    from subcase.casing.engine import load_model_info
-    try:
-        info = load_model_info(args.model)  # a missing model fails here, before any worker starts
-    except ModelError as exc:
-        raise SystemExit(f"subcase: {exc}") from None
-    adapt_factory = None
-    if args.profile or args.terms:
-        try:
-            adapt_factory = _profile_adapter_factory(args.profile, info.version, args.terms)
-        except _profile_error() as exc:
-            print(f"subcase: {exc}", file=sys.stderr)
-            return 1
+    options = convert_options(args)
     bar = ProgressBar(len(inputs), args.quiet)
     overall = BatchProgress(len(inputs))
     t0 = time.perf_counter()
@@ -189,26 +184,9 @@ def cmd_convert(args) -> int:
             bar.close()
             print(safe(f"warning {r.dst}: {w}"), file=sys.stderr)
 
-    try:
-        if args.cluster:
-            from subcase.cluster import ClusterError, convert_on_cluster
-            try:
-                result = convert_on_cluster(args.cluster, plan, args.model, args.mode, progress, on_done,
-                                            keep_casing=bool(args.details), styles=_styles(args),
-                                            adapt_factory=adapt_factory, lang=args.lang)
-            except ClusterError as exc:
-                raise SystemExit(f"subcase: {exc}") from None
-        else:
-            from subcase.parallel import auto_jobs, convert_batch
-            result = convert_batch(plan, args.jobs or auto_jobs(inputs), lambda: _engine(args), args.model,
-                                   args.mode, progress, on_done, keep_casing=bool(args.details),
-                                   styles=_styles(args), adapt_factory=adapt_factory, lang=args.lang)
-    except ModelError as exc:  # a worker could not load the model
-        raise SystemExit(f"subcase: {exc}") from None
+    result = convert_batch(plan, options, progress, on_done)
     bar.close()
     elapsed = time.perf_counter() - t0
-    if args.details:
-        write_details(Path(args.details), result.results)
     ok = result.succeeded
     words = sum(r.words for r in ok)
     changed = sum(r.changed for r in ok)
@@ -231,18 +209,13 @@ def cmd_evaluate(args) -> int:
     if not inputs:
         return 1
     if args.json:
-        from subcase.outputs import check_report_path
+        from subcase.batch import check_report_path
         check_report_path(Path(args.json), "--json", inputs, [])  # before hours of evaluation, not after
-    engine = None if args.baselines_only else _engine(args)
+    engine = None if args.baselines_only else _engine(args.model)
     punct = (True,) if args.punct_only else ((False,) if args.strip_punct else (True, False))
-    from subcase.subtitles import SubtitleError
-    try:
-        results = evaluate(inputs, engine, baselines=not args.no_baselines, per_cue=not args.no_per_cue,
-                           punct_settings=punct, log=lambda s: print(safe(s), file=sys.stderr),
-                           lang=args.lang, mode=args.mode, drop=args.drop, seed=args.seed)
-    except SubtitleError as exc:
-        print(safe(f"subcase: {exc}"), file=sys.stderr)
-        return 1
+    results = evaluate(inputs, engine, baselines=not args.no_baselines, per_cue=not args.no_per_cue,
+                       punct_settings=punct, log=lambda s: print(safe(s), file=sys.stderr),
+                       lang=args.lang, mode=args.mode, drop=args.drop, seed=args.seed)
     return _finish_scoring(results, format_report, args.json)
 
 
@@ -262,27 +235,6 @@ def _finish_scoring(results: dict, report: Callable[[dict], str], json_path: str
     return 1 if results["skipped"] else 0
 
 
-def _profile_error():
-    from subcase.review.profiles.profile import ProfileError
-    return ProfileError
-
-
-def _profile_adapter_factory(name: str | None, model_version: str, terms: list[Path] | None = None):
-    """``convert --profile``: the stored profile applied to each cased file, as the editor applies it.
-
-    A factory ``engine -> adapt`` rather than the adapter itself, so that each
-    worker process (``--jobs``, ``--cluster``) builds it around its own engine."""
-    from functools import partial
-
-    from subcase.review.profiles import store as profile_store
-    from subcase.review.opening import profile_adapter
-
-    profile = profile_store.load(name, model_version) if name else None
-    if terms or profile is None:
-        profile = _with_terms(profile, terms or [], model_version)
-    return partial(profile_adapter, profile)
-
-
 def _with_terms(profile, paths: list[Path], model_version: str):
     """``--terms``: the profile (or an empty one) with these term lists (review/terms.py); a list that
     cannot be read stops the run before any file is cased."""
@@ -291,8 +243,7 @@ def _with_terms(profile, paths: list[Path], model_version: str):
 
 
 def cmd_simulate_review(args) -> int:
-    from subcase.evaluation.simulate import format_table, run_simulation
-    from subcase.subtitles import SubtitleError
+    from subcase.evaluation.simulate import SimulateOptions, format_table, run_simulation
 
     if args.threshold is not None and not 0.0 < args.threshold <= 1.0:
         print("subcase simulate-review: --threshold must be above 0 and at most 1", file=sys.stderr)
@@ -305,58 +256,44 @@ def cmd_simulate_review(args) -> int:
     if not inputs:
         return 1
     if args.json:
-        from subcase.outputs import check_report_path
+        from subcase.batch import check_report_path
         check_report_path(Path(args.json), "--json", inputs, [])  # before the simulation, not after
-    engine = _engine(args)
+    engine = _engine(args.model)
     if args.series:
         return _simulate_series(inputs, engine, args)
-    try:
-        profile = None
-        if args.profile:
-            from subcase.review.profiles import store as profile_store
-            profile = profile_store.load(args.profile, engine.info.version)
-        if args.terms:
-            profile = _with_terms(profile, args.terms, engine.info.version)
-        results = run_simulation(inputs, engine, args, _styles(args), profile=profile,
-                                 log=lambda s: print(safe(s), file=sys.stderr))
-    except SubtitleError as exc:
-        print(safe(f"subcase: {exc}"), file=sys.stderr)
-        return 1
-    except _profile_error() as exc:
-        print(safe(f"subcase: {exc}"), file=sys.stderr)
-        return 1
+    profile = None
+    if args.profile:
+        from subcase.review.profiles import store as profile_store
+        profile = profile_store.load(args.profile, engine.info.version)
+    if args.terms:
+        profile = _with_terms(profile, args.terms, engine.info.version)
+    options = SimulateOptions(strip_punct=args.strip_punct, upper=args.upper, lang=args.lang, mode=args.mode,
+                              drop=args.drop, seed=args.seed, no_learning=args.no_learning,
+                              threshold=args.threshold)
+    results = run_simulation(inputs, engine, options, _styles(args), profile=profile,
+                             log=lambda s: print(safe(s), file=sys.stderr))
     return _finish_scoring(results, lambda r: format_table(r, args.per_file), args.json)
 
 
 def _simulate_series(inputs: list[Path], engine, args) -> int:
     from subcase.evaluation.series import format_series, run_series
-    from subcase.subtitles import SubtitleError
 
-    try:
-        result = run_series(inputs, engine, args.threshold, args.strip_punct, args.upper,
-                            log_dir=Path(args.keep_logs) if args.keep_logs else None,
-                            progress=None if args.quiet else lambda s: print(safe(s), file=sys.stderr),
-                            log=lambda s: print(safe(s), file=sys.stderr))
-    except (SubtitleError, _profile_error()) as exc:
-        print(safe(f"subcase: {exc}"), file=sys.stderr)
-        return 1
+    result = run_series(inputs, engine, args.threshold, args.strip_punct, args.upper,
+                        log_dir=Path(args.keep_logs) if args.keep_logs else None,
+                        progress=None if args.quiet else lambda s: print(safe(s), file=sys.stderr),
+                        log=lambda s: print(safe(s), file=sys.stderr))
     return _finish_scoring(result, format_series, args.json,
                            {k: v for k, v in result.items() if k != "final_profile"})
 
 
 def cmd_profile(args) -> int:
     from subcase.review.profiles import store as profile_store
-    from subcase.review.profiles.profile import ProfileError
-    try:
-        return _profile_command(args, profile_store)
-    except ProfileError as exc:
-        print(f"subcase: {exc}", file=sys.stderr)
-        return 1
+    return _profile_command(args, profile_store)
 
 
 def _profile_command(args, store) -> int:
     from subcase.review.editlog import log_dir
-    from subcase.review.profiles.profile import KINDS, valid_name
+    from subcase.review.profiles.profile import KINDS, ProfileError, valid_name
     from subcase.review.profiles.build import Evidence, build_from_logs, decisions_from_corrected
 
     what = args.profile_command
@@ -365,7 +302,7 @@ def _profile_command(args, store) -> int:
             try:
                 p = store.load(name)
                 print(f"{name}\t{p.size()} entries\tmodel {p.model_version}\t{p.sources.get('files', 0)} files")
-            except _profile_error() as exc:
+            except ProfileError as exc:
                 print(f"{name}\tunreadable: {exc}")
         return 0
     if what == "delete":
@@ -391,14 +328,14 @@ def _profile_command(args, store) -> int:
         return 0
     if what == "terms":
         return _import_terms(args, store)
-    engine = _engine(args)
+    engine = _engine(args.model)
     if what == "import":
         p = store.import_file(Path(args.file), engine.info.version, args.name, args.replace)
         print(f"imported profile {p.name} ({p.size()} entries)")
         return 0
     # build
     if not valid_name(args.name):
-        raise _profile_error()(f"invalid profile name {args.name!r} (letters, digits, spaces, . ( ) + - _)")
+        raise ProfileError(f"invalid profile name {args.name!r} (letters, digits, spaces, . ( ) + - _)")
     old = store.load(args.name) if store.exists(args.name) else None
     removed = old.removed if old is not None and not args.reset else []
     if args.from_subtitles:
@@ -434,16 +371,12 @@ def _profile_command(args, store) -> int:
 
 def _import_terms(args, store) -> int:
     """``subcase profile terms NAME FILE...``: the lists are read first (a bad one changes nothing)."""
-    from subcase.casing import ModelError
     from subcase.casing.engine import load_model_info
     from subcase.review.terms import import_into_profile
 
     if not store.exists(args.name):
         store.path_of(args.name)  # an invalid name fails before the model is looked at
-    try:
-        version = load_model_info(args.model).version
-    except ModelError as exc:
-        raise SystemExit(f"subcase: {exc}") from None
+    version = load_model_info(args.model).version
     p, lists, counts = import_into_profile(args.name, args.files, version)
     for terms, n in zip(lists, counts):
         print(safe(f"{terms.name} ({terms.format}): {len(terms.terms)} terms, {n} new or changed"
@@ -456,8 +389,10 @@ def cmd_bench(args) -> int:
     if args.runs < 1 or args.cues < 1 or args.films < 0:
         print("subcase bench: --runs and --cues must be at least 1", file=sys.stderr)
         return 2
-    from subcase.evaluation.bench import run_bench
-    return run_bench(args)
+    from subcase.evaluation.bench import BenchOptions, run_bench
+    return run_bench(BenchOptions(cues=args.cues, file=args.file, runs=args.runs, films=args.films, jobs=args.jobs,
+                                  model=args.model, no_baseline=args.no_baseline, no_languages=args.no_languages,
+                                  long_cue=args.long_cue))
 
 
 def cmd_gui(args) -> int:

@@ -17,9 +17,10 @@ from pathlib import Path
 class SubcaseError(Exception):
     """A user-facing failure: ``path`` (may be None) and ``reason``.
 
-    ``str(exc)`` is ``"PATH: REASON"``.  Older call sites pass the whole
-    message as ``reason`` with the name already in it; they leave ``path``
-    None so the name is not repeated.
+    ``str(exc)`` is ``"PATH: REASON"``, and the CLI prints ``subcase: PATH: REASON``.  A failure
+    that concerns a file passes the file as ``path`` and leaves it out of ``reason``; a reason
+    that names a file in the middle of its sentence ("the folder X does not exist") keeps it there
+    and passes the path it is about, or none.
     """
 
     def __init__(self, reason: str, path: Path | str | None = None):

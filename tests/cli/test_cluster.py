@@ -50,15 +50,16 @@ def test_cluster_gives_what_one_process_gives(cluster, tmp_path):
 
 @pytest.mark.usefixtures("engine")
 def test_python_entry_point_with_a_client_loads_the_model_once_per_worker(cluster, tmp_path):
-    from subcase.cluster import PLUGIN_NAME, convert_on_cluster
+    from subcase.batch import ConvertOptions, convert_batch
+    from subcase.batch.cluster import PLUGIN_NAME
 
     make_folder(tmp_path, copies=2)
     plan1, plan2 = plan_for(tmp_path, tmp_path / "out1"), plan_for(tmp_path, tmp_path / "out2")
     inputs = plan1.sources
     with distributed.Client(cluster.scheduler_address, set_as_default=False) as client:
-        first = convert_on_cluster(client, plan1)
+        first = convert_batch(plan1, ConvertOptions(cluster=client))
         engines = client.run(lambda dask_worker: id(dask_worker.plugins[PLUGIN_NAME].engine()))
-        second = convert_on_cluster(client, plan2)
+        second = convert_batch(plan2, ConvertOptions(cluster=client))
         again = client.run(lambda dask_worker: id(dask_worker.plugins[PLUGIN_NAME].engine()))
     assert [r.src for r in first.results] == inputs == [r.src for r in second.results]
     assert sorted(r.src.name for r in first.failed) == ["0-markup.srt", "bad.srt"]  # a name collision, a bad file
@@ -68,13 +69,14 @@ def test_python_entry_point_with_a_client_loads_the_model_once_per_worker(cluste
 
 @pytest.mark.usefixtures("engine")
 def test_cluster_cancel(cluster, tmp_path):
-    from subcase.cluster import convert_on_cluster
+    from subcase.batch import ConvertOptions, convert_batch
 
     make_folder(tmp_path, copies=8)
     plan = plan_for(tmp_path, tmp_path / "out")
     inputs = plan.sources
     done: list[Path] = []
-    result = convert_on_cluster(cluster.scheduler_address, plan, on_file_done=lambda r: done.append(r.src), cancel=lambda: len(done) >= 2)
+    result = convert_batch(plan, ConvertOptions(cluster=cluster.scheduler_address),
+                           on_file_done=lambda r: done.append(r.src), cancel=lambda: len(done) >= 2)
     assert result.cancelled
     assert 2 <= len(result.results) < len(inputs)
     assert [r.src for r in result.results] == done
@@ -95,7 +97,7 @@ def test_a_worker_killed_with_its_file_gives_a_failed_line(tmp_path):
 
     import dask
 
-    from subcase.cluster import convert_on_cluster
+    from subcase.batch import ConvertOptions, convert_batch
 
     make_folder(tmp_path, copies=6)
     plan = plan_for(tmp_path, tmp_path / "out")
@@ -115,7 +117,7 @@ def test_a_worker_killed_with_its_file_gives_a_failed_line(tmp_path):
                 killed.append(pids[0])
                 os.kill(pids[0], signal.SIGKILL)
 
-        result = convert_on_cluster(client, plan, on_file_done=kill_one)
+        result = convert_batch(plan, ConvertOptions(cluster=client), on_file_done=kill_one)
     assert killed and not result.cancelled
     assert [r.src for r in result.results] == inputs
     died = [r for r in result.failed if "every worker that tried it died" in (r.error or "")]

@@ -164,8 +164,7 @@ def test_a_symlinked_subfolder_of_the_output_is_refused_even_with_overwrite(tmp_
 def test_a_link_put_in_after_planning_is_still_not_followed(engine, tmp_path):
     """The writer itself refuses links (O_NOFOLLOW, dir_fd): a subfolder swapped for a link, or a name
     taken, between the plan and the write is caught there too."""
-    from subcase.batch import collect_batch_inputs, run_batch
-    from subcase.outputs import plan_outputs
+    from subcase.batch import ConvertOptions, collect_batch_inputs, convert_batch, plan_outputs
 
     src = make_series(tmp_path)
     out = tmp_path / "out"
@@ -179,7 +178,7 @@ def test_a_link_put_in_after_planning_is_still_not_followed(engine, tmp_path):
     (out / "film1").symlink_to(elsewhere, target_is_directory=True)
     (out / "film2").mkdir()
     (out / "film2" / "English.srt").write_bytes(PRECIOUS)
-    result = run_batch(engine, plan)
+    result = convert_batch(plan, ConvertOptions(jobs=1), engine=lambda: engine)
     errors = [r.error for r in result.results]
     assert "is a symbolic link; subcase never writes through a link in the output folder" in errors[0]
     assert "exists already (it appeared while the run went on); not replaced" in errors[1]

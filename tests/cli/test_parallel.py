@@ -19,9 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from subcase.batch import BatchProgress, collect_batch_inputs, collect_inputs
-from subcase.outputs import OutputPlan, plan_outputs
-from subcase.parallel import run_batch_parallel
+from subcase.batch import BatchProgress, ConvertOptions, OutputPlan, collect_batch_inputs, collect_inputs, convert_batch, \
+    plan_outputs
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "subtitles"
@@ -39,7 +38,7 @@ def make_folder(root: Path, copies: int = 1) -> Path:
             shutil.copy(FIXTURES / name, src / f"{k}-{name}")
         shutil.copy(EXAMPLE, src / "season 2" / f"{k}-example.srt")
     shutil.copy(FIXTURES / "binary.srt", src / "season 2" / "bad.srt")
-    # same output name as in/0-markup.srt: the later of the two fails (outputs.py), whatever runs the batch
+    # same output name as in/0-markup.srt: the later of the two fails (batch/plan.py), whatever runs the batch
     (root / "more").mkdir()
     shutil.copy(EXAMPLE, root / "more" / "0-markup.srt")
     # a sound cue and a speaker label, for the house style
@@ -142,9 +141,9 @@ def test_cancel_stops_the_workers(tmp_path):
         seen.append(i)
         fractions.append(overall.update(i, d, t))
 
-    result = run_batch_parallel(plan, jobs=2, progress=progress,
-                                on_file_done=lambda r: done.append(str(r.src)),
-                                cancel=lambda: len(done) >= 3)
+    result = convert_batch(plan, ConvertOptions(jobs=2), progress=progress,
+                           on_file_done=lambda r: done.append(str(r.src)),
+                           cancel=lambda: len(done) >= 3)
     assert result.cancelled
     assert 3 <= len(result.results) < len(inputs)
     assert [str(r.src) for r in result.results] == done  # what was reported is what is listed
@@ -189,7 +188,7 @@ def test_ctrl_c_is_a_request_while_the_batch_runs():
     (inside concurrent.futures.wait it left a future's lock held: the shutdown hung)."""
     import threading
 
-    from subcase.parallel import deferred_ctrl_c
+    from subcase.batch.pool import deferred_ctrl_c
 
     before = signal.getsignal(signal.SIGINT)
     with deferred_ctrl_c() as pressed:
@@ -207,7 +206,7 @@ def test_ctrl_c_is_a_request_while_the_batch_runs():
 
 
 def test_default_jobs_keeps_a_small_batch_in_one_process(tmp_path):
-    from subcase.parallel import SMALL_BATCH_BYTES, auto_jobs, default_jobs
+    from subcase.batch import SMALL_BATCH_BYTES, auto_jobs, default_jobs
 
     small = make_folder(tmp_path / "small")
     inputs, _ = collect_inputs([small])
@@ -229,7 +228,7 @@ def test_a_killed_worker_gives_failed_lines_not_a_traceback(tmp_path):
 
     import multiprocessing
 
-    forkserver = "forkserver" in multiprocessing.get_all_start_methods()  # as parallel._context picks
+    forkserver = "forkserver" in multiprocessing.get_all_start_methods()  # as pool._context picks
 
     def kill_a_worker(i: int, n: int, d: int, t: int) -> None:
         if killed:
@@ -248,7 +247,7 @@ def test_a_killed_worker_gives_failed_lines_not_a_traceback(tmp_path):
             killed.append(workers[0].pid)
             workers[0].kill()
 
-    result = run_batch_parallel(plan, jobs=2, progress=kill_a_worker)
+    result = convert_batch(plan, ConvertOptions(jobs=2), progress=kill_a_worker)
     assert killed and not result.cancelled
     assert [r.src for r in result.results] == inputs  # every file has a line, in input order
     lost = [r for r in result.failed if "stopped unexpectedly" in (r.error or "")]

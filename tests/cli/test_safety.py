@@ -10,8 +10,9 @@ import sys
 from pathlib import Path
 
 
-import subcase.batch as batch
-import subcase.outputs as outputs
+import subcase.batch.convert as convert
+import subcase.batch.plan as outputs
+from subcase.batch import ConvertOptions, convert_batch
 from subcase.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -61,7 +62,7 @@ def test_names_that_differ_in_case_are_one_output_where_the_folder_ignores_case(
 
 
 def test_the_case_probe_reads_a_case_sensitive_folder_as_such(tmp_path):
-    from subcase.outputs import ignores_case
+    from subcase.batch.plan import ignores_case
 
     (tmp_path / "Subs").mkdir()
     (tmp_path / "subs").mkdir()  # possible only where case matters
@@ -186,13 +187,13 @@ def test_progress_reaches_100_only_with_the_last_file(engine, tmp_path, monkeypa
     src.mkdir()
     for name in ("a.srt", "b.srt"):
         shutil.copy(EXAMPLE, src / name)
-    real = batch.convert_file
+    real = convert.convert_file
 
     def marked(engine, planned, *a, **kw):
         sys.stderr.write(f"START {planned.src.name}\n")
         return real(engine, planned, *a, **kw)
 
-    monkeypatch.setattr(batch, "convert_file", marked)
+    monkeypatch.setattr(convert, "convert_file", marked)
     assert main(["convert", str(src), "-o", str(tmp_path / "out")]) == 0  # stderr is not a tty: plain lines
     err = capsys.readouterr().err.splitlines()
     start_b = err.index("START b.srt")
@@ -214,7 +215,8 @@ def test_run_batch_progress_is_never_ahead(engine, tmp_path):
         seen.append(((i + done / total) / n, len(done_files)))
 
     plan = outputs.plan_outputs(inputs, tmp_path / "out", None)
-    batch.run_batch(engine, plan, progress=progress, on_file_done=lambda r: done_files.append(1))
+    convert_batch(plan, ConvertOptions(jobs=1), progress=progress, on_file_done=lambda r: done_files.append(1),
+                  engine=lambda: engine)
     for fraction, finished in seen:
         # While k files are finished the bar is within file k: at most (k + 1) / n.
         assert fraction <= (finished + 1) / 4 + 1e-9

@@ -8,8 +8,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 
-from subcase.batch import collect_batch_inputs, run_batch
-from subcase.outputs import plan_outputs
+from subcase.batch import ConvertOptions, collect_batch_inputs, convert_batch, plan_outputs
 
 from .conftest import DATA, long_srt, needs_model, wait_for_emission
 
@@ -56,7 +55,7 @@ def test_batch_with_two_jobs_converts_and_reports(qtbot, engines, tmp_path):
     assert dialog.overall.value() == dialog.overall.maximum()
     # the same bytes as one process with the app's own engine
     found, _ = collect_batch_inputs([src])
-    run_batch(engines.get(), plan_outputs(found, tmp_path / "one", None))
+    convert_batch(plan_outputs(found, tmp_path / "one", None), ConvertOptions(jobs=1), engine=engines.get)
     assert {p.name: p.read_bytes() for p in out.iterdir()} == {p.name: p.read_bytes() for p in (tmp_path / "one").iterdir()}
     dialog.close()
 
@@ -88,3 +87,23 @@ def test_batch_with_two_jobs_cancels(qtbot, engines, tmp_path):
     # what was written is exactly what the report lists; nothing half-written
     assert sorted(p.name for p in out.iterdir()) == sorted(r.dst.name for r in result.results if r.ok)
     dialog.close()
+
+
+@needs_model
+def test_a_profile_for_another_model_is_one_message_not_a_traceback(qtbot, engines, tmp_path):
+    """The driver checks the profile against the model before any file is cased (in this process and
+    in worker processes alike); the dialog gets the profile's own one-line error."""
+    from subcase.gui.workers import BatchTask
+    from subcase.review.profiles.profile import Profile
+
+    src = make_inputs(tmp_path)
+    found, _ = collect_batch_inputs([src])
+    for jobs in (1, 2):
+        task = BatchTask(engines, plan_outputs(found, tmp_path / f"out{jobs}", None), "restore",
+                         profile=Profile("old series", "some-other-model"), jobs=jobs)
+        failures: list[str] = []
+        task.signals.failed.connect(failures.append)
+        task.run()
+        assert len(failures) == 1 and "Traceback" not in failures[0]
+        assert failures[0].startswith("profile old series was built for model some-other-model, not ")
+        assert not (tmp_path / f"out{jobs}").exists()  # nothing was converted

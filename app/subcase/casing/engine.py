@@ -126,10 +126,11 @@ class CasingEngine:
     """
 
     def __init__(self, model_dir: Path | None = None, threads: int | None = None, step: int | None = None,
-                 budget: int | None = None):
+                 budget: int | None = None, info: ModelInfo | None = None):
         model_dir = Path(model_dir) if model_dir else models_dir()
         self.model_dir = model_dir
-        self.info = load_model_info(model_dir)
+        # ``info``: this model's card as the caller read it already (a batch reads it once for all its engines)
+        self.info = info if info is not None else load_model_info(model_dir)
         meta = self.info.card
         self.session = OnnxSession(model_dir / "model.onnx", threads)
         self.encoder = WordEncoder(model_dir / "tokenizer.json")

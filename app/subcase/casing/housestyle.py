@@ -231,7 +231,10 @@ def apply_styles(doc: Document, cues: Sequence[Sequence[StyleWord]], styles: Sty
     if not chosen:
         return 0
     cats = {p: c for p, c in categories_of(doc, cues).items() if c in chosen}
-    plain = plain_forms(engine, cues, cats)
+    # Only lower and Title style read the plain-sentence forms (UPPER writes every word the same way):
+    # without them the model is not run a second time.  All or nothing, since the cues are cased
+    # as one stream and a cue left out would change what its neighbours' windows read.
+    plain = plain_forms(engine, cues, cats) if set(chosen.values()) & {Style.LOWER, Style.TITLE} else {}
     by_cue: dict[int, list[tuple[StyleWord, str]]] = {}
     for pos, cat in cats.items():
         w = cues[pos[0]][pos[1]]

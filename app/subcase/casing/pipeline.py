@@ -18,7 +18,7 @@ from .joined import join_words, split_words
 from .modes import DEFAULT, Mode
 from .pauses import pauses_of
 from .rolling import find_rolled, with_rolled, without_rolled
-from .routing import case_by_language
+from .routing import _case_by_language, case_by_language
 from .stream import DocumentCasing, WordCasing, line_numbers
 
 
@@ -53,8 +53,8 @@ def case_document(engine: CasingEngine, doc: Document, mode: Mode | str = DEFAUL
         rolled = find_rolled([cue.text for cue in doc.cues], whole)
         token_lists = without_rolled(whole, rolled)
         lines = [line_numbers(cue.text, toks) for cue, toks in zip(doc.cues, token_lists)]
-        casing = case_by_language(engine, token_lists, lines, Mode(mode), lang, progress, cancel,
-                                  pauses=pauses_of(doc.cues), rolled=[r is not None for r in rolled])
+        casing = _case_by_language(engine, token_lists, lines, Mode(mode), lang, progress, cancel,
+                                   pauses=pauses_of(doc.cues), rolled=[r is not None for r in rolled])
         return split_words(with_rolled(casing, whole, rolled), [joins for _, joins in joined])
 
 

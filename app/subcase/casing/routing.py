@@ -20,7 +20,8 @@ from .lower_case import LOWER_CASE
 from .modes import Mode
 from .pauses import for_unpunctuated
 from .rules import Method, marks_sentence_ends, method_for, one_hot, rule_form, rule_starts
-from .stream import DocumentCasing, WordCasing, case_token_lists
+from .gcpause import paused_gc
+from .stream import DocumentCasing, WordCasing, _case_token_lists
 from .tags import tag_of
 
 
@@ -32,6 +33,16 @@ def case_by_language(engine: CasingEngine, cues: Sequence[Sequence[Token]], line
 
     ``lang`` is "auto" (detect) or a language code taken as given; ``guess``,
     when known already, skips detection; ``pauses`` and ``rolled`` as for ``case_token_lists``."""
+    with paused_gc():
+        return _case_by_language(engine, cues, line_of, mode, lang, progress, cancel, guess, pauses, rolled)
+
+
+def _case_by_language(engine: CasingEngine, cues: Sequence[Sequence[Token]],
+                      line_of: Sequence[Sequence[int]] | None, mode: Mode = Mode.RESTORE, lang: str = "auto",
+                      progress: OnProgress | None = None, cancel: ShouldCancel | None = None,
+                      guess: LanguageGuess | None = None, pauses: Sequence[bool] | None = None,
+                      rolled: Sequence[bool] | None = None) -> DocumentCasing:
+    """``case_by_language`` for a caller that has paused the collector already (``pipeline.case_document``)."""
     pauses = for_unpunctuated(cues, pauses)
     if guess is None:
         guess = detect([token_text(tokens) for tokens in cues], lang, engine.languages[0])
@@ -42,7 +53,7 @@ def case_by_language(engine: CasingEngine, cues: Sequence[Sequence[Token]], line
     main = engine.engine_for(guess.language) or engine  # its threshold is the document's
     if all(m is Method.MODEL for m in per_cue) and len(set(guess.cue_languages)) == 1:
         # auto mode's passages are decided there, with what the model read as evidence
-        casing = case_token_lists(main, cues, line_of, mode, progress, cancel, pauses,
+        casing = _case_token_lists(main, cues, line_of, mode, progress, cancel, pauses,
                                   _capitalised(main, guess.cue_languages), file_start=True,
                                   lower_case=_lower_case(guess.cue_languages), rolled=rolled)
     else:
@@ -74,7 +85,7 @@ def _model_runs(engine: CasingEngine, cues: Sequence[Sequence[Token]], line_of: 
         end = c
         while end < len(cues) and per_cue[end] is Method.MODEL and engine.engine_for(languages[end]) is model:
             end += 1
-        run = case_token_lists(model, cues[c:end], line_of[c:end] if line_of else None, mode, progress, cancel,
+        run = _case_token_lists(model, cues[c:end], line_of[c:end] if line_of else None, mode, progress, cancel,
                                pauses[c:end] if pauses else None, _capitalised(model, languages[c:end]),
                                file_start=c == 0, lower_case=_lower_case(languages[c:end]),
                                rolled=rolled[c:end] if rolled else None,

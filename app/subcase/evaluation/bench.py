@@ -35,6 +35,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 SHARED_DEV = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "dev-subtitles"
@@ -271,7 +272,7 @@ def _load() -> str:
         return "load average unknown"
 
 
-def _run_worker(system: str, film: Path, runs: int, model: str | None, ceiling: bool = True) -> dict | str:
+def _run_worker(system: str, film: Path, runs: int, model: Path | str | None, ceiling: bool = True) -> dict | str:
     """The worker's numbers, or the reason it did not run."""
     cmd = [sys.executable, "-m", "subcase.evaluation.bench", system, str(film), str(runs)] + \
           ([str(model)] if model else []) + ([] if ceiling else ["--no-ceiling"])
@@ -285,7 +286,22 @@ def _run_worker(system: str, film: Path, runs: int, model: str | None, ceiling: 
     return row
 
 
-def run_bench(args) -> int:
+@dataclass(frozen=True)
+class BenchOptions:
+    """``subcase bench``'s options (see its --help)."""
+
+    cues: int = 1500              # cues in the synthetic film
+    file: Path | None = None      # benchmark this subtitle file instead
+    runs: int = 3                 # conversions of the film per system
+    films: int = 8                # films in the folder for the --jobs figure (0: skip it)
+    jobs: int = 2                 # worker processes for the folder figure
+    model: Path | None = None
+    no_baseline: bool = False
+    no_languages: bool = False    # skip the films in the other languages
+    long_cue: int = 1000          # KB of the one-cue file (0 skips it)
+
+
+def run_bench(args: BenchOptions) -> int:
     cpu = cpu_info()
     load_before = _load()
     runs = args.runs

@@ -251,17 +251,32 @@ def format_table(results: dict, per_file: bool) -> str:
     return "\n".join(lines)
 
 
-def run_simulation(paths: list[Path], engine: CasingEngine, args, styles: StyleMap | None = None,
-                   profile=None, log: Callable[[str], None] = lambda s: None) -> dict:
+@dataclass(frozen=True)
+class SimulateOptions:
+    """``subcase simulate-review``'s options for one run (see its --help)."""
+
+    strip_punct: bool = False
+    upper: bool = False
+    lang: str = "auto"
+    mode: Mode = Mode.AUTO
+    drop: float | None = None
+    seed: int = SEED
+    no_learning: bool = False
+    threshold: float | None = None
+
+
+def run_simulation(paths: list[Path], engine: CasingEngine, options: SimulateOptions,
+                   styles: StyleMap | None = None, profile=None,
+                   log: Callable[[str], None] = lambda s: None) -> dict:
     """The CLI's run: every file cased once, then reviewed by the simulated editor.
 
     Chosen house styles are applied after casing, as the editor applies them when it opens a file;
     then the ``profile``, if any."""
-    preps, skipped = read_each(paths, lambda p: prepare(p, engine, args.strip_punct, args.upper, styles,
-                                                          getattr(args, "lang", "auto"),
-                                                          getattr(args, "mode", Mode.AUTO), getattr(args, "drop", None),
-                                                          getattr(args, "seed", SEED)), log)
-    return simulate(preps, engine, args.threshold, Opening(learning=not args.no_learning, profile=profile), skipped, log)
+    preps, skipped = read_each(paths, lambda p: prepare(p, engine, options.strip_punct, options.upper, styles,
+                                                          options.lang, options.mode, options.drop,
+                                                          options.seed), log)
+    return simulate(preps, engine, options.threshold, Opening(learning=not options.no_learning, profile=profile),
+                    skipped, log)
 
 
 # The configurations the docs and the model card report (``python -m subcase.evaluation.simulate``).

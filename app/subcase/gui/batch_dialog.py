@@ -1,6 +1,6 @@
 """Batch conversion: many files or folders in, cased copies out.
 
-Runs ``subcase.parallel.convert_batch`` (the code behind ``subcase convert``) in a
+Runs ``subcase.batch.convert_batch`` (the code behind ``subcase convert``) in a
 worker, with a progress bar per file and overall, cancel, and a final report
 of what failed and why.  Originals are never written: outputs go to the
 output folder (keeping the subfolders of a folder dropped), and batch refuses
@@ -22,9 +22,8 @@ from PySide6.QtWidgets import QComboBox, QDialog, QFileDialog, QFormLayout, QHBo
     QMessageBox, QPlainTextEdit, QProgressBar, QPushButton, QSpinBox, QTableWidget, QTableWidgetItem, \
     QVBoxLayout, QWidget
 
-from subcase.batch import BatchProgress, BatchResult, FileResult, collect_batch_inputs
-from subcase.outputs import Existing, OutputPlan, plan_outputs
-from subcase.parallel import SMALL_BATCH_BYTES, auto_jobs, default_jobs
+from subcase.batch import (SMALL_BATCH_BYTES, BatchProgress, BatchResult, Existing, FileResult, OutputPlan,
+                           auto_jobs, collect_batch_inputs, default_jobs, plan_outputs)
 from subcase.subtitles import FORMATS as SUBTITLE_FORMATS
 
 from .settings import MODES, Settings

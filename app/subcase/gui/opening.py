@@ -12,7 +12,7 @@ from pathlib import Path
 from PySide6.QtCore import QThreadPool
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from subcase.outputs import special_kind
+from subcase.subtitles.files import special_kind
 from subcase.review import log_path_for
 from subcase.subtitles import FORMATS, Document
 

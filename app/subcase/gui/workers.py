@@ -22,7 +22,7 @@ from subcase.casing.onnx_session import available_cores
 from subcase.review import ReviewSession, ReviewState
 from subcase.review.opening import OpenOptions, open_review
 from subcase.errors import SubcaseError, describe_oserror
-from subcase.outputs import OutputPlan
+from subcase.batch import OutputPlan
 from subcase.subtitles import Document, load
 
 
@@ -251,7 +251,7 @@ class BatchSignals(QObject):
 
 
 class BatchTask(CancellableTask):
-    """Runs ``subcase.parallel.convert_batch``: the very code ``subcase convert`` uses.
+    """Runs ``subcase.batch.convert_batch``: the very code ``subcase convert`` uses.
 
     With ``jobs`` > 1 the files go to that many worker processes (each loads
     the model once); with one job they are cased here with the shared engine.
@@ -268,7 +268,7 @@ class BatchTask(CancellableTask):
 
     def run(self) -> None:
         try:
-            from subcase.parallel import convert_batch
+            from subcase.batch import ConvertOptions, convert_batch
 
             started: set[int] = set()
 
@@ -285,26 +285,14 @@ class BatchTask(CancellableTask):
                 self.signals.file_done.emit(index.get(result.src, self._done_files), result)
                 self._done_files += 1
 
-            adapt_factory = None
-            if self.profile is not None:
-                from functools import partial
-
-                from subcase.casing.engine import load_model_info
-                from subcase.review.profiles import store as profile_store
-                from subcase.review.profiles.profile import ProfileError
-                from subcase.review.opening import profile_adapter
-                try:
-                    # the model's version from its card: worker processes load their own engines
-                    profile_store.check_model(self.profile, load_model_info().version)
-                except ProfileError as exc:
-                    self.signals.failed.emit(str(exc))
-                    return
-                adapt_factory = partial(profile_adapter, self.profile)
-            result = convert_batch(self.plan, self.jobs, self.engines.get, None, self.mode, progress, on_file_done,
-                                   self._cancel.is_set, styles=self.styles, adapt_factory=adapt_factory)
+            # the driver checks the profile against the model before any file is cased
+            options = ConvertOptions(mode=self.mode, styles=self.styles, profile=self.profile, jobs=self.jobs)
+            result = convert_batch(self.plan, options, progress, on_file_done, self._cancel.is_set, self.engines.get)
             self.signals.finished.emit(result)
         except ModelError as exc:  # the worker processes could not load the model
             self.signals.failed.emit(f"The casing model cannot be used: {exc}")
+        except SubcaseError as exc:  # the profile does not fit the model
+            self.signals.failed.emit(str(exc))
         except Exception:
             self.signals.failed.emit(traceback.format_exc())
         finally:

@@ -99,14 +99,14 @@ def media_ref(path: Path) -> MediaRef:
     """Check that ``path`` is a readable regular file and fingerprint it (reads 2 MiB: off the GUI thread)."""
     path = Path(path)
     if not path.exists():
-        raise MediaError(f"{path}: no such media file")
+        raise MediaError("no such media file", path)
     if not path.is_file():
-        raise MediaError(f"{path}: not a media file (a folder or a special file)")
+        raise MediaError("not a media file (a folder or a special file)", path)
     try:
         if path.stat().st_size == 0:
-            raise MediaError(f"{path}: the media file is empty")
+            raise MediaError("the media file is empty", path)
         return MediaRef(path.resolve(), path.name, fingerprint(path))
     except PermissionError:
-        raise MediaError(f"{path}: the media file cannot be read (permission denied)") from None
+        raise MediaError("the media file cannot be read (permission denied)", path) from None
     except OSError as exc:
-        raise MediaError(f"{path}: the media file cannot be read ({exc.strerror or exc})") from None
+        raise MediaError(f"the media file cannot be read ({exc.strerror or exc})", path) from None

@@ -78,9 +78,9 @@ def read_wav(path: Path) -> Waveform:
             channels, width, rate, frames = w.getnchannels(), w.getsampwidth(), w.getframerate(), w.getnframes()
             raw = w.readframes(frames)
     except (wave.Error, EOFError) as exc:
-        raise MediaError(f"{path}: not a PCM WAV file ({exc})") from None
+        raise MediaError(f"not a PCM WAV file ({exc})", path) from None
     except OSError as exc:
-        raise MediaError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+        raise MediaError(f"cannot be read ({exc.strerror or exc})", path) from None
     if width == 1:
         data = (np.frombuffer(raw, dtype=np.uint8).astype(np.float32) - 128.0) / 128.0
     elif width == 2:
@@ -92,7 +92,7 @@ def read_wav(path: Path) -> Waveform:
     elif width == 4:
         data = np.frombuffer(raw, dtype="<i4").astype(np.float32) / float(1 << 31)
     else:
-        raise MediaError(f"{path}: unsupported WAV sample width {width}")
+        raise MediaError(f"unsupported WAV sample width {width}", path)
     usable = len(data) - len(data) % max(1, channels)
     if channels > 1:
         data = data[:usable].reshape(-1, channels).mean(axis=1)

@@ -76,10 +76,10 @@ def parse_terms(text: str, name: str) -> TermList:
             continue
         seen.setdefault(" ".join(ws).lower(), " ".join(ws))
     if not seen:
-        raise TermListError(f"{name}: no terms in it (one term per line, a CCExtractor capitalisation "
-                            f"file or a Subtitle Edit names list)")
+        raise TermListError("no terms in it (one term per line, a CCExtractor capitalisation "
+                            "file or a Subtitle Edit names list)", name)
     if len(seen) > MAX_TERMS:
-        raise TermListError(f"{name}: {len(seen)} terms, more than a term list holds ({MAX_TERMS})")
+        raise TermListError(f"{len(seen)} terms, more than a term list holds ({MAX_TERMS})", name)
     return TermList(name, fmt, tuple(seen.values()), skipped)
 
 
@@ -87,9 +87,9 @@ def _names_xml(text: str, name: str) -> list[str]:
     try:
         root = ET.fromstring(text)  # no DTDs or entities are expanded beyond the XML built-ins
     except ET.ParseError as exc:
-        raise TermListError(f"{name}: not a Subtitle Edit names list (invalid XML: {exc})") from None
+        raise TermListError(f"not a Subtitle Edit names list (invalid XML: {exc})", name) from None
     if root.tag not in ("names", "ignore_words", "root") and root.find(".//name") is None:
-        raise TermListError(f"{name}: not a Subtitle Edit names list (no <name> elements)")
+        raise TermListError("not a Subtitle Edit names list (no <name> elements)", name)
     black = {id(e) for b in root.iter("blacklist") for e in b.iter("name")}
     return [(e.text or "").strip() for e in root.iter("name") if id(e) not in black]
 
@@ -100,20 +100,20 @@ def read_terms(path: Path) -> TermList:
     try:
         size = path.stat().st_size
         if size > MAX_BYTES:
-            raise TermListError(f"{path}: {size} bytes is too large for a term list")
+            raise TermListError(f"{size} bytes is too large for a term list", path)
         raw = path.read_bytes()
     except FileNotFoundError:
-        raise TermListError(f"{path}: no such term list") from None
+        raise TermListError("no such term list", path) from None
     except IsADirectoryError:
-        raise TermListError(f"{path}: is a folder, not a term list") from None
+        raise TermListError("is a folder, not a term list", path) from None
     except OSError as exc:
-        raise TermListError(f"{path}: cannot read it ({exc.strerror or exc})") from None
+        raise TermListError(f"cannot read it ({exc.strerror or exc})", path) from None
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise TermListError(f"{path}: not UTF-8 text; save the list as UTF-8") from None
+        raise TermListError("not UTF-8 text; save the list as UTF-8", path) from None
     if "\0" in text:
-        raise TermListError(f"{path}: a binary file, not a term list")
+        raise TermListError("a binary file, not a term list", path)
     return parse_terms(text, path.name)
 
 

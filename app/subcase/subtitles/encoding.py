@@ -137,9 +137,9 @@ def check_single_encoding(data: bytes, name: str) -> None:
         if first_utf8 is not None and first_other is not None:
             (u_line, u_char), (o_line, o_byte) = first_utf8, first_other
             raise MixedEncodingError(
-                f"{name}: mixes text encodings: line {u_line} is UTF-8 ({u_char!r}) but line {o_line} is not "
+                f"mixes text encodings: line {u_line} is UTF-8 ({u_char!r}) but line {o_line} is not "
                 f"(byte 0x{o_byte:02x}); subcase will not guess, because recasing a misread line would "
-                f"change its bytes for good; save the file as UTF-8 in a text editor and open it again")
+                f"change its bytes for good; save the file as UTF-8 in a text editor and open it again", name)
 
 
 def decode(data: bytes, name: str) -> Decoded:
@@ -148,7 +148,7 @@ def decode(data: bytes, name: str) -> Decoded:
         if data.startswith(bom):
             text = _roundtrips(data[len(bom):], codec)
             if text is None:
-                raise SubtitleError(f"{name}: starts with a {codec} byte-order mark but is not valid {codec} text")
+                raise SubtitleError(f"starts with a {codec} byte-order mark but is not valid {codec} text", name)
             return Decoded(text, codec, True)
     text = _roundtrips(data, "utf-8")
     if text is not None and "\x00" not in text:
@@ -159,12 +159,12 @@ def decode(data: bytes, name: str) -> Decoded:
         if text is not None:
             return Decoded(text, utf16, False)
     if b"\x00" in data:
-        raise SubtitleError(f"{name}: contains binary data (NUL bytes); this is not a subtitle text file")
+        raise SubtitleError("contains binary data (NUL bytes); this is not a subtitle text file", name)
     check_single_encoding(data, name)
     legacy = _legacy(data)
     if legacy is not None:
         return legacy
-    raise SubtitleError(f"{name}: cannot determine the text encoding; this does not look like a text file")
+    raise SubtitleError("cannot determine the text encoding; this does not look like a text file", name)
 
 
 def encode(text: str, encoding: str, bom: bool, name: str = "file") -> bytes:
@@ -178,6 +178,6 @@ def encode(text: str, encoding: str, bom: bool, name: str = "file") -> bytes:
         bad = exc.object[exc.start:exc.end]
         line = exc.object.count("\n", 0, exc.start) + 1
         raise SubtitleError(
-            f"{name}: cannot save as {codec}: {bad!r} on line {line} has no {codec} form; choose UTF-8 instead"
+            f"cannot save as {codec}: {bad!r} on line {line} has no {codec} form; choose UTF-8 instead", name
         ) from None
     return (_BOM_FOR[codec] if bom and codec in _BOM_FOR else b"") + body

@@ -25,7 +25,7 @@ def sniff(text: str, name: str) -> formats.Format:
 def loads(data: bytes, name: str = "x.srt", format: str | None = None) -> Document:
     """A Document from file bytes; SubtitleError if they are not subtitles."""
     if not data:
-        raise SubtitleError(f"{name}: the file is empty")
+        raise SubtitleError("the file is empty", name)
     decoded = decode(data, name)
     fmt = formats.get(format) if format else sniff(decoded.text, name)
     segments, warnings = fmt.parse(decoded.text)
@@ -36,8 +36,8 @@ def loads(data: bytes, name: str = "x.srt", format: str | None = None) -> Docume
     has_cues = any(isinstance(s, Cue) for s in segments)
     if not has_cues and not (fmt is formats.VTT and _SIGNATURE_RE.match(decoded.text)):
         raise SubtitleError(
-            f"{name}: no subtitle cues found (no 'start --> end' timing line); "
-            "this is not an SRT or WebVTT file")
+            "no subtitle cues found (no 'start --> end' timing line); "
+            "this is not an SRT or WebVTT file", name)
     newline = newline_in(decoded.text)
     return Document(fmt.name, decoded.encoding, decoded.bom, newline, segments, warnings)
 
@@ -48,7 +48,7 @@ def load(path: Path | str) -> Document:
     try:
         data = path.read_bytes()
     except OSError as exc:
-        raise SubtitleError(f"{path}: cannot read the file: {exc.strerror or exc}") from None
+        raise SubtitleError(f"cannot read the file: {exc.strerror or exc}", path) from None
     doc = loads(data, str(path))
     doc.path = path
     return doc

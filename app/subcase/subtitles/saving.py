@@ -62,7 +62,7 @@ def save(doc: Document, path: Path | str | None = None, *, format: str | None = 
         else:
             bak = atomic.write_atomic(target, data, want_backup, allow_read_only=allow_read_only)
     except OSError as exc:
-        raise SubtitleError(f"{target}: cannot save: {exc.strerror or exc}") from None
+        raise SubtitleError(f"cannot save: {exc.strerror or exc}", target) from None
     if bak is not None:
         written.backed_up.add(key)
     if encoding is not None:

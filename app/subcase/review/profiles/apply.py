@@ -115,7 +115,7 @@ def apply_profile(doc: Document, state: ReviewState, profile: Profile, write_tag
             if (new == w.form and chosen[cat] is Style.UPPER and w.status is Status.UNTOUCHED and w.raised is None
                     and w.flagged(state.threshold)):
                 # Written in the series' UPPER style already: settled, as a style learned in the file
-                # settles its flagged words (review/style_learning.py); in UPPER style the form says it all.
+                # settles its flagged words (review/learning/styles.py); in UPPER style the form says it all.
                 app.before[pos] = w.form
                 w.status = Status.PROFILE
                 app.by_pos[pos] = profile.entry_id("style", cat.value)

@@ -236,7 +236,7 @@ def read_log(path: Path, skipped: Skipped) -> list[dict]:
     try:
         raw = Path(path).read_bytes()
     except OSError as exc:
-        raise ProfileError(f"{path}: cannot read edit log ({exc.strerror or exc})") from None
+        raise ProfileError(f"cannot read edit log ({exc.strerror or exc})", path) from None
     for line in raw.split(b"\n"):
         if not line.strip():
             continue
@@ -353,7 +353,7 @@ def log_files(paths: Iterable[Path]) -> list[Path]:
         elif p.is_file():
             out.add(p)
         else:
-            raise ProfileError(f"{p}: no such file or folder")
+            raise ProfileError("no such file or folder", p)
     return sorted(out)
 
 

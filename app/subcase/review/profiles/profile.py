@@ -47,6 +47,8 @@ import json
 import re
 from dataclasses import dataclass, field
 
+from subcase.errors import SubcaseError
+
 PROFILE_SCHEMA = 1
 KINDS = ("phrase", "context", "word", "confirm", "ask", "term")
 CHANGING = ("phrase", "context", "word")  # the kinds learned from decisions that re-case words
@@ -56,7 +58,7 @@ STYLE_NAMES = {"lower", "upper", "title", "model"}
 CATEGORY_NAMES = {"sound-cues", "speaker-labels"}
 
 
-class ProfileError(Exception):
+class ProfileError(SubcaseError):
     """A profile cannot be read, built or used; the message says why, in one line."""
 
 

@@ -83,7 +83,7 @@ def export(name: str, dest: Path) -> Path:
     try:
         write_atomic(dest, profile.to_bytes())
     except OSError as exc:
-        raise ProfileError(f"{dest}: cannot write ({exc.strerror or exc})") from None
+        raise ProfileError(f"cannot write ({exc.strerror or exc})", dest) from None
     return dest
 
 
@@ -92,7 +92,7 @@ def import_file(src: Path, model_version: str | None, name: str | None = None, r
     try:
         raw = Path(src).read_bytes()
     except OSError as exc:
-        raise ProfileError(f"{src}: cannot read ({exc.strerror or exc})") from None
+        raise ProfileError(f"cannot read ({exc.strerror or exc})", src) from None
     profile = Profile.from_bytes(raw, str(src))
     check_model(profile, model_version)
     if name is not None:

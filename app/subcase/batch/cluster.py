@@ -5,13 +5,12 @@ A back catalogue of thousands of films goes to an existing Dask cluster
 Kubernetes through dask-kubernetes; see docs/guide/command-line.md).  We only submit one task
 per file; Dask schedules them.  From Python::
 
-    from subcase.cluster import convert_on_cluster
-    from subcase.outputs import plan_outputs
+    from subcase.batch import ConvertOptions, convert_batch, plan_outputs
     plan = plan_outputs(files, Path("/shared/out"), None)
-    result = convert_on_cluster("tcp://scheduler:8786", plan)
+    result = convert_batch(plan, ConvertOptions(cluster="tcp://scheduler:8786"))
     for r in result.failed: print(r.src, r.error)
 
-``address`` may also be a ``distributed.Client`` you already hold.
+``cluster`` may also be a ``distributed.Client`` you already hold.
 
 - Every worker needs subcase installed (with the same model) and must see the
   inputs and the output folder at the same paths as this machine: a shared
@@ -20,7 +19,7 @@ per file; Dask schedules them.  From Python::
   onnxruntime threads as the worker has task threads, and checks that its
   model is the one this machine has (different weights would silently give
   different outputs).
-- Each file is converted by ``subcase.batch.convert_file``, the code of a
+- Each file is converted by ``convert.convert_file``, the code of a
   single process; results come back as ``FileResult``s, reported in input
   order with the paths as the user wrote them, so FAILED lines and the exit
   status are those of a local run.
@@ -40,16 +39,19 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from subcase.batch import BatchResult, FileResult, check_plan, convert_file, unconverted
-from subcase.casing.engine import ShouldCancel, load_model_info
-from subcase.outputs import OutputPlan, PlannedOutput
-from subcase.parallel import AdaptFactory, FileDoneFn, InOrder, ProgressFn
+from subcase.casing.engine import ModelInfo, ShouldCancel
+from subcase.errors import SubcaseError
+
+from .convert import BatchResult, FileResult, adapter, convert_file, unconverted
+from .options import ConvertOptions
+from .plan import OutputPlan, PlannedOutput
+from .pool import FileDoneFn, InOrder, ProgressFn
 
 PLUGIN_NAME = "subcase-engine"
 CANCEL_POLL_S = 0.5  # a running file asks the scheduler whether to stop at most this often
 
 
-class ClusterError(Exception):
+class ClusterError(SubcaseError):
     """The cluster cannot be used (Dask missing, scheduler unreachable)."""
 
 
@@ -101,9 +103,8 @@ def _process_engine(model_dir: str | None, sha256: str, threads: int, worker_add
     return engine
 
 
-def convert_remote(planned: PlannedOutput, mode: str, out_format: str | None, keep_casing: bool,
-                   cancel_event: str, styles: dict | None = None,
-                   adapt_factory: AdaptFactory | None = None, lang: str = "auto") -> FileResult:
+def convert_remote(planned: PlannedOutput, options: ConvertOptions, out_format: str | None,
+                   cancel_event: str) -> FileResult:
     """Runs on a Dask worker: one file of the plan (with absolute paths), with the worker's engine."""
     from distributed import Event, get_worker
 
@@ -118,9 +119,7 @@ def convert_remote(planned: PlannedOutput, mode: str, out_format: str | None, ke
             checked[0], checked[1] = now, event.is_set()
         return bool(checked[1])
 
-    adapt = adapt_factory(engine) if adapt_factory is not None else None
-    return convert_file(engine, planned, mode, out_format, None, should_cancel, keep_casing, styles, adapt,
-                        lang=lang)
+    return convert_file(engine, planned, options, out_format, None, should_cancel, adapter(options.profile, engine))
 
 
 def _as_local(r: FileResult, src: Path, abs_src: Path, out_dir: Path, abs_out: Path) -> FileResult:
@@ -150,27 +149,26 @@ def _client(address: Any) -> tuple[Any, bool]:
         raise ClusterError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
 
 
-def convert_on_cluster(address: Any, plan: OutputPlan, model_dir: Path | None = None,
-                       mode: str = "restore", progress: ProgressFn | None = None, on_file_done: FileDoneFn | None = None,
-                       cancel: ShouldCancel | None = None, keep_casing: bool = False,
-                       styles: dict | None = None, adapt_factory: AdaptFactory | None = None,
-                       lang: str = "auto") -> BatchResult:
-    """Convert what ``plan`` says on the Dask cluster at ``address`` (or a ``Client``).
+def run_on_cluster(plan: OutputPlan, options: ConvertOptions, info: ModelInfo,
+                   progress: ProgressFn | None = None, on_file_done: FileDoneFn | None = None,
+                   cancel: ShouldCancel | None = None) -> BatchResult:
+    """Convert what ``plan`` says on the Dask cluster of ``options.cluster`` (an address or a
+    ``Client``); ``info`` is the model's card, read once by the driver: the weights every worker
+    must have.
 
     Raises ``ClusterError`` when the cluster cannot be used, ``ModelError``
     when a worker cannot load the model, KeyboardInterrupt after cancelling.
     """
     from subcase.casing import CasingCancelled
 
-    check_plan(plan)
-    info = load_model_info(model_dir)  # the weights every worker must have
-    client, owned = _client(address)
+    model_dir = options.model_dir
+    client, owned = _client(options.cluster)
+    sent = dataclasses.replace(options, cluster=None)  # the workers need no client, and it does not pickle
     out_dir = plan.out_dir
     abs_out = out_dir.resolve()
     srcs = plan.sources
     abs_srcs = [p.resolve() for p in srcs]
     n = len(srcs)
-    mode = str(getattr(mode, "value", mode))
     order = InOrder(on_file_done)
     from distributed import Event, KilledWorker, as_completed
 
@@ -181,8 +179,8 @@ def convert_on_cluster(address: Any, plan: OutputPlan, model_dir: Path | None = 
         plugin = _engine_plugin_class()(str(Path(model_dir).resolve()) if model_dir else None, info.sha256)
         client.register_plugin(plugin, name=PLUGIN_NAME)
         # pure=False: converting the same file twice is two tasks, never a cached result
-        # The plan was made before any file is sent (outputs.py): an input it does not
-        # convert gets its result here, in input order, as in run_batch.
+        # The plan was made before any file is sent (plan.py): an input it does not
+        # convert gets its result here, in input order, as in run_in_process.
         index: dict[Any, int] = {}
         for i, planned in enumerate(plan):
             if not planned.converts:
@@ -193,8 +191,7 @@ def convert_on_cluster(address: Any, plan: OutputPlan, model_dir: Path | None = 
             # the workers see the same files under absolute paths (a shared file system)
             remote = dataclasses.replace(planned, src=abs_srcs[i], folder=abs_out,
                                          dst=abs_out / planned.relative if planned.relative else None)
-            f = client.submit(convert_remote, remote, mode, plan.out_format, keep_casing,
-                              cancel_name, styles, adapt_factory, lang, pure=False,
+            f = client.submit(convert_remote, remote, sent, plan.out_format, cancel_name, pure=False,
                               key=f"subcase-{i}-{uuid.uuid4().hex[:8]}")
             futures.append(f)
             index[f.key] = i

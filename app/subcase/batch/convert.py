@@ -1,36 +1,41 @@
-"""Batch conversion of subtitle files, shared by ``subcase convert`` and the GUI's batch dialog.
+"""One file of a batch, and the in-process back-end.
 
 Inputs are never touched: every output goes to the output folder under the
 input's own file name (with the extension of the chosen format), below the
 same subfolders as in the folder the user gave, written atomically without
-following any link in the output folder.  Outputs are planned once, before
-any work starts (``outputs.OutputPlan``): an input whose output would replace
-an input or another input's output fails, and a name already taken in the
-output folder is replaced or skipped only as the user said.
-A bad file becomes a failed ``FileResult`` with a one-line reason;
-the other files still convert.
+following any link in the output folder.  Where is decided once, before any
+work starts (``plan.OutputPlan``, checked by the driver); ``convert_file``
+only carries out its file's entry.  A bad file becomes a failed
+``FileResult`` with a one-line reason; the other files still convert.
+Every back-end (this process, ``pool``, ``cluster``) converts each file with
+``convert_file``, so their outputs are the same bytes.
 """
 
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
-from subcase.casing import CasingCancelled, CasingEngine, DocumentCasing, Method, Mode, case_file
+from subcase.casing import CasingCancelled, CasingEngine, DocumentCasing, Method, case_file
 from subcase.casing.engine import OnProgress, ShouldCancel
 from subcase.errors import SubcaseError, describe_oserror
-from subcase.outputs import BatchInput, OutputPlan, PlannedOutput, is_within, same_file_key, special_kind
-from subcase.subtitles import Document, SubtitleError, formats, save
+from subcase.subtitles import Document, save
 from subcase.subtitles.atomic import OutputExistsError, write_in_folder
 from subcase.subtitles.losses import conversion_losses
 
-__all__ = ["BatchProgress", "BatchResult", "FileResult", "check_plan", "collect_batch_inputs", "collect_inputs",
-           "convert_file", "run_batch", "unconverted", "write_details"]
+from .options import ConvertOptions
+from .plan import OutputPlan, PlannedOutput
+
+if TYPE_CHECKING:
+    from subcase.review.profiles.profile import Profile
+
+__all__ = ["BatchProgress", "BatchResult", "FileResult", "adapter", "check_plan", "convert_file", "run_in_process",
+           "unconverted", "write_details"]
 
 Adapt = Callable[[Document, DocumentCasing], int]  # re-cases a cased document further; words changed
+ProgressFn = Callable[[int, int, int, int], None]   # file index, files, done in the file, total in the file
 
 
 @dataclass
@@ -80,67 +85,6 @@ class BatchProgress:
         return min(1.0, sum(self.fractions) / len(self.fractions))
 
 
-def collect_inputs(paths: Sequence[Path | str], exclude: Sequence[Path | str] = ()
-                   ) -> tuple[list[Path], list[FileResult]]:
-    """Expand folders (recursively) into .srt/.vtt files; report paths that cannot be used.
-
-    Files under a folder in ``exclude`` (the output folder) are left out of
-    folder walks, so a second run into ``FOLDER/cased`` does not take the
-    first run's outputs as inputs.  Special files are reported, never opened.
-    A file met under two names (a link to it) is taken once: scoring and
-    learning must not count it twice.
-    """
-    found, bad = _walk(paths, exclude, lambda f: str(f.resolve()))
-    return [f.path for f in found], bad
-
-
-def collect_batch_inputs(paths: Sequence[Path | str], exclude: Sequence[Path | str] = ()
-                         ) -> tuple[list[BatchInput], list[FileResult]]:
-    """``collect_inputs`` for a conversion: each file with its place below the output folder (its
-    path below the folder it was found in), so the output tree mirrors the input tree.  Only the
-    same name given twice is taken once; a link to a file is an input of its own (a second name in
-    the output folder, or a clear collision when both land on one output name)."""
-    def same_entry(f: Path) -> str:
-        return os.path.join(os.path.realpath(f.parent), f.name)
-    return _walk(paths, exclude, same_entry)
-
-
-def _walk(paths: Sequence[Path | str], exclude: Sequence[Path | str], key: Callable[[Path], str]
-          ) -> tuple[list[BatchInput], list[FileResult]]:
-    files: list[BatchInput] = []
-    bad: list[FileResult] = []
-    seen: set[str] = set()
-    excluded = [Path(e) for e in exclude]
-    for p in map(Path, paths):
-        if p.is_dir():
-            found = sorted(f for f in p.rglob("*") if formats.is_subtitle_path(f) and f.is_file()
-                           and not any(is_within(f, e) for e in excluded))
-            if not found:
-                bad.append(FileResult(p, error="folder holds no .srt or .vtt files"
-                                      + (" outside the output folder" if excluded else "")))
-            candidates = [BatchInput(f, f.relative_to(p)) for f in found]
-        elif (kind := special_kind(p)) is not None:
-            bad.append(FileResult(p, error=f"is {kind}, not a regular file; subcase only reads regular files"))
-            continue
-        elif p.is_file():
-            if not formats.is_subtitle_path(p):
-                bad.append(FileResult(p, error=f"not a subtitle file (expected .srt or .vtt, got {p.suffix or 'no extension'})"))
-                continue
-            candidates = [BatchInput.named(p)]
-        elif os.path.lexists(p):
-            bad.append(FileResult(p, error="is a broken symbolic link"))
-            continue
-        else:
-            bad.append(FileResult(p, error="no such file or folder"))
-            continue
-        for f in candidates:
-            k = key(f.path)
-            if k not in seen:
-                seen.add(k)
-                files.append(f)
-    return files, bad
-
-
 def unconverted(planned: PlannedOutput) -> FileResult:
     """The result of an input the plan does not convert: skipped (its output exists) or failed."""
     if planned.skip:
@@ -148,17 +92,22 @@ def unconverted(planned: PlannedOutput) -> FileResult:
     return FileResult(planned.src, error=planned.error or "no output planned")
 
 
-def convert_file(engine: CasingEngine, planned: PlannedOutput, mode: Mode | str = Mode.RESTORE,
+def adapter(profile: Profile | None, engine: CasingEngine) -> Adapt | None:
+    """The profile applied to each cased document as the editor applies it, around ``engine``
+    (each worker process builds its own)."""
+    if profile is None:
+        return None
+    from subcase.review.opening import profile_adapter
+    return profile_adapter(profile, engine)
+
+
+def convert_file(engine: CasingEngine, planned: PlannedOutput, options: ConvertOptions,
                  out_format: str | None = None, progress: OnProgress | None = None,
-                 cancel: ShouldCancel | None = None, keep_casing: bool = False,
-                 styles: dict | None = None, adapt: Adapt | None = None, lang: str = "auto") -> FileResult:
+                 cancel: ShouldCancel | None = None, adapt: Adapt | None = None) -> FileResult:
     """Case one file to the output its plan gives.  Raises only ``CasingCancelled``.
 
-    ``adapt(doc, casing)`` re-cases the cased document further (a profile)
-    and returns the words it changed.
-
-    ``styles`` maps a house-style category (sound cues, speaker labels) to its
-    style (casing/housestyle.py); None or "model" keeps the model's casing."""
+    The plan has refused every output that would replace an input; ``adapt``
+    (``adapter``) applies the options' profile, resolved by the driver."""
     result = FileResult(Path(planned.src))
     src = result.src
     if not planned.converts or planned.folder is None or planned.relative is None:
@@ -166,21 +115,19 @@ def convert_file(engine: CasingEngine, planned: PlannedOutput, mode: Mode | str 
     folder, relative = Path(planned.folder), Path(planned.relative)
     try:
         dst = folder / relative
-        if same_file_key(dst) == same_file_key(result.src):
-            raise SubtitleError(f"{src.name}: output would overwrite the input; choose another output folder")
-        cased = case_file(engine, result.src, mode, progress, cancel, lang)
+        cased = case_file(engine, result.src, options.mode, progress, cancel, options.lang)
         result.casing_summary = cased.casing.summary()
         result.not_by_model = any(m is not Method.MODEL for m in cased.casing.methods.values())
         result.warnings = [str(w) for w in cased.doc.warnings]
         result.changed = cased.changed
-        if styles:
+        if options.styles:
             from subcase.casing.housestyle import apply_styles, words_of
             words = words_of(cased.casing, len(cased.doc.cues))
-            result.changed += apply_styles(cased.doc, words, styles, engine)
+            result.changed += apply_styles(cased.doc, words, dict(options.styles), engine)
         if adapt is not None:
             result.changed += adapt(cased.doc, cased.casing)
         result.words = len(cased.casing.words)
-        if keep_casing:
+        if options.keep_casing:
             result.casing = cased.casing
         # without --format the output holds the format the input holds, whatever its name says
         written_format = out_format or cased.doc.format
@@ -210,17 +157,17 @@ def check_plan(plan: OutputPlan) -> None:
                                 "replaced; say whether to overwrite or skip them", plan.out_dir)
 
 
-def run_batch(engine: CasingEngine, plan: OutputPlan, mode: Mode | str = Mode.RESTORE,
-              progress: Callable[[int, int, int, int], None] | None = None,
-              on_file_done: Callable[[FileResult], None] | None = None,
-              cancel: ShouldCancel | None = None, keep_casing: bool = False,
-              styles: dict | None = None, adapt: Adapt | None = None, lang: str = "auto") -> BatchResult:
-    """Convert every input; ``progress(file_index, n_files, done_in_file, total_in_file)``.
+def run_in_process(engine: CasingEngine, plan: OutputPlan, options: ConvertOptions,
+                   progress: ProgressFn | None = None,
+                   on_file_done: Callable[[FileResult], None] | None = None,
+                   cancel: ShouldCancel | None = None) -> BatchResult:
+    """The back-end of one process: every input in turn with ``engine`` and all its threads;
+    ``progress(file_index, n_files, done_in_file, total_in_file)``.
 
     ``progress(i, n, 1, 1)`` means file i is finished, so the overall fraction
     is ``(i + done / total) / n`` throughout.
     """
-    check_plan(plan)
+    adapt = adapter(options.profile, engine)
     results: list[FileResult] = []
     n = len(plan)
     for i, planned in enumerate(plan):
@@ -240,8 +187,7 @@ def run_batch(engine: CasingEngine, plan: OutputPlan, mode: Mode | str = Mode.RE
                 progress(i, n, done, total)
 
         try:
-            r = convert_file(engine, planned, mode, plan.out_format, file_progress, cancel, keep_casing,
-                             styles, adapt, lang=lang)
+            r = convert_file(engine, planned, options, plan.out_format, file_progress, cancel, adapt)
         except CasingCancelled:
             return BatchResult(results, cancelled=True)
         results.append(r)

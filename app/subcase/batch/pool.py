@@ -1,18 +1,19 @@
-"""Batch conversion in worker processes: ``subcase convert --jobs N`` and the GUI batch.
+"""The process-pool back-end: ``subcase convert --jobs N`` and the GUI batch's "Files at a time".
 
-Each worker process loads the model once, with one onnxruntime thread, and
-converts whole files with ``subcase.batch.convert_file`` -- the code a single
-process runs -- so outputs are byte-identical.  Two one-thread processes beat
+Each worker process loads the model once, with one onnxruntime thread (and
+the model's card as the parent read it), and converts whole files with
+``convert.convert_file`` -- the code a single process runs -- so outputs are
+byte-identical.  Two one-thread processes beat
 one two-thread process (the encoder's Python, parsing and writing overlap the
 other file's model run).
 
-What the caller sees is what ``run_batch`` gives:
+What the caller sees is what ``convert.run_in_process`` gives:
 
 - finished files are reported (``on_file_done``) and listed in input order,
   whatever order the workers finish them in, so FAILED lines come out in the
   same order as in one process;
 - ``progress(i, n, done, total)`` is per file (files run side by side; see
-  ``batch.BatchProgress`` for the overall fraction);
+  ``convert.BatchProgress`` for the overall fraction);
 - ``cancel()`` stops every worker between two batches of windows; files
   already written stay (writes are atomic), and the result says cancelled.
   Ctrl-C does the same and then raises KeyboardInterrupt, as in one process.
@@ -35,10 +36,12 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from subcase.batch import BatchResult, FileResult, check_plan, convert_file, run_batch, unconverted
-from subcase.casing.engine import ShouldCancel
+from subcase.casing.engine import ModelInfo, ShouldCancel
 from subcase.casing.onnx_session import available_cores
-from subcase.outputs import OutputPlan, PlannedOutput
+
+from .convert import BatchResult, FileResult, adapter, convert_file, unconverted
+from .options import ConvertOptions
+from .plan import OutputPlan, PlannedOutput
 
 if TYPE_CHECKING:
     import multiprocessing.context
@@ -49,10 +52,6 @@ if TYPE_CHECKING:
 
 ProgressFn = Callable[[int, int, int, int], None]
 FileDoneFn = Callable[[FileResult], None]
-EngineFactory = Callable[[], Any]
-# engine -> batch.Adapt (e.g. functools.partial(profile_adapter, profile)): picklable, so each
-# worker process builds the adapter around its own engine
-AdaptFactory = Callable[[Any], Any]
 
 WORKER_DIED = "the worker process converting it stopped unexpectedly (killed, or out of memory?)"
 POLL_S = 0.05  # how often the parent looks at progress and at ``cancel`` while files run
@@ -89,25 +88,25 @@ def auto_jobs(inputs: Sequence[Path]) -> int:
 _worker: dict[str, Any] = {}
 
 
-def _init_worker(model_dir: str | None, progress_q: Any, stop: Any) -> None:
+def _init_worker(options: ConvertOptions, info: ModelInfo, progress_q: Any, stop: Any) -> None:
     # Ctrl-C reaches the whole process group; the parent alone decides what it
     # means (stop between batches), so a worker never dies mid-write with a traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _worker.update(model_dir=model_dir, progress_q=progress_q, stop=stop, engine=None)
+    _worker.update(options=options, info=info, progress_q=progress_q, stop=stop, engine=None, adapt=None)
 
 
 def _worker_engine() -> Any:
     if _worker["engine"] is None:
         from subcase.casing import CasingEngine
 
-        model_dir = _worker["model_dir"]
-        _worker["engine"] = CasingEngine(Path(model_dir) if model_dir else None, threads=1)
+        options: ConvertOptions = _worker["options"]
+        engine = CasingEngine(options.model_dir, threads=1, info=_worker["info"])
+        _worker["adapt"] = adapter(options.profile, engine)
+        _worker["engine"] = engine
     return _worker["engine"]
 
 
-def _convert_in_worker(index: int, planned: PlannedOutput, mode: str, out_format: str | None,
-                       keep_casing: bool, styles: dict | None, adapt_factory: AdaptFactory | None,
-                       lang: str = "auto") -> FileResult:
+def _convert_in_worker(index: int, planned: PlannedOutput, out_format: str | None) -> FileResult:
     engine = _worker_engine()  # loaded on the worker's first file, then kept
     progress_q, stop = _worker["progress_q"], _worker["stop"]
 
@@ -115,9 +114,7 @@ def _convert_in_worker(index: int, planned: PlannedOutput, mode: str, out_format
         progress_q.put((index, done, total))
 
     # CasingCancelled propagates to the parent through the future
-    adapt = adapt_factory(engine) if adapt_factory is not None else None
-    return convert_file(engine, planned, mode, out_format, progress, stop.is_set, keep_casing, styles, adapt,
-                        lang=lang)
+    return convert_file(engine, planned, _worker["options"], out_format, progress, stop.is_set, _worker["adapt"])
 
 
 # -- in the parent ----------------------------------------------------------------------
@@ -162,7 +159,7 @@ def _context() -> multiprocessing.context.BaseContext:
     # The fork server imports numpy, onnxruntime and the engine once and every
     # worker is forked from it with them loaded (no model, no thread pool yet), so
     # workers start sooner.
-    ctx.set_forkserver_preload(["subcase.parallel"])
+    ctx.set_forkserver_preload(["subcase.batch.pool"])
     return ctx
 
 
@@ -182,27 +179,23 @@ def deferred_ctrl_c():
         signal.signal(signal.SIGINT, previous)
 
 
-def run_batch_parallel(plan: OutputPlan, jobs: int, model_dir: Path | None = None,
-                       mode: str = "restore", progress: ProgressFn | None = None, on_file_done: FileDoneFn | None = None,
-                       cancel: ShouldCancel | None = None, keep_casing: bool = False,
-                       styles: dict | None = None, adapt_factory: AdaptFactory | None = None,
-                       lang: str = "auto") -> BatchResult:
-    """Convert what ``plan`` says in ``jobs`` worker processes (see the module's docstring).
+def run_in_pool(plan: OutputPlan, options: ConvertOptions, info: ModelInfo, jobs: int,
+                progress: ProgressFn | None = None, on_file_done: FileDoneFn | None = None,
+                cancel: ShouldCancel | None = None) -> BatchResult:
+    """Convert what ``plan`` says in ``jobs`` worker processes (see the module's docstring);
+    ``info`` is the model's card, read once by the driver.
 
     Raises ``ModelError`` when the workers cannot load the model, and
     KeyboardInterrupt after stopping the workers on Ctrl-C.
     """
-    check_plan(plan)
     with deferred_ctrl_c() as ctrl_c:
-        return _run_parallel(plan, jobs, model_dir, mode, progress, on_file_done, cancel,
-                             keep_casing, styles, adapt_factory, lang, ctrl_c)
+        return _run_pool(plan, options, info, jobs, progress, on_file_done, cancel, ctrl_c)
 
 
-def _run_parallel(plan: OutputPlan, jobs: int, model_dir: Path | None, mode: str,
-                  progress: ProgressFn | None, on_file_done: FileDoneFn | None,
-                  cancel: ShouldCancel | None, keep_casing: bool, styles: dict | None,
-                  adapt_factory: AdaptFactory | None, lang: str, ctrl_c: threading.Event) -> BatchResult:
-    """``run_batch_parallel``'s work; Ctrl-C (``ctrl_c``) is acted on between two steps of it."""
+def _run_pool(plan: OutputPlan, options: ConvertOptions, info: ModelInfo, jobs: int,
+              progress: ProgressFn | None, on_file_done: FileDoneFn | None,
+              cancel: ShouldCancel | None, ctrl_c: threading.Event) -> BatchResult:
+    """``run_in_pool``'s work; Ctrl-C (``ctrl_c``) is acted on between two steps of it."""
     import queue
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
     from concurrent.futures.process import BrokenProcessPool
@@ -217,7 +210,7 @@ def _run_parallel(plan: OutputPlan, jobs: int, model_dir: Path | None, mode: str
     order = InOrder(on_file_done)
     cancelled = False
     pool = ProcessPoolExecutor(max_workers=max(1, min(jobs, n)), mp_context=ctx, initializer=_init_worker,
-                               initargs=(str(model_dir) if model_dir else None, progress_q, stop))
+                               initargs=(options, info, progress_q, stop))
 
     finished: set[int] = set()
 
@@ -232,8 +225,8 @@ def _run_parallel(plan: OutputPlan, jobs: int, model_dir: Path | None, mode: str
                 progress(i, n, done, total)
 
     try:
-        # The plan was made before any worker reads a file (outputs.py): an input it does
-        # not convert gets its result here, in input order, as in run_batch.
+        # The plan was made before any worker reads a file (plan.py): an input it does
+        # not convert gets its result here, in input order, as in run_in_process.
         futures: dict[Future[FileResult], int] = {}
         for i, planned in enumerate(plan):
             if ctrl_c.is_set():
@@ -245,8 +238,7 @@ def _run_parallel(plan: OutputPlan, jobs: int, model_dir: Path | None, mode: str
                 order.add(i, unconverted(planned))
                 continue
             try:
-                futures[pool.submit(_convert_in_worker, i, planned, str(getattr(mode, "value", mode)),
-                                    plan.out_format, keep_casing, styles, adapt_factory, lang)] = i
+                futures[pool.submit(_convert_in_worker, i, planned, plan.out_format)] = i
             except BrokenProcessPool:
                 # a worker died while files were still being handed out (killed, out of memory)
                 finished.add(i)
@@ -303,21 +295,3 @@ def _stop(pool: ProcessPoolExecutor, futures: dict[Future[FileResult], int], sto
     for f in futures:
         f.cancel()
     pool.shutdown(wait=True, cancel_futures=True)
-
-
-def convert_batch(plan: OutputPlan, jobs: int, engine: EngineFactory,
-                  model_dir: Path | None = None, mode: str = "restore",
-                  progress: ProgressFn | None = None, on_file_done: FileDoneFn | None = None,
-                  cancel: ShouldCancel | None = None, keep_casing: bool = False,
-                  styles: dict | None = None, adapt_factory: AdaptFactory | None = None,
-                  lang: str = "auto") -> BatchResult:
-    """The one entry for a batch: in this process (one job or one file, with
-    ``engine()`` and all its threads) or in ``jobs`` worker processes.
-    ``styles``: the house style (casing/housestyle.py), as for ``run_batch``;
-    ``adapt_factory(engine)``: the ``adapt`` of ``run_batch`` (a profile), built per engine."""
-    if jobs <= 1 or sum(e.converts for e in plan) <= 1:  # one file to case: in this process, every core
-        eng = engine()
-        adapt = adapt_factory(eng) if adapt_factory is not None else None
-        return run_batch(eng, plan, mode, progress, on_file_done, cancel, keep_casing, styles, adapt, lang=lang)
-    return run_batch_parallel(plan, jobs, model_dir, mode, progress, on_file_done, cancel,
-                              keep_casing, styles, adapt_factory, lang=lang)
