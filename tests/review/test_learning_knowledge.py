@@ -50,6 +50,6 @@ def test_the_layout_belongs_to_the_state_it_was_read_from(tmp_path):
     assert learner is not None and learner.layout_of(session.state) is None  # nothing read yet
     session.perform(SetTag(at(session.state, 2, "feel"), Tag.T, form))
     layout = learner.layout_of(session.state)
-    assert layout is not None and layout.index["coding"] == [(1, 0), (3, 6), (4, 6), (5, 6)]
+    assert layout is not None and list(layout.index["coding"]) == [(1, 0), (3, 6), (4, 6), (5, 6)]
     other = open_scripted(tmp_path, LINES, {})
     assert learner.layout_of(other.state) is None  # an equal state is not the one it read

@@ -158,6 +158,8 @@ def _equip(session: ReviewSession, engine: CasingEngine | None, options: OpenOpt
     with the model of the language most of the file's cues are in."""
     doc, state = session.doc, session.state
     learner = make_learner(engine, main_language(session.cue_languages)) if engine is not None else None
+    if learner is not None:
+        learner.structure = session.structure  # one structure of the document for learner, flags and log
     if options.learning:
         session.learner = learner
     state.flag_context = FlagContext(doc, session.learner, engine.lexicon if engine is not None else None,

@@ -2,8 +2,8 @@
 
 Sentence starts (the casing's one rule, ``positions.sentence_initial``), line starts, whether the file
 marks sentence ends at all, the sound-cue and speaker-label words (``housestyle.categories_of``), the
-silences that make a cue's first word a likelier sentence start, and where each word occurs.  The flag
-reasons and the edit log's record context read it; none of it depends on how the words are cased, so
+silences that make a cue's first word a likelier sentence start, where each word occurs and which words
+are quoted.  The flag reasons, the learner (``learning.Layout``) and the edit log's record context read it; none of it depends on how the words are cased, so
 it stays valid through every accept and tag change and is computed again only when the words
 themselves change (a text edit, a mode change, a save into another format).
 
@@ -32,6 +32,7 @@ class Structure:
     silences: dict[int, float]         # cue -> seconds of silence before it, where that makes its first
                                        # word a likelier sentence start (casing/pauses.py; no punctuation)
     index: dict[str, tuple[Pos, ...]]  # lower-cased word -> where it occurs, in reading order
+    quoted: dict[Pos, list[Pos]]       # a word inside quotation marks -> its quotation's words
 
     @classmethod
     def compute(cls, doc: Document, state: ReviewState) -> Structure:
@@ -45,7 +46,30 @@ class Structure:
         for pos in state.positions():
             index.setdefault(state.word(pos).form.lower(), []).append(pos)
         return cls(sentence_initial(doc, state), frozenset(line_starts(doc, state)), has_sentence_punctuation(doc),
-                   categories_of(doc, state.cues), silences, {k: tuple(v) for k, v in index.items()})
+                   categories_of(doc, state.cues), silences, {k: tuple(v) for k, v in index.items()},
+                   quoted_spans(doc, state))
+
+
+# English quotation marks: a straight one opens or closes, a curly one says which.
+QUOTE_MARKS = {'"': None, "\u201c": True, "\u201d": False}
+
+
+def quoted_spans(doc: Document, state: ReviewState) -> dict[Pos, list[Pos]]:
+    """Each word inside quotation marks, with the words of its quotation (one list shared by them
+    all); a quotation ends with its cue, whether or not it is closed there."""
+    out: dict[Pos, list[Pos]] = {}
+    for c, cue in enumerate(doc.cues):
+        quotation: list[Pos] | None = None  # the words of the open quotation
+        slots = {w.start: s for s, w in enumerate(state.cues[c])}
+        for t in cue.tokens():
+            if t.text in QUOTE_MARKS:
+                opens = QUOTE_MARKS[t.text]
+                quotation = [] if (quotation is None if opens is None else opens) else None
+            elif quotation is not None and t.is_word and t.start in slots:
+                pos = (c, slots[t.start])
+                quotation.append(pos)
+                out[pos] = quotation
+    return out
 
 
 def version(doc: Document, state: ReviewState) -> tuple:
@@ -69,4 +93,4 @@ class DocumentStructure:
         return self._structure
 
 
-__all__ = ["DocumentStructure", "Structure", "version"]
+__all__ = ["DocumentStructure", "Structure", "quoted_spans", "version"]

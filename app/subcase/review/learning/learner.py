@@ -15,6 +15,7 @@ from ..actions import Action, Decision, EditText, TagWriter
 from ..changes import Change
 from ..state import Pos, ReviewState, Status
 from .knowledge import Context, Knowledge, PhraseKey
+from ..structure import DocumentStructure
 from .layout import Layout, PlainCasing, pos_of
 from .step import IsRare, Step, context, neighbours
 from .teaching import teach
@@ -81,6 +82,8 @@ class Learner:
     thin_rules_raise: bool = True
     # Where the words of the review state it last read sit (``prepare``); None before the first step.
     layout: Layout | None = field(default=None, repr=False)
+    # the session's structure of the document (review/structure.py), shared with the flags and the log
+    structure: DocumentStructure | None = field(default=None, repr=False)
 
     # -- what it knows ------------------------------------------------------------
     @property
@@ -101,8 +104,9 @@ class Learner:
 
     # -- the file's structure, read again after a text edit -----------------------
     def prepare(self, doc: Document, state: ReviewState) -> None:
-        """Sentence starts, categories and a word index; cheap enough to redo after a text edit."""
-        self.layout = Layout.read(doc, state)
+        """Sentence starts, categories and a word index, from the session's one structure of the
+        document where the learner has it (``structure``); redone after a text edit."""
+        self.layout = Layout.read(doc, state, self.structure)
 
     def layout_of(self, state: ReviewState) -> Layout | None:
         """The layout the learner last read, if it read it from ``state``; else None."""
