@@ -39,20 +39,20 @@ class EditLogRecoveryMixin:
 
     def ask_log_failure(self, error: EditLogError, can_cancel: bool, cancel_label: str) -> str:
         """RETRY, FOLDER, NO_LOG or CANCEL, chosen by the user in a modal dialog."""
-        box = QMessageBox(QMessageBox.Warning, "Edit log not written",
+        box = QMessageBox(QMessageBox.Icon.Warning, "Edit log not written",
                           f"{error}\n\nThe edit log keeps every decision you make. "
                           "Nothing you decide is lost without your say: choose what to do.",
-                          QMessageBox.NoButton, self)
-        box.setTextFormat(Qt.PlainText)
+                          QMessageBox.StandardButton.NoButton, self)
+        box.setTextFormat(Qt.TextFormat.PlainText)
         buttons = {
-            box.addButton("Try again", QMessageBox.AcceptRole): RETRY,
-            box.addButton("Choose another folder\u2026", QMessageBox.ActionRole): FOLDER,
-            box.addButton("Go on without a log", QMessageBox.DestructiveRole): NO_LOG,
+            box.addButton("Try again", QMessageBox.ButtonRole.AcceptRole): RETRY,
+            box.addButton("Choose another folder\u2026", QMessageBox.ButtonRole.ActionRole): FOLDER,
+            box.addButton("Go on without a log", QMessageBox.ButtonRole.DestructiveRole): NO_LOG,
         }
         retry = next(b for b, v in buttons.items() if v == RETRY)
         box.setDefaultButton(retry)
         if can_cancel:
-            cancel = box.addButton(cancel_label, QMessageBox.RejectRole)
+            cancel = box.addButton(cancel_label, QMessageBox.ButtonRole.RejectRole)
             buttons[cancel] = CANCEL
             box.setEscapeButton(cancel)
         else:
@@ -66,9 +66,9 @@ class EditLogRecoveryMixin:
 
     def choose_log_folder(self, start: Path) -> Path | None:
         dialog = QFileDialog(self, "Folder for the edit log", str(start))
-        dialog.setFileMode(QFileDialog.Directory)
-        dialog.setOption(QFileDialog.ShowDirsOnly, True)
-        dialog.setOption(QFileDialog.DontUseNativeDialog, True)  # the same dialog everywhere, and testable
+        dialog.setFileMode(QFileDialog.FileMode.Directory)
+        dialog.setOption(QFileDialog.Option.ShowDirsOnly, True)
+        dialog.setOption(QFileDialog.Option.DontUseNativeDialog, True)  # the same dialog everywhere, and testable
         self.log_folder_dialog = dialog
         try:
             if not dialog.exec():

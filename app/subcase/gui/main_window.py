@@ -15,7 +15,7 @@ bar, the threshold, view settings, help and closing.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from PySide6.QtCore import QThreadPool, QTimer, Qt, Signal
 from PySide6.QtGui import QCloseEvent, QGuiApplication, QIcon, QUndoStack
@@ -46,6 +46,9 @@ from .saving import SavingMixin
 from .settings import Settings
 from .workers import EngineHolder, LoadAndCaseTask, ModeTask, WarmUpTask
 
+if TYPE_CHECKING:
+    from subcase.review.profile_apply import ProfileApplication
+
 AUTOSAVE_DELAY_MS = 1500
 # A first start (no saved geometry) takes this share of the screen's
 # available area: room for 20+ cues and the details panel on 1600x1000.
@@ -68,7 +71,7 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
         self.engines = engines or EngineHolder()
         self.settings = settings or Settings()
         self.session: ReviewSession | None = None
-        self.profile_app = None  # the open file's profile, as applied (review/profile_apply.py)
+        self.profile_app: ProfileApplication | None = None  # the open file's profile, as applied (review/profile_apply.py)
         self.task: LoadAndCaseTask | ModeTask | None = None
         self._cue_tasks: set = set()  # casings of F2-edited cues in flight (kept alive until they report)
         self.restored_unsaved = False
@@ -76,7 +79,7 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
         self.batch_dialogs: list[BatchDialog] = []
         self.alternatives_menu: QMenu | None = None
         # Overridable for tests and scripting: ask(title, text, buttons, default) -> button
-        self.ask: Callable[[str, str, QMessageBox.StandardButtons, QMessageBox.StandardButton],
+        self.ask: Callable[[str, str, QMessageBox.StandardButton, QMessageBox.StandardButton],
                            QMessageBox.StandardButton] = self._ask_dialog
 
         self.setWindowTitle("subcase")
@@ -100,7 +103,7 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
         self.setCentralWidget(central)
         self.details = WordDetailsDock(self)
         self.details.tag_chosen.connect(lambda tag: self.set_tag(tag, advance=False))
-        self.addDockWidget(Qt.RightDockWidgetArea, self.details)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.details)
         self._init_media()
         self.view.set_show_tags(self.settings.show_tags)
         self.view.set_limits(self.settings.cpl_limit, self.settings.cps_limit)
@@ -128,11 +131,11 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
     def _make_status_bar(self) -> None:
         sb = self.statusBar()
         self.word_label = QLabel("")
-        self.word_label.setTextFormat(Qt.PlainText)  # it shows subtitle words
+        self.word_label.setTextFormat(Qt.TextFormat.PlainText)  # it shows subtitle words
         self.log_label = QLabel("")  # says so when the user chose to go on without an edit log
-        self.log_label.setTextFormat(Qt.PlainText)
+        self.log_label.setTextFormat(Qt.TextFormat.PlainText)
         self.count_label = QLabel("")
-        self.count_label.setTextFormat(Qt.PlainText)
+        self.count_label.setTextFormat(Qt.TextFormat.PlainText)
         self.count_label.setMinimumWidth(self.count_label.fontMetrics().horizontalAdvance(
             "9999 to review \u00b7 999 changed \u00b7 9999 accepted \u00b7 99999 words") + 12)
         self.progress = QProgressBar()
@@ -154,7 +157,7 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
             area = screen.availableGeometry()
             self.resize(int(area.width() * SCREEN_SHARE), int(area.height() * SCREEN_SHARE))
             self.move(area.center() - self.rect().center())
-            self.resizeDocks([self.details], [min(340, max(270, self.width() // 5))], Qt.Horizontal)
+            self.resizeDocks([self.details], [min(340, max(270, self.width() // 5))], Qt.Orientation.Horizontal)
         if state:
             self.restoreState(state)
         if header:
@@ -173,8 +176,8 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
         return self.session is not None and (not self.undo_stack.isClean() or self.restored_unsaved)
 
     def _ask_dialog(self, title, text, buttons, default):
-        box = QMessageBox(QMessageBox.Question, title, text, buttons, self)
-        box.setTextFormat(Qt.PlainText)
+        box = QMessageBox(QMessageBox.Icon.Question, title, text, buttons, self)
+        box.setTextFormat(Qt.TextFormat.PlainText)
         box.setDefaultButton(default)
         return QMessageBox.StandardButton(box.exec())
 
@@ -182,10 +185,10 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
         """A non-blocking plain-text message (file names and errors are untrusted text)."""
         if error:
             self.last_error = text
-        box = QMessageBox(QMessageBox.Warning if error else QMessageBox.Information, title, text,
-                          QMessageBox.Ok, self)
-        box.setTextFormat(Qt.PlainText)
-        box.setAttribute(Qt.WA_DeleteOnClose)
+        box = QMessageBox(QMessageBox.Icon.Warning if error else QMessageBox.Icon.Information, title, text,
+                          QMessageBox.StandardButton.Ok, self)
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()
         self.statusBar().showMessage(text.splitlines()[0] if text else title, 8000)
 
@@ -204,7 +207,7 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
             self.word_label.setText("")
             return
         w = self.session.state.word(pos)
-        if w.probs is None:
+        if w.probs is None or w.model_tag is None:
             self.word_label.setText(f"Cue {pos[0] + 1}: \u201c{w.form}\u201d (typed by hand)")
         else:
             alts = ", ".join(f"{t.value} {p:.0%}" for t, p in w.alternatives())
@@ -274,7 +277,7 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
         return self.find_bar.find_next(text, backwards)
 
     def keyPressEvent(self, event) -> None:
-        if event.key() == Qt.Key_Escape and self.find_bar.isVisible():
+        if event.key() == Qt.Key.Key_Escape and self.find_bar.isVisible():
             self.find_bar.close_bar()
             return
         super().keyPressEvent(event)
@@ -291,7 +294,9 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
 
     def set_theme(self, name: str) -> None:
         self.settings.theme = name
-        theme.apply_theme(QApplication.instance(), name)
+        app = QApplication.instance()
+        if isinstance(app, QApplication):  # typed QCoreApplication; a window always runs in a QApplication
+            theme.apply_theme(app, name)
         self.view.apply_theme()
 
     def set_show_tags(self, on: bool) -> None:
@@ -300,7 +305,7 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
 
     def reading_limits_dialog(self) -> ReadingLimitsDialog:
         dialog = ReadingLimitsDialog(self.settings.cpl_limit, self.settings.cps_limit, self)
-        dialog.setAttribute(Qt.WA_DeleteOnClose)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
 
         def apply() -> None:
             self.settings.cpl_limit, self.settings.cps_limit = dialog.cpl.value(), dialog.cps.value()
@@ -312,7 +317,7 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
 
     def show_shortcuts(self) -> ShortcutsDialog:
         dialog = ShortcutsDialog(self.menuBar(), self)
-        dialog.setAttribute(Qt.WA_DeleteOnClose)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.show()
         return dialog
 
@@ -328,10 +333,10 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
         return f"subcase {subcase.__version__}\nA truecasing editor for subtitles.\n\n{model}"
 
     def show_about(self) -> QMessageBox:
-        box = QMessageBox(QMessageBox.Information, "About subcase", self.about_text(), QMessageBox.Ok, self)
-        box.setTextFormat(Qt.PlainText)
-        box.setTextInteractionFlags(Qt.TextSelectableByMouse)
-        box.setAttribute(Qt.WA_DeleteOnClose)
+        box = QMessageBox(QMessageBox.Icon.Information, "About subcase", self.about_text(), QMessageBox.StandardButton.Ok, self)
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()
         return box
 

@@ -43,7 +43,7 @@ class LeadDialog(QDialog):
             box.setValue(value / 1000)
         form.addRow("Play from before the cue's start:", self.lead_in)
         form.addRow("Play on after the cue's end:", self.lead_out)
-        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
@@ -64,7 +64,7 @@ class MediaMixin:
         self._probe_serial = 0
         self._follow_guard = False
         self.media_dock = MediaDock(self)
-        self.addDockWidget(Qt.RightDockWidgetArea, self.media_dock)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.media_dock)
         self._show_frame_timer = QTimer(self)
         self._show_frame_timer.setSingleShot(True)
         self._show_frame_timer.setInterval(SHOW_FRAME_DELAY_MS)
@@ -291,7 +291,7 @@ class MediaMixin:
         try:
             index = self.view.cue_model.index(row, COL_TEXT)
             self.view.selectionModel().setCurrentIndex(
-                index, QItemSelectionModel.ClearAndSelect | QItemSelectionModel.Rows)
+                index, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)
             self.view.scrollTo(index)
         finally:
             self._follow_guard = False
@@ -321,7 +321,7 @@ class MediaMixin:
     # ------------------------------------------------------------------ settings
     def lead_dialog(self) -> LeadDialog:
         dialog = LeadDialog(self.settings.lead_in_ms, self.settings.lead_out_ms, self)
-        dialog.setAttribute(Qt.WA_DeleteOnClose)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
 
         def apply() -> None:
             self.settings.lead_in_ms = round(dialog.lead_in.value() * 1000)

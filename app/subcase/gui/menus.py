@@ -25,7 +25,7 @@ class MenusMixin:
         if review:
             # Single-key review shortcuts live on the cue view only, so typing
             # in the find bar or a dialog never triggers them.
-            a.setShortcutContext(Qt.WidgetWithChildrenShortcut)
+            a.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             self.view.addAction(a)
         if tip:
             a.setStatusTip(tip)
@@ -34,17 +34,17 @@ class MenusMixin:
 
     def _make_actions(self) -> None:
         A = self._action
-        self.act_open = A("&Open\u2026", self.open_dialog, [QKeySequence.Open])
-        self.act_save = A("&Save", self.save, [QKeySequence.Save])
+        self.act_open = A("&Open\u2026", self.open_dialog, [QKeySequence.StandardKey.Open])
+        self.act_save = A("&Save", self.save, [QKeySequence.StandardKey.Save])
         self.act_save_as = A("Save &As\u2026", self.save_as_dialog, ["Ctrl+Shift+S"])
         self.act_batch = A("&Batch Convert\u2026", self.batch_dialog_from_picker, ["Ctrl+B"])
         self.act_cancel = A("&Cancel Casing", self.cancel_casing, ["Esc"])
         self.act_quit = A("&Quit", self.close, ["Ctrl+Q"])
         self.act_undo = self.undo_stack.createUndoAction(self, "&Undo")
-        self.act_undo.setShortcuts([QKeySequence.Undo])
+        self.act_undo.setShortcuts([QKeySequence.StandardKey.Undo])
         self.act_redo = self.undo_stack.createRedoAction(self, "&Redo")
         self.act_redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
-        self.act_find = A("&Find\u2026", self.find_bar.open_bar, [QKeySequence.Find])
+        self.act_find = A("&Find\u2026", self.find_bar.open_bar, [QKeySequence.StandardKey.Find])
         self.act_find_next = A("Find &Next", lambda: self.find_bar.find_next(), ["F3"])
         self.act_find_prev = A("Find &Previous", lambda: self.find_bar.find_next(backwards=True), ["Shift+F3"])
         self.act_edit_text = A("&Edit Cue Text\u2026", self.edit_cue_text_dialog, ["F2"], review=True)
@@ -98,9 +98,9 @@ class MenusMixin:
                                       tip="What the open file's profile holds and changed here; remove a wrong entry")
 
         self.act_bigger = A("&Larger Text", lambda: self.apply_font_size(self.settings.font_size + 1, save=True),
-                            [QKeySequence.ZoomIn, "Ctrl+="])
+                            [QKeySequence.StandardKey.ZoomIn, "Ctrl+="])
         self.act_smaller = A("&Smaller Text", lambda: self.apply_font_size(self.settings.font_size - 1, save=True),
-                             [QKeySequence.ZoomOut])
+                             [QKeySequence.StandardKey.ZoomOut])
         self.theme_group, self.act_themes = self._choices(THEMES, self.settings.theme,
                                                           lambda t: self.set_theme(t))
 

@@ -8,6 +8,7 @@ signals from a task it has since replaced or cancelled.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QThreadPool
 from PySide6.QtWidgets import QFileDialog, QMessageBox
@@ -19,6 +20,11 @@ from subcase.subtitles import FORMATS, Document
 
 from .workers import CaseResult, LoadAndCaseTask
 
+if TYPE_CHECKING:
+    from subcase.review.profile_apply import ProfileApplication
+
+    from .workers import ModeTask
+
 
 def open_filter() -> str:
     """File dialog filters: all subtitle formats, each format, anything."""
@@ -29,6 +35,10 @@ def open_filter() -> str:
 
 class OpeningMixin:
     """Open dialog, recent files, the casing worker and what happens when it ends."""
+
+    session: ReviewSession | None
+    task: LoadAndCaseTask | ModeTask | None
+    profile_app: ProfileApplication | None
 
     def open_dialog(self) -> None:
         start = str(Path(self.settings.recent_files[0]).parent) if self.settings.recent_files else ""
@@ -48,10 +58,10 @@ class OpeningMixin:
         if not self.is_modified():
             return True
         answer = self.ask("Unsaved review", f"Save the changes to {self.doc.path.name if self.doc.path else 'the file'}?",
-                          QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel, QMessageBox.Save)
-        if answer == QMessageBox.Save:
+                          QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Save)
+        if answer == QMessageBox.StandardButton.Save:
             return self.save()
-        if answer == QMessageBox.Discard:
+        if answer == QMessageBox.StandardButton.Discard:
             self.discard_autosave()
             return True
         return False

@@ -19,6 +19,8 @@ from .workers import LoadAndCaseTask
 class RecoveryMixin:
     """Autosave after each change, discard on save or close, restore after a crash."""
 
+    session: ReviewSession | None
+
     def _on_clean_changed(self, clean: bool) -> None:
         self._set_title()
         if clean and not self.restored_unsaved:
@@ -50,8 +52,8 @@ class RecoveryMixin:
             answer = self.ask("Restore unsaved review",
                               f"subcase closed unexpectedly while you were reviewing\n{rec.source}\n"
                               f"(autosaved {rec.time}).\n\nRestore that review?",
-                              QMessageBox.Yes | QMessageBox.No, QMessageBox.Yes)
-            if answer != QMessageBox.Yes:
+                              QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes)
+            if answer != QMessageBox.StandardButton.Yes:
                 rec.path.unlink(missing_ok=True)
                 continue
             try:

@@ -8,7 +8,7 @@ QUndoCommand so Ctrl+Z reverts it through the session too.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable, Protocol
+from typing import TYPE_CHECKING, Callable, Protocol
 
 from PySide6.QtCore import QItemSelectionModel, Qt, QThreadPool
 from PySide6.QtGui import QKeySequence, QShortcut, QUndoCommand
@@ -21,7 +21,10 @@ from subcase.review.actions import Action, next_distinct_tag
 from subcase.review.remode import ChangeMode
 
 from .cue_view import COL_TEXT
-from .workers import CaseCueTask, ModeTask
+from .workers import CaseCueTask, LoadAndCaseTask, ModeTask
+
+if TYPE_CHECKING:
+    from subcase.review.profile_apply import ProfileApplication
 
 
 class RunsLogged(Protocol):
@@ -60,6 +63,8 @@ class ReviewCommandsMixin:
     """Navigation (N/P, arrows, goto) and review edits (tags, accept, cue text, alternatives)."""
 
     cue_edit_dialog: QDialog | None = None  # the F2 box while it is open
+    profile_app: ProfileApplication | None
+    task: LoadAndCaseTask | ModeTask | None
 
     def _write_tag(self, word: str, tag: Tag) -> str:
         engine = self.engines.loaded
@@ -136,7 +141,7 @@ class ReviewCommandsMixin:
         if pos is not None:
             index = self.view.cue_model.index(pos[0], COL_TEXT)
             self.view.selectionModel().setCurrentIndex(
-                index, QItemSelectionModel.ClearAndSelect | QItemSelectionModel.Rows)
+                index, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)
             self.view.scrollTo(index)
         self.view.refresh({c for c in (old[0] if old else None, pos[0] if pos else None) if c is not None})
         self._update_status()
@@ -300,13 +305,13 @@ class ReviewCommandsMixin:
         edit = QPlainTextEdit(dialog)
         edit.setPlainText(self.session.doc.cues[row].text)
         box.addWidget(edit)
-        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(dialog.accept)
         buttons.rejected.connect(dialog.reject)
         box.addWidget(buttons)
         # Enter starts a new line of the cue; Ctrl+Enter (either Enter key) confirms.
         for keys in ("Ctrl+Return", "Ctrl+Enter"):
-            QShortcut(QKeySequence(keys), dialog, dialog.accept, context=Qt.WidgetWithChildrenShortcut)
+            QShortcut(QKeySequence(keys), dialog, dialog.accept, context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
         dialog.accepted.connect(lambda: self.edit_cue_text_cased(row, edit.toPlainText()))
         dialog.finished.connect(lambda _r: setattr(self, "cue_edit_dialog", None))
         self.cue_edit_dialog = dialog
@@ -418,7 +423,7 @@ class ReviewCommandsMixin:
         self.goto((cue, slot))
         w = self.session.state.word((cue, slot))
         menu = QMenu(self)
-        menu.setAttribute(Qt.WA_DeleteOnClose)
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         for tag, p in w.alternatives():
             form = self._write_tag(w.form, tag)
             label = f"{TAG_NAMES[tag]}: {form}" + (f"  ({p:.0%})" if w.probs is not None else "")

@@ -56,8 +56,8 @@ class SavingMixin:
                 answer = self.ask("Read-only file",
                                   f"{exc.path} is read-only.\n\nSave over it anyway? "
                                   "It stays read-only afterwards.",
-                                  QMessageBox.Yes | QMessageBox.No, QMessageBox.No)
-                if answer != QMessageBox.Yes:
+                                  QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+                if answer != QMessageBox.StandardButton.Yes:
                     self.statusBar().showMessage(f"Not saved: {exc.path} is read-only", 8000)
                     return False
                 saved = session.save(path, fmt, allow_read_only=True, log=False)

@@ -39,6 +39,10 @@ import shutil
 import sys
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from PySide6.QtCore import QEventLoop
 
 
 def main(argv: list[str]) -> int:
@@ -79,7 +83,7 @@ def main(argv: list[str]) -> int:
         window = MainWindow()
         if logs is not None:
             _store_profile(window, logs)
-        window.ask = lambda *a: QMessageBox.Discard
+        window.ask = lambda *a: QMessageBox.StandardButton.Discard
         window.set_theme(theme_name)
         window.set_show_tags(show_tags)
         window.show()
@@ -88,7 +92,7 @@ def main(argv: list[str]) -> int:
             return _media_shot(app, window, work, out)
         loop = QEventLoop()
         window.casing_finished.connect(loop.quit)
-        window.casing_failed.connect(lambda m: (print(m, file=sys.stderr), loop.quit()))
+        window.casing_failed.connect(lambda m: _fail(m, loop))
         window.open_file(work)
         loop.exec()
         if window.session is None:
@@ -127,12 +131,12 @@ def _media_shot(app, window, work: Path, out: Path) -> int:
     from PySide6.QtCore import QEventLoop, Qt, QTimer
 
     window.setGeometry(0, 0, 1280, 800)
-    window.resizeDocks([window.media_dock], [520], Qt.Horizontal)
+    window.resizeDocks([window.media_dock], [520], Qt.Orientation.Horizontal)
     window.details.hide()
     loop = QEventLoop()
     window.media_opened.connect(lambda _n: loop.quit())
-    window.media_failed.connect(lambda m: (print(m, file=sys.stderr), loop.quit()))
-    window.casing_failed.connect(lambda m: (print(m, file=sys.stderr), loop.quit()))
+    window.media_failed.connect(lambda m: _fail(m, loop))
+    window.casing_failed.connect(lambda m: _fail(m, loop))
     window.open_file(work)
     loop.exec()
     if window.session is None or window.media_ref is None:
@@ -219,3 +223,8 @@ def _teach_a_sound_cue(window) -> None:
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))
+
+
+def _fail(message: str, loop: QEventLoop) -> None:
+    print(message, file=sys.stderr)
+    loop.quit()
