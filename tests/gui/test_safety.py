@@ -213,7 +213,7 @@ def test_batch_again_into_default_cased_folder(qtbot, make_window, tmp_path):
         (folder / name).write_bytes(example.read_bytes())
     window = make_window()
     for run in range(2):
-        dialog = window.open_batch([folder])
+        dialog = window.drops.open_batch([folder])
         assert dialog.out_edit.text() == str(folder / "cased")
         if run:  # the first run's outputs exist: they are replaced, not taken as inputs
             answer(lambda d=dialog: d.existing_outputs_box, "Overwrite")
@@ -231,7 +231,7 @@ def test_batch_collision_fails_the_later_file_like_the_cli(qtbot, make_window, t
     (tmp_path / "a" / "x.srt").write_bytes(example.read_bytes())
     (tmp_path / "b" / "x.srt").write_bytes(example.read_bytes())
     window = make_window()
-    dialog = window.open_batch([tmp_path / "a", tmp_path / "b"])
+    dialog = window.drops.open_batch([tmp_path / "a", tmp_path / "b"])
     dialog.out_edit.setText(str(tmp_path / "out"))
     with qtbot.waitSignal(dialog.finished_batch, timeout=180_000) as blocker:
         dialog.start()
@@ -244,7 +244,7 @@ def test_batch_collision_fails_the_later_file_like_the_cli(qtbot, make_window, t
 
 def test_batch_vtt_to_srt_reports_what_it_drops(qtbot, make_window, tmp_path):
     window = make_window()
-    dialog = window.open_batch([ROOT / "tests" / "fixtures" / "subtitles" / "features.vtt"])
+    dialog = window.drops.open_batch([ROOT / "tests" / "fixtures" / "subtitles" / "features.vtt"])
     dialog.out_edit.setText(str(tmp_path / "out"))
     dialog.format_combo.setCurrentIndex(dialog.format_combo.findData("srt"))
     with qtbot.waitSignal(dialog.finished_batch, timeout=180_000):

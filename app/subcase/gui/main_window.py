@@ -18,7 +18,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable
 
 from PySide6.QtCore import QThreadPool, QTimer, Qt, Signal
-from PySide6.QtGui import QCloseEvent, QGuiApplication, QIcon, QUndoStack
+from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDragMoveEvent, QDropEvent, QGuiApplication, QIcon, \
+    QUndoStack
 from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QMenu, QMessageBox, QProgressBar, QPushButton, \
     QVBoxLayout, QWidget
 
@@ -29,10 +30,9 @@ from subcase.review import autosave
 from subcase.subtitles import Document
 
 from . import theme
-from .batch_dialog import BatchDialog
 from .cue_view import CueView
 from .details_panel import WordDetailsDock
-from .drops import DropsMixin
+from .drops import Drops
 from .edit_log_recovery import EditLogRecoveryMixin
 from .find_bar import FindBar
 from .help import ShortcutsDialog
@@ -55,7 +55,7 @@ AUTOSAVE_DELAY_MS = 1500
 SCREEN_SHARE = 0.9
 
 
-class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCommandsMixin, EditLogRecoveryMixin,
+class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, ReviewCommandsMixin, EditLogRecoveryMixin,
                  MediaMixin, MenusMixin, QMainWindow):
     casing_finished = Signal()       # a file is open and cased, ready to review
     casing_cancelled = Signal()
@@ -76,7 +76,6 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
         self._cue_tasks: set = set()  # casings of F2-edited cues in flight (kept alive until they report)
         self.restored_unsaved = False
         self.last_error = ""
-        self.batch_dialogs: list[BatchDialog] = []
         self.alternatives_menu: QMenu | None = None
         # Overridable for tests and scripting: ask(title, text, buttons, default) -> button
         self.ask: Callable[[str, str, QMessageBox.StandardButton, QMessageBox.StandardButton],
@@ -87,6 +86,7 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
         if icon.is_file():
             self.setWindowIcon(QIcon(str(icon)))
         self.setAcceptDrops(True)
+        self.drops = Drops(self, self.engines, self.settings, self.open_file, self.batch_opened.emit)
         self.undo_stack = QUndoStack(self)
         self.undo_stack.cleanChanged.connect(self._on_clean_changed)
 
@@ -271,6 +271,16 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
                 self.view.viewport().update()
                 self._update_status()
 
+    # ------------------------------------------------------------------ drops (Drops does the work)
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        self.drops.drag_enter(event)
+
+    def dragMoveEvent(self, event: QDragMoveEvent) -> None:
+        self.drops.drag_enter(event)
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        self.drops.drop(event)
+
     # ------------------------------------------------------------------ find
     def find_next(self, text: str | None = None, backwards: bool = False) -> int | None:
         """Select the next cue containing ``text`` (by default the find bar's); its row, or None."""
@@ -354,7 +364,7 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
             if self.task is not None:
                 self.task.cancel()
             self.close_media()
-            for d in list(self.batch_dialogs):
+            for d in list(self.drops.batch_dialogs):
                 d.close()  # cancels a running batch after its current window of words
             self.settings.sync()
             if self.session is not None:
@@ -370,7 +380,7 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
         if self.task is not None:
             self.task.cancel()
         self.close_media()
-        for d in list(self.batch_dialogs):
+        for d in list(self.drops.batch_dialogs):
             d.close()
         self.settings.save_layout(self.saveGeometry(), self.saveState(), self.view.horizontalHeader().saveState())
         self.settings.sync()
