@@ -99,7 +99,7 @@ def test_log_folder_cannot_be_created_go_on_without_a_log(qtbot, make_window, sa
     monkeypatch.setenv("SUBCASE_DATA_DIR", str(ro / "data"))
     window = make_window()
     seen: list[str] = []
-    answer(lambda: window.log_failure_box, "Go on without a log", seen=seen)
+    answer(lambda: window.edit_log.log_failure_box, "Go on without a log", seen=seen)
     open_and_wait(qtbot, window, sample)
     assert seen and "Read-only file system" in seen[0]
     assert window.session is not None and window.session.log is None
@@ -119,7 +119,7 @@ def test_log_folder_cannot_be_created_choose_another(qtbot, make_window, sample,
 
     def pick(_box) -> None:
         def in_file_dialog() -> None:
-            d = window.log_folder_dialog
+            d = window.edit_log.log_folder_dialog
             if d is None or not d.isVisible():
                 QTimer.singleShot(20, in_file_dialog)
                 return
@@ -128,7 +128,7 @@ def test_log_folder_cannot_be_created_choose_another(qtbot, make_window, sample,
             d.accept()
         QTimer.singleShot(0, in_file_dialog)
 
-    answer(lambda: window.log_failure_box, "Choose another folder\u2026", before=pick)
+    answer(lambda: window.edit_log.log_failure_box, "Choose another folder\u2026", before=pick)
     open_and_wait(qtbot, window, sample)
     log = window.session.log
     assert log is not None and log.path == other / log_path_for(sample).name
@@ -141,7 +141,7 @@ def test_log_folder_cannot_be_created_cancel_opening(qtbot, make_window, sample,
     ro = tmpfs("64k", read_only=True)
     monkeypatch.setenv("SUBCASE_DATA_DIR", str(ro / "data"))
     window = make_window()
-    answer(lambda: window.log_failure_box, "Cancel opening")
+    answer(lambda: window.edit_log.log_failure_box, "Cancel opening")
     with qtbot.waitSignal(window.casing_cancelled, timeout=180_000):
         window.open_file(sample)
     assert window.session is None and window.task is None
@@ -162,7 +162,7 @@ def test_disk_full_during_review_asks_and_never_shows_an_unrecorded_decision(
 
     # 1. Cancel: the decision is not applied and not on the undo stack.
     shown: list[tuple[str, str]] = []
-    answer(lambda: window.log_failure_box, "Cancel this decision",
+    answer(lambda: window.edit_log.log_failure_box, "Cancel this decision",
            before=lambda box: shown.append((word.form, window.session.doc.cues[0].text)))
     window.goto((0, 0))
     window.set_tag(Tag.U)
@@ -171,7 +171,7 @@ def test_disk_full_during_review_asks_and_never_shows_an_unrecorded_decision(
     assert window.undo_stack.count() == 0 and read_records(log_file) == []
 
     # 2. The user frees space and tries again: applied, and on disk.
-    answer(lambda: window.log_failure_box, "Try again", before=lambda _b: filler.unlink())
+    answer(lambda: window.edit_log.log_failure_box, "Try again", before=lambda _b: filler.unlink())
     window.goto((0, 0))
     window.set_tag(Tag.U)
     assert word.form == form_before.upper() and window.undo_stack.count() == 1

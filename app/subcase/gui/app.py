@@ -79,7 +79,7 @@ def smoke_test(path: Path | None, media: Path | None = None) -> int:
         print(f"smoke-test: {error}; going on without an edit log", file=sys.stderr)
         return NO_LOG
 
-    window.ask_log_failure = no_log  # type: ignore[method-assign,assignment]
+    window.edit_log.ask_log_failure = no_log
     window.pending_media = media
     loop = QEventLoop()
     outcome: dict[str, str] = {}

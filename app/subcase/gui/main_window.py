@@ -33,7 +33,7 @@ from . import theme
 from .cue_view import CueView
 from .details_panel import WordDetailsDock
 from .drops import Drops
-from .edit_log_recovery import EditLogRecoveryMixin
+from .edit_log_recovery import EditLogRecovery
 from .find_bar import FindBar
 from .help import ShortcutsDialog
 from .limits_dialog import ReadingLimitsDialog
@@ -55,7 +55,7 @@ AUTOSAVE_DELAY_MS = 1500
 SCREEN_SHARE = 0.9
 
 
-class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, ReviewCommandsMixin, EditLogRecoveryMixin,
+class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, ReviewCommandsMixin,
                  MediaMixin, MenusMixin, QMainWindow):
     casing_finished = Signal()       # a file is open and cased, ready to review
     casing_cancelled = Signal()
@@ -86,6 +86,7 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, ReviewCommandsMixin, 
         if icon.is_file():
             self.setWindowIcon(QIcon(str(icon)))
         self.setAcceptDrops(True)
+        self.edit_log = EditLogRecovery(self, self, self.statusBar(), self._update_status)
         self.drops = Drops(self, self.engines, self.settings, self.open_file, self.batch_opened.emit)
         self.undo_stack = QUndoStack(self)
         self.undo_stack.cleanChanged.connect(self._on_clean_changed)

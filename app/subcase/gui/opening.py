@@ -150,7 +150,7 @@ class OpeningMixin:
             self.finish_restore(task.restoring, result)
             return
         # The log first: if the user cancels, what was open before stays open.
-        go_on, log = self.open_edit_log(log_path_for(result.path))
+        go_on, log = self.edit_log.open_edit_log(log_path_for(result.path))
         if not go_on:
             self._show_session()
             self.statusBar().showMessage(f"Opening {result.path.name} cancelled: no edit log", 8000)

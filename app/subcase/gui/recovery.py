@@ -90,8 +90,8 @@ class RecoveryMixin:
         self.casing_finished.emit()
 
     def _resume(self, data: dict, doc, state, cue_languages: list[str] | None = None) -> None:
-        go_on, log = self.open_edit_log(Path(data["log"]) if data.get("log")
-                                        else log_path_for(Path(data["source"])))
+        go_on, log = self.edit_log.open_edit_log(Path(data["log"]) if data.get("log")
+                                                 else log_path_for(Path(data["source"])))
         if not go_on:
             raise autosave.RestoreError("restoring was cancelled: the edit log could not be opened")
         self._close_session()

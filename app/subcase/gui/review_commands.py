@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 
 class RunsLogged(Protocol):
-    """What a ReviewCommand needs of the window (EditLogRecoveryMixin.run_logged)."""
+    """What a ReviewCommand needs to run its steps (``EditLogRecovery.run_logged``)."""
 
     def run_logged(self, step: Callable[[], None], can_cancel: bool) -> bool: ...
 
@@ -40,23 +40,23 @@ class ReviewCommand(QUndoCommand):
     whenever it closes a session, so the two never part.  The action is
     performed (and logged) before the command is pushed, so a decision the
     edit log refused never reaches the stack; the push's own redo() is
-    therefore skipped once.  Later undo/redo go through the window's
+    therefore skipped once.  Later undo/redo go through the edit log's
     ``run_logged``, which asks the user if the log cannot be written.
     """
 
-    def __init__(self, window: RunsLogged, session: ReviewSession, action: Action, performed: bool = False):
+    def __init__(self, logged: RunsLogged, session: ReviewSession, action: Action, performed: bool = False):
         super().__init__(action.label)
-        self.window, self.session, self.action = window, session, action
+        self.logged, self.session, self.action = logged, session, action
         self._skip_redo = performed
 
     def redo(self) -> None:
         if self._skip_redo:
             self._skip_redo = False
             return
-        self.window.run_logged(lambda: self.session.perform(self.action), can_cancel=False)
+        self.logged.run_logged(lambda: self.session.perform(self.action), can_cancel=False)
 
     def undo(self) -> None:
-        self.window.run_logged(lambda: self.session.revert(self.action), can_cancel=False)
+        self.logged.run_logged(lambda: self.session.revert(self.action), can_cancel=False)
 
 
 class ReviewCommandsMixin:
@@ -74,8 +74,8 @@ class ReviewCommandsMixin:
         if self.session is None or self.busy:
             return
         session = self.session
-        if self.run_logged(lambda: session.perform(action), can_cancel=True):
-            self.undo_stack.push(ReviewCommand(self, session, action, performed=True))
+        if self.edit_log.run_logged(lambda: session.perform(action), can_cancel=True):
+            self.undo_stack.push(ReviewCommand(self.edit_log, session, action, performed=True))
 
     def _on_session_changed(self, cues: tuple[int, ...]) -> None:
         self.view.refresh(cues)

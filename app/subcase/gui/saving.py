@@ -65,7 +65,7 @@ class SavingMixin:
             self.notify("Cannot save", str(exc), error=True)
             return False
         # The file is written; its record in the edit log must be too (or the user says otherwise).
-        self.run_logged(lambda: session.log_saved(saved), can_cancel=False)
+        self.edit_log.run_logged(lambda: session.log_saved(saved), can_cancel=False)
         self.restored_unsaved = False
         self.undo_stack.setClean()
         self.discard_autosave()
