@@ -272,7 +272,7 @@ def test_open_media_is_remembered_but_never_written_into_the_subtitle_or_log(qtb
     import json
     data = json.loads(snap.read_text(encoding="utf-8"))
     assert data["media"]["name"] == "dub.wav" and data["media"]["fingerprint"] == ref.fingerprint
-    window.save()
+    window.saving.save()
     log = window.session.log.path
     assert "dub.wav" not in log.read_text(encoding="utf-8") and "film.wav" not in log.read_text(encoding="utf-8")
     assert "wav" not in sub.read_text(encoding="utf-8")

@@ -82,5 +82,5 @@ def test_changing_the_mode_recases_the_open_file_as_one_undoable_step(qtbot, mak
     qtbot.keyClick(window.view, Qt.Key_Return)
     assert len(read_records(log_path_for(path))) == n + 1
     assert read_records(log_path_for(path))[-1]["mode"] == "caps"
-    assert window.save()
+    assert window.saving.save()
     assert path.read_text(encoding="utf-8").splitlines()[6] == "i told Mary ABOUT the FBI."

@@ -127,13 +127,13 @@ def test_a_profile_started_in_the_editor_learns_from_each_saved_episode(qtbot, m
     assert window.new_profile("Proog show")
     assert window.settings.profile == "Proog show"
     assert fix_by_keyboard(qtbot, window, "proog", Qt.Key_T) == 2
-    assert window.save_to(paths[0])
+    assert window.saving.save_to(paths[0])
     assert "profile Proog show updated" in window.statusBar().currentMessage()
     assert profile_store.load("Proog show").active("word") == {}  # one file is not enough
 
     open_and_wait(qtbot, window, paths[1])  # opened with the profile: nothing to apply yet
     assert fix_by_keyboard(qtbot, window, "proog", Qt.Key_T) == 2
-    assert window.save_to(paths[1])
+    assert window.saving.save_to(paths[1])
     learned = profile_store.load("Proog show")
     assert learned.active("word")["proog"].form == "Proog" and len(learned.sources["logs"]) == 2
 

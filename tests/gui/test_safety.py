@@ -69,13 +69,13 @@ def test_read_only_file_asks_before_saving(qtbot, make_window, sample):
     real_dialogs(window)
     seen: list[str] = []
     answer(modal_box, "&No", seen=seen)
-    assert window.save() is False
+    assert window.saving.save() is False
     assert seen and "read-only" in seen[0] and str(sample) in seen[0]
     assert sample.read_bytes() == before and not window.undo_stack.isClean()
     assert not sample.with_name("sample.srt.bak").exists()
 
     answer(modal_box, "&Yes")
-    assert window.save() is True
+    assert window.saving.save() is True
     assert sample.read_bytes() != before and window.undo_stack.isClean()
     assert os.stat(sample).st_mode & 0o777 == 0o444  # still read-only
     assert sample.with_name("sample.srt.bak").read_bytes() == before
@@ -88,7 +88,7 @@ def test_save_through_a_symlink_keeps_the_link(qtbot, make_window, sample):
     open_and_wait(qtbot, window, link)
     before = sample.read_bytes()
     _edit_first_word(qtbot, window)
-    assert window.save() is True
+    assert window.saving.save() is True
     assert link.is_symlink() and sample.read_bytes() != before
 
 
@@ -107,7 +107,7 @@ def test_log_folder_cannot_be_created_go_on_without_a_log(qtbot, make_window, sa
     assert window.log_label.text() == "No edit log"
     assert "Opening" not in window.statusBar().currentMessage()
     _edit_first_word(qtbot, window)  # reviewing works, by the user's choice without a log
-    assert window.save() is True
+    assert window.saving.save() is True
 
 
 def test_log_folder_cannot_be_created_choose_another(qtbot, make_window, sample, tmpfs, tmp_path, monkeypatch):
@@ -258,7 +258,7 @@ def test_save_as_srt_from_vtt_tells_what_was_dropped(qtbot, make_window, tmp_pat
     src.write_bytes((ROOT / "tests" / "fixtures" / "subtitles" / "features.vtt").read_bytes())
     window = make_window()
     open_and_wait(qtbot, window, src)
-    assert window.save_to(tmp_path / "features.srt") is True
+    assert window.saving.save_to(tmp_path / "features.srt") is True
     assert "voice name(s)" in window.statusBar().currentMessage() or "voice name(s)" in _last_box_text(window)
 
 

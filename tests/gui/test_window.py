@@ -270,7 +270,7 @@ def test_restore_after_crash(qtbot, make_window, sample, engines):
     qtbot.keyClick(window.view, Qt.Key_N)
     qtbot.keyClick(window.view, Qt.Key_Return)
     assert len(read_records(log)) == n_records + 1
-    assert window.save()
+    assert window.saving.save()
     assert sample.read_bytes() == window.session.doc.to_bytes()
     assert not snap.exists()
     crashed.ask = lambda *a: QMessageBox.Discard
@@ -322,7 +322,7 @@ def test_save_as_switches_format(qtbot, make_window, sample, tmp_path):
     window = make_window()
     open_and_change_a_word(qtbot, window, sample)
     out = tmp_path / "converted.vtt"
-    assert window.save_to(out)
+    assert window.saving.save_to(out)
     data = out.read_text(encoding="utf-8")
     assert data.startswith("WEBVTT") and "00:00:01.000 --> 00:00:03.500" in data
     assert window.session.doc.format == "vtt" and not window.is_modified()

@@ -42,7 +42,7 @@ from .menus import MenusMixin
 from .opening import OpeningMixin
 from .recovery import RecoveryMixin
 from .review_commands import ReviewCommandsMixin
-from .saving import SavingMixin
+from .saving import Saving
 from .settings import Settings
 from .workers import EngineHolder, LoadAndCaseTask, ModeTask, WarmUpTask
 
@@ -55,7 +55,7 @@ AUTOSAVE_DELAY_MS = 1500
 SCREEN_SHARE = 0.9
 
 
-class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, ReviewCommandsMixin,
+class MainWindow(OpeningMixin, RecoveryMixin, ReviewCommandsMixin,
                  MediaMixin, MenusMixin, QMainWindow):
     casing_finished = Signal()       # a file is open and cased, ready to review
     casing_cancelled = Signal()
@@ -90,6 +90,7 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, ReviewCommandsMixin,
         self.drops = Drops(self, self.engines, self.settings, self.open_file, self.batch_opened.emit)
         self.undo_stack = QUndoStack(self)
         self.undo_stack.cleanChanged.connect(self._on_clean_changed)
+        self.saving = Saving(self, self, self.undo_stack, self.settings, self.statusBar(), self.edit_log)
 
         self.view = CueView(self)
         self.view.word_clicked.connect(self.show_alternatives)

@@ -35,8 +35,8 @@ class MenusMixin:
     def _make_actions(self) -> None:
         A = self._action
         self.act_open = A("&Open\u2026", self.open_dialog, [QKeySequence.StandardKey.Open])
-        self.act_save = A("&Save", self.save, [QKeySequence.StandardKey.Save])
-        self.act_save_as = A("Save &As\u2026", self.save_as_dialog, ["Ctrl+Shift+S"])
+        self.act_save = A("&Save", self.saving.save, [QKeySequence.StandardKey.Save])
+        self.act_save_as = A("Save &As\u2026", self.saving.save_as_dialog, ["Ctrl+Shift+S"])
         self.act_batch = A("&Batch Convert\u2026", self.drops.batch_dialog_from_picker, ["Ctrl+B"])
         self.act_cancel = A("&Cancel Casing", self.cancel_casing, ["Esc"])
         self.act_quit = A("&Quit", self.close, ["Ctrl+Q"])

@@ -60,7 +60,7 @@ class OpeningMixin:
         answer = self.ask("Unsaved review", f"Save the changes to {self.doc.path.name if self.doc.path else 'the file'}?",
                           QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Save)
         if answer == QMessageBox.StandardButton.Save:
-            return self.save()
+            return self.saving.save()
         if answer == QMessageBox.StandardButton.Discard:
             self.discard_autosave()
             return True
