@@ -80,7 +80,7 @@ def smoke_test(path: Path | None, media: Path | None = None) -> int:
         return NO_LOG
 
     window.edit_log.ask_log_failure = no_log
-    window.pending_media = media
+    window.playback.pending_media = media
     loop = QEventLoop()
     outcome: dict[str, str] = {}
 
@@ -117,8 +117,8 @@ def _smoke_media(window, media: Path | None) -> int:
 
     if media is None and (window.session is None or same_stem_media(window.session.source) is None):
         return 0
-    if window.media is None:
-        print(f"smoke-test: media: {window.media_problem}", file=sys.stderr)
+    if window.playback.media is None:
+        print(f"smoke-test: media: {window.playback.media_problem}", file=sys.stderr)
         return 1
     loop = QEventLoop()
     outcome: dict[str, str] = {}
@@ -130,14 +130,14 @@ def _smoke_media(window, media: Path | None) -> int:
     window.media_opened.connect(lambda name: finish("ok", name))
     window.media_failed.connect(lambda msg: finish("error", msg))
     QTimer.singleShot(60_000, lambda: finish("error", "timed out after 60 s"))
-    if window.media_ref is None or not window.media.ready:
+    if window.playback.media_ref is None or not window.playback.media.ready:
         loop.exec()
     if "error" in outcome:
         print(f"smoke-test: media failed: {outcome['error'].strip()}", file=sys.stderr)
         return 1
-    kind = "video" if window.media_has_video else "audio"
-    print(f"smoke-test: media {outcome.get('ok', window.media_ref.name)} opened ({kind}, "
-          f"{window.media.duration_ms / 1000:.1f} s)")
+    kind = "video" if window.playback.media_has_video else "audio"
+    print(f"smoke-test: media {outcome.get('ok', window.playback.media_ref.name)} opened ({kind}, "
+          f"{window.playback.media.duration_ms / 1000:.1f} s)")
     return 0
 
 
@@ -191,7 +191,7 @@ def run_gui(argv: list[str]) -> int:
 
     app = make_app()
     window = MainWindow()
-    window.pending_media = args.media
+    window.playback.pending_media = args.media
     window.show()
     wake = install_sigint_handler(app, lambda: [window])  # noqa: F841 - kept alive until exec returns
 

@@ -37,7 +37,7 @@ from .edit_log_recovery import EditLogRecovery
 from .find_bar import FindBar
 from .help import ShortcutsDialog
 from .limits_dialog import ReadingLimitsDialog
-from .media_window import MediaMixin
+from .media_window import WindowMedia
 from .menus import MenusMixin
 from .opening import OpeningMixin
 from .recovery import RecoveryMixin
@@ -56,7 +56,7 @@ SCREEN_SHARE = 0.9
 
 
 class MainWindow(OpeningMixin, RecoveryMixin, ReviewCommandsMixin,
-                 MediaMixin, MenusMixin, QMainWindow):
+                 MenusMixin, QMainWindow):
     casing_finished = Signal()       # a file is open and cased, ready to review
     casing_cancelled = Signal()
     casing_failed = Signal(str)
@@ -106,7 +106,8 @@ class MainWindow(OpeningMixin, RecoveryMixin, ReviewCommandsMixin,
         self.details = WordDetailsDock(self)
         self.details.tag_chosen.connect(lambda tag: self.set_tag(tag, advance=False))
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.details)
-        self._init_media()
+        self.playback = WindowMedia(self, self, self.settings, self.view, self.statusBar())
+        self.casing_finished.connect(self.playback.open_session_media)
         self.view.set_show_tags(self.settings.show_tags)
         self.view.set_limits(self.settings.cpl_limit, self.settings.cps_limit)
 
@@ -365,7 +366,7 @@ class MainWindow(OpeningMixin, RecoveryMixin, ReviewCommandsMixin,
                 self.autosave_now(wait=True)
             if self.task is not None:
                 self.task.cancel()
-            self.close_media()
+            self.playback.close_media()
             for d in list(self.drops.batch_dialogs):
                 d.close()  # cancels a running batch after its current window of words
             self.settings.sync()
@@ -381,7 +382,7 @@ class MainWindow(OpeningMixin, RecoveryMixin, ReviewCommandsMixin,
             return
         if self.task is not None:
             self.task.cancel()
-        self.close_media()
+        self.playback.close_media()
         for d in list(self.drops.batch_dialogs):
             d.close()
         self.settings.save_layout(self.saveGeometry(), self.saveState(), self.view.horizontalHeader().saveState())

@@ -117,15 +117,15 @@ class MenusMixin:
 
         # Media (gui/media_window.py).  K, R and O are free single keys on the cue view, like the review keys;
         # K is the play/pause key of most video editors.
-        self.act_open_media = A("Open &Media\u2026", self.open_media_dialog, ["Ctrl+Shift+O"],
+        self.act_open_media = A("Open &Media\u2026", self.playback.open_media_dialog, ["Ctrl+Shift+O"],
                                 tip="Play a video or audio file beside the review")
-        self.act_play_cue = A("&Play Cue", self.play_cue, ["K"], review=True,
+        self.act_play_cue = A("&Play Cue", self.playback.play_cue, ["K"], review=True,
                               tip="Play the current cue from its start to its end, with the lead-in and lead-out; "
                                   "again to stop")
-        self.act_replay = A("&Replay", self.replay, ["R"], review=True, tip="Play the last cue played again")
-        self.act_play_on = A("Play &On from Cue", self.play_on, ["O"], review=True,
+        self.act_replay = A("&Replay", self.playback.replay, ["R"], review=True, tip="Play the last cue played again")
+        self.act_play_on = A("Play &On from Cue", self.playback.play_on, ["O"], review=True,
                              tip="Play from the current cue on, until stopped (K)")
-        self.act_stop_media = A("&Stop", self.stop_media, ["Shift+K"], review=True)
+        self.act_stop_media = A("&Stop", self.playback.stop_media, ["Shift+K"], review=True)
         self.act_follow = A("&Follow Playback", lambda: setattr(self.settings, "follow_playback",
                                                                  self.act_follow.isChecked()),
                             ["Ctrl+Shift+F"], tip="Select the cue being played")
@@ -136,14 +136,16 @@ class MenusMixin:
                                   tip="N plays the cue of each word to review it reaches")
         self.act_play_flagged.setCheckable(True)
         self.act_play_flagged.setChecked(self.settings.play_at_flagged)
-        self.act_lead = A("&Lead-in and Lead-out\u2026", self.lead_dialog,
+        self.act_lead = A("&Lead-in and Lead-out\u2026", self.playback.lead_dialog,
                           tip="How much before a cue's start and after its end Play Cue plays")
-        self.act_media_pane = self.media_dock.toggleViewAction()
+        self.act_media_pane = self.playback.media_dock.toggleViewAction()
         self.act_media_pane.setText("Media &Pane")
         self.act_media_pane.setShortcut(QKeySequence("Ctrl+Shift+M"))
-        self.act_media_hint = QAction(self.media_problem or "", self)
+        self.act_media_hint = QAction(self.playback.media_problem or "", self)
         self.act_media_hint.setEnabled(False)
-        self.act_next.triggered.connect(lambda _c=False: self._after_next())
+        self.act_next.triggered.connect(lambda _c=False: self.playback._after_next())
+        self.playback.set_actions([self.act_play_cue, self.act_replay, self.act_play_on, self.act_stop_media],
+                                  self.act_open_media)
 
         self.act_help = A("&Keyboard Shortcuts", self.show_shortcuts, ["F1"])
         self.act_about = A("&About subcase", self.show_about)
@@ -228,7 +230,7 @@ class MenusMixin:
                 self.act_limits))
         add(m.addMenu("&Theme"), self.act_themes.values())
         m = mb.addMenu("&Media")
-        if self.media_problem:  # the extra is missing: say how to add it, first thing in the menu
+        if self.playback.media_problem:  # the extra is missing: say how to add it, first thing in the menu
             add(m, (self.act_media_hint, None))
         add(m, (self.act_play_cue, self.act_replay, self.act_play_on, self.act_stop_media,
                 None, self.act_follow, self.act_play_flagged, self.act_lead, None, self.act_media_pane))
@@ -268,5 +270,5 @@ class MenusMixin:
         self.act_profile_contents.setEnabled(has_doc and getattr(self, "profile_app", None) is not None)
         self.act_new_profile.setEnabled(has_doc)
         self.find_bar.edit.setEnabled(self.view.cue_model.doc is not None)
-        self._update_media_actions()
+        self.playback._update_media_actions()
 

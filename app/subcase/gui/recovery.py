@@ -32,8 +32,8 @@ class RecoveryMixin:
         if s is None or not self.is_modified():
             return None
         data = s.snapshot()
-        if getattr(self, "media_ref", None) is not None:  # the media file beside the review, to reopen with it
-            data["media"] = self.media_ref.as_dict()
+        if self.playback.media_ref is not None:  # the media file beside the review, to reopen with it
+            data["media"] = self.playback.media_ref.as_dict()
         self.autosaver.submit(data)
         if wait:
             self.autosaver.flush()
@@ -116,5 +116,5 @@ class RecoveryMixin:
             self.goto(state.current)
         self.autosave_now()  # the snapshot now belongs to this process
         from subcase.media import MediaRef
-        self.open_media(remembered=MediaRef.from_dict(data.get("media")) or self.settings.media_for(self.session.source))
+        self.playback.open_media(remembered=MediaRef.from_dict(data.get("media")) or self.settings.media_for(self.session.source))
         self.statusBar().showMessage("Restored the unsaved review", 8000)

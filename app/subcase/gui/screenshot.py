@@ -131,7 +131,7 @@ def _media_shot(app, window, work: Path, out: Path) -> int:
     from PySide6.QtCore import QEventLoop, Qt, QTimer
 
     window.setGeometry(0, 0, 1280, 800)
-    window.resizeDocks([window.media_dock], [520], Qt.Orientation.Horizontal)
+    window.resizeDocks([window.playback.media_dock], [520], Qt.Orientation.Horizontal)
     window.details.hide()
     loop = QEventLoop()
     window.media_opened.connect(lambda _n: loop.quit())
@@ -139,7 +139,7 @@ def _media_shot(app, window, work: Path, out: Path) -> int:
     window.casing_failed.connect(lambda m: _fail(m, loop))
     window.open_file(work)
     loop.exec()
-    if window.session is None or window.media_ref is None:
+    if window.session is None or window.playback.media_ref is None:
         return 1
     window.view.selectRow(0)
     window.view.setFocus()
@@ -148,13 +148,13 @@ def _media_shot(app, window, work: Path, out: Path) -> int:
     deadline.setSingleShot(True)
     deadline.timeout.connect(loop.quit)
     deadline.start(10_000)
-    window.media.frame.connect(lambda _img: loop.quit() if abs(window.media.position_ms() - start) < 50 else None)
-    window._show_current_cue()
+    window.playback.media.frame.connect(lambda _img: loop.quit() if abs(window.playback.media.position_ms() - start) < 50 else None)
+    window.playback._show_current_cue()
     loop.exec()
     QTimer.singleShot(300, loop.quit)
     loop.exec()
-    held = sorted(target for target in _open_files() if target == str(window.media_ref.path))
-    print(f"screenshot: media at {window.media.position_ms()} ms (first cue starts at {start} ms); "
+    held = sorted(target for target in _open_files() if target == str(window.playback.media_ref.path))
+    print(f"screenshot: media at {window.playback.media.position_ms()} ms (first cue starts at {start} ms); "
           f"the process holds {held or 'NOT the media file'} open")
     pixmap = window.grab()
     out.parent.mkdir(parents=True, exist_ok=True)
