@@ -103,7 +103,7 @@ def test_the_autosave_after_one_edit_is_small_and_restores_the_exact_review(qtbo
     qtbot.waitUntil(crashed.view.hasFocus)
     qtbot.keyClick(crashed.view, Qt.Key_U)  # one fix (and what the app learns from it)
     assert state.word(zorblax).form == "ZORBLAX"
-    snap = crashed.autosave_now(wait=True)
+    snap = crashed.autosaving.save_now(wait=True)
     size = snap.stat().st_size
     data = json.loads(snap.read_text(encoding="utf-8"))
     assert not data["complete"] and data["n_cues"] == 5000

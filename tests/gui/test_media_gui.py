@@ -268,7 +268,7 @@ def test_open_media_is_remembered_but_never_written_into_the_subtitle_or_log(qtb
     window.view.setFocus()
     qtbot.keyClick(window.view, Qt.Key_N)
     qtbot.keyClick(window.view, Qt.Key_U)
-    snap = window.autosave_now(wait=True)
+    snap = window.autosaving.save_now(wait=True)
     import json
     data = json.loads(snap.read_text(encoding="utf-8"))
     assert data["media"]["name"] == "dub.wav" and data["media"]["fingerprint"] == ref.fingerprint

@@ -63,7 +63,7 @@ def test_changing_the_mode_recases_the_open_file_as_one_undoable_step(qtbot, mak
     assert doc.cues[1].text == "i told Mary ABOUT the FBI." and session.mode == "caps"
 
     # an autosave after the change restores it exactly (the file cased again in the mode it was opened in)
-    assert window.autosave_now(wait=True) is not None
+    assert window.autosaving.save_now(wait=True) is not None
     second = make_window()
     second.ask = lambda *a: QMessageBox.Yes
     with qtbot.waitSignal(second.casing_finished, timeout=60_000):

@@ -248,7 +248,7 @@ def test_restore_after_crash(qtbot, make_window, sample, engines):
     qtbot.keyClick(crashed.view, Qt.Key_U)
     qtbot.keyClick(crashed.view, Qt.Key_Return)
     crashed.edit_cue_text(5, "we watched STAR WARS with dr. jones in london!")
-    snap = crashed.autosave_now(wait=True)
+    snap = crashed.autosaving.save_now(wait=True)
     assert snap is not None and snap.exists()
     log = log_path_for(sample)
     n_records = len(read_records(log))

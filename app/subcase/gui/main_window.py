@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
-from PySide6.QtCore import QThreadPool, QTimer, Qt, Signal
+from PySide6.QtCore import QThreadPool, Qt, Signal
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDragMoveEvent, QDropEvent, QGuiApplication, QIcon, \
     QUndoStack
 from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QMenu, QMessageBox, QProgressBar, QPushButton, \
@@ -26,10 +26,10 @@ from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QMenu, QMessage
 import subcase
 from subcase.paths import resource_path
 from subcase.review import ReviewSession
-from subcase.review import autosave
 from subcase.subtitles import Document
 
 from . import theme
+from .autosaving import Autosaving
 from .cue_view import CueView
 from .details_panel import WordDetailsDock
 from .drops import Drops
@@ -49,7 +49,6 @@ from .workers import EngineHolder, LoadAndCaseTask, ModeTask, WarmUpTask
 if TYPE_CHECKING:
     from subcase.review.profile_apply import ProfileApplication
 
-AUTOSAVE_DELAY_MS = 1500
 # A first start (no saved geometry) takes this share of the screen's
 # available area: room for 20+ cues and the details panel on 1600x1000.
 SCREEN_SHARE = 0.9
@@ -89,8 +88,6 @@ class MainWindow(OpeningMixin, RecoveryMixin, ReviewCommandsMixin,
         self.edit_log = EditLogRecovery(self, self, self.statusBar(), self._update_status)
         self.drops = Drops(self, self.engines, self.settings, self.open_file, self.batch_opened.emit)
         self.undo_stack = QUndoStack(self)
-        self.undo_stack.cleanChanged.connect(self._on_clean_changed)
-        self.saving = Saving(self, self, self.undo_stack, self.settings, self.statusBar(), self.edit_log)
 
         self.view = CueView(self)
         self.view.word_clicked.connect(self.show_alternatives)
@@ -111,11 +108,10 @@ class MainWindow(OpeningMixin, RecoveryMixin, ReviewCommandsMixin,
         self.view.set_show_tags(self.settings.show_tags)
         self.view.set_limits(self.settings.cpl_limit, self.settings.cps_limit)
 
-        self.autosave_timer = QTimer(self)
-        self.autosave_timer.setSingleShot(True)
-        self.autosave_timer.setInterval(AUTOSAVE_DELAY_MS)
-        self.autosave_timer.timeout.connect(self.autosave_now)
-        self.autosaver = autosave.AutosaveWriter()
+        self.autosaving = Autosaving(self, self, self.statusBar(), self.playback)
+        self.undo_stack.cleanChanged.connect(self.autosaving.on_clean_changed)
+        self.saving = Saving(self, self, self.undo_stack, self.settings, self.statusBar(), self.edit_log,
+                             self.autosaving)
 
         self._make_status_bar()
         self._make_actions()
@@ -363,7 +359,7 @@ class MainWindow(OpeningMixin, RecoveryMixin, ReviewCommandsMixin,
     def closeEvent(self, event: QCloseEvent) -> None:
         if getattr(self, "interrupted", False):
             if self.is_modified():
-                self.autosave_now(wait=True)
+                self.autosaving.save_now(wait=True)
             if self.task is not None:
                 self.task.cancel()
             self.playback.close_media()
@@ -373,7 +369,7 @@ class MainWindow(OpeningMixin, RecoveryMixin, ReviewCommandsMixin,
             if self.session is not None:
                 self.session.close()  # closes the log; the snapshot stays
             self.session = None
-            self.autosaver.close()
+            self.autosaving.close()
             QThreadPool.globalInstance().waitForDone(10000)
             event.accept()
             return
@@ -388,9 +384,9 @@ class MainWindow(OpeningMixin, RecoveryMixin, ReviewCommandsMixin,
         self.settings.save_layout(self.saveGeometry(), self.saveState(), self.view.horizontalHeader().saveState())
         self.settings.sync()
         if self.session is not None:
-            self.discard_autosave()
+            self.autosaving.discard()
         self._close_session()
-        self.autosaver.close()
+        self.autosaving.close()
         QThreadPool.globalInstance().waitForDone(10000)
         event.accept()
 

@@ -62,7 +62,7 @@ class OpeningMixin:
         if answer == QMessageBox.StandardButton.Save:
             return self.saving.save()
         if answer == QMessageBox.StandardButton.Discard:
-            self.discard_autosave()
+            self.autosaving.discard()
             return True
         return False
 
@@ -221,7 +221,7 @@ class OpeningMixin:
     def _close_session(self) -> None:
         self.undo_stack.clear()
         self.restored_unsaved = False
-        self.autosave_timer.stop()
+        self.autosaving.timer.stop()
         if self.session is not None:
             self.session.close()
         self.session = None

@@ -1,7 +1,6 @@
-"""Autosave and crash recovery: snapshots of an unsaved review, offered back after a crash.
+"""Crash recovery: the snapshots of an unsaved review (``autosaving``), offered back after a crash.
 
-A mixin for MainWindow.  The session builds the snapshot; a background
-writer (``review.autosave.AutosaveWriter``) puts it on disk.
+A mixin for MainWindow.
 """
 
 from __future__ import annotations
@@ -17,34 +16,9 @@ from .workers import LoadAndCaseTask
 
 
 class RecoveryMixin:
-    """Autosave after each change, discard on save or close, restore after a crash."""
+    """Restore after a crash."""
 
     session: ReviewSession | None
-
-    def _on_clean_changed(self, clean: bool) -> None:
-        self._set_title()
-        if clean and not self.restored_unsaved:
-            self.discard_autosave()
-
-    def autosave_now(self, wait: bool = False) -> Path | None:
-        """Snapshot the unsaved review; the writing happens on a background thread."""
-        s = self.session
-        if s is None or not self.is_modified():
-            return None
-        data = s.snapshot()
-        if self.playback.media_ref is not None:  # the media file beside the review, to reopen with it
-            data["media"] = self.playback.media_ref.as_dict()
-        self.autosaver.submit(data)
-        if wait:
-            self.autosaver.flush()
-            if self.autosaver.last_error:
-                self.statusBar().showMessage(f"Autosave failed: {self.autosaver.last_error}", 8000)
-        return autosave.snapshot_path_for(s.source)
-
-    def discard_autosave(self) -> None:
-        self.autosave_timer.stop()
-        if self.session is not None:
-            self.autosaver.discard(self.session.source)
 
     def check_recovery(self) -> bool:
         """Offer to restore a review the app lost in a crash; True if one was restored."""
@@ -114,7 +88,7 @@ class RecoveryMixin:
         self._update_actions()
         if state.current is not None:
             self.goto(state.current)
-        self.autosave_now()  # the snapshot now belongs to this process
+        self.autosaving.save_now()  # the snapshot now belongs to this process
         from subcase.media import MediaRef
         self.playback.open_media(remembered=MediaRef.from_dict(data.get("media")) or self.settings.media_for(self.session.source))
         self.statusBar().showMessage("Restored the unsaved review", 8000)

@@ -82,7 +82,7 @@ class ReviewCommandsMixin:
         self.goto(self.session.state.current)
         self._update_status()
         self._set_title()
-        self.autosave_timer.start()
+        self.autosaving.schedule()
         if self.session.mode in self.act_modes:  # an undone mode change shows in the menu
             self.act_modes[self.session.mode].setChecked(True)
 

@@ -19,6 +19,7 @@ from subcase.review import ReviewSession
 from subcase.subtitles import FORMATS, format_for, formats
 from subcase.subtitles.losses import conversion_losses
 
+from .autosaving import Autosaving
 from .edit_log_recovery import EditLogRecovery
 from .settings import Settings
 
@@ -41,8 +42,6 @@ class SavingWindow(Protocol):
 
     def notify(self, title: str, text: str, error: bool = False) -> None: ...
 
-    def discard_autosave(self) -> None: ...
-
     def _show_session(self) -> None: ...
 
 
@@ -50,13 +49,14 @@ class Saving:
     """Save (Ctrl+S) and Save As (Ctrl+Shift+S), which may change the format."""
 
     def __init__(self, window: SavingWindow, parent: QWidget, undo_stack: QUndoStack, settings: Settings,
-                 status_bar: QStatusBar, edit_log: EditLogRecovery):
+                 status_bar: QStatusBar, edit_log: EditLogRecovery, autosaving: Autosaving):
         self.window = window
         self.parent = parent  # the file dialog's parent
         self.undo_stack = undo_stack
         self.settings = settings
         self.status_bar = status_bar
         self.edit_log = edit_log
+        self.autosaving = autosaving
 
     def save(self) -> bool:
         session = self.window.session
@@ -111,7 +111,7 @@ class Saving:
         self.edit_log.run_logged(lambda: session.log_saved(saved), can_cancel=False)
         self.window.restored_unsaved = False
         self.undo_stack.setClean()
-        self.window.discard_autosave()
+        self.autosaving.discard()
         self.settings.add_recent(saved.path)
         self.window._show_session()
         profile_note = self._update_profile()  # whatever the warnings, the profile learns from the save
