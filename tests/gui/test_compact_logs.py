@@ -47,7 +47,7 @@ def test_one_restyling_fix_undo_redo_save_writes_a_small_log_a_profile_still_rea
     assert restyled >= 300 and doc.cues[1].text.startswith("[JOEL SIGHS]\n")
     qtbot.keyClick(window.view, Qt.Key_Z, Qt.ControlModifier)  # undo
     assert doc.cues[1].text == before
-    window.act_redo.trigger()  # redo
+    window.menus.act_redo.trigger()  # redo
     assert doc.cues[1].text.startswith("[JOEL SIGHS]\n")
     qtbot.keyClick(window.view, Qt.Key_S, Qt.ControlModifier)  # save
     assert window.undo_stack.isClean()

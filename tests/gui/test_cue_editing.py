@@ -75,9 +75,9 @@ def test_ctrl_enter_confirms_the_f2_box_and_the_typed_words_are_cased_and_flagge
     assert state.counts()["edited"] == 0
     # one undo step takes the whole edit back, one redo puts it again
     assert window.undo_stack.count() == 1
-    window.act_undo.trigger()
+    window.menus.act_undo.trigger()
     assert doc.cues[1].text == before_text and state.cues[1] == before_words
-    window.act_redo.trigger()
+    window.menus.act_redo.trigger()
     assert doc.cues[1].text == "We met John in London."
     assert [(w.form, w.model_tag) for w in state.cues[1]] == [(w.form, w.model_tag) for w in words]
 

@@ -84,14 +84,14 @@ def test_house_style_chosen_in_the_review_menu_is_what_the_editor_proposes(qtbot
     path = tmp_path / "film.srt"
     path.write_text(FILM, encoding="utf-8")
     window = make_window()
-    window.act_styles["sound-cues"]["lower"].trigger()
+    window.menus.act_styles["sound-cues"]["lower"].trigger()
     assert window.settings.house_style("sound-cues") == "lower"
     open_and_wait(qtbot, window, path)
     doc = window.session.doc
     assert doc.cues[0].text == "[laughing]" and doc.cues[4].text == "[train horn blows]"
     assert doc.cues[3].text == "[Joel sighs]"  # the name keeps its capital
     # turning learning off takes effect for the next file opened
-    window.act_learning.setChecked(False)
+    window.menus.act_learning.setChecked(False)
     assert window.settings.learning is False
     open_and_wait(qtbot, window, path)
     assert window.session.learner is None

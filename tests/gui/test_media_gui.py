@@ -183,14 +183,14 @@ def test_n_plays_the_flagged_words_cue_only_when_asked(qtbot, make_window, tmp_p
     write_wav(sub.with_suffix(".wav"))
     window = make_window()
     window.settings.follow_playback = False
-    window.act_play_flagged.setChecked(False)
+    window.menus.act_play_flagged.setChecked(False)
     open_with_media(qtbot, window, sub)
     window.session.state.threshold = 1.01   # every word is flagged: N always moves
     window.view.setFocus()
     qtbot.keyClick(window.view, Qt.Key_N)
     qtbot.wait(200)
     assert not window.playback.media.playing
-    window.act_play_flagged.trigger()        # the menu option, as the user turns it on
+    window.menus.act_play_flagged.trigger()        # the menu option, as the user turns it on
     assert window.settings.play_at_flagged
     qtbot.keyClick(window.view, Qt.Key_N)
     assert window.playback.media.playing
@@ -307,7 +307,7 @@ def test_unusable_media_gives_one_message_and_review_goes_on(qtbot, make_window,
     assert len(messages) == 1
     expected = {"missing": "no such media file", "folder": "not a media file", "corrupt": "film.mkv"}[kind]
     assert expected in messages[0]
-    assert window.playback.media_ref is None and not window.act_play_cue.isEnabled()
+    assert window.playback.media_ref is None and not window.menus.act_play_cue.isEnabled()
     assert "review goes on" in window.last_error
     boxes = [b for b in window.findChildren(QMessageBox) if b.isVisible()]
     # a file the user named: one dialog; one found beside the subtitle: the pane and status bar only
@@ -373,7 +373,7 @@ def test_without_the_extra_the_app_works_and_says_how_to_add_it(qtbot, make_wind
     first = media_menu.actions()[0]
     assert "pip install 'subcase[media]'" in first.text() and not first.isEnabled()
     open_and_wait(qtbot, window, sub)
-    assert not window.act_play_cue.isEnabled() and window.playback.play_cue() is False
+    assert not window.menus.act_play_cue.isEnabled() and window.playback.play_cue() is False
     assert "subcase[media]" in window.statusBar().currentMessage()
     window.view.setFocus()
     qtbot.keyClick(window.view, Qt.Key_N)

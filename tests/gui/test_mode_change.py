@@ -44,7 +44,7 @@ def test_changing_the_mode_recases_the_open_file_as_one_undoable_step(qtbot, mak
     assert restored[1] != FILM.split("\n")[6]  # restore mode re-cased the mixed line
 
     with qtbot.waitSignal(window.mode_changed, timeout=60_000) as blocker:
-        window.act_modes["caps"].trigger()
+        window.menus.act_modes["caps"].trigger()
         assert window.busy and window.cancel_button.isVisible()  # cased in a worker, Cancel offered
     assert blocker.args == ["caps"] and session.mode == "caps" and window.settings.mode == "caps"
     # caps mode keeps a line not written in capitals as the file has it (a rule, not the model),
@@ -54,12 +54,12 @@ def test_changing_the_mode_recases_the_open_file_as_one_undoable_step(qtbot, mak
     assert doc.cues[2].text == "she said nothing."
     assert state.word(about).status is Status.CHANGED
     assert all(w.status is Status.UNTOUCHED and w.form == w.input for w in state.cues[2])
-    assert window.undo_stack.count() == 2 and window.act_modes["caps"].isChecked()
+    assert window.undo_stack.count() == 2 and window.menus.act_modes["caps"].isChecked()
 
-    window.act_undo.trigger()  # one step back: the restore mode's casing, the decision kept
+    window.menus.act_undo.trigger()  # one step back: the restore mode's casing, the decision kept
     assert [c.text for c in doc.cues] == restored and session.mode == "restore"
-    assert window.act_modes["restore"].isChecked()
-    window.act_redo.trigger()
+    assert window.menus.act_modes["restore"].isChecked()
+    window.menus.act_redo.trigger()
     assert doc.cues[1].text == "i told Mary ABOUT the FBI." and session.mode == "caps"
 
     # an autosave after the change restores it exactly (the file cased again in the mode it was opened in)

@@ -31,12 +31,12 @@ def test_choose_a_profile_see_it_and_remove_a_wrong_entry(qtbot, make_window, tm
     path = tmp_path / "ep3.srt"
     path.write_text(EPISODE, encoding="utf-8")
     window = make_window()
-    assert not window.act_profile_contents.isEnabled()
+    assert not window.menus.act_profile_contents.isEnabled()
     # Review > Profile (next file opened) lists it; choosing it is remembered
-    window._fill_profiles()
-    names = [a.text() for a in window.profile_menu.actions() if a.isCheckable()]
+    window.menus.fill_profiles()
+    names = [a.text() for a in window.menus.profile_menu.actions() if a.isCheckable()]
     assert names == ["None", "Proog show"]
-    window.profile_menu.actions()[1].trigger()
+    window.menus.profile_menu.actions()[1].trigger()
     assert window.settings.profile == "Proog show"
 
     open_and_wait(qtbot, window, path)
@@ -53,8 +53,8 @@ def test_choose_a_profile_see_it_and_remove_a_wrong_entry(qtbot, make_window, tm
     assert "from profile Proog show" in window.statusBar().currentMessage()
 
     # Review > Profile Contents: what it holds and changed here
-    assert window.act_profile_contents.isEnabled()
-    window.act_profile_contents.trigger()
+    assert window.menus.act_profile_contents.isEnabled()
+    window.menus.act_profile_contents.trigger()
     dialog = window.profile_dialog
     qtbot.waitUntil(dialog.isVisible)
     assert dialog.table.rowCount() == 1
@@ -68,7 +68,7 @@ def test_choose_a_profile_see_it_and_remove_a_wrong_entry(qtbot, make_window, tm
     assert profile_store.load("Proog show").removed == ["word:proog"]
     assert dialog.table.rowCount() == 0
     # ... and Edit > Undo brings it back, in the file and in the stored profile
-    window.act_undo.trigger()
+    window.menus.act_undo.trigger()
     assert doc.cues[0].text == "We met Proog at the station."
     assert state.word(places[0]).status is Status.PROFILE
     assert profile_store.load("Proog show").removed == []
@@ -161,7 +161,7 @@ def test_the_review_hints_in_the_window(qtbot, make_window, tmp_path, engines):
     assert str(flag_reasons(state, mall)[0]).startswith("from your profile: your profile confirms 'mall'")
     assert state.word(boss).form == "boss" and state.word(boss).needs_review(state.threshold)
     assert "your profile saw this written 'Boss' after 'the'" in " ".join(map(str, flag_reasons(state, boss)))
-    window.act_profile_contents.trigger()
+    window.menus.act_profile_contents.trigger()
     dialog = window.profile_dialog
     qtbot.waitUntil(dialog.isVisible)
     rows = {dialog.table.item(r, 0).text(): dialog.table.item(r, 3).text() for r in range(dialog.table.rowCount())}
@@ -171,5 +171,5 @@ def test_the_review_hints_in_the_window(qtbot, make_window, tmp_path, engines):
     qtbot.mouseClick(dialog.remove_button, Qt.LeftButton)
     assert not state.word(boss).needs_review(state.threshold)
     assert profile_store.load("Mall show").removed == ["ask:the|boss|again"]
-    window.act_undo.trigger()
+    window.menus.act_undo.trigger()
     assert state.word(boss).needs_review(state.threshold) and profile_store.load("Mall show").removed == []

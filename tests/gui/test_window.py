@@ -232,7 +232,7 @@ def test_cancel_long_casing_leaves_the_app_usable(qtbot, make_window, sample, tm
         qtbot.mouseClick(window.cancel_button, Qt.LeftButton)
     assert not window.busy and window.session is previous
     assert window.view.cue_model.rowCount() == len(previous.doc.cues)
-    assert window.act_next.isEnabled() and not window.cancel_button.isVisible()
+    assert window.menus.act_next.isEnabled() and not window.cancel_button.isVisible()
     window.view.setFocus()
     qtbot.keyClick(window.view, Qt.Key_N)
     assert window.session.state.current is not None

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Callable
 from PySide6.QtCore import QThreadPool, Qt, Signal
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDragMoveEvent, QDropEvent, QGuiApplication, QIcon, \
     QUndoStack
-from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QMenu, QMessageBox, QProgressBar, QPushButton, \
+from PySide6.QtWidgets import QApplication, QDoubleSpinBox, QLabel, QMainWindow, QMenu, QMessageBox, QProgressBar, QPushButton, \
     QVBoxLayout, QWidget
 
 import subcase
@@ -38,7 +38,7 @@ from .find_bar import FindBar
 from .help import ShortcutsDialog
 from .limits_dialog import ReadingLimitsDialog
 from .media_window import WindowMedia
-from .menus import MenusMixin
+from .menus import Menus
 from .opening import OpeningMixin
 from .recovery import RecoveryMixin
 from .review_commands import ReviewCommandsMixin
@@ -55,7 +55,7 @@ SCREEN_SHARE = 0.9
 
 
 class MainWindow(OpeningMixin, RecoveryMixin, ReviewCommandsMixin,
-                 MenusMixin, QMainWindow):
+                 QMainWindow):
     casing_finished = Signal()       # a file is open and cased, ready to review
     casing_cancelled = Signal()
     casing_failed = Signal(str)
@@ -114,9 +114,9 @@ class MainWindow(OpeningMixin, RecoveryMixin, ReviewCommandsMixin,
                              self.autosaving)
 
         self._make_status_bar()
-        self._make_actions()
-        self._make_menus()
-        self._make_toolbar()
+        self.threshold_spin = self._make_threshold_spin()
+        self.menus = Menus(self, self, self.settings, self.undo_stack, self.view, self.find_bar, self.details,
+                           self.threshold_spin, self.saving, self.drops, self.playback)
         self.apply_font_size(self.settings.font_size)
         self._restore_layout()
         self._update_actions()
@@ -148,6 +148,16 @@ class MainWindow(OpeningMixin, RecoveryMixin, ReviewCommandsMixin,
         sb.addPermanentWidget(self.cancel_button)
         sb.addPermanentWidget(self.log_label)
         sb.addPermanentWidget(self.count_label)
+
+    def _make_threshold_spin(self) -> QDoubleSpinBox:
+        spin = QDoubleSpinBox()  # the menus put it in the toolbar
+        spin.setRange(0.0, 1.0)
+        spin.setSingleStep(0.05)
+        spin.setDecimals(3)
+        spin.setToolTip("Words whose confidence is under this threshold are highlighted for review")
+        spin.setValue(self.settings.threshold if self.settings.threshold is not None else 0.9)
+        spin.valueChanged.connect(self._on_threshold_changed)
+        return spin
 
     def _restore_layout(self) -> None:
         geometry, state, header = self.settings.layout()
@@ -243,6 +253,9 @@ class MainWindow(OpeningMixin, RecoveryMixin, ReviewCommandsMixin,
             self.view.set_document(self.session.doc, self.session.state)
         self._set_title()
         self._update_status()
+
+    def _update_actions(self) -> None:
+        self.menus.update_actions()
 
     # ------------------------------------------------------------------ threshold
     def _set_spin(self, value: float) -> None:

@@ -46,13 +46,6 @@ class OpeningMixin:
         if path:
             self.open_file(Path(path))
 
-    def _fill_recent(self) -> None:
-        self.recent_menu.clear()
-        for p in self.settings.recent_files:
-            a = self.recent_menu.addAction(p.replace("&", "&&"))
-            a.triggered.connect(lambda _c=False, p=p: self.open_file(Path(p)))
-        self.recent_menu.setEnabled(bool(self.settings.recent_files))
-
     def confirm_discard(self) -> bool:
         """True when it is fine to drop the current review (saved, or the user says so)."""
         if not self.is_modified():

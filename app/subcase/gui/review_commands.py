@@ -83,8 +83,8 @@ class ReviewCommandsMixin:
         self._update_status()
         self._set_title()
         self.autosaving.schedule()
-        if self.session.mode in self.act_modes:  # an undone mode change shows in the menu
-            self.act_modes[self.session.mode].setChecked(True)
+        if self.session.mode in self.menus.act_modes:  # an undone mode change shows in the menu
+            self.menus.act_modes[self.session.mode].setChecked(True)
 
     def change_mode(self, mode: str) -> None:
         """The casing mode, for the next files and the open one: that is re-cased in a worker, with
@@ -94,7 +94,7 @@ class ReviewCommandsMixin:
         if session is None or session.mode == mode:
             return
         if self.busy:
-            self.act_modes[session.mode].setChecked(True)
+            self.menus.act_modes[session.mode].setChecked(True)
             self.statusBar().showMessage("Wait for the casing to end before changing the mode", 8000)
             return
         task = ModeTask(self.engines, session.doc, session.state, mode, self.settings.house_styles())
@@ -127,7 +127,7 @@ class ReviewCommandsMixin:
             return
         self._end_task()
         if self.session is session:
-            self.act_modes[session.mode].setChecked(True)
+            self.menus.act_modes[session.mode].setChecked(True)
         self.statusBar().showMessage(message.splitlines()[-1] if message else "", 10000)
         self.mode_changed.emit(session.mode)
 
