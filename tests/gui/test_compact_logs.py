@@ -37,7 +37,7 @@ def test_one_restyling_fix_undo_redo_save_writes_a_small_log_a_profile_still_rea
     open_and_wait(qtbot, window, path)
     state, doc = window.session.state, window.session.doc
     door = next(p for p in state.positions() if state.word(p).input == "door")  # P(lower) about 0.7: not a tie
-    window.goto(door)
+    window.commands.goto(door)
     window.view.setFocus()
     qtbot.waitUntil(window.view.hasFocus)
 
@@ -98,7 +98,7 @@ def test_the_autosave_after_one_edit_is_small_and_restores_the_exact_review(qtbo
     open_and_wait(qtbot, crashed, path)
     state = crashed.session.state
     zorblax = next(p for p in state.positions() if state.word(p).input == "zorblax")
-    crashed.goto(zorblax)
+    crashed.commands.goto(zorblax)
     crashed.view.setFocus()
     qtbot.waitUntil(crashed.view.hasFocus)
     qtbot.keyClick(crashed.view, Qt.Key_U)  # one fix (and what the app learns from it)

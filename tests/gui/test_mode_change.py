@@ -35,7 +35,7 @@ def test_changing_the_mode_recases_the_open_file_as_one_undoable_step(qtbot, mak
     state, doc = session.state, session.doc
     # a decision first: the editor writes "about" in capitals (kept whatever the mode)
     about = next((1, s) for s, w in enumerate(state.cues[1]) if w.input == "about")
-    window.goto(about)
+    window.commands.goto(about)
     window.view.setFocus()
     qtbot.waitUntil(window.view.hasFocus)
     qtbot.keyClick(window.view, Qt.Key_U)
@@ -75,7 +75,7 @@ def test_changing_the_mode_recases_the_open_file_as_one_undoable_step(qtbot, mak
 
     # the edit log says which mode each later decision was made in
     window.activateWindow()
-    window.goto((2, 0))
+    window.commands.goto((2, 0))
     window.view.setFocus()
     qtbot.waitUntil(window.view.hasFocus)
     n = len(read_records(log_path_for(path)))

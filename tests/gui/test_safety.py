@@ -53,8 +53,8 @@ def real_dialogs(window) -> None:
 
 
 def _edit_first_word(qtbot, window) -> None:
-    window.goto((0, 0))
-    window.set_tag(Tag.U)  # what the U key does
+    window.commands.goto((0, 0))
+    window.commands.set_tag(Tag.U)  # what the U key does
     assert not window.undo_stack.isClean()
 
 
@@ -164,16 +164,16 @@ def test_disk_full_during_review_asks_and_never_shows_an_unrecorded_decision(
     shown: list[tuple[str, str]] = []
     answer(lambda: window.edit_log.log_failure_box, "Cancel this decision",
            before=lambda box: shown.append((word.form, window.session.doc.cues[0].text)))
-    window.goto((0, 0))
-    window.set_tag(Tag.U)
+    window.commands.goto((0, 0))
+    window.commands.set_tag(Tag.U)
     assert shown == [(form_before, text_before)]  # while the question is open, nothing shows as done
     assert word.form == form_before and window.session.doc.cues[0].text == text_before
     assert window.undo_stack.count() == 0 and read_records(log_file) == []
 
     # 2. The user frees space and tries again: applied, and on disk.
     answer(lambda: window.edit_log.log_failure_box, "Try again", before=lambda _b: filler.unlink())
-    window.goto((0, 0))
-    window.set_tag(Tag.U)
+    window.commands.goto((0, 0))
+    window.commands.set_tag(Tag.U)
     assert word.form == form_before.upper() and window.undo_stack.count() == 1
     assert [r["final"] for r in read_records(log_file)] == [form_before.upper()]
 

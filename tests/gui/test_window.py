@@ -120,7 +120,7 @@ def test_click_word_shows_alternatives(qtbot, make_window, sample):
     assert rect is not None
     qtbot.mouseClick(window.view.viewport(), Qt.LeftButton, pos=rect.center())
     assert window.session.state.current == (0, 0)
-    menu = window.alternatives_menu
+    menu = window.commands.alternatives_menu
     assert menu is not None
     w = window.session.state.word((0, 0))
     labels = [a.text() for a in menu.actions() if a.data()]
@@ -247,7 +247,7 @@ def test_restore_after_crash(qtbot, make_window, sample, engines):
     qtbot.keyClick(crashed.view, Qt.Key_N)
     qtbot.keyClick(crashed.view, Qt.Key_U)
     qtbot.keyClick(crashed.view, Qt.Key_Return)
-    crashed.edit_cue_text(5, "we watched STAR WARS with dr. jones in london!")
+    crashed.commands.edit_cue_text(5, "we watched STAR WARS with dr. jones in london!")
     snap = crashed.autosaving.save_now(wait=True)
     assert snap is not None and snap.exists()
     log = log_path_for(sample)

@@ -9,14 +9,13 @@ is ``recovery``.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Protocol
+from typing import Callable, Protocol
 
 from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QStatusBar
 
+from subcase.media import MediaRef
 from subcase.review import ReviewSession, autosave
-
-from .media_window import WindowMedia
 
 AUTOSAVE_DELAY_MS = 1500
 
@@ -38,10 +37,11 @@ class AutosaveWindow(Protocol):
 class Autosaving:
     """The delay timer and the writer: ``schedule`` after a change, ``save_now``, ``discard``, ``close``."""
 
-    def __init__(self, window: AutosaveWindow, parent: QObject, status_bar: QStatusBar, media: WindowMedia):
+    def __init__(self, window: AutosaveWindow, parent: QObject, status_bar: QStatusBar,
+                 media_ref: Callable[[], MediaRef | None]):
         self.window = window
         self.status_bar = status_bar
-        self.media = media  # the media file beside the review goes into the snapshot, to reopen with it
+        self.media_ref = media_ref  # the media file beside the review goes into the snapshot, to reopen with it
         self.timer = QTimer(parent)
         self.timer.setSingleShot(True)
         self.timer.setInterval(AUTOSAVE_DELAY_MS)
@@ -63,8 +63,9 @@ class Autosaving:
         if s is None or not self.window.is_modified():
             return None
         data = s.snapshot()
-        if self.media.media_ref is not None:
-            data["media"] = self.media.media_ref.as_dict()
+        media = self.media_ref()
+        if media is not None:
+            data["media"] = media.as_dict()
         self.writer.submit(data)
         if wait:
             self.writer.flush()

@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Callable
 from PySide6.QtCore import QThreadPool, Qt, Signal
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDragMoveEvent, QDropEvent, QGuiApplication, QIcon, \
     QUndoStack
-from PySide6.QtWidgets import QApplication, QDoubleSpinBox, QLabel, QMainWindow, QMenu, QMessageBox, QProgressBar, QPushButton, \
-    QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QDoubleSpinBox, QLabel, QMainWindow, QMessageBox, QProgressBar, \
+    QPushButton, QVBoxLayout, QWidget
 
 import subcase
 from subcase.paths import resource_path
@@ -41,7 +41,7 @@ from .media_window import WindowMedia
 from .menus import Menus
 from .opening import OpeningMixin
 from .recovery import RecoveryMixin
-from .review_commands import ReviewCommandsMixin
+from .review_commands import ReviewCommands
 from .saving import Saving
 from .settings import Settings
 from .workers import EngineHolder, LoadAndCaseTask, ModeTask, WarmUpTask
@@ -54,8 +54,7 @@ if TYPE_CHECKING:
 SCREEN_SHARE = 0.9
 
 
-class MainWindow(OpeningMixin, RecoveryMixin, ReviewCommandsMixin,
-                 QMainWindow):
+class MainWindow(OpeningMixin, RecoveryMixin, QMainWindow):
     casing_finished = Signal()       # a file is open and cased, ready to review
     casing_cancelled = Signal()
     casing_failed = Signal(str)
@@ -72,10 +71,8 @@ class MainWindow(OpeningMixin, RecoveryMixin, ReviewCommandsMixin,
         self.session: ReviewSession | None = None
         self.profile_app: ProfileApplication | None = None  # the open file's profile, as applied (review/profile_apply.py)
         self.task: LoadAndCaseTask | ModeTask | None = None
-        self._cue_tasks: set = set()  # casings of F2-edited cues in flight (kept alive until they report)
         self.restored_unsaved = False
         self.last_error = ""
-        self.alternatives_menu: QMenu | None = None
         # Overridable for tests and scripting: ask(title, text, buttons, default) -> button
         self.ask: Callable[[str, str, QMessageBox.StandardButton, QMessageBox.StandardButton],
                            QMessageBox.StandardButton] = self._ask_dialog
@@ -88,10 +85,16 @@ class MainWindow(OpeningMixin, RecoveryMixin, ReviewCommandsMixin,
         self.edit_log = EditLogRecovery(self, self, self.statusBar(), self._update_status)
         self.drops = Drops(self, self.engines, self.settings, self.open_file, self.batch_opened.emit)
         self.undo_stack = QUndoStack(self)
+        self.autosaving = Autosaving(self, self, self.statusBar(), lambda: self.playback.media_ref)
+        self.undo_stack.cleanChanged.connect(self.autosaving.on_clean_changed)
+        self.saving = Saving(self, self, self.undo_stack, self.settings, self.statusBar(), self.edit_log,
+                             self.autosaving)
 
         self.view = CueView(self)
-        self.view.word_clicked.connect(self.show_alternatives)
-        self.view.selectionModel().currentRowChanged.connect(self._on_row_changed)
+        self.commands = ReviewCommands(self, self, self.engines, self.settings, self.view, self.undo_stack,
+                                       self.statusBar(), self.edit_log, self.autosaving)
+        self.view.word_clicked.connect(self.commands.show_alternatives)
+        self.view.selectionModel().currentRowChanged.connect(self.commands.on_row_changed)
         self.find_bar = FindBar(self.view, lambda text, ms: self.statusBar().showMessage(text, ms), self)
         central = QWidget(self)
         box = QVBoxLayout(central)
@@ -101,22 +104,18 @@ class MainWindow(OpeningMixin, RecoveryMixin, ReviewCommandsMixin,
         box.addWidget(self.find_bar)
         self.setCentralWidget(central)
         self.details = WordDetailsDock(self)
-        self.details.tag_chosen.connect(lambda tag: self.set_tag(tag, advance=False))
+        self.details.tag_chosen.connect(lambda tag: self.commands.set_tag(tag, advance=False))
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.details)
         self.playback = WindowMedia(self, self, self.settings, self.view, self.statusBar())
         self.casing_finished.connect(self.playback.open_session_media)
         self.view.set_show_tags(self.settings.show_tags)
         self.view.set_limits(self.settings.cpl_limit, self.settings.cps_limit)
 
-        self.autosaving = Autosaving(self, self, self.statusBar(), self.playback)
-        self.undo_stack.cleanChanged.connect(self.autosaving.on_clean_changed)
-        self.saving = Saving(self, self, self.undo_stack, self.settings, self.statusBar(), self.edit_log,
-                             self.autosaving)
-
         self._make_status_bar()
         self.threshold_spin = self._make_threshold_spin()
         self.menus = Menus(self, self, self.settings, self.undo_stack, self.view, self.find_bar, self.details,
-                           self.threshold_spin, self.saving, self.drops, self.playback)
+                           self.threshold_spin, self.saving, self.drops, self.playback, self.commands)
+        self.commands.set_mode_actions(self.menus.act_modes)
         self.apply_font_size(self.settings.font_size)
         self._restore_layout()
         self._update_actions()
@@ -238,7 +237,7 @@ class MainWindow(OpeningMixin, RecoveryMixin, ReviewCommandsMixin,
         elif self.session.state.current is None:
             self.details.show_nothing()
         else:
-            self.details.show_word(self.session.state, self.session.state.current, self._write_tag)
+            self.details.show_word(self.session.state, self.session.state.current, self.commands.write_tag)
 
     def _set_title(self) -> None:
         if self.doc is None or self.doc.path is None:
@@ -256,6 +255,13 @@ class MainWindow(OpeningMixin, RecoveryMixin, ReviewCommandsMixin,
 
     def _update_actions(self) -> None:
         self.menus.update_actions()
+
+    # For the opening and recovery mixins, which start a session and go to its current word.
+    def _on_session_changed(self, cues: tuple[int, ...]) -> None:
+        self.commands.on_session_changed(cues)
+
+    def goto(self, pos: tuple[int, int] | None) -> None:
+        self.commands.goto(pos)
 
     # ------------------------------------------------------------------ threshold
     def _set_spin(self, value: float) -> None:

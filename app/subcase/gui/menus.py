@@ -2,7 +2,7 @@
 
 ``Menus`` is owned by MainWindow.  The action slots are the window's own
 methods (``MenusWindow``) and those of its other controllers (saving, drops,
-media), passed in explicitly.
+media, review commands), passed in explicitly.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from .cue_view import CueView
 from .drops import Drops
 from .find_bar import FindBar
 from .media_window import WindowMedia
+from .review_commands import ReviewCommands
 from .saving import Saving
 from .settings import MODES, STYLES, THEMES, Settings
 
@@ -48,22 +49,8 @@ class MenusWindow(Protocol):
     def open_file(self, path: Path) -> bool: ...
     def cancel_casing(self) -> None: ...
     def close(self) -> bool: ...
-    def edit_cue_text_dialog(self) -> None: ...
-    def next_to_review(self) -> None: ...
-    def prev_to_review(self) -> None: ...
-    def step_word(self, delta: int) -> None: ...
-    def set_tag(self, tag: Tag, advance: bool = True) -> None: ...
-    def cycle_tag(self) -> None: ...
-    def take_model_form(self) -> None: ...
-    def accept_word(self) -> None: ...
-    def accept_cue(self) -> None: ...
-    def show_alternatives_for_current(self) -> None: ...
     def nudge_threshold(self, delta: float) -> None: ...
     def reset_threshold(self) -> None: ...
-    def change_mode(self, mode: str) -> None: ...
-    def import_terms_dialog(self) -> None: ...
-    def new_profile_dialog(self) -> None: ...
-    def show_profile_dialog(self) -> None: ...
     def apply_font_size(self, size: int, save: bool = False) -> None: ...
     def set_theme(self, name: str) -> None: ...
     def set_show_tags(self, on: bool) -> None: ...
@@ -77,7 +64,7 @@ class Menus:
 
     def __init__(self, window: MenusWindow, parent: QMainWindow, settings: Settings, undo_stack: QUndoStack,
                  view: CueView, find_bar: FindBar, details: QDockWidget, threshold_spin: QDoubleSpinBox,
-                 saving: Saving, drops: Drops, playback: WindowMedia):
+                 saving: Saving, drops: Drops, playback: WindowMedia, commands: ReviewCommands):
         self.window = window
         self.parent = parent  # the actions' owner; its menu bar and toolbar
         self.settings = settings
@@ -89,6 +76,7 @@ class Menus:
         self.saving = saving
         self.drops = drops
         self.playback = playback
+        self.commands = commands
         self._make_actions()
         self._make_menus()
         self._make_toolbar()
@@ -123,27 +111,27 @@ class Menus:
         self.act_find = A("&Find\u2026", self.find_bar.open_bar, [QKeySequence.StandardKey.Find])
         self.act_find_next = A("Find &Next", lambda: self.find_bar.find_next(), ["F3"])
         self.act_find_prev = A("Find &Previous", lambda: self.find_bar.find_next(backwards=True), ["Shift+F3"])
-        self.act_edit_text = A("&Edit Cue Text\u2026", self.window.edit_cue_text_dialog, ["F2"], review=True)
+        self.act_edit_text = A("&Edit Cue Text\u2026", self.commands.edit_cue_text_dialog, ["F2"], review=True)
 
-        self.act_next = A("&Next Word to Review", self.window.next_to_review, ["N", "Ctrl+Down"], review=True)
-        self.act_prev = A("&Previous Word to Review", self.window.prev_to_review, ["P", "Ctrl+Up"], review=True)
-        self.act_next_word = A("Next &Word", lambda: self.window.step_word(1), ["Right"], review=True)
-        self.act_prev_word = A("Previous W&ord", lambda: self.window.step_word(-1), ["Left"], review=True)
+        self.act_next = A("&Next Word to Review", self.commands.next_to_review, ["N", "Ctrl+Down"], review=True)
+        self.act_prev = A("&Previous Word to Review", self.commands.prev_to_review, ["P", "Ctrl+Up"], review=True)
+        self.act_next_word = A("Next &Word", lambda: self.commands.step_word(1), ["Right"], review=True)
+        self.act_prev_word = A("Previous W&ord", lambda: self.commands.step_word(-1), ["Left"], review=True)
         self.act_tag: dict[Tag, QAction] = {}
         for tag, key in ((Tag.L, "L"), (Tag.T, "T"), (Tag.U, "U"), (Tag.M, "M")):
-            self.act_tag[tag] = A(f"Set {TAG_NAMES[tag]}", partial(self.window.set_tag, tag), [key], review=True)
-        self.act_cycle = A("&Cycle Tag", self.window.cycle_tag, ["Space"], review=True)
-        self.act_model_form = A("Take the &Model's Form", self.window.take_model_form, ["Y"], review=True,
+            self.act_tag[tag] = A(f"Set {TAG_NAMES[tag]}", partial(self.commands.set_tag, tag), [key], review=True)
+        self.act_cycle = A("&Cycle Tag", self.commands.cycle_tag, ["Space"], review=True)
+        self.act_model_form = A("Take the &Model's Form", self.commands.take_model_form, ["Y"], review=True,
                                 tip="Write the word as the model would (where the input's casing was kept)")
-        self.act_accept = A("&Accept Word", self.window.accept_word, ["Return", "Enter"], review=True)
-        self.act_accept_cue = A("Accept &Rest of Cue", self.window.accept_cue, ["Ctrl+Return", "Ctrl+Enter"], review=True)
-        self.act_alternatives = A("Show &Alternatives", self.window.show_alternatives_for_current, ["A"], review=True)
+        self.act_accept = A("&Accept Word", self.commands.accept_word, ["Return", "Enter"], review=True)
+        self.act_accept_cue = A("Accept &Rest of Cue", self.commands.accept_cue, ["Ctrl+Return", "Ctrl+Enter"], review=True)
+        self.act_alternatives = A("Show &Alternatives", self.commands.show_alternatives_for_current, ["A"], review=True)
         self.act_threshold_down = A("Lower Threshold", lambda: self.window.nudge_threshold(-0.05), ["["])
         self.act_threshold_up = A("Raise Threshold", lambda: self.window.nudge_threshold(0.05), ["]"])
         self.act_threshold_reset = A("Model's Default Threshold", self.window.reset_threshold, [])
 
         # The mode applies to the open file too (re-cased in a worker, one undo step) and to the next ones.
-        self.mode_group, self.act_modes = self._choices(MODES, self.settings.mode, self.window.change_mode)
+        self.mode_group, self.act_modes = self._choices(MODES, self.settings.mode, self.commands.change_mode)
 
         # House style (casing/housestyle.py): what the editor proposes for the next file opened;
         # within a file, the first fix in a category sets its style anyway.
@@ -158,7 +146,7 @@ class Menus:
         self.act_learning.setToolTip("Re-case unreviewed words from each fix you make (next file opened)")
         self.act_learning.toggled.connect(lambda on: setattr(self.settings, "learning", on))
         # Profiles (review/profile.py): chosen for the next file opened; the open file's one is shown.
-        self.act_import_terms = A("Import &Terms\u2026", self.window.import_terms_dialog,
+        self.act_import_terms = A("Import &Terms\u2026", self.commands.import_terms_dialog,
                                   tip="Add a list of names and terms (one per line, a CCExtractor capitalisation "
                                       "file or a Subtitle Edit names XML) to the profile")
         # Style-guide presets (casing/housestyle.py): set both house-style categories at once.
@@ -168,10 +156,10 @@ class Menus:
             a = A(preset.title, partial(self.choose_style_preset, key),
                   tip=f"{preset.rule} ({preset.source})")
             self.act_presets[key] = a
-        self.act_new_profile = A("&New Profile from This File\u2026", self.window.new_profile_dialog,
+        self.act_new_profile = A("&New Profile from This File\u2026", self.commands.new_profile_dialog,
                                  tip="Start a profile with what you teach in this file; it learns from every file "
                                      "you open with it and save")
-        self.act_profile_contents = A("Profile &Contents\u2026", self.window.show_profile_dialog,
+        self.act_profile_contents = A("Profile &Contents\u2026", self.commands.show_profile_dialog,
                                       tip="What the open file's profile holds and changed here; remove a wrong entry")
 
         self.act_bigger = A("&Larger Text", lambda: self.window.apply_font_size(self.settings.font_size + 1, save=True),

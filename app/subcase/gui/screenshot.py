@@ -107,12 +107,12 @@ def main(argv: list[str]) -> int:
         elif learning:
             _teach_a_sound_cue(window)
         else:
-            window.next_to_review()
-            window.accept_word()          # accepted (green, thin underline); moves to the next flagged word
+            window.commands.next_to_review()
+            window.commands.accept_word()          # accepted (green, thin underline); moves to the next flagged word
             pos = state.current
             if pos is not None:
                 w = state.word(pos)
-                window.set_tag(Tag.U if w.tag is not Tag.U else Tag.T)  # changed (blue, dashed), moves on
+                window.commands.set_tag(Tag.U if w.tag is not Tag.U else Tag.T)  # changed (blue, dashed), moves on
             # the current word is now a flagged one: framed, its cue selected, its details in the panel
         window.view.setFocus()
         QTimer.singleShot(800, loop.quit)
@@ -196,7 +196,7 @@ def _show_a_profile_reason(window) -> None:
         return
     places = sorted(app.asked) or sorted(p for p in app.by_pos if app.before[p] != window.session.state.word(p).form)
     if places:
-        window.goto(places[0])
+        window.commands.goto(places[0])
     window.statusBar().clearMessage()
 
 
@@ -213,11 +213,11 @@ def _teach_a_sound_cue(window) -> None:
         return
     lower = [p for p in sound if session.state.word(p).tag is Tag.L]
     pos = lower[0] if lower else sound[0]
-    window.goto(pos)
-    window.set_tag(Tag.U if lower else Tag.L, advance=False)
+    window.commands.goto(pos)
+    window.commands.set_tag(Tag.U if lower else Tag.L, advance=False)
     learned = [p for p in session.state.positions() if session.state.word(p).status is Status.LEARNED]
     if learned:
-        window.goto(learned[len(learned) // 2])
+        window.commands.goto(learned[len(learned) // 2])
     window.statusBar().clearMessage()  # the word label (with its reasons) instead of "Cased N words"
 
 
