@@ -5,12 +5,18 @@ the ReviewSession (which writes the edit log) and wrapped in a QUndoCommand.
 Loading and casing run in a worker; the window only ever sees finished
 objects through queued signals.
 
-MainWindow composes the parts, each in its own module: the actions, menus
-and toolbar (``menus``), opening and casing (``opening``), saving
-(``saving``), autosave and crash recovery (``recovery``), drops and the
-batch dialog (``drops``), the review commands on the undo stack
-(``review_commands``) and the find bar (``find_bar``).  What stays here is the window's own state, its status
-bar, the threshold, view settings, help and closing.
+MainWindow owns the parts, each a controller in its own module that is
+given what it uses (explicit objects, and the window as a narrow typed
+protocol where it reads the window's changing state): the actions, menus
+and toolbar (``menus.Menus``), the review commands on the undo stack
+(``review_commands.ReviewCommands``), saving (``saving.Saving``), autosave
+(``autosaving.Autosaving``), edit-log failures
+(``edit_log_recovery.EditLogRecovery``), drops and the batch dialog
+(``drops.Drops``), the media beside the review (``media_window.WindowMedia``)
+and the find bar (``find_bar``).  Opening and casing (``opening``) and
+restoring after a crash (``recovery``) are still mixins.  What stays here
+is the window's own state (the session, the one background task), its
+status bar, the threshold, view settings, help and closing.
 """
 
 from __future__ import annotations
