@@ -21,9 +21,9 @@ from subcase.subtitles import FORMATS, Document
 from .workers import CaseResult, LoadAndCaseTask
 
 if TYPE_CHECKING:
-    from subcase.review.profile_apply import ProfileApplication
-
-    from .workers import ModeTask
+    from .window_parts import WindowParts as _Window
+else:
+    _Window = object
 
 
 def open_filter() -> str:
@@ -33,13 +33,8 @@ def open_filter() -> str:
     return f"Subtitles ({every});;{each};;All files (*)"
 
 
-class OpeningMixin:
+class OpeningMixin(_Window):
     """Open dialog, recent files, the casing worker and what happens when it ends."""
-
-    session: ReviewSession | None
-    task: LoadAndCaseTask | ModeTask | None
-    profile_app: ProfileApplication | None
-
     def open_dialog(self) -> None:
         start = str(Path(self.settings.recent_files[0]).parent) if self.settings.recent_files else ""
         path, _ = QFileDialog.getOpenFileName(self, "Open subtitles", start, open_filter())
@@ -48,9 +43,10 @@ class OpeningMixin:
 
     def confirm_discard(self) -> bool:
         """True when it is fine to drop the current review (saved, or the user says so)."""
-        if not self.is_modified():
+        doc = self.doc
+        if not self.is_modified() or doc is None:  # modified means a file is open
             return True
-        answer = self.ask("Unsaved review", f"Save the changes to {self.doc.path.name if self.doc.path else 'the file'}?",
+        answer = self.ask("Unsaved review", f"Save the changes to {doc.path.name if doc.path else 'the file'}?",
                           QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Save)
         if answer == QMessageBox.StandardButton.Save:
             return self.saving.save()
@@ -99,7 +95,7 @@ class OpeningMixin:
             self.task.cancel()
             self.statusBar().showMessage("Cancelling\u2026")
 
-    def _on_loaded(self, task, doc: Document) -> None:
+    def _on_loaded(self, task: LoadAndCaseTask, doc: Document) -> None:
         if task is not self.task:
             return
         # Show the cues right away, uncased and read-only, while the model runs.
@@ -127,7 +123,7 @@ class OpeningMixin:
         self.statusBar().showMessage("Casing cancelled", 5000)
         self.casing_cancelled.emit()
 
-    def _on_failed(self, task, message: str) -> None:
+    def _on_failed(self, task: LoadAndCaseTask, message: str) -> None:
         if task is not self.task:
             return
         self._end_task()
@@ -135,7 +131,7 @@ class OpeningMixin:
         self.notify("Cannot open file", f"{task.path}:\n{message}", error=True)
         self.casing_failed.emit(message)
 
-    def _on_cased(self, task, result: CaseResult) -> None:
+    def _on_cased(self, task: LoadAndCaseTask, result: CaseResult) -> None:
         if task is not self.task:
             return
         self._end_task()

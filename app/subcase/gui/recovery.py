@@ -6,6 +6,7 @@ A mixin for MainWindow.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QMessageBox
 
@@ -14,12 +15,14 @@ from subcase.subtitles import SubtitleError
 
 from .workers import LoadAndCaseTask
 
+if TYPE_CHECKING:
+    from .window_parts import WindowParts as _Window
+else:
+    _Window = object
 
-class RecoveryMixin:
+
+class RecoveryMixin(_Window):
     """Restore after a crash."""
-
-    session: ReviewSession | None
-
     def check_recovery(self) -> bool:
         """Offer to restore a review the app lost in a crash; True if one was restored."""
         for rec in autosave.find_recoverable():
