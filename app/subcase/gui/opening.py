@@ -35,6 +35,7 @@ def open_filter() -> str:
 
 class OpeningMixin(_Window):
     """Open dialog, recent files, the casing worker and what happens when it ends."""
+
     def open_dialog(self) -> None:
         start = str(Path(self.settings.recent_files[0]).parent) if self.settings.recent_files else ""
         path, _ = QFileDialog.getOpenFileName(self, "Open subtitles", start, open_filter())
