@@ -1,4 +1,4 @@
-"""ruff (pyflakes + bugbear) on the whole tree and mypy on the Qt-free core, as configured in pyproject.toml.
+"""ruff (pyflakes + bugbear) on the whole tree and mypy on the app, GUI included, as configured in pyproject.toml.
 
 Both come with the ``test`` extra; CI runs them through these tests.
 """
@@ -23,6 +23,6 @@ def test_ruff_is_clean() -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
-def test_mypy_is_clean_on_the_core() -> None:
+def test_mypy_is_clean_on_the_app() -> None:
     proc = _run("mypy", "--no-error-summary")
     assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -79,8 +79,8 @@ def test_batch_with_two_jobs_cancels(qtbot, engines, tmp_path):
     wait_for_emission(qtbot, dialog.task.signals.file_done, timeout=120_000)  # the workers are converting
     qtbot.mouseClick(dialog.cancel_button, Qt.LeftButton)
     # the dialog keeps the batch's result (set before finished_batch is emitted)
-    qtbot.waitUntil(lambda: dialog.result is not None, timeout=120_000)
-    result = dialog.result
+    qtbot.waitUntil(lambda: dialog.batch_result is not None, timeout=120_000)
+    result = dialog.batch_result
     assert result.cancelled
     assert 1 <= len(result.results) < len(dialog.inputs)
     assert dialog.report.toPlainText().startswith("Cancelled.")

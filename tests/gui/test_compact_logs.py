@@ -37,7 +37,7 @@ def test_one_restyling_fix_undo_redo_save_writes_a_small_log_a_profile_still_rea
     open_and_wait(qtbot, window, path)
     state, doc = window.session.state, window.session.doc
     door = next(p for p in state.positions() if state.word(p).input == "door")  # P(lower) about 0.7: not a tie
-    window.goto(door)
+    window.commands.goto(door)
     window.view.setFocus()
     qtbot.waitUntil(window.view.hasFocus)
 
@@ -47,7 +47,7 @@ def test_one_restyling_fix_undo_redo_save_writes_a_small_log_a_profile_still_rea
     assert restyled >= 300 and doc.cues[1].text.startswith("[JOEL SIGHS]\n")
     qtbot.keyClick(window.view, Qt.Key_Z, Qt.ControlModifier)  # undo
     assert doc.cues[1].text == before
-    window.act_redo.trigger()  # redo
+    window.menus.act_redo.trigger()  # redo
     assert doc.cues[1].text.startswith("[JOEL SIGHS]\n")
     qtbot.keyClick(window.view, Qt.Key_S, Qt.ControlModifier)  # save
     assert window.undo_stack.isClean()
@@ -98,12 +98,12 @@ def test_the_autosave_after_one_edit_is_small_and_restores_the_exact_review(qtbo
     open_and_wait(qtbot, crashed, path)
     state = crashed.session.state
     zorblax = next(p for p in state.positions() if state.word(p).input == "zorblax")
-    crashed.goto(zorblax)
+    crashed.commands.goto(zorblax)
     crashed.view.setFocus()
     qtbot.waitUntil(crashed.view.hasFocus)
     qtbot.keyClick(crashed.view, Qt.Key_U)  # one fix (and what the app learns from it)
     assert state.word(zorblax).form == "ZORBLAX"
-    snap = crashed.autosave_now(wait=True)
+    snap = crashed.autosaving.save_now(wait=True)
     size = snap.stat().st_size
     data = json.loads(snap.read_text(encoding="utf-8"))
     assert not data["complete"] and data["n_cues"] == 5000

@@ -21,7 +21,7 @@ def start_batch(qtbot, window, tmp_path, films: int):
     src.mkdir()
     for i in range(films):
         long_srt(src / f"film{i}.srt")
-    dialog = window.open_batch([src])
+    dialog = window.drops.open_batch([src])
     dialog.out_edit.setText(str(tmp_path / "batch-out"))
     qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
     wait_for_emission(qtbot, dialog.task.signals.progress, timeout=60_000)  # the batch holds the engine now

@@ -232,7 +232,7 @@ def test_details_panel_says_why_and_sets_a_tag(qtbot, make_window, sample, engin
     assert dock.state_label.text() == "State: changed by you (\u270e)"
     # View › Show All Tags: taller rows, same text
     h = window.view.rowHeight(0)
-    window.act_show_tags.trigger()
+    window.menus.act_show_tags.trigger()
     assert window.settings.show_tags and window.view.rowHeight(0) > h
     lines = painted_lines(window.view, paint_cue(window.view, 0))
     assert "\n".join("".join(t for _x, t in line) for line in lines) == window.session.doc.cues[0].text
@@ -248,16 +248,16 @@ def test_window_opens_at_a_share_of_the_screen_and_remembers_its_layout(qtbot, m
     first.resize(area.width() - 123, area.height() - 77)  # restoreGeometry keeps a window on its screen
     first.details.hide()
     first.view.setColumnWidth(0, 77)
-    first.act_show_tags.trigger()
+    first.menus.act_show_tags.trigger()
     qtbot.wait(20)
     first.close()
 
     again = make_window()  # the same settings file
     qtbot.wait(20)
     assert (again.width(), again.height()) == (area.width() - 123, area.height() - 77)
-    assert not again.details.isVisible() and not again.act_details.isChecked()
+    assert not again.details.isVisible() and not again.menus.act_details.isChecked()
     assert again.view.columnWidth(0) == 77
-    assert again.view.show_tags and again.act_show_tags.isChecked()
+    assert again.view.show_tags and again.menus.act_show_tags.isChecked()
 
 
 def test_a_line_wider_than_the_column_ends_in_an_ellipsis_on_its_edge(view):

@@ -65,14 +65,14 @@ def test_a_fix_by_keyboard_restyles_sound_cues_shows_why_and_undoes_as_one(qtbot
     # its own look and marker in the cue view, and its reason in the status bar and Word Details
     assert look_of(state.word(slams), state.threshold) is Look.LEARNED
     assert window.view.delegate.gloss(state, *slams).startswith(MARKERS[Look.LEARNED])
-    window.goto(slams)
+    window.commands.goto(slams)
     assert "why: changed by what you taught" in window.word_label.text()
     assert "changed by what you taught" in window.details.why_label.text()
     # "[LAUGHING]", already in capitals but unsure, is settled by the style: off the list, saying why
     laughing = (0, 0)
     assert state.word(laughing).form == "LAUGHING" and state.word(laughing).status is Status.LEARNED
     assert not state.word(laughing).needs_review(state.threshold)
-    window.goto(laughing)
+    window.commands.goto(laughing)
     assert "why: confirmed by what you taught" in window.word_label.text()
 
     qtbot.keyClick(window.view, Qt.Key_Z, Qt.ControlModifier)  # one undo: the fix and all it caused
@@ -84,14 +84,14 @@ def test_house_style_chosen_in_the_review_menu_is_what_the_editor_proposes(qtbot
     path = tmp_path / "film.srt"
     path.write_text(FILM, encoding="utf-8")
     window = make_window()
-    window.act_styles["sound-cues"]["lower"].trigger()
+    window.menus.act_styles["sound-cues"]["lower"].trigger()
     assert window.settings.house_style("sound-cues") == "lower"
     open_and_wait(qtbot, window, path)
     doc = window.session.doc
     assert doc.cues[0].text == "[laughing]" and doc.cues[4].text == "[train horn blows]"
     assert doc.cues[3].text == "[Joel sighs]"  # the name keeps its capital
     # turning learning off takes effect for the next file opened
-    window.act_learning.setChecked(False)
+    window.menus.act_learning.setChecked(False)
     assert window.settings.learning is False
     open_and_wait(qtbot, window, path)
     assert window.session.learner is None

@@ -95,14 +95,14 @@ def select_row(qtbot, window, row: int) -> None:
 def play_and_wait_stop(qtbot, window, start) -> tuple[float, int]:
     """Run ``start()``, wait for the span to end; (seconds it played, position where it stopped)."""
     stops: list[int] = []
-    window.media.stopped.connect(stops.append)
+    window.playback.media.stopped.connect(stops.append)
     t0 = time.monotonic()
     assert start()
     qtbot.waitUntil(lambda: bool(stops), timeout=10_000)
     elapsed = time.monotonic() - t0
-    window.media.stopped.disconnect(stops.append)
+    window.playback.media.stopped.disconnect(stops.append)
     qtbot.wait(50)  # let the pause settle: the position must stay where playing stopped
-    return elapsed, window.media.position_ms()
+    return elapsed, window.playback.media.position_ms()
 
 
 # ---------------------------------------------------------------- playing a cue
@@ -114,15 +114,15 @@ def test_playing_a_cue_ends_within_100_ms_of_its_end(qtbot, make_window, tmp_pat
     window.settings.lead_in_ms = window.settings.lead_out_ms = lead
     window.settings.follow_playback = False
     open_with_media(qtbot, window, sub)
-    assert window.media_ref.name == "film.wav" and not window.media_has_video
+    assert window.playback.media_ref.name == "film.wav" and not window.playback.media_has_video
     select_row(qtbot, window, 1)
     start, end = CUES[1][0] - lead, CUES[1][1] + lead
-    elapsed, pos = play_and_wait_stop(qtbot, window, window.play_cue)
+    elapsed, pos = play_and_wait_stop(qtbot, window, window.playback.play_cue)
     assert abs(pos - end) <= 100, (pos, end)
     # it played in real time, not a jump to the end
     assert elapsed * 1000 >= (end - start) - 100, elapsed
     # replay plays the same span again
-    elapsed, pos = play_and_wait_stop(qtbot, window, window.replay)
+    elapsed, pos = play_and_wait_stop(qtbot, window, window.playback.replay)
     assert abs(pos - end) <= 100 and elapsed * 1000 >= (end - start) - 100
 
 
@@ -135,10 +135,10 @@ def test_video_cue_by_key_and_the_frame_at_the_cue_start(qtbot, make_window, tmp
     window = make_window()
     window.settings.follow_playback = False
     open_with_media(qtbot, window, sub)
-    assert window.media_has_video and window.media_dock.stack.currentWidget() is window.media_dock.frame_view
+    assert window.playback.media_has_video and window.playback.media_dock.stack.currentWidget() is window.playback.media_dock.frame_view
 
     def colour_shown():
-        img = window.media_dock.frame_view.image
+        img = window.playback.media_dock.frame_view.image
         if img is None:
             return None
         c = img.pixelColor(img.width() // 2, img.height() // 2)
@@ -152,10 +152,10 @@ def test_video_cue_by_key_and_the_frame_at_the_cue_start(qtbot, make_window, tmp
     select_row(qtbot, window, 1)
     window.view.setFocus()
     stops: list[int] = []
-    window.media.stopped.connect(stops.append)
+    window.playback.media.stopped.connect(stops.append)
     qtbot.keyClick(window.view, Qt.Key_K)
     qtbot.waitUntil(lambda: bool(stops), timeout=10_000)
-    assert abs(window.media.position_ms() - (CUES[1][1] + window.settings.lead_out_ms)) <= 100
+    assert abs(window.playback.media.position_ms() - (CUES[1][1] + window.settings.lead_out_ms)) <= 100
 
 
 # ---------------------------------------------------------------- follow playback
@@ -169,9 +169,9 @@ def test_follow_playback_selects_the_cue_being_played(qtbot, make_window, tmp_pa
     select_row(qtbot, window, 0)
     rows: list[int] = []
     window.view.selectionModel().currentRowChanged.connect(lambda cur, _prev: rows.append(cur.row()))
-    assert window.play_on()
-    qtbot.waitUntil(lambda: window.media.position_ms() >= 5200, timeout=10_000)
-    window.stop_media()
+    assert window.playback.play_on()
+    qtbot.waitUntil(lambda: window.playback.media.position_ms() >= 5200, timeout=10_000)
+    window.playback.stop_media()
     assert rows == ([1, 2] if follow else [])
     assert window.view.currentIndex().row() == (2 if follow else 0)
 
@@ -183,20 +183,20 @@ def test_n_plays_the_flagged_words_cue_only_when_asked(qtbot, make_window, tmp_p
     write_wav(sub.with_suffix(".wav"))
     window = make_window()
     window.settings.follow_playback = False
-    window.act_play_flagged.setChecked(False)
+    window.menus.act_play_flagged.setChecked(False)
     open_with_media(qtbot, window, sub)
     window.session.state.threshold = 1.01   # every word is flagged: N always moves
     window.view.setFocus()
     qtbot.keyClick(window.view, Qt.Key_N)
     qtbot.wait(200)
-    assert not window.media.playing
-    window.act_play_flagged.trigger()        # the menu option, as the user turns it on
+    assert not window.playback.media.playing
+    window.menus.act_play_flagged.trigger()        # the menu option, as the user turns it on
     assert window.settings.play_at_flagged
     qtbot.keyClick(window.view, Qt.Key_N)
-    assert window.media.playing
+    assert window.playback.media.playing
     row = window.session.state.current[0]
-    assert window.media.last_span.start_ms == max(0, CUES[row][0] - window.settings.lead_in_ms)
-    window.stop_media()
+    assert window.playback.media.last_span.start_ms == max(0, CUES[row][0] - window.settings.lead_in_ms)
+    window.playback.stop_media()
 
 
 # ---------------------------------------------------------------- the waveform strip
@@ -205,9 +205,9 @@ def test_waveform_strip_spans_the_cue_and_its_neighbours(qtbot, make_window, tmp
     write_wav(sub.with_suffix(".wav"))
     window = make_window()
     open_with_media(qtbot, window, sub)
-    qtbot.waitUntil(lambda: window.media_wave is not None, timeout=10_000)   # extracted in a worker
-    view = window.media_dock.wave_view
-    assert window.media_dock.stack.currentWidget() is view
+    qtbot.waitUntil(lambda: window.playback.media_wave is not None, timeout=10_000)   # extracted in a worker
+    view = window.playback.media_dock.wave_view
+    assert window.playback.media_dock.stack.currentWidget() is view
     select_row(qtbot, window, 1)
     qtbot.waitUntil(lambda: view.span is not None and view.span.cue_start_ms == 2100, timeout=5000)
     # previous cue's start to next cue's end, in samples at 16 kHz
@@ -240,8 +240,8 @@ def test_audio_other_than_wav_is_decoded_for_the_strip(qtbot, make_window, tmp_p
                    check=True)
     window = make_window()
     open_with_media(qtbot, window, sub)
-    qtbot.waitUntil(lambda: window.media_wave is not None, timeout=20_000)
-    w = window.media_wave
+    qtbot.waitUntil(lambda: window.playback.media_wave is not None, timeout=20_000)
+    w = window.playback.media_wave
     # the decoder's 8 kHz samples: loud inside the middle cue, silent well outside it
     assert abs(w.duration_ms - 6000) < 150
     loud = np.abs(w.samples[w.index(2300):w.index(3200)]).max()
@@ -259,20 +259,20 @@ def test_open_media_is_remembered_but_never_written_into_the_subtitle_or_log(qtb
     other = write_wav(tmp_path / "elsewhere" / "dub.wav")
     window = make_window()
     open_with_media(qtbot, window, sub)
-    assert window.media_ref.name == "film.wav"
+    assert window.playback.media_ref.name == "film.wav"
     with qtbot.waitSignal(window.media_opened, timeout=20_000):
-        window.open_media(other)                 # File > Open Media... without the dialog
+        window.playback.open_media(other)                 # File > Open Media... without the dialog
     ref = window.settings.media_for(sub)
     assert ref is not None and ref.name == "dub.wav" and ref.path == other.resolve()
     # an edit: the snapshot carries the media, the edit log and the saved file do not
     window.view.setFocus()
     qtbot.keyClick(window.view, Qt.Key_N)
     qtbot.keyClick(window.view, Qt.Key_U)
-    snap = window.autosave_now(wait=True)
+    snap = window.autosaving.save_now(wait=True)
     import json
     data = json.loads(snap.read_text(encoding="utf-8"))
     assert data["media"]["name"] == "dub.wav" and data["media"]["fingerprint"] == ref.fingerprint
-    window.save()
+    window.saving.save()
     log = window.session.log.path
     assert "dub.wav" not in log.read_text(encoding="utf-8") and "film.wav" not in log.read_text(encoding="utf-8")
     assert "wav" not in sub.read_text(encoding="utf-8")
@@ -281,7 +281,7 @@ def test_open_media_is_remembered_but_never_written_into_the_subtitle_or_log(qtb
     again = make_window()
     with qtbot.waitSignal(again.media_opened, timeout=20_000):
         open_and_wait(qtbot, again, sub)
-    assert again.media_ref.name == "dub.wav"
+    assert again.playback.media_ref.name == "dub.wav"
 
 
 @pytest.mark.parametrize("kind, named", [("missing", True), ("folder", True), ("corrupt", True),
@@ -300,19 +300,19 @@ def test_unusable_media_gives_one_message_and_review_goes_on(qtbot, make_window,
     messages: list[str] = []
     window.media_failed.connect(messages.append)
     if named:
-        window.pending_media = media              # as `subcase FILE --media PATH`; else found by its stem
+        window.playback.pending_media = media              # as `subcase FILE --media PATH`; else found by its stem
     open_and_wait(qtbot, window, sub)
     qtbot.waitUntil(lambda: bool(messages), timeout=20_000)
     qtbot.wait(500)                               # a second error signal would come by now
     assert len(messages) == 1
     expected = {"missing": "no such media file", "folder": "not a media file", "corrupt": "film.mkv"}[kind]
     assert expected in messages[0]
-    assert window.media_ref is None and not window.act_play_cue.isEnabled()
+    assert window.playback.media_ref is None and not window.menus.act_play_cue.isEnabled()
     assert "review goes on" in window.last_error
     boxes = [b for b in window.findChildren(QMessageBox) if b.isVisible()]
     # a file the user named: one dialog; one found beside the subtitle: the pane and status bar only
     assert len(boxes) == (1 if named else 0)
-    assert "review goes on" in window.media_dock.message.text()
+    assert "review goes on" in window.playback.media_dock.message.text()
     for b in boxes:
         b.accept()
     window.activateWindow()  # the box had the keyboard
@@ -322,7 +322,7 @@ def test_unusable_media_gives_one_message_and_review_goes_on(qtbot, make_window,
     qtbot.keyClick(window.view, Qt.Key_N)
     qtbot.keyClick(window.view, Qt.Key_U)
     assert window.is_modified()
-    assert window.play_cue() is False             # says "no media" in the status bar, plays nothing
+    assert window.playback.play_cue() is False             # says "no media" in the status bar, plays nothing
 
 
 def test_media_shorter_than_the_subtitles(qtbot, make_window, tmp_path):
@@ -331,14 +331,14 @@ def test_media_shorter_than_the_subtitles(qtbot, make_window, tmp_path):
     window = make_window()
     window.settings.follow_playback = False
     open_with_media(qtbot, window, sub)
-    assert "before the last cue" in window.media_dock.label.text()
+    assert "before the last cue" in window.playback.media_dock.label.text()
     select_row(qtbot, window, 2)
-    elapsed, pos = play_and_wait_stop(qtbot, window, window.play_cue)
-    assert window.media.last_span.clipped and window.media.last_span.end_ms == 4500
+    elapsed, pos = play_and_wait_stop(qtbot, window, window.playback.play_cue)
+    assert window.playback.media.last_span.clipped and window.playback.media.last_span.end_ms == 4500
     assert abs(pos - 4500) <= 100
     # a cue wholly past the end plays nothing and says so
     window.doc.cues[2].start_ms, window.doc.cues[2].end_ms = 7000, 8000
-    assert window.play_cue(2) is False and "after the media ends" in window.statusBar().currentMessage()
+    assert window.playback.play_cue(2) is False and "after the media ends" in window.statusBar().currentMessage()
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc/self/fd is Linux's")
@@ -368,12 +368,12 @@ def test_without_the_extra_the_app_works_and_says_how_to_add_it(qtbot, make_wind
     sub = subtitle(tmp_path / "films")
     write_wav(sub.with_suffix(".wav"))
     window = make_window()
-    assert window.media is None
+    assert window.playback.media is None
     media_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Media")
     first = media_menu.actions()[0]
     assert "pip install 'subcase[media]'" in first.text() and not first.isEnabled()
     open_and_wait(qtbot, window, sub)
-    assert not window.act_play_cue.isEnabled() and window.play_cue() is False
+    assert not window.menus.act_play_cue.isEnabled() and window.playback.play_cue() is False
     assert "subcase[media]" in window.statusBar().currentMessage()
     window.view.setFocus()
     qtbot.keyClick(window.view, Qt.Key_N)

@@ -35,7 +35,7 @@ def test_changing_the_mode_recases_the_open_file_as_one_undoable_step(qtbot, mak
     state, doc = session.state, session.doc
     # a decision first: the editor writes "about" in capitals (kept whatever the mode)
     about = next((1, s) for s, w in enumerate(state.cues[1]) if w.input == "about")
-    window.goto(about)
+    window.commands.goto(about)
     window.view.setFocus()
     qtbot.waitUntil(window.view.hasFocus)
     qtbot.keyClick(window.view, Qt.Key_U)
@@ -44,7 +44,7 @@ def test_changing_the_mode_recases_the_open_file_as_one_undoable_step(qtbot, mak
     assert restored[1] != FILM.split("\n")[6]  # restore mode re-cased the mixed line
 
     with qtbot.waitSignal(window.mode_changed, timeout=60_000) as blocker:
-        window.act_modes["caps"].trigger()
+        window.menus.act_modes["caps"].trigger()
         assert window.busy and window.cancel_button.isVisible()  # cased in a worker, Cancel offered
     assert blocker.args == ["caps"] and session.mode == "caps" and window.settings.mode == "caps"
     # caps mode keeps a line not written in capitals as the file has it (a rule, not the model),
@@ -54,16 +54,16 @@ def test_changing_the_mode_recases_the_open_file_as_one_undoable_step(qtbot, mak
     assert doc.cues[2].text == "she said nothing."
     assert state.word(about).status is Status.CHANGED
     assert all(w.status is Status.UNTOUCHED and w.form == w.input for w in state.cues[2])
-    assert window.undo_stack.count() == 2 and window.act_modes["caps"].isChecked()
+    assert window.undo_stack.count() == 2 and window.menus.act_modes["caps"].isChecked()
 
-    window.act_undo.trigger()  # one step back: the restore mode's casing, the decision kept
+    window.menus.act_undo.trigger()  # one step back: the restore mode's casing, the decision kept
     assert [c.text for c in doc.cues] == restored and session.mode == "restore"
-    assert window.act_modes["restore"].isChecked()
-    window.act_redo.trigger()
+    assert window.menus.act_modes["restore"].isChecked()
+    window.menus.act_redo.trigger()
     assert doc.cues[1].text == "i told Mary ABOUT the FBI." and session.mode == "caps"
 
     # an autosave after the change restores it exactly (the file cased again in the mode it was opened in)
-    assert window.autosave_now(wait=True) is not None
+    assert window.autosaving.save_now(wait=True) is not None
     second = make_window()
     second.ask = lambda *a: QMessageBox.Yes
     with qtbot.waitSignal(second.casing_finished, timeout=60_000):
@@ -75,12 +75,12 @@ def test_changing_the_mode_recases_the_open_file_as_one_undoable_step(qtbot, mak
 
     # the edit log says which mode each later decision was made in
     window.activateWindow()
-    window.goto((2, 0))
+    window.commands.goto((2, 0))
     window.view.setFocus()
     qtbot.waitUntil(window.view.hasFocus)
     n = len(read_records(log_path_for(path)))
     qtbot.keyClick(window.view, Qt.Key_Return)
     assert len(read_records(log_path_for(path))) == n + 1
     assert read_records(log_path_for(path))[-1]["mode"] == "caps"
-    assert window.save()
+    assert window.saving.save()
     assert path.read_text(encoding="utf-8").splitlines()[6] == "i told Mary ABOUT the FBI."

@@ -31,12 +31,12 @@ def test_choose_a_profile_see_it_and_remove_a_wrong_entry(qtbot, make_window, tm
     path = tmp_path / "ep3.srt"
     path.write_text(EPISODE, encoding="utf-8")
     window = make_window()
-    assert not window.act_profile_contents.isEnabled()
+    assert not window.menus.act_profile_contents.isEnabled()
     # Review > Profile (next file opened) lists it; choosing it is remembered
-    window._fill_profiles()
-    names = [a.text() for a in window.profile_menu.actions() if a.isCheckable()]
+    window.menus.fill_profiles()
+    names = [a.text() for a in window.menus.profile_menu.actions() if a.isCheckable()]
     assert names == ["None", "Proog show"]
-    window.profile_menu.actions()[1].trigger()
+    window.menus.profile_menu.actions()[1].trigger()
     assert window.settings.profile == "Proog show"
 
     open_and_wait(qtbot, window, path)
@@ -53,9 +53,9 @@ def test_choose_a_profile_see_it_and_remove_a_wrong_entry(qtbot, make_window, tm
     assert "from profile Proog show" in window.statusBar().currentMessage()
 
     # Review > Profile Contents: what it holds and changed here
-    assert window.act_profile_contents.isEnabled()
-    window.act_profile_contents.trigger()
-    dialog = window.profile_dialog
+    assert window.menus.act_profile_contents.isEnabled()
+    window.menus.act_profile_contents.trigger()
+    dialog = window.commands.profile_dialog
     qtbot.waitUntil(dialog.isVisible)
     assert dialog.table.rowCount() == 1
     assert [dialog.table.item(0, c).text() for c in (0, 1, 3)] == ["word:proog", "Proog", "2"]
@@ -68,7 +68,7 @@ def test_choose_a_profile_see_it_and_remove_a_wrong_entry(qtbot, make_window, tm
     assert profile_store.load("Proog show").removed == ["word:proog"]
     assert dialog.table.rowCount() == 0
     # ... and Edit > Undo brings it back, in the file and in the stored profile
-    window.act_undo.trigger()
+    window.menus.act_undo.trigger()
     assert doc.cues[0].text == "We met Proog at the station."
     assert state.word(places[0]).status is Status.PROFILE
     assert profile_store.load("Proog show").removed == []
@@ -124,16 +124,16 @@ def test_a_profile_started_in_the_editor_learns_from_each_saved_episode(qtbot, m
         paths.append(p)
     window = make_window()
     open_and_wait(qtbot, window, paths[0])
-    assert window.new_profile("Proog show")
+    assert window.commands.new_profile("Proog show")
     assert window.settings.profile == "Proog show"
     assert fix_by_keyboard(qtbot, window, "proog", Qt.Key_T) == 2
-    assert window.save_to(paths[0])
+    assert window.saving.save_to(paths[0])
     assert "profile Proog show updated" in window.statusBar().currentMessage()
     assert profile_store.load("Proog show").active("word") == {}  # one file is not enough
 
     open_and_wait(qtbot, window, paths[1])  # opened with the profile: nothing to apply yet
     assert fix_by_keyboard(qtbot, window, "proog", Qt.Key_T) == 2
-    assert window.save_to(paths[1])
+    assert window.saving.save_to(paths[1])
     learned = profile_store.load("Proog show")
     assert learned.active("word")["proog"].form == "Proog" and len(learned.sources["logs"]) == 2
 
@@ -161,8 +161,8 @@ def test_the_review_hints_in_the_window(qtbot, make_window, tmp_path, engines):
     assert str(flag_reasons(state, mall)[0]).startswith("from your profile: your profile confirms 'mall'")
     assert state.word(boss).form == "boss" and state.word(boss).needs_review(state.threshold)
     assert "your profile saw this written 'Boss' after 'the'" in " ".join(map(str, flag_reasons(state, boss)))
-    window.act_profile_contents.trigger()
-    dialog = window.profile_dialog
+    window.menus.act_profile_contents.trigger()
+    dialog = window.commands.profile_dialog
     qtbot.waitUntil(dialog.isVisible)
     rows = {dialog.table.item(r, 0).text(): dialog.table.item(r, 3).text() for r in range(dialog.table.rowCount())}
     assert rows == {"ask:the|boss|again": "1", "confirm:mall": "1"}
@@ -171,5 +171,5 @@ def test_the_review_hints_in_the_window(qtbot, make_window, tmp_path, engines):
     qtbot.mouseClick(dialog.remove_button, Qt.LeftButton)
     assert not state.word(boss).needs_review(state.threshold)
     assert profile_store.load("Mall show").removed == ["ask:the|boss|again"]
-    window.act_undo.trigger()
+    window.menus.act_undo.trigger()
     assert state.word(boss).needs_review(state.threshold) and profile_store.load("Mall show").removed == []

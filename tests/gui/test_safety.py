@@ -53,8 +53,8 @@ def real_dialogs(window) -> None:
 
 
 def _edit_first_word(qtbot, window) -> None:
-    window.goto((0, 0))
-    window.set_tag(Tag.U)  # what the U key does
+    window.commands.goto((0, 0))
+    window.commands.set_tag(Tag.U)  # what the U key does
     assert not window.undo_stack.isClean()
 
 
@@ -69,13 +69,13 @@ def test_read_only_file_asks_before_saving(qtbot, make_window, sample):
     real_dialogs(window)
     seen: list[str] = []
     answer(modal_box, "&No", seen=seen)
-    assert window.save() is False
+    assert window.saving.save() is False
     assert seen and "read-only" in seen[0] and str(sample) in seen[0]
     assert sample.read_bytes() == before and not window.undo_stack.isClean()
     assert not sample.with_name("sample.srt.bak").exists()
 
     answer(modal_box, "&Yes")
-    assert window.save() is True
+    assert window.saving.save() is True
     assert sample.read_bytes() != before and window.undo_stack.isClean()
     assert os.stat(sample).st_mode & 0o777 == 0o444  # still read-only
     assert sample.with_name("sample.srt.bak").read_bytes() == before
@@ -88,7 +88,7 @@ def test_save_through_a_symlink_keeps_the_link(qtbot, make_window, sample):
     open_and_wait(qtbot, window, link)
     before = sample.read_bytes()
     _edit_first_word(qtbot, window)
-    assert window.save() is True
+    assert window.saving.save() is True
     assert link.is_symlink() and sample.read_bytes() != before
 
 
@@ -99,7 +99,7 @@ def test_log_folder_cannot_be_created_go_on_without_a_log(qtbot, make_window, sa
     monkeypatch.setenv("SUBCASE_DATA_DIR", str(ro / "data"))
     window = make_window()
     seen: list[str] = []
-    answer(lambda: window.log_failure_box, "Go on without a log", seen=seen)
+    answer(lambda: window.edit_log.log_failure_box, "Go on without a log", seen=seen)
     open_and_wait(qtbot, window, sample)
     assert seen and "Read-only file system" in seen[0]
     assert window.session is not None and window.session.log is None
@@ -107,7 +107,7 @@ def test_log_folder_cannot_be_created_go_on_without_a_log(qtbot, make_window, sa
     assert window.log_label.text() == "No edit log"
     assert "Opening" not in window.statusBar().currentMessage()
     _edit_first_word(qtbot, window)  # reviewing works, by the user's choice without a log
-    assert window.save() is True
+    assert window.saving.save() is True
 
 
 def test_log_folder_cannot_be_created_choose_another(qtbot, make_window, sample, tmpfs, tmp_path, monkeypatch):
@@ -119,7 +119,7 @@ def test_log_folder_cannot_be_created_choose_another(qtbot, make_window, sample,
 
     def pick(_box) -> None:
         def in_file_dialog() -> None:
-            d = window.log_folder_dialog
+            d = window.edit_log.log_folder_dialog
             if d is None or not d.isVisible():
                 QTimer.singleShot(20, in_file_dialog)
                 return
@@ -128,7 +128,7 @@ def test_log_folder_cannot_be_created_choose_another(qtbot, make_window, sample,
             d.accept()
         QTimer.singleShot(0, in_file_dialog)
 
-    answer(lambda: window.log_failure_box, "Choose another folder\u2026", before=pick)
+    answer(lambda: window.edit_log.log_failure_box, "Choose another folder\u2026", before=pick)
     open_and_wait(qtbot, window, sample)
     log = window.session.log
     assert log is not None and log.path == other / log_path_for(sample).name
@@ -141,7 +141,7 @@ def test_log_folder_cannot_be_created_cancel_opening(qtbot, make_window, sample,
     ro = tmpfs("64k", read_only=True)
     monkeypatch.setenv("SUBCASE_DATA_DIR", str(ro / "data"))
     window = make_window()
-    answer(lambda: window.log_failure_box, "Cancel opening")
+    answer(lambda: window.edit_log.log_failure_box, "Cancel opening")
     with qtbot.waitSignal(window.casing_cancelled, timeout=180_000):
         window.open_file(sample)
     assert window.session is None and window.task is None
@@ -162,18 +162,18 @@ def test_disk_full_during_review_asks_and_never_shows_an_unrecorded_decision(
 
     # 1. Cancel: the decision is not applied and not on the undo stack.
     shown: list[tuple[str, str]] = []
-    answer(lambda: window.log_failure_box, "Cancel this decision",
+    answer(lambda: window.edit_log.log_failure_box, "Cancel this decision",
            before=lambda box: shown.append((word.form, window.session.doc.cues[0].text)))
-    window.goto((0, 0))
-    window.set_tag(Tag.U)
+    window.commands.goto((0, 0))
+    window.commands.set_tag(Tag.U)
     assert shown == [(form_before, text_before)]  # while the question is open, nothing shows as done
     assert word.form == form_before and window.session.doc.cues[0].text == text_before
     assert window.undo_stack.count() == 0 and read_records(log_file) == []
 
     # 2. The user frees space and tries again: applied, and on disk.
-    answer(lambda: window.log_failure_box, "Try again", before=lambda _b: filler.unlink())
-    window.goto((0, 0))
-    window.set_tag(Tag.U)
+    answer(lambda: window.edit_log.log_failure_box, "Try again", before=lambda _b: filler.unlink())
+    window.commands.goto((0, 0))
+    window.commands.set_tag(Tag.U)
     assert word.form == form_before.upper() and window.undo_stack.count() == 1
     assert [r["final"] for r in read_records(log_file)] == [form_before.upper()]
 
@@ -213,7 +213,7 @@ def test_batch_again_into_default_cased_folder(qtbot, make_window, tmp_path):
         (folder / name).write_bytes(example.read_bytes())
     window = make_window()
     for run in range(2):
-        dialog = window.open_batch([folder])
+        dialog = window.drops.open_batch([folder])
         assert dialog.out_edit.text() == str(folder / "cased")
         if run:  # the first run's outputs exist: they are replaced, not taken as inputs
             answer(lambda d=dialog: d.existing_outputs_box, "Overwrite")
@@ -231,7 +231,7 @@ def test_batch_collision_fails_the_later_file_like_the_cli(qtbot, make_window, t
     (tmp_path / "a" / "x.srt").write_bytes(example.read_bytes())
     (tmp_path / "b" / "x.srt").write_bytes(example.read_bytes())
     window = make_window()
-    dialog = window.open_batch([tmp_path / "a", tmp_path / "b"])
+    dialog = window.drops.open_batch([tmp_path / "a", tmp_path / "b"])
     dialog.out_edit.setText(str(tmp_path / "out"))
     with qtbot.waitSignal(dialog.finished_batch, timeout=180_000) as blocker:
         dialog.start()
@@ -244,7 +244,7 @@ def test_batch_collision_fails_the_later_file_like_the_cli(qtbot, make_window, t
 
 def test_batch_vtt_to_srt_reports_what_it_drops(qtbot, make_window, tmp_path):
     window = make_window()
-    dialog = window.open_batch([ROOT / "tests" / "fixtures" / "subtitles" / "features.vtt"])
+    dialog = window.drops.open_batch([ROOT / "tests" / "fixtures" / "subtitles" / "features.vtt"])
     dialog.out_edit.setText(str(tmp_path / "out"))
     dialog.format_combo.setCurrentIndex(dialog.format_combo.findData("srt"))
     with qtbot.waitSignal(dialog.finished_batch, timeout=180_000):
@@ -258,7 +258,7 @@ def test_save_as_srt_from_vtt_tells_what_was_dropped(qtbot, make_window, tmp_pat
     src.write_bytes((ROOT / "tests" / "fixtures" / "subtitles" / "features.vtt").read_bytes())
     window = make_window()
     open_and_wait(qtbot, window, src)
-    assert window.save_to(tmp_path / "features.srt") is True
+    assert window.saving.save_to(tmp_path / "features.srt") is True
     assert "voice name(s)" in window.statusBar().currentMessage() or "voice name(s)" in _last_box_text(window)
 
 

@@ -19,7 +19,7 @@ def test_save_warns_when_pysrt_reads_fewer_cues(qtbot, make_window, tmp_path):
     shutil.copy(FIXTURES / "malformed.srt", path)
     window = make_window()
     open_and_change_a_word(qtbot, window, path, Qt.Key_Right)
-    assert window.save()  # saved all the same
+    assert window.saving.save()  # saved all the same
     assert not window.is_modified()
     assert path.read_bytes() == window.session.doc.to_bytes()
     assert "pysrt reads 12 cue(s) where the file has 13" in window.last_error
@@ -29,7 +29,7 @@ def test_save_warns_when_pysrt_reads_fewer_cues(qtbot, make_window, tmp_path):
 def test_clean_save_shows_no_warning(qtbot, make_window, sample):
     window = make_window()
     open_and_change_a_word(qtbot, window, sample)
-    assert window.save()
+    assert window.saving.save()
     assert window.last_error == ""
     assert window.statusBar().currentMessage() == f"Saved {sample}"
 
@@ -41,7 +41,7 @@ def test_save_keeps_a_webvtt_file_named_srt_as_webvtt(qtbot, make_window, tmp_pa
                     "<v Bob>hello there, we went to paris\n")
     window = make_window()
     open_and_change_a_word(qtbot, window, path)
-    assert window.save()
+    assert window.saving.save()
     text = path.read_text()
     assert text.startswith("WEBVTT\n\nNOTE keep me\n\nintro\n") and "<v Bob>" in text
     assert window.session.doc.format == "vtt" and window.last_error == ""

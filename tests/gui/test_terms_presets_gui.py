@@ -19,8 +19,8 @@ def test_import_terms_then_open_a_file(qtbot, make_window, tmp_path):
     caps = tmp_path / "dict_talks.txt"
     caps.write_text("# tools\nQualWeb\n", encoding="utf-8")
     window = make_window()
-    assert window.act_import_terms.isEnabled()
-    window.import_terms("W3C talks", [caps])  # what the dialog does once a file and a profile are chosen
+    assert window.menus.act_import_terms.isEnabled()
+    window.commands.import_terms("W3C talks", [caps])  # what the dialog does once a file and a profile are chosen
     qtbot.waitUntil(lambda: window.settings.profile == "W3C talks", timeout=20_000)
     assert "dict_talks.txt: 1 terms" in window.statusBar().currentMessage()
     assert profile_store.load("W3C talks").entries["term"]["qualweb"].form == "QualWeb"
@@ -38,7 +38,7 @@ def test_a_bad_term_list_is_reported_not_raised(qtbot, make_window, tmp_path):
     bad = tmp_path / "names.xml"
     bad.write_text("<names><name>QualWeb</name>", encoding="utf-8")
     window = make_window()
-    window.import_terms("W3C talks", [bad])
+    window.commands.import_terms("W3C talks", [bad])
     qtbot.waitUntil(lambda: bool(window.last_error), timeout=20_000)
     assert "names.xml" in window.last_error and "invalid XML" in window.last_error
     assert not profile_store.exists("W3C talks")
@@ -46,12 +46,12 @@ def test_a_bad_term_list_is_reported_not_raised(qtbot, make_window, tmp_path):
 
 def test_a_style_guide_preset_sets_both_categories(qtbot, make_window, engines, tmp_path):
     window = make_window()
-    window.act_presets["netflix"].trigger()
+    window.menus.act_presets["netflix"].trigger()
     assert window.settings.house_style("sound-cues") == "lower"
     assert window.settings.house_style("speaker-labels") == "lower"
-    assert window.act_styles["sound-cues"]["lower"].isChecked()
-    window.act_presets["bbc"].trigger()
-    assert window.act_styles["sound-cues"]["upper"].isChecked()
+    assert window.menus.act_styles["sound-cues"]["lower"].isChecked()
+    window.menus.act_presets["bbc"].trigger()
+    assert window.menus.act_styles["sound-cues"]["upper"].isChecked()
     dialog = BatchDialog([tmp_path / "a.srt"], engines, window.settings, window)
     qtbot.addWidget(dialog)
     dialog.preset_combo.setCurrentIndex(dialog.preset_combo.findData("dcmp"))

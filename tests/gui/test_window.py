@@ -120,7 +120,7 @@ def test_click_word_shows_alternatives(qtbot, make_window, sample):
     assert rect is not None
     qtbot.mouseClick(window.view.viewport(), Qt.LeftButton, pos=rect.center())
     assert window.session.state.current == (0, 0)
-    menu = window.alternatives_menu
+    menu = window.commands.alternatives_menu
     assert menu is not None
     w = window.session.state.word((0, 0))
     labels = [a.text() for a in menu.actions() if a.data()]
@@ -232,7 +232,7 @@ def test_cancel_long_casing_leaves_the_app_usable(qtbot, make_window, sample, tm
         qtbot.mouseClick(window.cancel_button, Qt.LeftButton)
     assert not window.busy and window.session is previous
     assert window.view.cue_model.rowCount() == len(previous.doc.cues)
-    assert window.act_next.isEnabled() and not window.cancel_button.isVisible()
+    assert window.menus.act_next.isEnabled() and not window.cancel_button.isVisible()
     window.view.setFocus()
     qtbot.keyClick(window.view, Qt.Key_N)
     assert window.session.state.current is not None
@@ -247,8 +247,8 @@ def test_restore_after_crash(qtbot, make_window, sample, engines):
     qtbot.keyClick(crashed.view, Qt.Key_N)
     qtbot.keyClick(crashed.view, Qt.Key_U)
     qtbot.keyClick(crashed.view, Qt.Key_Return)
-    crashed.edit_cue_text(5, "we watched STAR WARS with dr. jones in london!")
-    snap = crashed.autosave_now(wait=True)
+    crashed.commands.edit_cue_text(5, "we watched STAR WARS with dr. jones in london!")
+    snap = crashed.autosaving.save_now(wait=True)
     assert snap is not None and snap.exists()
     log = log_path_for(sample)
     n_records = len(read_records(log))
@@ -270,7 +270,7 @@ def test_restore_after_crash(qtbot, make_window, sample, engines):
     qtbot.keyClick(window.view, Qt.Key_N)
     qtbot.keyClick(window.view, Qt.Key_Return)
     assert len(read_records(log)) == n_records + 1
-    assert window.save()
+    assert window.saving.save()
     assert sample.read_bytes() == window.session.doc.to_bytes()
     assert not snap.exists()
     crashed.ask = lambda *a: QMessageBox.Discard
@@ -322,7 +322,7 @@ def test_save_as_switches_format(qtbot, make_window, sample, tmp_path):
     window = make_window()
     open_and_change_a_word(qtbot, window, sample)
     out = tmp_path / "converted.vtt"
-    assert window.save_to(out)
+    assert window.saving.save_to(out)
     data = out.read_text(encoding="utf-8")
     assert data.startswith("WEBVTT") and "00:00:01.000 --> 00:00:03.500" in data
     assert window.session.doc.format == "vtt" and not window.is_modified()

@@ -42,9 +42,9 @@ def make_app(argv: list[str] | None = None):
     from .settings import Settings
 
     tune_interpreter()
-    app = QApplication.instance()
-    if app is None:
-        app = QApplication([sys.argv[0] if sys.argv else "subcase", *(argv or [])])
+    existing = QApplication.instance()
+    app = existing if isinstance(existing, QApplication) else \
+        QApplication([sys.argv[0] if sys.argv else "subcase", *(argv or [])])
     app.setApplicationName("subcase")
     app.setOrganizationName("subcase")
     app.setApplicationVersion(subcase.__version__)
@@ -72,21 +72,26 @@ def smoke_test(path: Path | None, media: Path | None = None) -> int:
         return 2
     make_app()
     window = MainWindow()
-    window.ask = lambda *a: QMessageBox.Discard  # never wait for a human
+    window.ask = lambda *a: QMessageBox.StandardButton.Discard  # never wait for a human
 
     def no_log(error, *_args) -> str:
         # Headless: nobody can answer the edit-log dialog, so say so and go on without a log.
         print(f"smoke-test: {error}; going on without an edit log", file=sys.stderr)
         return NO_LOG
 
-    window.ask_log_failure = no_log
-    window.pending_media = media
+    window.edit_log.ask_log_failure = no_log
+    window.playback.pending_media = media
     loop = QEventLoop()
     outcome: dict[str, str] = {}
-    window.casing_finished.connect(lambda: (outcome.setdefault("ok", ""), loop.quit()))
-    window.casing_failed.connect(lambda msg: (outcome.setdefault("error", msg), loop.quit()))
-    window.casing_cancelled.connect(lambda: (outcome.setdefault("error", "cancelled"), loop.quit()))
-    QTimer.singleShot(600_000, lambda: (outcome.setdefault("error", "timed out after 600 s"), loop.quit()))
+
+    def finish(key: str, value: str) -> None:
+        outcome.setdefault(key, value)
+        loop.quit()
+
+    window.casing_finished.connect(lambda: finish("ok", ""))
+    window.casing_failed.connect(lambda msg: finish("error", msg))
+    window.casing_cancelled.connect(lambda: finish("error", "cancelled"))
+    QTimer.singleShot(600_000, lambda: finish("error", "timed out after 600 s"))
     window.open_file(path)
     loop.exec()
     code = 0
@@ -95,6 +100,7 @@ def smoke_test(path: Path | None, media: Path | None = None) -> int:
         code = 1
     else:
         s = window.session
+        assert s is not None  # casing_finished: the file is open
         c = s.state.counts()
         print(f"smoke-test: loaded {len(s.doc.cues)} cues, cased {c['words']} words, {c['to_review']} to review "
               f"(model {s.model_version})")
@@ -111,22 +117,27 @@ def _smoke_media(window, media: Path | None) -> int:
 
     if media is None and (window.session is None or same_stem_media(window.session.source) is None):
         return 0
-    if window.media is None:
-        print(f"smoke-test: media: {window.media_problem}", file=sys.stderr)
+    if window.playback.media is None:
+        print(f"smoke-test: media: {window.playback.media_problem}", file=sys.stderr)
         return 1
     loop = QEventLoop()
     outcome: dict[str, str] = {}
-    window.media_opened.connect(lambda name: (outcome.setdefault("ok", name), loop.quit()))
-    window.media_failed.connect(lambda msg: (outcome.setdefault("error", msg), loop.quit()))
-    QTimer.singleShot(60_000, lambda: (outcome.setdefault("error", "timed out after 60 s"), loop.quit()))
-    if window.media_ref is None or not window.media.ready:
+
+    def finish(key: str, value: str) -> None:
+        outcome.setdefault(key, value)
+        loop.quit()
+
+    window.media_opened.connect(lambda name: finish("ok", name))
+    window.media_failed.connect(lambda msg: finish("error", msg))
+    QTimer.singleShot(60_000, lambda: finish("error", "timed out after 60 s"))
+    if window.playback.media_ref is None or not window.playback.media.ready:
         loop.exec()
     if "error" in outcome:
         print(f"smoke-test: media failed: {outcome['error'].strip()}", file=sys.stderr)
         return 1
-    kind = "video" if window.media_has_video else "audio"
-    print(f"smoke-test: media {outcome.get('ok', window.media_ref.name)} opened ({kind}, "
-          f"{window.media.duration_ms / 1000:.1f} s)")
+    kind = "video" if window.playback.media_has_video else "audio"
+    print(f"smoke-test: media {outcome.get('ok', window.playback.media_ref.name)} opened ({kind}, "
+          f"{window.playback.media.duration_ms / 1000:.1f} s)")
     return 0
 
 
@@ -180,7 +191,7 @@ def run_gui(argv: list[str]) -> int:
 
     app = make_app()
     window = MainWindow()
-    window.pending_media = args.media
+    window.playback.pending_media = args.media
     window.show()
     wake = install_sigint_handler(app, lambda: [window])  # noqa: F841 - kept alive until exec returns
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QThreadPool, Signal
-from PySide6.QtWidgets import QComboBox, QDialog, QFileDialog, QFormLayout, QHBoxLayout, QHeaderView, QLineEdit, \
+from PySide6.QtWidgets import QAbstractButton, QComboBox, QDialog, QFileDialog, QFormLayout, QHBoxLayout, QHeaderView, QLineEdit, \
     QMessageBox, QPlainTextEdit, QProgressBar, QPushButton, QSpinBox, QTableWidget, QTableWidgetItem, \
     QVBoxLayout, QWidget
 
@@ -59,7 +59,7 @@ class BatchDialog(QDialog):
         self._collect(out_dir)
         self.task: BatchTask | None = None
         self.overall_progress = BatchProgress(len(self.inputs))
-        self.result: BatchResult | None = None
+        self.batch_result: BatchResult | None = None  # not ``result``: that is QDialog's own method
         self.report_text = ""
 
         layout = QVBoxLayout(self)
@@ -90,7 +90,7 @@ class BatchDialog(QDialog):
         for key, preset in PRESETS.items():
             self.preset_combo.addItem(preset.title, key)
             self.preset_combo.setItemData(self.preset_combo.count() - 1, f"{preset.rule} ({preset.source})",
-                                          Qt.ToolTipRole)
+                                          Qt.ItemDataRole.ToolTipRole)
         self.preset_combo.currentIndexChanged.connect(self._preset_chosen)
         form.addRow("Style guide:", self.preset_combo)
         self.style_combos: dict[str, QComboBox] = {}
@@ -126,8 +126,8 @@ class BatchDialog(QDialog):
         self.table = QTableWidget(0, 2, self)
         self.table.setHorizontalHeaderLabels(["File", "Progress"])
         self.table.verticalHeader().setVisible(False)
-        self.table.setEditTriggers(QTableWidget.NoEditTriggers)
-        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.Stretch)
+        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.bars: list[QProgressBar] = []
         self._fill_table()
         layout.addWidget(self.table)
@@ -186,9 +186,9 @@ class BatchDialog(QDialog):
     def _browse(self) -> bool:
         """Let the user pick the output folder; True when one was chosen."""
         dialog = QFileDialog(self, "Output folder", self.out_edit.text())
-        dialog.setFileMode(QFileDialog.Directory)
-        dialog.setOption(QFileDialog.ShowDirsOnly, True)
-        dialog.setOption(QFileDialog.DontUseNativeDialog, True)  # the same dialog everywhere, and testable
+        dialog.setFileMode(QFileDialog.FileMode.Directory)
+        dialog.setOption(QFileDialog.Option.ShowDirsOnly, True)
+        dialog.setOption(QFileDialog.Option.DontUseNativeDialog, True)  # the same dialog everywhere, and testable
         self.output_folder_dialog = dialog
         try:
             chosen = dialog.selectedFiles() if dialog.exec() else []
@@ -203,20 +203,22 @@ class BatchDialog(QDialog):
         taken = plan.taken
         listed = "\n".join(str(e.dst) + (f" ({e.taken})" if e.taken != "a file" else "") for e in taken[:SHOWN_TAKEN])
         more = f"\n\u2026 and {len(taken) - SHOWN_TAKEN} more" if len(taken) > SHOWN_TAKEN else ""
-        box = QMessageBox(QMessageBox.Warning, "Outputs exist already",
+        box = QMessageBox(QMessageBox.Icon.Warning, "Outputs exist already",
                           f"{len(taken)} of the {len(plan)} output file(s) exist already in {plan.out_dir}:\n\n"
                           f"{listed}{more}\n\nA symbolic link is replaced itself; the file it points to is never "
                           "written.",
-                          QMessageBox.NoButton, self)
-        box.setTextFormat(Qt.PlainText)  # file names are untrusted
-        answers: dict[object, Existing | str | None] = {
-            box.addButton("Overwrite", QMessageBox.DestructiveRole): Existing.OVERWRITE,
-            box.addButton("Skip existing", QMessageBox.AcceptRole): Existing.SKIP,
-            box.addButton("Choose another folder\u2026", QMessageBox.ActionRole): ANOTHER_FOLDER,
+                          QMessageBox.StandardButton.NoButton, self)
+        box.setTextFormat(Qt.TextFormat.PlainText)  # file names are untrusted
+        overwrite = box.addButton("Overwrite", QMessageBox.ButtonRole.DestructiveRole)
+        skip = box.addButton("Skip existing", QMessageBox.ButtonRole.AcceptRole)
+        answers: dict[QAbstractButton, Existing | str | None] = {
+            overwrite: Existing.OVERWRITE,
+            skip: Existing.SKIP,
+            box.addButton("Choose another folder\u2026", QMessageBox.ButtonRole.ActionRole): ANOTHER_FOLDER,
         }
-        cancel = box.addButton("Cancel", QMessageBox.RejectRole)
+        cancel = box.addButton("Cancel", QMessageBox.ButtonRole.RejectRole)
         answers[cancel] = None
-        box.setDefaultButton(next(b for b, a in answers.items() if a is Existing.SKIP))  # Enter loses nothing
+        box.setDefaultButton(skip)  # Enter loses nothing
         box.setEscapeButton(cancel)
         self.existing_outputs_box = box
         try:
@@ -328,7 +330,7 @@ class BatchDialog(QDialog):
         self.report.setPlainText(self.report_text)
 
     def _on_finished(self, result: BatchResult) -> None:
-        self.result = result
+        self.batch_result = result
         self.overall.setValue(1000 if not result.cancelled else self.overall.value())
         self._show_report(result)
         self._end()

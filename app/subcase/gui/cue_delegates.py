@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from PySide6.QtCore import QModelIndex, QPoint, QPointF, QRect, QRectF, QSize, Qt
+from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, QPoint, QPointF, QRect, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
@@ -38,8 +38,8 @@ LOOK_NAMES = {Look.REVIEW: "to review", Look.ACCEPTED: "accepted", Look.CHANGED:
               Look.LEARNED: "changed by what you taught", Look.PROFILE: "from your profile", Look.EDITED: "typed by hand", Look.PLAIN: "not flagged"}
 WARN_MARK = "!"  # after a reading figure past its limit: not colour alone
 REVIEW_MARK = "?"  # in the gutter of a line that has words to review
-_RIGHT_TOP = int(Qt.AlignRight | Qt.AlignTop)  # computed once: enum arithmetic is slow in a paint loop
-_LEFT_TOP = int(Qt.AlignLeft | Qt.AlignTop)
+_RIGHT_TOP = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)  # computed once: enum arithmetic is slow in a paint loop
+_LEFT_TOP = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +76,10 @@ class CueViewLike(Protocol):
     cps_limit: float
 
 
+# What Qt hands a delegate: either kind of index.
+Index = QModelIndex | QPersistentModelIndex
+
+
 def _colours(option: QStyleOptionViewItem) -> theme.WordColours:
     """The theme's colours, looked up once per repaint of the view (not once per cell)."""
     colours = getattr(option.widget, "colours", None)
@@ -83,12 +87,12 @@ def _colours(option: QStyleOptionViewItem) -> theme.WordColours:
 
 
 def _row_bg(c: theme.WordColours, option: QStyleOptionViewItem, row: int) -> QColor:
-    if option.state & QStyle.State_Selected:
+    if option.state & QStyle.StateFlag.State_Selected:
         return c.selected
     return c.alternate if row % 2 else c.base
 
 
-def _background(painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
+def _background(painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
     """The row's background, selected or not, in the theme's colours.
 
     Every column paints its own background from ``theme.colours()`` rather
@@ -103,13 +107,13 @@ class CellDelegate(QStyledItemDelegate):
 
     PAD_X = 4
 
-    def __init__(self, view: CueViewLike):
-        super().__init__(view)
+    def __init__(self, view: CueViewLike, parent: QObject | None = None):
+        super().__init__(parent)
         self.view = view
 
-    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
         _background(painter, option, index)
-        text = index.data(Qt.DisplayRole)
+        text = index.data(Qt.ItemDataRole.DisplayRole)
         if not text:
             return
         g = self.view.geometry_
@@ -126,8 +130,8 @@ class WordDelegate(QStyledItemDelegate):
 
     PAD_X = 4
 
-    def __init__(self, view: CueViewLike):
-        super().__init__(view)
+    def __init__(self, view: CueViewLike, parent: QObject | None = None):
+        super().__init__(parent)
         self.view = view
         self.model = view.cue_model
         self._layouts: dict[int, tuple[tuple, CueLayout]] = {}
@@ -186,7 +190,7 @@ class WordDelegate(QStyledItemDelegate):
         p = w.probs[TAGS.index(w.tag)]
         return f"{marker} {w.tag.value} {round(p * 100):d}%".strip()
 
-    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
         _background(painter, option, index)
         if self.model.doc is None:
             return
@@ -209,7 +213,7 @@ class WordDelegate(QStyledItemDelegate):
             # 1. each word's look: fill and underline, under the text
             review_here = False
             for run in line.runs:
-                if run.kind != WORD or run.slot is None or run.slot >= len(words):
+                if run.kind != WORD or run.slot is None or run.slot >= len(words) or state is None:
                     continue
                 look = look_of(words[run.slot], state.threshold)
                 box = QRectF(x0 + run.x, top, run.width, g.text_h + g.under_h)
@@ -256,7 +260,7 @@ class WordDelegate(QStyledItemDelegate):
                 painter.setFont(font)
         if frame is not None:  # last, so no neighbour's fill covers it
             painter.setPen(QPen(c.frame, 2))
-            painter.setBrush(Qt.NoBrush)
+            painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawRect(frame.adjusted(-1, -1, 1, 0))
         painter.restore()
 
@@ -269,7 +273,7 @@ class WordDelegate(QStyledItemDelegate):
         y = box.bottom() - 1.5
         left, right = box.left() + 1, box.right() - 1
         pen = QPen(colour, 2)
-        pen.setCapStyle(Qt.FlatCap)
+        pen.setCapStyle(Qt.PenCapStyle.FlatCap)
         if look is Look.REVIEW:
             pen.setWidthF(3)
             y = box.bottom() - 1.5
@@ -305,6 +309,7 @@ class WordDelegate(QStyledItemDelegate):
         words = [r for r in line.runs if r.kind == WORD and r.slot is not None and r.slot < len(state.cues[row])]
         prev_end = x0 - 4
         for j, run in enumerate(words):
+            assert run.slot is not None  # only word runs with a slot are in ``words``
             next_left = x0 + words[j + 1].x if j + 1 < len(words) else float("inf")
             centre = x0 + run.x + run.width / 2
             for compact in (False, True):
@@ -316,7 +321,7 @@ class WordDelegate(QStyledItemDelegate):
             painter.drawText(QPointF(gx, top + nfm.ascent()), text)
             prev_end = gx + gw
 
-    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex) -> QSize:
+    def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:
         # Not the base class's: it would measure the whole cue string (50 MB for a pathological cue).
         if self.model.doc is None:
             return QSize(0, self.view.geometry_.row_height(1))
@@ -331,8 +336,8 @@ class ReadingDelegate(QStyledItemDelegate):
 
     PAD_X = 4
 
-    def __init__(self, view: CueViewLike):
-        super().__init__(view)
+    def __init__(self, view: CueViewLike, parent: QObject | None = None):
+        super().__init__(parent)
         self.view = view
         self.model = view.cue_model
 
@@ -351,7 +356,7 @@ class ReadingDelegate(QStyledItemDelegate):
             out.append(((str(n) if n < 10000 else ">9999") + (WARN_MARK if over else ""), over))
         return out
 
-    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
         _background(painter, option, index)
         if self.model.doc is None:
             return

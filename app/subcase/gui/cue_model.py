@@ -7,7 +7,7 @@ tooltip or rich text.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 
 from subcase.casing.auto import NOTES, Passage
@@ -46,10 +46,10 @@ class CueModel(QAbstractTableModel):
     def columnCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(HEADERS)
 
-    def headerData(self, section, orientation, role=Qt.DisplayRole):
-        if orientation == Qt.Horizontal and role == Qt.DisplayRole:
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             return HEADERS[section]
-        if orientation == Qt.Horizontal and role == Qt.ToolTipRole:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole:
             return {COL_CPS: "Reading speed: characters per second (markup excluded)",
                     COL_CPL: "Characters per line (markup excluded)"}.get(section)
         return None
@@ -65,12 +65,12 @@ class CueModel(QAbstractTableModel):
         self._readings[row] = (cue.text, cue.start_ms, cue.end_ms, r)
         return r
 
-    def data(self, index: QModelIndex, role=Qt.DisplayRole):
+    def data(self, index: QModelIndex | QPersistentModelIndex, role=Qt.ItemDataRole.DisplayRole):
         if not index.isValid() or self.doc is None:
             return None
         cue = self.doc.cues[index.row()]
         col = index.column()
-        if role == Qt.DisplayRole:
+        if role == Qt.ItemDataRole.DisplayRole:
             if col == COL_NUM:
                 return cue.identifier if cue.identifier else str(index.row() + 1)
             if col == COL_START:
@@ -83,14 +83,14 @@ class CueModel(QAbstractTableModel):
             if col == COL_CPL:
                 return " ".join(str(n) for n in self.reading(index.row()).line_chars)
             return cue.text  # plain; painted by WordDelegate, read by accessibility
-        if col == COL_NUM and role in (Qt.DecorationRole, Qt.ToolTipRole):
+        if col == COL_NUM and role in (Qt.ItemDataRole.DecorationRole, Qt.ItemDataRole.ToolTipRole):
             passage = self._passage(index.row())
             if passage is None:
                 return None
-            return PASSAGE_COLOURS[passage] if role == Qt.DecorationRole else f"Auto mode: {NOTES[passage]}"
-        if role == Qt.TextAlignmentRole and col != COL_TEXT:
-            return int(Qt.AlignRight | Qt.AlignTop) if col in (COL_NUM, COL_CPS, COL_CPL) else \
-                int(Qt.AlignLeft | Qt.AlignTop)
+            return PASSAGE_COLOURS[passage] if role == Qt.ItemDataRole.DecorationRole else f"Auto mode: {NOTES[passage]}"
+        if role == Qt.ItemDataRole.TextAlignmentRole and col != COL_TEXT:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop) if col in (COL_NUM, COL_CPS, COL_CPL) else \
+                int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         return None
 
     def _passage(self, row: int) -> Passage | None:

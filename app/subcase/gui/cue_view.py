@@ -39,27 +39,27 @@ class CueView(QTableView):
         self.text_font = self.bold_font = self.gloss_font = QFont()
         self.cue_model = CueModel(self)
         self.setModel(self.cue_model)
-        self.delegate = WordDelegate(self)
-        self.reading_delegate = ReadingDelegate(self)
-        self.cell_delegate = CellDelegate(self)
+        self.delegate = WordDelegate(self, self)
+        self.reading_delegate = ReadingDelegate(self, self)
+        self.cell_delegate = CellDelegate(self, self)
         self.setItemDelegate(self.cell_delegate)
         self.setItemDelegateForColumn(COL_TEXT, self.delegate)
         self.setItemDelegateForColumn(COL_CPS, self.reading_delegate)
         self.setItemDelegateForColumn(COL_CPL, self.reading_delegate)
-        self.setSelectionBehavior(QAbstractItemView.SelectRows)
-        self.setSelectionMode(QAbstractItemView.SingleSelection)
-        self.setEditTriggers(QAbstractItemView.NoEditTriggers)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.setWordWrap(False)
         self.setAlternatingRowColors(True)
         self.setTabKeyNavigation(False)
         self.verticalHeader().setVisible(False)
         # Row heights come from the line count (cheap: no layout, no font
         # metrics per cue), set once per cue; see fit_rows.
-        self.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)
+        self.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         header = self.horizontalHeader()
         header.setStretchLastSection(True)
-        header.setSectionResizeMode(COL_NUM, QHeaderView.Interactive)
-        self.setVerticalScrollMode(QAbstractItemView.ScrollPerPixel)
+        header.setSectionResizeMode(COL_NUM, QHeaderView.ResizeMode.Interactive)
+        self.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.apply_font_metrics()
 
     # -- settings --------------------------------------------------------------
@@ -179,7 +179,7 @@ class CueView(QTableView):
 
     def mousePressEvent(self, event) -> None:
         super().mousePressEvent(event)
-        if event.button() != Qt.LeftButton:
+        if event.button() != Qt.MouseButton.LeftButton:
             return
         index = self.indexAt(event.position().toPoint())
         if not index.isValid() or index.column() != COL_TEXT or self.cue_model.state is None:

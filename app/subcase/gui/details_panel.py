@@ -25,9 +25,9 @@ FormFn = Callable[[str, Tag], str]
 
 def _label(parent: QWidget, bold: bool = False) -> QLabel:
     label = QLabel(parent)
-    label.setTextFormat(Qt.PlainText)  # subtitle words are untrusted text
+    label.setTextFormat(Qt.TextFormat.PlainText)  # subtitle words are untrusted text
     label.setWordWrap(True)
-    label.setTextInteractionFlags(Qt.TextSelectableByMouse)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     if bold:
         f = QFont(label.font())
         f.setBold(True)
@@ -43,7 +43,7 @@ class WordDetailsDock(QDockWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__("Word Details", parent)
         self.setObjectName("word-details")  # saveState/restoreState key
-        self.setAllowedAreas(Qt.LeftDockWidgetArea | Qt.RightDockWidgetArea | Qt.BottomDockWidgetArea)
+        self.setAllowedAreas(Qt.DockWidgetArea.LeftDockWidgetArea | Qt.DockWidgetArea.RightDockWidgetArea | Qt.DockWidgetArea.BottomDockWidgetArea)
         body = QWidget(self)
         box = QVBoxLayout(body)
         box.setContentsMargins(8, 6, 8, 6)
@@ -57,14 +57,14 @@ class WordDetailsDock(QDockWidget):
         self.alts = QTableWidget(0, 3, body)
         self.alts.setHorizontalHeaderLabels(["Tag", "Form", "Prob."])
         self.alts.verticalHeader().setVisible(False)
-        self.alts.setEditTriggers(QAbstractItemView.NoEditTriggers)
-        self.alts.setSelectionBehavior(QAbstractItemView.SelectRows)
-        self.alts.setSelectionMode(QAbstractItemView.SingleSelection)
+        self.alts.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.alts.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.alts.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.alts.setToolTip("Enter or double-click: use this tag")
         h = self.alts.horizontalHeader()
-        h.setSectionResizeMode(0, QHeaderView.ResizeToContents)
-        h.setSectionResizeMode(1, QHeaderView.Stretch)
-        h.setSectionResizeMode(2, QHeaderView.ResizeToContents)
+        h.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        h.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        h.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
         self.alts.itemActivated.connect(self._activated)
         for w in (self.word_label, self.where_label, self.state_label, self.model_label, self.why_title,
                   self.why_label):
@@ -111,7 +111,7 @@ class WordDetailsDock(QDockWidget):
             cells = (TAG_NAMES[tag], f, f"{p:.0%}" if w.probs is not None else "\u2014")
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
-                item.setData(Qt.UserRole, tag.value)
+                item.setData(Qt.ItemDataRole.UserRole, tag.value)
                 if f == w.form:  # the form the document has now
                     font = item.font()
                     font.setBold(True)
@@ -119,4 +119,4 @@ class WordDetailsDock(QDockWidget):
                 self.alts.setItem(i, col, item)
 
     def _activated(self, item: QTableWidgetItem) -> None:
-        self.tag_chosen.emit(Tag(item.data(Qt.UserRole)))
+        self.tag_chosen.emit(Tag(item.data(Qt.ItemDataRole.UserRole)))

@@ -1,6 +1,6 @@
 """When the edit log cannot be created or written: ask, never lose it silently.
 
-A mixin for MainWindow.  The edit log is the record of every human decision
+``EditLogRecovery`` is owned by MainWindow.  The edit log is the record of every human decision
 (docs/reference/edit-log.md), so a failure to write it is never swallowed:
 
 - Opening a file whose log cannot be created (its folder is read-only, the
@@ -22,37 +22,54 @@ so tests drive both offscreen exactly as a user would.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Protocol
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFileDialog, QMessageBox
+from PySide6.QtWidgets import QAbstractButton, QFileDialog, QMessageBox, QStatusBar, QWidget
 
-from subcase.review import EditLog
+from subcase.review import EditLog, ReviewSession
 from subcase.review.editlog import EditLogError
 
 RETRY, FOLDER, NO_LOG, CANCEL = "retry", "folder", "nolog", "cancel"
 
 
-class EditLogRecoveryMixin:
-    log_failure_box: QMessageBox | None = None
-    log_folder_dialog: QFileDialog | None = None
+class SessionHolder(Protocol):
+    """The window's open review, read when a step fails (it changes as files open and close)."""
 
-    def ask_log_failure(self, error: EditLogError, can_cancel: bool, cancel_label: str) -> str:
+    @property
+    def session(self) -> ReviewSession | None: ...
+
+
+class EditLogRecovery:
+    """Opens the edit log and runs the logged steps, asking the user whenever the log fails."""
+
+    def __init__(self, parent: QWidget, holder: SessionHolder, status_bar: QStatusBar,
+                 log_switched: Callable[[], None]):
+        self.parent = parent  # the dialogs' parent
+        self.holder = holder
+        self.status_bar = status_bar
+        self.log_switched = log_switched  # the log was replaced or switched off: the window shows it
+        self.log_failure_box: QMessageBox | None = None
+        self.log_folder_dialog: QFileDialog | None = None
+        # Overridable for headless runs: ask(error, can_cancel, cancel_label) -> RETRY, FOLDER, NO_LOG or CANCEL
+        self.ask_log_failure: Callable[[EditLogError, bool, str], str] = self.ask_in_dialog
+
+    def ask_in_dialog(self, error: EditLogError, can_cancel: bool, cancel_label: str) -> str:
         """RETRY, FOLDER, NO_LOG or CANCEL, chosen by the user in a modal dialog."""
-        box = QMessageBox(QMessageBox.Warning, "Edit log not written",
+        box = QMessageBox(QMessageBox.Icon.Warning, "Edit log not written",
                           f"{error}\n\nThe edit log keeps every decision you make. "
                           "Nothing you decide is lost without your say: choose what to do.",
-                          QMessageBox.NoButton, self)
-        box.setTextFormat(Qt.PlainText)
-        buttons = {
-            box.addButton("Try again", QMessageBox.AcceptRole): RETRY,
-            box.addButton("Choose another folder\u2026", QMessageBox.ActionRole): FOLDER,
-            box.addButton("Go on without a log", QMessageBox.DestructiveRole): NO_LOG,
+                          QMessageBox.StandardButton.NoButton, self.parent)
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        retry = box.addButton("Try again", QMessageBox.ButtonRole.AcceptRole)
+        buttons: dict[QAbstractButton, str] = {
+            retry: RETRY,
+            box.addButton("Choose another folder\u2026", QMessageBox.ButtonRole.ActionRole): FOLDER,
+            box.addButton("Go on without a log", QMessageBox.ButtonRole.DestructiveRole): NO_LOG,
         }
-        retry = next(b for b, v in buttons.items() if v == RETRY)
         box.setDefaultButton(retry)
         if can_cancel:
-            cancel = box.addButton(cancel_label, QMessageBox.RejectRole)
+            cancel = box.addButton(cancel_label, QMessageBox.ButtonRole.RejectRole)
             buttons[cancel] = CANCEL
             box.setEscapeButton(cancel)
         else:
@@ -65,10 +82,10 @@ class EditLogRecoveryMixin:
         return buttons.get(box.clickedButton(), CANCEL if can_cancel else RETRY)
 
     def choose_log_folder(self, start: Path) -> Path | None:
-        dialog = QFileDialog(self, "Folder for the edit log", str(start))
-        dialog.setFileMode(QFileDialog.Directory)
-        dialog.setOption(QFileDialog.ShowDirsOnly, True)
-        dialog.setOption(QFileDialog.DontUseNativeDialog, True)  # the same dialog everywhere, and testable
+        dialog = QFileDialog(self.parent, "Folder for the edit log", str(start))
+        dialog.setFileMode(QFileDialog.FileMode.Directory)
+        dialog.setOption(QFileDialog.Option.ShowDirsOnly, True)
+        dialog.setOption(QFileDialog.Option.DontUseNativeDialog, True)  # the same dialog everywhere, and testable
         self.log_folder_dialog = dialog
         try:
             if not dialog.exec():
@@ -118,18 +135,23 @@ class EditLogRecoveryMixin:
                 step()
                 return True
             except EditLogError as exc:
-                session = self.session
+                session = self.holder.session
+                if session is None:  # a step that writes the log runs only with a review open
+                    raise
                 choice = self.ask_log_failure(exc, can_cancel, "Cancel this decision")
                 if choice == CANCEL:
-                    self.statusBar().showMessage("Decision cancelled: the edit log could not be written", 8000)
+                    self.status_bar.showMessage("Decision cancelled: the edit log could not be written", 8000)
                     return False
                 if choice == NO_LOG:
                     session.replace_log(None)
                 elif choice == FOLDER:
+                    failed = exc.path or (session.log.path if session.log is not None else None)
+                    if failed is None:
+                        continue  # nothing to name the new log after: ask again
                     try:
-                        log = self._log_elsewhere(exc.path or Path(session.log.path))
+                        log = self._log_elsewhere(Path(failed))
                     except EditLogError:
                         continue
                     if log is not None:
                         session.replace_log(log)
-                self._update_status()
+                self.log_switched()

@@ -50,7 +50,7 @@ class FindBar(QWidget):
         doc = self.view.cue_model.doc
         if text is None:
             text = self.edit.text()
-            if QApplication.keyboardModifiers() & Qt.ShiftModifier:
+            if QApplication.keyboardModifiers() & Qt.KeyboardModifier.ShiftModifier:
                 backwards = True
         if doc is None or not text:
             return None

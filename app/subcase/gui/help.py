@@ -27,15 +27,17 @@ def shortcut_rows(menubar: QMenuBar) -> list[tuple[str, str, str]]:
 
     def walk(menu: QMenu, path: str) -> None:
         for a in menu.actions():
-            if a.menu() is not None:
-                walk(a.menu(), f"{path} \u203a {_clean(a.text())}")
+            sub = a.menu()  # typed QObject: QAction.menu() is a template in C++
+            if isinstance(sub, QMenu):
+                walk(sub, f"{path} \u203a {_clean(a.text())}")
             elif not a.isSeparator() and a.shortcuts():
-                keys = ", ".join(s.toString(QKeySequence.NativeText) for s in a.shortcuts())
+                keys = ", ".join(s.toString(QKeySequence.SequenceFormat.NativeText) for s in a.shortcuts())
                 rows.append((path, _clean(a.text()), keys))
 
     for top in menubar.actions():
-        if top.menu() is not None:
-            walk(top.menu(), _clean(top.text()))
+        menu = top.menu()
+        if isinstance(menu, QMenu):
+            walk(menu, _clean(top.text()))
     return rows
 
 
@@ -45,21 +47,21 @@ class ShortcutsDialog(QDialog):
         self.setWindowTitle("Keyboard shortcuts")
         layout = QVBoxLayout(self)
         intro = QLabel(INTRO)
-        intro.setTextFormat(Qt.PlainText)
+        intro.setTextFormat(Qt.TextFormat.PlainText)
         intro.setWordWrap(True)
         layout.addWidget(intro)
         rows = shortcut_rows(menubar)
         self.table = QTableWidget(len(rows), 3, self)
         self.table.setHorizontalHeaderLabels(["Menu", "Action", "Shortcut"])
         self.table.verticalHeader().setVisible(False)
-        self.table.setEditTriggers(QTableWidget.NoEditTriggers)
+        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         for r, row in enumerate(rows):
             for c, text in enumerate(row):
                 self.table.setItem(r, c, QTableWidgetItem(text))
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.horizontalHeader().setStretchLastSection(True)
         layout.addWidget(self.table)
-        buttons = QDialogButtonBox(QDialogButtonBox.Close)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
         self.resize(620, 560)

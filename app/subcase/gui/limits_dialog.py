@@ -27,9 +27,13 @@ class ReadingLimitsDialog(QDialog):
         self.cps.setValue(cps)
         form.addRow("Characters per line (CPL):", self.cpl)
         form.addRow("Characters per second (CPS):", self.cps)
-        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel | QDialogButtonBox.RestoreDefaults)
+        B = QDialogButtonBox.StandardButton
+        buttons = QDialogButtonBox(B.Ok | B.Cancel | B.RestoreDefaults)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
-        buttons.button(QDialogButtonBox.RestoreDefaults).clicked.connect(
-            lambda: (self.cpl.setValue(DEFAULT_CPL), self.cps.setValue(DEFAULT_CPS)))
+        buttons.button(B.RestoreDefaults).clicked.connect(self._restore_defaults)
         form.addRow(buttons)
+
+    def _restore_defaults(self) -> None:
+        self.cpl.setValue(DEFAULT_CPL)
+        self.cps.setValue(DEFAULT_CPS)

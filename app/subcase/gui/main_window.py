@@ -5,55 +5,62 @@ the ReviewSession (which writes the edit log) and wrapped in a QUndoCommand.
 Loading and casing run in a worker; the window only ever sees finished
 objects through queued signals.
 
-MainWindow composes the parts, each in its own module: the actions, menus
-and toolbar (``menus``), opening and casing (``opening``), saving
-(``saving``), autosave and crash recovery (``recovery``), drops and the
-batch dialog (``drops``), the review commands on the undo stack
-(``review_commands``) and the find bar (``find_bar``).  What stays here is the window's own state, its status
-bar, the threshold, view settings, help and closing.
+MainWindow owns the parts, each a controller in its own module that is
+given what it uses (explicit objects, and the window as a narrow typed
+protocol where it reads the window's changing state): the actions, menus
+and toolbar (``menus.Menus``), the review commands on the undo stack
+(``review_commands.ReviewCommands``), saving (``saving.Saving``), autosave
+(``autosaving.Autosaving``), edit-log failures
+(``edit_log_recovery.EditLogRecovery``), drops and the batch dialog
+(``drops.Drops``), the media beside the review (``media_window.WindowMedia``)
+and the find bar (``find_bar``).  Opening and casing (``opening``) and
+restoring after a crash (``recovery``) are still mixins.  What stays here
+is the window's own state (the session, the one background task), its
+status bar, the threshold, view settings, help and closing.
 """
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
-from PySide6.QtCore import QThreadPool, QTimer, Qt, Signal
-from PySide6.QtGui import QCloseEvent, QGuiApplication, QIcon, QUndoStack
-from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QMenu, QMessageBox, QProgressBar, QPushButton, \
-    QVBoxLayout, QWidget
+from PySide6.QtCore import QThreadPool, Qt, Signal
+from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDragMoveEvent, QDropEvent, QGuiApplication, QIcon, \
+    QUndoStack
+from PySide6.QtWidgets import QApplication, QDoubleSpinBox, QLabel, QMainWindow, QMessageBox, QProgressBar, \
+    QPushButton, QVBoxLayout, QWidget
 
 import subcase
 from subcase.paths import resource_path
 from subcase.review import ReviewSession
-from subcase.review import autosave
 from subcase.subtitles import Document
 
 from . import theme
-from .batch_dialog import BatchDialog
+from .autosaving import Autosaving
 from .cue_view import CueView
 from .details_panel import WordDetailsDock
-from .drops import DropsMixin
-from .edit_log_recovery import EditLogRecoveryMixin
+from .drops import Drops
+from .edit_log_recovery import EditLogRecovery
 from .find_bar import FindBar
 from .help import ShortcutsDialog
 from .limits_dialog import ReadingLimitsDialog
-from .media_window import MediaMixin
-from .menus import MenusMixin
+from .media_window import WindowMedia
+from .menus import Menus
 from .opening import OpeningMixin
 from .recovery import RecoveryMixin
-from .review_commands import ReviewCommandsMixin
-from .saving import SavingMixin
+from .review_commands import ReviewCommands
+from .saving import Saving
 from .settings import Settings
 from .workers import EngineHolder, LoadAndCaseTask, ModeTask, WarmUpTask
 
-AUTOSAVE_DELAY_MS = 1500
+if TYPE_CHECKING:
+    from subcase.review.profile_apply import ProfileApplication
+
 # A first start (no saved geometry) takes this share of the screen's
 # available area: room for 20+ cues and the details panel on 1600x1000.
 SCREEN_SHARE = 0.9
 
 
-class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCommandsMixin, EditLogRecoveryMixin,
-                 MediaMixin, MenusMixin, QMainWindow):
+class MainWindow(OpeningMixin, RecoveryMixin, QMainWindow):
     casing_finished = Signal()       # a file is open and cased, ready to review
     casing_cancelled = Signal()
     casing_failed = Signal(str)
@@ -68,15 +75,12 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
         self.engines = engines or EngineHolder()
         self.settings = settings or Settings()
         self.session: ReviewSession | None = None
-        self.profile_app = None  # the open file's profile, as applied (review/profile_apply.py)
+        self.profile_app: ProfileApplication | None = None  # the open file's profile, as applied (review/profile_apply.py)
         self.task: LoadAndCaseTask | ModeTask | None = None
-        self._cue_tasks: set = set()  # casings of F2-edited cues in flight (kept alive until they report)
         self.restored_unsaved = False
         self.last_error = ""
-        self.batch_dialogs: list[BatchDialog] = []
-        self.alternatives_menu: QMenu | None = None
         # Overridable for tests and scripting: ask(title, text, buttons, default) -> button
-        self.ask: Callable[[str, str, QMessageBox.StandardButtons, QMessageBox.StandardButton],
+        self.ask: Callable[[str, str, QMessageBox.StandardButton, QMessageBox.StandardButton],
                            QMessageBox.StandardButton] = self._ask_dialog
 
         self.setWindowTitle("subcase")
@@ -84,12 +88,19 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
         if icon.is_file():
             self.setWindowIcon(QIcon(str(icon)))
         self.setAcceptDrops(True)
+        self.edit_log = EditLogRecovery(self, self, self.statusBar(), self._update_status)
+        self.drops = Drops(self, self.engines, self.settings, self.open_file, self.batch_opened.emit)
         self.undo_stack = QUndoStack(self)
-        self.undo_stack.cleanChanged.connect(self._on_clean_changed)
+        self.autosaving = Autosaving(self, self, self.statusBar(), lambda: self.playback.media_ref)
+        self.undo_stack.cleanChanged.connect(self.autosaving.on_clean_changed)
+        self.saving = Saving(self, self, self.undo_stack, self.settings, self.statusBar(), self.edit_log,
+                             self.autosaving)
 
         self.view = CueView(self)
-        self.view.word_clicked.connect(self.show_alternatives)
-        self.view.selectionModel().currentRowChanged.connect(self._on_row_changed)
+        self.commands = ReviewCommands(self, self, self.engines, self.settings, self.view, self.undo_stack,
+                                       self.statusBar(), self.edit_log, self.autosaving)
+        self.view.word_clicked.connect(self.commands.show_alternatives)
+        self.view.selectionModel().currentRowChanged.connect(self.commands.on_row_changed)
         self.find_bar = FindBar(self.view, lambda text, ms: self.statusBar().showMessage(text, ms), self)
         central = QWidget(self)
         box = QVBoxLayout(central)
@@ -99,22 +110,18 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
         box.addWidget(self.find_bar)
         self.setCentralWidget(central)
         self.details = WordDetailsDock(self)
-        self.details.tag_chosen.connect(lambda tag: self.set_tag(tag, advance=False))
-        self.addDockWidget(Qt.RightDockWidgetArea, self.details)
-        self._init_media()
+        self.details.tag_chosen.connect(lambda tag: self.commands.set_tag(tag, advance=False))
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.details)
+        self.playback = WindowMedia(self, self, self.settings, self.view, self.statusBar())
+        self.casing_finished.connect(self.playback.open_session_media)
         self.view.set_show_tags(self.settings.show_tags)
         self.view.set_limits(self.settings.cpl_limit, self.settings.cps_limit)
 
-        self.autosave_timer = QTimer(self)
-        self.autosave_timer.setSingleShot(True)
-        self.autosave_timer.setInterval(AUTOSAVE_DELAY_MS)
-        self.autosave_timer.timeout.connect(self.autosave_now)
-        self.autosaver = autosave.AutosaveWriter()
-
         self._make_status_bar()
-        self._make_actions()
-        self._make_menus()
-        self._make_toolbar()
+        self.threshold_spin = self._make_threshold_spin()
+        self.menus = Menus(self, self, self.settings, self.undo_stack, self.view, self.find_bar, self.details,
+                           self.threshold_spin, self.saving, self.drops, self.playback, self.commands)
+        self.commands.set_mode_actions(self.menus.act_modes)
         self.apply_font_size(self.settings.font_size)
         self._restore_layout()
         self._update_actions()
@@ -128,11 +135,11 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
     def _make_status_bar(self) -> None:
         sb = self.statusBar()
         self.word_label = QLabel("")
-        self.word_label.setTextFormat(Qt.PlainText)  # it shows subtitle words
+        self.word_label.setTextFormat(Qt.TextFormat.PlainText)  # it shows subtitle words
         self.log_label = QLabel("")  # says so when the user chose to go on without an edit log
-        self.log_label.setTextFormat(Qt.PlainText)
+        self.log_label.setTextFormat(Qt.TextFormat.PlainText)
         self.count_label = QLabel("")
-        self.count_label.setTextFormat(Qt.PlainText)
+        self.count_label.setTextFormat(Qt.TextFormat.PlainText)
         self.count_label.setMinimumWidth(self.count_label.fontMetrics().horizontalAdvance(
             "9999 to review \u00b7 999 changed \u00b7 9999 accepted \u00b7 99999 words") + 12)
         self.progress = QProgressBar()
@@ -147,6 +154,16 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
         sb.addPermanentWidget(self.log_label)
         sb.addPermanentWidget(self.count_label)
 
+    def _make_threshold_spin(self) -> QDoubleSpinBox:
+        spin = QDoubleSpinBox()  # the menus put it in the toolbar
+        spin.setRange(0.0, 1.0)
+        spin.setSingleStep(0.05)
+        spin.setDecimals(3)
+        spin.setToolTip("Words whose confidence is under this threshold are highlighted for review")
+        spin.setValue(self.settings.threshold if self.settings.threshold is not None else 0.9)
+        spin.valueChanged.connect(self._on_threshold_changed)
+        return spin
+
     def _restore_layout(self) -> None:
         geometry, state, header = self.settings.layout()
         if not (geometry and self.restoreGeometry(geometry)):
@@ -154,7 +171,7 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
             area = screen.availableGeometry()
             self.resize(int(area.width() * SCREEN_SHARE), int(area.height() * SCREEN_SHARE))
             self.move(area.center() - self.rect().center())
-            self.resizeDocks([self.details], [min(340, max(270, self.width() // 5))], Qt.Horizontal)
+            self.resizeDocks([self.details], [min(340, max(270, self.width() // 5))], Qt.Orientation.Horizontal)
         if state:
             self.restoreState(state)
         if header:
@@ -173,8 +190,8 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
         return self.session is not None and (not self.undo_stack.isClean() or self.restored_unsaved)
 
     def _ask_dialog(self, title, text, buttons, default):
-        box = QMessageBox(QMessageBox.Question, title, text, buttons, self)
-        box.setTextFormat(Qt.PlainText)
+        box = QMessageBox(QMessageBox.Icon.Question, title, text, buttons, self)
+        box.setTextFormat(Qt.TextFormat.PlainText)
         box.setDefaultButton(default)
         return QMessageBox.StandardButton(box.exec())
 
@@ -182,10 +199,10 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
         """A non-blocking plain-text message (file names and errors are untrusted text)."""
         if error:
             self.last_error = text
-        box = QMessageBox(QMessageBox.Warning if error else QMessageBox.Information, title, text,
-                          QMessageBox.Ok, self)
-        box.setTextFormat(Qt.PlainText)
-        box.setAttribute(Qt.WA_DeleteOnClose)
+        box = QMessageBox(QMessageBox.Icon.Warning if error else QMessageBox.Icon.Information, title, text,
+                          QMessageBox.StandardButton.Ok, self)
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()
         self.statusBar().showMessage(text.splitlines()[0] if text else title, 8000)
 
@@ -204,7 +221,7 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
             self.word_label.setText("")
             return
         w = self.session.state.word(pos)
-        if w.probs is None:
+        if w.probs is None or w.model_tag is None:
             self.word_label.setText(f"Cue {pos[0] + 1}: \u201c{w.form}\u201d (typed by hand)")
         else:
             alts = ", ".join(f"{t.value} {p:.0%}" for t, p in w.alternatives())
@@ -226,7 +243,7 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
         elif self.session.state.current is None:
             self.details.show_nothing()
         else:
-            self.details.show_word(self.session.state, self.session.state.current, self._write_tag)
+            self.details.show_word(self.session.state, self.session.state.current, self.commands.write_tag)
 
     def _set_title(self) -> None:
         if self.doc is None or self.doc.path is None:
@@ -241,6 +258,16 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
             self.view.set_document(self.session.doc, self.session.state)
         self._set_title()
         self._update_status()
+
+    def _update_actions(self) -> None:
+        self.menus.update_actions()
+
+    # For the opening and recovery mixins, which start a session and go to its current word.
+    def _on_session_changed(self, cues: tuple[int, ...]) -> None:
+        self.commands.on_session_changed(cues)
+
+    def goto(self, pos: tuple[int, int] | None) -> None:
+        self.commands.goto(pos)
 
     # ------------------------------------------------------------------ threshold
     def _set_spin(self, value: float) -> None:
@@ -268,13 +295,23 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
                 self.view.viewport().update()
                 self._update_status()
 
+    # ------------------------------------------------------------------ drops (Drops does the work)
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        self.drops.drag_enter(event)
+
+    def dragMoveEvent(self, event: QDragMoveEvent) -> None:
+        self.drops.drag_enter(event)
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        self.drops.drop(event)
+
     # ------------------------------------------------------------------ find
     def find_next(self, text: str | None = None, backwards: bool = False) -> int | None:
         """Select the next cue containing ``text`` (by default the find bar's); its row, or None."""
         return self.find_bar.find_next(text, backwards)
 
     def keyPressEvent(self, event) -> None:
-        if event.key() == Qt.Key_Escape and self.find_bar.isVisible():
+        if event.key() == Qt.Key.Key_Escape and self.find_bar.isVisible():
             self.find_bar.close_bar()
             return
         super().keyPressEvent(event)
@@ -291,7 +328,9 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
 
     def set_theme(self, name: str) -> None:
         self.settings.theme = name
-        theme.apply_theme(QApplication.instance(), name)
+        app = QApplication.instance()
+        if isinstance(app, QApplication):  # typed QCoreApplication; a window always runs in a QApplication
+            theme.apply_theme(app, name)
         self.view.apply_theme()
 
     def set_show_tags(self, on: bool) -> None:
@@ -300,7 +339,7 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
 
     def reading_limits_dialog(self) -> ReadingLimitsDialog:
         dialog = ReadingLimitsDialog(self.settings.cpl_limit, self.settings.cps_limit, self)
-        dialog.setAttribute(Qt.WA_DeleteOnClose)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
 
         def apply() -> None:
             self.settings.cpl_limit, self.settings.cps_limit = dialog.cpl.value(), dialog.cps.value()
@@ -312,7 +351,7 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
 
     def show_shortcuts(self) -> ShortcutsDialog:
         dialog = ShortcutsDialog(self.menuBar(), self)
-        dialog.setAttribute(Qt.WA_DeleteOnClose)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.show()
         return dialog
 
@@ -328,10 +367,10 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
         return f"subcase {subcase.__version__}\nA truecasing editor for subtitles.\n\n{model}"
 
     def show_about(self) -> QMessageBox:
-        box = QMessageBox(QMessageBox.Information, "About subcase", self.about_text(), QMessageBox.Ok, self)
-        box.setTextFormat(Qt.PlainText)
-        box.setTextInteractionFlags(Qt.TextSelectableByMouse)
-        box.setAttribute(Qt.WA_DeleteOnClose)
+        box = QMessageBox(QMessageBox.Icon.Information, "About subcase", self.about_text(), QMessageBox.StandardButton.Ok, self)
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()
         return box
 
@@ -345,17 +384,17 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
     def closeEvent(self, event: QCloseEvent) -> None:
         if getattr(self, "interrupted", False):
             if self.is_modified():
-                self.autosave_now(wait=True)
+                self.autosaving.save_now(wait=True)
             if self.task is not None:
                 self.task.cancel()
-            self.close_media()
-            for d in list(self.batch_dialogs):
+            self.playback.close_media()
+            for d in list(self.drops.batch_dialogs):
                 d.close()  # cancels a running batch after its current window of words
             self.settings.sync()
             if self.session is not None:
                 self.session.close()  # closes the log; the snapshot stays
             self.session = None
-            self.autosaver.close()
+            self.autosaving.close()
             QThreadPool.globalInstance().waitForDone(10000)
             event.accept()
             return
@@ -364,15 +403,15 @@ class MainWindow(OpeningMixin, SavingMixin, RecoveryMixin, DropsMixin, ReviewCom
             return
         if self.task is not None:
             self.task.cancel()
-        self.close_media()
-        for d in list(self.batch_dialogs):
+        self.playback.close_media()
+        for d in list(self.drops.batch_dialogs):
             d.close()
         self.settings.save_layout(self.saveGeometry(), self.saveState(), self.view.horizontalHeader().saveState())
         self.settings.sync()
         if self.session is not None:
-            self.discard_autosave()
+            self.autosaving.discard()
         self._close_session()
-        self.autosaver.close()
+        self.autosaving.close()
         QThreadPool.globalInstance().waitForDone(10000)
         event.accept()
 

@@ -73,7 +73,7 @@ class MediaController(QObject):
         self.last_span: PlaySpan | None = None
         self._reported = False
         self.poll = QTimer(self)
-        self.poll.setTimerType(Qt.PreciseTimer)
+        self.poll.setTimerType(Qt.TimerType.PreciseTimer)
         self.poll.setInterval(STOP_POLL_MS)
         self.poll.timeout.connect(self._on_poll)
 
@@ -88,7 +88,7 @@ class MediaController(QObject):
 
     @property
     def playing(self) -> bool:
-        return self.player.playbackState() == self._QMediaPlayer.PlayingState
+        return self.player.playbackState() == self._QMediaPlayer.PlaybackState.PlayingState
 
     def position_ms(self) -> int:
         return self.player.position()
@@ -110,13 +110,13 @@ class MediaController(QObject):
 
     def _on_status(self, status) -> None:
         P = self._QMediaPlayer
-        if status in (P.LoadedMedia, P.BufferedMedia) and not self.ready and self.path is not None:
+        if status in (P.MediaStatus.LoadedMedia, P.MediaStatus.BufferedMedia) and not self.ready and self.path is not None:
             self.ready = True
             self.player.pause()  # paused, not stopped: a seek then shows its frame
             self.opened.emit(self.player.hasVideo(), self.duration_ms)
-        elif status == P.InvalidMedia:
+        elif status == P.MediaStatus.InvalidMedia:
             self._fail(self.player.errorString() or "not a video or audio file this player can decode")
-        elif status == P.EndOfMedia:
+        elif status == P.MediaStatus.EndOfMedia:
             self._finish()
 
     def _on_error(self, _error, text: str = "") -> None:
@@ -181,7 +181,7 @@ class FrameView(QWidget):
         super().__init__(parent)
         self.image: QImage | None = None
         self.setMinimumSize(160, 90)
-        self.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Expanding)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
 
     def set_image(self, image: QImage | None) -> None:
         self.image = image
@@ -189,9 +189,9 @@ class FrameView(QWidget):
 
     def paintEvent(self, _event) -> None:
         p = QPainter(self)
-        p.fillRect(self.rect(), Qt.black)
+        p.fillRect(self.rect(), Qt.GlobalColor.black)
         if self.image is not None and not self.image.isNull():
-            size = self.image.size().scaled(self.size(), Qt.KeepAspectRatio)
+            size = self.image.size().scaled(self.size(), Qt.AspectRatioMode.KeepAspectRatio)
             x, y = (self.width() - size.width()) / 2, (self.height() - size.height()) / 2
             p.drawImage(QRectF(x, y, size.width(), size.height()), self.image)
         p.end()
@@ -206,7 +206,7 @@ class WaveformView(QWidget):
         self.span: WaveformWindow | None = None
         self.cursor_ms: int | None = None
         self.setMinimumSize(200, 80)
-        self.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Expanding)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
 
     def set_wave(self, wave: Waveform | None) -> None:
         self.wave = wave
@@ -235,17 +235,17 @@ class WaveformView(QWidget):
     def paintEvent(self, _event) -> None:
         p = QPainter(self)
         pal = self.palette()
-        p.fillRect(self.rect(), pal.color(QPalette.Base))
+        p.fillRect(self.rect(), pal.color(QPalette.ColorRole.Base))
         if self.span is not None:
             x0, x1 = self.x_of(self.span.cue_start_ms), self.x_of(self.span.cue_end_ms)
-            span = QColor(pal.color(QPalette.Highlight))
+            span = QColor(pal.color(QPalette.ColorRole.Highlight))
             span.setAlpha(70)
             p.fillRect(QRectF(x0, 0, max(1.0, x1 - x0), self.height()), span)
         shown = self.shown_samples()
         if shown is not None and self.wave is not None and shown[1] > shown[0]:
             lo, hi = peaks(self.wave.samples[shown[0]:shown[1]], self.width())
             mid, half = self.height() / 2, self.height() / 2 - 2
-            p.setPen(pal.color(QPalette.Text))
+            p.setPen(pal.color(QPalette.ColorRole.Text))
             for x in range(len(lo)):
                 p.drawLine(x, int(mid - hi[x] * half), x, int(mid - lo[x] * half))
         if self.cursor_ms is not None and self.span is not None:
@@ -265,13 +265,13 @@ class MediaDock(QDockWidget):
         box = QVBoxLayout(body)
         box.setContentsMargins(2, 2, 2, 2)
         self.label = QLabel("")
-        self.label.setTextFormat(Qt.PlainText)  # file names and errors are untrusted text
+        self.label.setTextFormat(Qt.TextFormat.PlainText)  # file names and errors are untrusted text
         self.label.setWordWrap(True)
         self.stack = QStackedWidget(body)
         self.message = QLabel("")
-        self.message.setTextFormat(Qt.PlainText)
+        self.message.setTextFormat(Qt.TextFormat.PlainText)
         self.message.setWordWrap(True)
-        self.message.setAlignment(Qt.AlignCenter)
+        self.message.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.frame_view = FrameView(self.stack)
         self.wave_view = WaveformView(self.stack)
         for w in (self.message, self.frame_view, self.wave_view):

@@ -1,6 +1,6 @@
 """The window's media: which file plays beside the review, the play keys, follow playback.
 
-A mixin for MainWindow.  The media file of a subtitle file is, in order: the
+``WindowMedia`` is owned by MainWindow.  The media file of a subtitle file is, in order: the
 one given (File › Open Media…, ``subcase FILE --media PATH``), the one
 remembered for it (settings, autosave), the same-stem file beside it.  What is
 remembered is the media's path, name and fingerprint, in the settings and the
@@ -11,14 +11,20 @@ or the edit log.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Protocol
 
-from PySide6.QtCore import QItemSelectionModel, QThreadPool, Qt, QTimer
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QDoubleSpinBox, QFileDialog, QFormLayout
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, QThreadPool, Qt, QTimer, SignalInstance
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QDoubleSpinBox, QFileDialog, QFormLayout, QMainWindow, \
+    QStatusBar, QWidget
 
-from subcase.media import MEDIA_SUFFIXES, MediaRef, cue_at, play_span, strip_window
+from subcase.media import MEDIA_SUFFIXES, MediaRef, Waveform, cue_at, play_span, strip_window
+from subcase.review import ReviewSession
+from subcase.subtitles import Document
 
-from .cue_view import COL_TEXT
+from .cue_view import COL_TEXT, CueView
 from .media import INSTALL_HINT, MediaController, MediaDock, multimedia_problem
+from .settings import Settings
 from .workers import MediaProbeTask, WaveformTask
 
 # Arrow keys held down move many cues a second: seek once they pause.
@@ -30,7 +36,7 @@ def media_filter() -> str:
 
 
 class LeadDialog(QDialog):
-    def __init__(self, lead_in_ms: int, lead_out_ms: int, parent=None):
+    def __init__(self, lead_in_ms: int, lead_out_ms: int, parent: QWidget | None = None):
         super().__init__(parent)
         self.setWindowTitle("Lead-in and Lead-out")
         form = QFormLayout(self)
@@ -43,36 +49,67 @@ class LeadDialog(QDialog):
             box.setValue(value / 1000)
         form.addRow("Play from before the cue's start:", self.lead_in)
         form.addRow("Play on after the cue's end:", self.lead_out)
-        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
 
 
-class MediaMixin:
+class MediaWindow(Protocol):
+    """What the media controller reads and tells of the window: the open review and two signals."""
+
+    @property
+    def session(self) -> ReviewSession | None: ...
+
+    @property
+    def doc(self) -> Document | None: ...
+
+    @property
+    def busy(self) -> bool: ...
+
+    @property
+    def media_opened(self) -> SignalInstance: ...
+
+    @property
+    def media_failed(self) -> SignalInstance: ...
+
+    last_error: str
+
+    def notify(self, title: str, text: str, error: bool = False) -> None: ...
+
+
+class WindowMedia:
     """``media`` (a MediaController, None without the extra), ``media_dock``, ``media_ref``."""
 
-    def _init_media(self) -> None:
+    def __init__(self, window: MediaWindow, parent: QMainWindow, settings: Settings, view: CueView,
+                 status_bar: QStatusBar):
+        self.window = window
+        self.parent = parent  # the dock's window and the dialogs' parent
+        self.settings = settings
+        self.view = view
+        self.status_bar = status_bar
+        self.play_actions: list[QAction] = []      # enabled while media is ready (``set_actions``)
+        self.open_action: QAction | None = None
         self.media_problem = multimedia_problem()
         self.media: MediaController | None = None
         self.media_ref: MediaRef | None = None
         self.media_has_video = False
-        self.media_wave = None
+        self.media_wave: Waveform | None = None
         self.pending_media: Path | None = None   # --media PATH, for the next file opened
         self._media_named = False
-        self._media_tasks: list = []             # running workers (kept alive until done)
+        self._media_tasks: list[MediaProbeTask | WaveformTask] = []             # running workers (kept alive until done)
         self._probe_serial = 0
         self._follow_guard = False
-        self.media_dock = MediaDock(self)
-        self.addDockWidget(Qt.RightDockWidgetArea, self.media_dock)
-        self._show_frame_timer = QTimer(self)
+        self.media_dock = MediaDock(parent)
+        parent.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.media_dock)
+        self._show_frame_timer = QTimer(parent)
         self._show_frame_timer.setSingleShot(True)
         self._show_frame_timer.setInterval(SHOW_FRAME_DELAY_MS)
         self._show_frame_timer.timeout.connect(self._show_current_cue)
         if self.media_problem:
             self.media_dock.show_message(self.media_problem)
         else:
-            self.media = MediaController(self)
+            self.media = MediaController(parent)
             self.media.opened.connect(self._on_media_opened)
             self.media.failed.connect(self._on_media_failed)
             self.media.frame.connect(self.media_dock.frame_view.set_image)
@@ -80,15 +117,19 @@ class MediaMixin:
             self.media.stopped.connect(lambda _pos: self._update_media_actions())
             self.media_dock.show_message("No media open.\nFile \u203a Open Media\u2026 picks a video or audio file.")
         self.view.selectionModel().currentRowChanged.connect(self._media_row_changed)
-        self.casing_finished.connect(self._open_session_media)
+
+    def set_actions(self, play: list[QAction], open_media: QAction) -> None:
+        """The window's play actions and Open Media, made after this controller."""
+        self.play_actions, self.open_action = play, open_media
+        self._update_media_actions()
 
     # ------------------------------------------------------------------ choosing the file
     def open_media_dialog(self) -> None:
         if self.media is None:
-            self.notify("Media", self.media_problem or "")
+            self.window.notify("Media", self.media_problem or "")
             return
-        start = str(self.doc.path.parent) if self.doc is not None and self.doc.path else ""
-        name, _ = QFileDialog.getOpenFileName(self, "Open Media", start, media_filter())
+        start = str(self.window.doc.path.parent) if self.window.doc is not None and self.window.doc.path else ""
+        name, _ = QFileDialog.getOpenFileName(self.parent, "Open Media", start, media_filter())
         if name:
             self.open_media(Path(name))
 
@@ -97,9 +138,9 @@ class MediaMixin:
         ``path`` if given, else ``remembered``, else the same-stem file."""
         if self.media is None:
             if path is not None:
-                self.notify("Media", self.media_problem or "", error=True)
+                self.window.notify("Media", self.media_problem or "", error=True)
             return
-        source = self.session.source if self.session is not None else None
+        source = self.window.session.source if self.window.session is not None else None
         # a file the user named gets a dialog if it fails; one found by itself only the pane and status bar
         self._media_named = path is not None
         self._probe_serial += 1
@@ -114,12 +155,12 @@ class MediaMixin:
         self._media_tasks = [t for t in self._media_tasks if not t.done.is_set()] + [task]
         QThreadPool.globalInstance().start(task)
 
-    def _open_session_media(self) -> None:
+    def open_session_media(self) -> None:
         """A subtitle file was opened: its media, as given, remembered or beside it."""
-        if self.session is None:
+        if self.window.session is None:
             return
         explicit, self.pending_media = self.pending_media, None
-        remembered = None if explicit is not None else self.settings.media_for(self.session.source)
+        remembered = None if explicit is not None else self.settings.media_for(self.window.session.source)
         self.open_media(explicit, remembered)
 
     def _on_media_found(self, serial: int, ref: MediaRef) -> None:
@@ -131,8 +172,8 @@ class MediaMixin:
         self.media_dock.show_message(f"Opening {ref.name}\u2026")
         self.media_dock.label.setText(ref.name)
         self.media.open(ref.path)
-        if self.session is not None:
-            self.settings.set_media_for(self.session.source, ref)
+        if self.window.session is not None:
+            self.settings.set_media_for(self.window.session.source, ref)
         self._update_media_actions()
 
     def _on_media_none(self, serial: int) -> None:
@@ -166,18 +207,18 @@ class MediaMixin:
             if ref is not None:
                 task = WaveformTask(ref.path)
                 task.signals.ready.connect(lambda w, path=ref.path: self._on_wave(path, w))
-                task.signals.failed.connect(lambda msg: self.statusBar().showMessage(
+                task.signals.failed.connect(lambda msg: self.status_bar.showMessage(
                     f"No waveform: {msg.splitlines()[0]}", 8000))
                 self._start_media_task(task)
         name = ref.name if ref is not None else "media"
-        last = self.doc.cues[-1].end_ms if self.doc is not None and self.doc.cues else 0
+        last = self.window.doc.cues[-1].end_ms if self.window.doc is not None and self.window.doc.cues else 0
         short = (f"; it ends at {duration_ms / 1000:.1f} s, before the last cue ({last / 1000:.1f} s)"
                  if duration_ms and last > duration_ms else "")
         self.media_dock.label.setText(f"{name} \u2014 {duration_ms / 1000:.1f} s{short}")
-        self.statusBar().showMessage(f"Media: {name}{short}", 8000)
+        self.status_bar.showMessage(f"Media: {name}{short}", 8000)
         self._update_media_actions()
         self._show_current_cue()
-        self.media_opened.emit(name)
+        self.window.media_opened.emit(name)
 
     def _on_wave(self, path: Path, wave) -> None:
         if self.media_ref is None or self.media_ref.path != path:
@@ -192,76 +233,87 @@ class MediaMixin:
         if self.media is not None:
             self.media.close()
         self.media_ref, self.media_has_video, self.media_wave = None, False, None
-        if ref is not None and self.session is not None:
-            self.settings.set_media_for(self.session.source, None)
+        if ref is not None and self.window.session is not None:
+            self.settings.set_media_for(self.window.session.source, None)
         text = f"The media cannot be played, the review goes on without it.\n{message.strip()}"
         self.media_dock.show_message(text)
         self.media_dock.label.setText("")
         if self._media_named:
-            self.notify("Cannot open media", text, error=True)
+            self.window.notify("Cannot open media", text, error=True)
         else:
-            self.last_error = text
-            self.statusBar().showMessage(text.replace("\n", " "), 15000)
+            self.window.last_error = text
+            self.status_bar.showMessage(text.replace("\n", " "), 15000)
         self._update_media_actions()
-        self.media_failed.emit(message)
+        self.window.media_failed.emit(message)
 
     # ------------------------------------------------------------------ playing
     def _cue_times(self) -> tuple[list[int], list[int]]:
-        cues = self.doc.cues if self.doc is not None else []
+        cues = self.window.doc.cues if self.window.doc is not None else []
         return [c.start_ms for c in cues], [c.end_ms for c in cues]
 
     def _current_row(self) -> int | None:
-        if self.session is None:
+        if self.window.session is None:
             return None
-        if self.session.state.current is not None:
-            return self.session.state.current[0]
+        if self.window.session.state.current is not None:
+            return self.window.session.state.current[0]
         row = self.view.currentIndex().row()
         return row if row >= 0 else None
 
     def media_ready(self) -> bool:
-        return self.media is not None and self.media.ready and self.doc is not None
+        return self._ready() is not None
+
+    def _ready(self) -> tuple[MediaController, Document] | None:
+        """The player and the document, when media is loaded beside an open file."""
+        media, doc = self.media, self.window.doc
+        return (media, doc) if media is not None and media.ready and doc is not None else None
 
     def play_cue(self, row: int | None = None) -> bool:
         """Play the cue (the current one by default) from its start to its end, with the lead-in and lead-out.
         Pressed again while playing, it stops."""
-        if not self.media_ready():
+        ready = self._ready()
+        if ready is None:
             self._say_no_media()
             return False
-        if self.media.playing and row is None:
-            self.media.stop()
+        media, doc = ready
+        if media.playing and row is None:
+            media.stop()
             return False
         row = self._current_row() if row is None else row
         if row is None:
             return False
-        cue = self.doc.cues[row]
+        cue = doc.cues[row]
         span = play_span(cue.start_ms, cue.end_ms, self.settings.lead_in_ms, self.settings.lead_out_ms,
-                         self.media.duration_ms or None)
+                         media.duration_ms or None)
         if span.empty:
-            self.statusBar().showMessage(
-                f"Cue {row + 1} starts after the media ends ({self.media.duration_ms / 1000:.1f} s)", 8000)
+            self.status_bar.showMessage(
+                f"Cue {row + 1} starts after the media ends ({media.duration_ms / 1000:.1f} s)", 8000)
             return False
-        self.media.play_span(span)
+        media.play_span(span)
         self._update_media_actions()
         return True
 
     def replay(self) -> bool:
-        if not self.media_ready():
+        ready = self._ready()
+        if ready is None:
             self._say_no_media()
             return False
-        if self.media.last_span is None:
+        media = ready[0]
+        if media.last_span is None:
             return self.play_cue()
-        self.media.play_span(self.media.last_span)
+        media.play_span(media.last_span)
         return True
 
     def play_on(self) -> bool:
         """Play from the current cue's start (less the lead-in) on, until stopped."""
-        if not self.media_ready():
+        ready = self._ready()
+        if ready is None:
             self._say_no_media()
             return False
+        media, doc = ready
         row = self._current_row()
         if row is None:
             return False
-        self.media.play_on(max(0, self.doc.cues[row].start_ms - self.settings.lead_in_ms))
+        media.play_on(max(0, doc.cues[row].start_ms - self.settings.lead_in_ms))
         self._update_media_actions()
         return True
 
@@ -271,17 +323,17 @@ class MediaMixin:
 
     def _say_no_media(self) -> None:
         text = self.media_problem or "No media open: File \u203a Open Media\u2026"
-        self.statusBar().showMessage(text, 8000)
+        self.status_bar.showMessage(text, 8000)
 
     def _after_next(self) -> None:
         """N: play the cue of the flagged word reached, when the user turned that on."""
-        if self.settings.play_at_flagged and self.media_ready() and self.session is not None \
-                and self.session.state.current is not None:
-            self.play_cue(self.session.state.current[0])
+        if self.settings.play_at_flagged and self.media_ready() and self.window.session is not None \
+                and self.window.session.state.current is not None:
+            self.play_cue(self.window.session.state.current[0])
 
     def _on_media_position(self, ms: int) -> None:
         self.media_dock.wave_view.set_cursor(ms)
-        if not self.settings.follow_playback or self.doc is None:
+        if not self.settings.follow_playback or self.window.doc is None:
             return
         starts, ends = self._cue_times()
         row = cue_at(starts, ends, ms)
@@ -291,13 +343,13 @@ class MediaMixin:
         try:
             index = self.view.cue_model.index(row, COL_TEXT)
             self.view.selectionModel().setCurrentIndex(
-                index, QItemSelectionModel.ClearAndSelect | QItemSelectionModel.Rows)
+                index, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)
             self.view.scrollTo(index)
         finally:
             self._follow_guard = False
 
     # ------------------------------------------------------------------ the pane follows the cue
-    def _media_row_changed(self, current, _previous) -> None:
+    def _media_row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         if self._follow_guard or self.media is None:
             if self._follow_guard and self.media_wave is not None:
                 self._show_wave_window(current.row())
@@ -306,22 +358,22 @@ class MediaMixin:
 
     def _show_current_cue(self) -> None:
         row = self._current_row()
-        if row is None or self.doc is None or not self.doc.cues or self.media is None or not self.media.ready:
+        if row is None or self.window.doc is None or not self.window.doc.cues or self.media is None or not self.media.ready:
             return
         if not self.media.playing:
-            self.media.show_at(self.doc.cues[row].start_ms)
+            self.media.show_at(self.window.doc.cues[row].start_ms)
         self._show_wave_window(row)
 
     def _show_wave_window(self, row: int) -> None:
-        if self.media_wave is None or self.doc is None or not (0 <= row < len(self.doc.cues)):
+        if self.media_wave is None or self.window.doc is None or not (0 <= row < len(self.window.doc.cues)):
             return
         starts, ends = self._cue_times()
         self.media_dock.wave_view.set_span(strip_window(starts, ends, row))
 
     # ------------------------------------------------------------------ settings
     def lead_dialog(self) -> LeadDialog:
-        dialog = LeadDialog(self.settings.lead_in_ms, self.settings.lead_out_ms, self)
-        dialog.setAttribute(Qt.WA_DeleteOnClose)
+        dialog = LeadDialog(self.settings.lead_in_ms, self.settings.lead_out_ms, self.parent)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
 
         def apply() -> None:
             self.settings.lead_in_ms = round(dialog.lead_in.value() * 1000)
@@ -332,13 +384,13 @@ class MediaMixin:
         return dialog
 
     def _update_media_actions(self) -> None:
-        if not hasattr(self, "act_play_cue"):
+        if self.open_action is None:
             return
-        ready = self.media is not None and self.media.ready and self.session is not None
-        for a in (self.act_play_cue, self.act_replay, self.act_play_on, self.act_stop_media):
+        ready = self.media is not None and self.media.ready and self.window.session is not None
+        for a in self.play_actions:
             a.setEnabled(ready)
         # without the extra it stays enabled: choosing it says how to add the extra
-        self.act_open_media.setEnabled(self.media is None or not self.busy)
+        self.open_action.setEnabled(self.media is None or not self.window.busy)
 
 
-__all__ = ["MediaMixin", "INSTALL_HINT"]
+__all__ = ["WindowMedia", "INSTALL_HINT"]

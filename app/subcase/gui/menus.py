@@ -1,31 +1,95 @@
 """The window's actions and their shortcuts, the menu bar and the toolbar.
 
-A mixin for MainWindow: the action slots are the window's own methods (from
-the file handling and review command mixins and MainWindow itself).
+``Menus`` is owned by MainWindow.  The action slots are the window's own
+methods (``MenusWindow``) and those of its other controllers (saving, drops,
+media, review commands), passed in explicitly.
 """
 
 from __future__ import annotations
 
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable, Iterable, Protocol, Sequence
+
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import QDoubleSpinBox, QLabel, QToolBar
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QUndoStack
+from PySide6.QtWidgets import QDockWidget, QDoubleSpinBox, QLabel, QMainWindow, QMenu, QToolBar
 
 from subcase.casing import TAG_NAMES, Tag
+from subcase.review import ReviewSession
 
-from .settings import MODES, STYLES, THEMES
+from .cue_view import CueView
+from .drops import Drops
+from .find_bar import FindBar
+from .media_window import WindowMedia
+from .review_commands import ReviewCommands
+from .saving import Saving
+from .settings import MODES, STYLES, THEMES, Settings
+
+if TYPE_CHECKING:
+    from subcase.review.profile_apply import ProfileApplication
+
+# A shortcut: a key sequence as text ("Ctrl+B") or one of Qt's standard keys.
+Shortcut = str | QKeySequence.StandardKey
 
 
-class MenusMixin:
-    """Builds ``act_*``, the menus and the toolbar; ``_update_actions`` enables what applies now."""
+class MenusWindow(Protocol):
+    """The window's slots behind the actions, and what decides which actions apply now."""
 
-    def _action(self, text: str, slot, shortcuts=(), review: bool = False, tip: str = "") -> QAction:
-        a = QAction(text, self)
+    @property
+    def session(self) -> ReviewSession | None: ...
+
+    @property
+    def busy(self) -> bool: ...
+
+    @property
+    def profile_app(self) -> ProfileApplication | None: ...
+
+    def open_dialog(self) -> None: ...
+    def open_file(self, path: Path) -> bool: ...
+    def cancel_casing(self) -> None: ...
+    def close(self) -> bool: ...
+    def nudge_threshold(self, delta: float) -> None: ...
+    def reset_threshold(self) -> None: ...
+    def apply_font_size(self, size: int, save: bool = False) -> None: ...
+    def set_theme(self, name: str) -> None: ...
+    def set_show_tags(self, on: bool) -> None: ...
+    def reading_limits_dialog(self) -> object: ...
+    def show_shortcuts(self) -> object: ...
+    def show_about(self) -> object: ...
+
+
+class Menus:
+    """Builds ``act_*``, the menus and the toolbar; ``update_actions`` enables what applies now."""
+
+    def __init__(self, window: MenusWindow, parent: QMainWindow, settings: Settings, undo_stack: QUndoStack,
+                 view: CueView, find_bar: FindBar, details: QDockWidget, threshold_spin: QDoubleSpinBox,
+                 saving: Saving, drops: Drops, playback: WindowMedia, commands: ReviewCommands):
+        self.window = window
+        self.parent = parent  # the actions' owner; its menu bar and toolbar
+        self.settings = settings
+        self.undo_stack = undo_stack
+        self.view = view
+        self.find_bar = find_bar
+        self.details = details
+        self.threshold_spin = threshold_spin  # the window's threshold, shown in the toolbar
+        self.saving = saving
+        self.drops = drops
+        self.playback = playback
+        self.commands = commands
+        self._make_actions()
+        self._make_menus()
+        self._make_toolbar()
+
+    def _action(self, text: str, slot: Callable[[], object], shortcuts: Sequence[Shortcut] = (),
+                review: bool = False, tip: str = "") -> QAction:
+        a = QAction(text, self.parent)
         if shortcuts:
             a.setShortcuts([QKeySequence(s) for s in shortcuts])
         if review:
             # Single-key review shortcuts live on the cue view only, so typing
             # in the find bar or a dialog never triggers them.
-            a.setShortcutContext(Qt.WidgetWithChildrenShortcut)
+            a.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             self.view.addAction(a)
         if tip:
             a.setStatusTip(tip)
@@ -34,77 +98,78 @@ class MenusMixin:
 
     def _make_actions(self) -> None:
         A = self._action
-        self.act_open = A("&Open\u2026", self.open_dialog, [QKeySequence.Open])
-        self.act_save = A("&Save", self.save, [QKeySequence.Save])
-        self.act_save_as = A("Save &As\u2026", self.save_as_dialog, ["Ctrl+Shift+S"])
-        self.act_batch = A("&Batch Convert\u2026", self.batch_dialog_from_picker, ["Ctrl+B"])
-        self.act_cancel = A("&Cancel Casing", self.cancel_casing, ["Esc"])
-        self.act_quit = A("&Quit", self.close, ["Ctrl+Q"])
-        self.act_undo = self.undo_stack.createUndoAction(self, "&Undo")
-        self.act_undo.setShortcuts([QKeySequence.Undo])
-        self.act_redo = self.undo_stack.createRedoAction(self, "&Redo")
+        self.act_open = A("&Open\u2026", self.window.open_dialog, [QKeySequence.StandardKey.Open])
+        self.act_save = A("&Save", self.saving.save, [QKeySequence.StandardKey.Save])
+        self.act_save_as = A("Save &As\u2026", self.saving.save_as_dialog, ["Ctrl+Shift+S"])
+        self.act_batch = A("&Batch Convert\u2026", self.drops.batch_dialog_from_picker, ["Ctrl+B"])
+        self.act_cancel = A("&Cancel Casing", self.window.cancel_casing, ["Esc"])
+        self.act_quit = A("&Quit", self.window.close, ["Ctrl+Q"])
+        self.act_undo = self.undo_stack.createUndoAction(self.parent, "&Undo")
+        self.act_undo.setShortcuts([QKeySequence(QKeySequence.StandardKey.Undo)])
+        self.act_redo = self.undo_stack.createRedoAction(self.parent, "&Redo")
         self.act_redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
-        self.act_find = A("&Find\u2026", self.find_bar.open_bar, [QKeySequence.Find])
+        self.act_find = A("&Find\u2026", self.find_bar.open_bar, [QKeySequence.StandardKey.Find])
         self.act_find_next = A("Find &Next", lambda: self.find_bar.find_next(), ["F3"])
         self.act_find_prev = A("Find &Previous", lambda: self.find_bar.find_next(backwards=True), ["Shift+F3"])
-        self.act_edit_text = A("&Edit Cue Text\u2026", self.edit_cue_text_dialog, ["F2"], review=True)
+        self.act_edit_text = A("&Edit Cue Text\u2026", self.commands.edit_cue_text_dialog, ["F2"], review=True)
 
-        self.act_next = A("&Next Word to Review", self.next_to_review, ["N", "Ctrl+Down"], review=True)
-        self.act_prev = A("&Previous Word to Review", self.prev_to_review, ["P", "Ctrl+Up"], review=True)
-        self.act_next_word = A("Next &Word", lambda: self.step_word(1), ["Right"], review=True)
-        self.act_prev_word = A("Previous W&ord", lambda: self.step_word(-1), ["Left"], review=True)
-        self.act_tag = {}
+        self.act_next = A("&Next Word to Review", self.commands.next_to_review, ["N", "Ctrl+Down"], review=True)
+        self.act_prev = A("&Previous Word to Review", self.commands.prev_to_review, ["P", "Ctrl+Up"], review=True)
+        self.act_next_word = A("Next &Word", lambda: self.commands.step_word(1), ["Right"], review=True)
+        self.act_prev_word = A("Previous W&ord", lambda: self.commands.step_word(-1), ["Left"], review=True)
+        self.act_tag: dict[Tag, QAction] = {}
         for tag, key in ((Tag.L, "L"), (Tag.T, "T"), (Tag.U, "U"), (Tag.M, "M")):
-            self.act_tag[tag] = A(f"Set {TAG_NAMES[tag]}", lambda t=tag: self.set_tag(t), [key], review=True)
-        self.act_cycle = A("&Cycle Tag", self.cycle_tag, ["Space"], review=True)
-        self.act_model_form = A("Take the &Model's Form", self.take_model_form, ["Y"], review=True,
+            self.act_tag[tag] = A(f"Set {TAG_NAMES[tag]}", partial(self.commands.set_tag, tag), [key], review=True)
+        self.act_cycle = A("&Cycle Tag", self.commands.cycle_tag, ["Space"], review=True)
+        self.act_model_form = A("Take the &Model's Form", self.commands.take_model_form, ["Y"], review=True,
                                 tip="Write the word as the model would (where the input's casing was kept)")
-        self.act_accept = A("&Accept Word", self.accept_word, ["Return", "Enter"], review=True)
-        self.act_accept_cue = A("Accept &Rest of Cue", self.accept_cue, ["Ctrl+Return", "Ctrl+Enter"], review=True)
-        self.act_alternatives = A("Show &Alternatives", self.show_alternatives_for_current, ["A"], review=True)
-        self.act_threshold_down = A("Lower Threshold", lambda: self.nudge_threshold(-0.05), ["["])
-        self.act_threshold_up = A("Raise Threshold", lambda: self.nudge_threshold(0.05), ["]"])
-        self.act_threshold_reset = A("Model's Default Threshold", self.reset_threshold, [])
+        self.act_accept = A("&Accept Word", self.commands.accept_word, ["Return", "Enter"], review=True)
+        self.act_accept_cue = A("Accept &Rest of Cue", self.commands.accept_cue, ["Ctrl+Return", "Ctrl+Enter"], review=True)
+        self.act_alternatives = A("Show &Alternatives", self.commands.show_alternatives_for_current, ["A"], review=True)
+        self.act_threshold_down = A("Lower Threshold", lambda: self.window.nudge_threshold(-0.05), ["["])
+        self.act_threshold_up = A("Raise Threshold", lambda: self.window.nudge_threshold(0.05), ["]"])
+        self.act_threshold_reset = A("Model's Default Threshold", self.window.reset_threshold, [])
 
         # The mode applies to the open file too (re-cased in a worker, one undo step) and to the next ones.
-        self.mode_group, self.act_modes = self._choices(MODES, self.settings.mode, self.change_mode)
+        self.mode_group, self.act_modes = self._choices(MODES, self.settings.mode, self.commands.change_mode)
 
         # House style (casing/housestyle.py): what the editor proposes for the next file opened;
         # within a file, the first fix in a category sets its style anyway.
-        self.style_groups, self.act_styles = {}, {}
+        self.style_groups: dict[str, QActionGroup] = {}
+        self.act_styles: dict[str, dict[str, QAction]] = {}
         for category in ("sound-cues", "speaker-labels"):
             self.style_groups[category], self.act_styles[category] = self._choices(
                 STYLES, self.settings.house_style(category),
-                lambda s, c=category: self.settings.set_house_style(c, s))
-        self.act_learning = QAction("&Learn from My Fixes", self, checkable=True)
+                partial(self.settings.set_house_style, category))
+        self.act_learning = QAction("&Learn from My Fixes", self.parent, checkable=True)
         self.act_learning.setChecked(self.settings.learning)
         self.act_learning.setToolTip("Re-case unreviewed words from each fix you make (next file opened)")
         self.act_learning.toggled.connect(lambda on: setattr(self.settings, "learning", on))
         # Profiles (review/profile.py): chosen for the next file opened; the open file's one is shown.
-        self.act_import_terms = A("Import &Terms\u2026", self.import_terms_dialog,
+        self.act_import_terms = A("Import &Terms\u2026", self.commands.import_terms_dialog,
                                   tip="Add a list of names and terms (one per line, a CCExtractor capitalisation "
                                       "file or a Subtitle Edit names XML) to the profile")
         # Style-guide presets (casing/housestyle.py): set both house-style categories at once.
         from subcase.casing.housestyle import PRESETS
-        self.act_presets = {}
+        self.act_presets: dict[str, QAction] = {}
         for key, preset in PRESETS.items():
-            a = A(preset.title, lambda _c=False, key=key: self.choose_style_preset(key),
+            a = A(preset.title, partial(self.choose_style_preset, key),
                   tip=f"{preset.rule} ({preset.source})")
             self.act_presets[key] = a
-        self.act_new_profile = A("&New Profile from This File\u2026", self.new_profile_dialog,
+        self.act_new_profile = A("&New Profile from This File\u2026", self.commands.new_profile_dialog,
                                  tip="Start a profile with what you teach in this file; it learns from every file "
                                      "you open with it and save")
-        self.act_profile_contents = A("Profile &Contents\u2026", self.show_profile_dialog,
+        self.act_profile_contents = A("Profile &Contents\u2026", self.commands.show_profile_dialog,
                                       tip="What the open file's profile holds and changed here; remove a wrong entry")
 
-        self.act_bigger = A("&Larger Text", lambda: self.apply_font_size(self.settings.font_size + 1, save=True),
-                            [QKeySequence.ZoomIn, "Ctrl+="])
-        self.act_smaller = A("&Smaller Text", lambda: self.apply_font_size(self.settings.font_size - 1, save=True),
-                             [QKeySequence.ZoomOut])
+        self.act_bigger = A("&Larger Text", lambda: self.window.apply_font_size(self.settings.font_size + 1, save=True),
+                            [QKeySequence.StandardKey.ZoomIn, "Ctrl+="])
+        self.act_smaller = A("&Smaller Text", lambda: self.window.apply_font_size(self.settings.font_size - 1, save=True),
+                             [QKeySequence.StandardKey.ZoomOut])
         self.theme_group, self.act_themes = self._choices(THEMES, self.settings.theme,
-                                                          lambda t: self.set_theme(t))
+                                                          lambda t: self.window.set_theme(t))
 
-        self.act_show_tags = A("Show All &Tags", lambda: self.set_show_tags(self.act_show_tags.isChecked()),
+        self.act_show_tags = A("Show All &Tags", lambda: self.window.set_show_tags(self.act_show_tags.isChecked()),
                                ["Ctrl+G"], tip="Tag and probability above every word")
         self.act_show_tags.setCheckable(True)
         self.act_show_tags.setChecked(self.settings.show_tags)
@@ -112,20 +177,20 @@ class MenusMixin:
         self.act_details.setText("Word &Details")
         self.act_details.setShortcut(QKeySequence("Ctrl+I"))
         self.act_details.setStatusTip("The current word's tag, alternatives and why it is flagged")
-        self.act_limits = A("&Reading Limits\u2026", self.reading_limits_dialog,
+        self.act_limits = A("&Reading Limits\u2026", self.window.reading_limits_dialog,
                             tip="Characters per line and per second past which the figures warn")
 
         # Media (gui/media_window.py).  K, R and O are free single keys on the cue view, like the review keys;
         # K is the play/pause key of most video editors.
-        self.act_open_media = A("Open &Media\u2026", self.open_media_dialog, ["Ctrl+Shift+O"],
+        self.act_open_media = A("Open &Media\u2026", self.playback.open_media_dialog, ["Ctrl+Shift+O"],
                                 tip="Play a video or audio file beside the review")
-        self.act_play_cue = A("&Play Cue", self.play_cue, ["K"], review=True,
+        self.act_play_cue = A("&Play Cue", self.playback.play_cue, ["K"], review=True,
                               tip="Play the current cue from its start to its end, with the lead-in and lead-out; "
                                   "again to stop")
-        self.act_replay = A("&Replay", self.replay, ["R"], review=True, tip="Play the last cue played again")
-        self.act_play_on = A("Play &On from Cue", self.play_on, ["O"], review=True,
+        self.act_replay = A("&Replay", self.playback.replay, ["R"], review=True, tip="Play the last cue played again")
+        self.act_play_on = A("Play &On from Cue", self.playback.play_on, ["O"], review=True,
                              tip="Play from the current cue on, until stopped (K)")
-        self.act_stop_media = A("&Stop", self.stop_media, ["Shift+K"], review=True)
+        self.act_stop_media = A("&Stop", self.playback.stop_media, ["Shift+K"], review=True)
         self.act_follow = A("&Follow Playback", lambda: setattr(self.settings, "follow_playback",
                                                                  self.act_follow.isChecked()),
                             ["Ctrl+Shift+F"], tip="Select the cue being played")
@@ -136,19 +201,21 @@ class MenusMixin:
                                   tip="N plays the cue of each word to review it reaches")
         self.act_play_flagged.setCheckable(True)
         self.act_play_flagged.setChecked(self.settings.play_at_flagged)
-        self.act_lead = A("&Lead-in and Lead-out\u2026", self.lead_dialog,
+        self.act_lead = A("&Lead-in and Lead-out\u2026", self.playback.lead_dialog,
                           tip="How much before a cue's start and after its end Play Cue plays")
-        self.act_media_pane = self.media_dock.toggleViewAction()
+        self.act_media_pane = self.playback.media_dock.toggleViewAction()
         self.act_media_pane.setText("Media &Pane")
         self.act_media_pane.setShortcut(QKeySequence("Ctrl+Shift+M"))
-        self.act_media_hint = QAction(self.media_problem or "", self)
+        self.act_media_hint = QAction(self.playback.media_problem or "", self.parent)
         self.act_media_hint.setEnabled(False)
-        self.act_next.triggered.connect(lambda _c=False: self._after_next())
+        self.act_next.triggered.connect(lambda _c=False: self.playback._after_next())
+        self.playback.set_actions([self.act_play_cue, self.act_replay, self.act_play_on, self.act_stop_media],
+                                  self.act_open_media)
 
-        self.act_help = A("&Keyboard Shortcuts", self.show_shortcuts, ["F1"])
-        self.act_about = A("&About subcase", self.show_about)
+        self.act_help = A("&Keyboard Shortcuts", self.window.show_shortcuts, ["F1"])
+        self.act_about = A("&About subcase", self.window.show_about)
         for a in (self.act_undo, self.act_redo):
-            self.addAction(a)
+            self.parent.addAction(a)
 
     def choose_style_preset(self, key: str) -> None:
         """A style guide's house style for the next file opened and the batches; the per-category menus follow."""
@@ -158,7 +225,14 @@ class MenusMixin:
             self.settings.set_house_style(category.value, style.value)
             self.act_styles[category.value][style.value].setChecked(True)
 
-    def _fill_profiles(self) -> None:
+    def fill_recent(self) -> None:
+        self.recent_menu.clear()
+        for p in self.settings.recent_files:
+            a = self.recent_menu.addAction(p.replace("&", "&&"))
+            a.triggered.connect(lambda _c=False, p=p: self.window.open_file(Path(p)))
+        self.recent_menu.setEnabled(bool(self.settings.recent_files))
+
+    def fill_profiles(self) -> None:
         """None, then every stored profile; the chosen one is checked."""
         from subcase.review.profiles import store as profile_store
 
@@ -175,12 +249,13 @@ class MenusMixin:
         self.profile_menu.addSeparator()
         self.profile_menu.addAction(self.act_new_profile)
 
-    def _choices(self, names, current: str, choose) -> tuple[QActionGroup, dict[str, QAction]]:
+    def _choices(self, names: Iterable[str], current: str,
+                 choose: Callable[[str], object]) -> tuple[QActionGroup, dict[str, QAction]]:
         """One checkable action per name, exclusive; picking one calls ``choose(name)``."""
-        group = QActionGroup(self)
+        group = QActionGroup(self.parent)
         actions = {}
         for name in names:
-            a = QAction(name.capitalize(), self, checkable=True)
+            a = QAction(name.capitalize(), self.parent, checkable=True)
             a.setChecked(name == current)
             a.triggered.connect(lambda _c=False, name=name: choose(name))
             group.addAction(a)
@@ -188,7 +263,7 @@ class MenusMixin:
         return group, actions
 
     @staticmethod
-    def _add_all(menu, actions) -> None:
+    def _add_all(menu: QMenu, actions: Iterable[QAction | None]) -> None:
         """Add ``actions`` in order; None stands for a separator."""
         for a in actions:
             if a is None:
@@ -198,12 +273,12 @@ class MenusMixin:
 
     def _make_menus(self) -> None:
         add = self._add_all
-        mb = self.menuBar()
+        mb = self.parent.menuBar()
         m = mb.addMenu("&File")
         m.addAction(self.act_open)
         self.recent_menu = m.addMenu("Open &Recent")
-        self.recent_menu.aboutToShow.connect(self._fill_recent)
-        self._fill_recent()
+        self.recent_menu.aboutToShow.connect(self.fill_recent)
+        self.fill_recent()
         m.addAction(self.act_open_media)
         add(m, (self.act_save, self.act_save_as, None, self.act_import_terms, None, self.act_batch, self.act_cancel,
                 None, self.act_quit))
@@ -220,22 +295,22 @@ class MenusMixin:
         add(m.addMenu("Style &Guide (next file opened)"), self.act_presets.values())
         m.addAction(self.act_learning)
         self.profile_menu = m.addMenu("P&rofile (next file opened)")
-        self.profile_menu.aboutToShow.connect(self._fill_profiles)
-        self._fill_profiles()
+        self.profile_menu.aboutToShow.connect(self.fill_profiles)
+        self.fill_profiles()
         m.addAction(self.act_profile_contents)
         m = mb.addMenu("&View")
         add(m, (self.act_details, self.act_show_tags, None, self.act_bigger, self.act_smaller, None,
                 self.act_limits))
         add(m.addMenu("&Theme"), self.act_themes.values())
         m = mb.addMenu("&Media")
-        if self.media_problem:  # the extra is missing: say how to add it, first thing in the menu
+        if self.playback.media_problem:  # the extra is missing: say how to add it, first thing in the menu
             add(m, (self.act_media_hint, None))
         add(m, (self.act_play_cue, self.act_replay, self.act_play_on, self.act_stop_media,
                 None, self.act_follow, self.act_play_flagged, self.act_lead, None, self.act_media_pane))
         add(mb.addMenu("&Help"), (self.act_help, self.act_about))
 
     def _make_toolbar(self) -> None:
-        tb = QToolBar("Review", self)
+        tb = QToolBar("Review", self.parent)
         tb.setObjectName("review-toolbar")
         for a, short in ((self.act_open, "Open"), (self.act_save, "Save"), (None, ""), (self.act_prev, "\u25c0 Prev"),
                          (self.act_next, "Next \u25b6"), (self.act_accept, "Accept"),
@@ -247,26 +322,19 @@ class MenusMixin:
             tb.addAction(a)
         tb.addSeparator()
         tb.addWidget(QLabel(" Review below: "))
-        self.threshold_spin = QDoubleSpinBox(tb)
-        self.threshold_spin.setRange(0.0, 1.0)
-        self.threshold_spin.setSingleStep(0.05)
-        self.threshold_spin.setDecimals(3)
-        self.threshold_spin.setToolTip("Words whose confidence is under this threshold are highlighted for review")
-        self.threshold_spin.setValue(self.settings.threshold if self.settings.threshold is not None else 0.9)
-        self.threshold_spin.valueChanged.connect(self._on_threshold_changed)
         tb.addWidget(self.threshold_spin)
-        self.addToolBar(tb)
+        self.parent.addToolBar(tb)
 
 
-    def _update_actions(self) -> None:
-        has_doc = self.session is not None and not self.busy
+    def update_actions(self) -> None:
+        has_doc = self.window.session is not None and not self.window.busy
         for a in (self.act_save, self.act_save_as, self.act_edit_text, self.act_next, self.act_prev,
                   self.act_next_word, self.act_prev_word, self.act_cycle, self.act_accept, self.act_accept_cue,
                   self.act_alternatives, *self.act_tag.values()):
             a.setEnabled(has_doc)
-        self.act_cancel.setEnabled(self.busy)
-        self.act_profile_contents.setEnabled(has_doc and getattr(self, "profile_app", None) is not None)
+        self.act_cancel.setEnabled(self.window.busy)
+        self.act_profile_contents.setEnabled(has_doc and self.window.profile_app is not None)
         self.act_new_profile.setEnabled(has_doc)
         self.find_bar.edit.setEnabled(self.view.cue_model.doc is not None)
-        self._update_media_actions()
+        self.playback._update_media_actions()
 

@@ -8,6 +8,7 @@ signals from a task it has since replaced or cancelled.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QThreadPool
 from PySide6.QtWidgets import QFileDialog, QMessageBox
@@ -18,6 +19,11 @@ from subcase.subtitles import FORMATS, Document
 
 from .workers import CaseResult, LoadAndCaseTask
 
+if TYPE_CHECKING:
+    from .window_parts import WindowParts as _Window
+else:
+    _Window = object
+
 
 def open_filter() -> str:
     """File dialog filters: all subtitle formats, each format, anything."""
@@ -26,7 +32,7 @@ def open_filter() -> str:
     return f"Subtitles ({every});;{each};;All files (*)"
 
 
-class OpeningMixin:
+class OpeningMixin(_Window):
     """Open dialog, recent files, the casing worker and what happens when it ends."""
 
     def open_dialog(self) -> None:
@@ -35,23 +41,17 @@ class OpeningMixin:
         if path:
             self.open_file(Path(path))
 
-    def _fill_recent(self) -> None:
-        self.recent_menu.clear()
-        for p in self.settings.recent_files:
-            a = self.recent_menu.addAction(p.replace("&", "&&"))
-            a.triggered.connect(lambda _c=False, p=p: self.open_file(Path(p)))
-        self.recent_menu.setEnabled(bool(self.settings.recent_files))
-
     def confirm_discard(self) -> bool:
         """True when it is fine to drop the current review (saved, or the user says so)."""
-        if not self.is_modified():
+        doc = self.doc
+        if not self.is_modified() or doc is None:  # modified means a file is open
             return True
-        answer = self.ask("Unsaved review", f"Save the changes to {self.doc.path.name if self.doc.path else 'the file'}?",
-                          QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel, QMessageBox.Save)
-        if answer == QMessageBox.Save:
-            return self.save()
-        if answer == QMessageBox.Discard:
-            self.discard_autosave()
+        answer = self.ask("Unsaved review", f"Save the changes to {doc.path.name if doc.path else 'the file'}?",
+                          QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Save)
+        if answer == QMessageBox.StandardButton.Save:
+            return self.saving.save()
+        if answer == QMessageBox.StandardButton.Discard:
+            self.autosaving.discard()
             return True
         return False
 
@@ -96,7 +96,7 @@ class OpeningMixin:
             self.task.cancel()
             self.statusBar().showMessage("Cancelling\u2026")
 
-    def _on_loaded(self, task, doc: Document) -> None:
+    def _on_loaded(self, task: LoadAndCaseTask, doc: Document) -> None:
         if task is not self.task:
             return
         # Show the cues right away, uncased and read-only, while the model runs.
@@ -124,7 +124,7 @@ class OpeningMixin:
         self.statusBar().showMessage("Casing cancelled", 5000)
         self.casing_cancelled.emit()
 
-    def _on_failed(self, task, message: str) -> None:
+    def _on_failed(self, task: LoadAndCaseTask, message: str) -> None:
         if task is not self.task:
             return
         self._end_task()
@@ -132,7 +132,7 @@ class OpeningMixin:
         self.notify("Cannot open file", f"{task.path}:\n{message}", error=True)
         self.casing_failed.emit(message)
 
-    def _on_cased(self, task, result: CaseResult) -> None:
+    def _on_cased(self, task: LoadAndCaseTask, result: CaseResult) -> None:
         if task is not self.task:
             return
         self._end_task()
@@ -140,7 +140,7 @@ class OpeningMixin:
             self.finish_restore(task.restoring, result)
             return
         # The log first: if the user cancels, what was open before stays open.
-        go_on, log = self.open_edit_log(log_path_for(result.path))
+        go_on, log = self.edit_log.open_edit_log(log_path_for(result.path))
         if not go_on:
             self._show_session()
             self.statusBar().showMessage(f"Opening {result.path.name} cancelled: no edit log", 8000)
@@ -175,7 +175,7 @@ class OpeningMixin:
     def _close_session(self) -> None:
         self.undo_stack.clear()
         self.restored_unsaved = False
-        self.autosave_timer.stop()
+        self.autosaving.timer.stop()
         if self.session is not None:
             self.session.close()
         self.session = None

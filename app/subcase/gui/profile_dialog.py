@@ -30,10 +30,10 @@ class ProfileDialog(QDialog):
         self.table = QTableWidget(0, len(COLUMNS), self)
         self.table.setHorizontalHeaderLabels(COLUMNS)
         self.table.verticalHeader().setVisible(False)
-        self.table.setEditTriggers(QTableWidget.NoEditTriggers)
-        self.table.setSelectionBehavior(QTableWidget.SelectRows)
-        self.table.setSelectionMode(QTableWidget.SingleSelection)
-        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.Stretch)
+        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QTableWidget.SelectionMode.SingleSelection)
+        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         layout.addWidget(self.table)
         buttons = QHBoxLayout()
         self.remove_button = QPushButton("&Remove Entry")
@@ -70,7 +70,7 @@ class ProfileDialog(QDialog):
                 evidence = f"{e.decisions} decisions ({e.changes} changes) in {e.files} files"
             for c, text in enumerate((entry_id, writes, evidence, str(here.get(entry_id, 0)))):
                 item = QTableWidgetItem(text)
-                item.setData(Qt.UserRole, entry_id)
+                item.setData(Qt.ItemDataRole.UserRole, entry_id)
                 self.table.setItem(r, c, item)
         self.summary.setText(f"{p.name}: {len(ids)} entries, built from {p.sources.get('files', 0)} files; "
                              f"{sum(here.values())} words of this file changed, confirmed or raised by it"
@@ -79,7 +79,7 @@ class ProfileDialog(QDialog):
 
     def selected(self) -> str | None:
         items = self.table.selectedItems()
-        return items[0].data(Qt.UserRole) if items else None
+        return items[0].data(Qt.ItemDataRole.UserRole) if items else None
 
     def remove_selected(self) -> None:
         entry_id = self.selected()

@@ -1,12 +1,12 @@
-"""Autosave and crash recovery: snapshots of an unsaved review, offered back after a crash.
+"""Crash recovery: the snapshots of an unsaved review (``autosaving``), offered back after a crash.
 
-A mixin for MainWindow.  The session builds the snapshot; a background
-writer (``review.autosave.AutosaveWriter``) puts it on disk.
+A mixin for MainWindow.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QMessageBox
 
@@ -16,43 +16,22 @@ from subcase.subtitles import SubtitleError
 
 from .workers import LoadAndCaseTask
 
+if TYPE_CHECKING:
+    from .window_parts import WindowParts as _Window
+else:
+    _Window = object
 
-class RecoveryMixin:
-    """Autosave after each change, discard on save or close, restore after a crash."""
 
-    def _on_clean_changed(self, clean: bool) -> None:
-        self._set_title()
-        if clean and not self.restored_unsaved:
-            self.discard_autosave()
-
-    def autosave_now(self, wait: bool = False) -> Path | None:
-        """Snapshot the unsaved review; the writing happens on a background thread."""
-        s = self.session
-        if s is None or not self.is_modified():
-            return None
-        data = s.snapshot()
-        if getattr(self, "media_ref", None) is not None:  # the media file beside the review, to reopen with it
-            data["media"] = self.media_ref.as_dict()
-        self.autosaver.submit(data)
-        if wait:
-            self.autosaver.flush()
-            if self.autosaver.last_error:
-                self.statusBar().showMessage(f"Autosave failed: {self.autosaver.last_error}", 8000)
-        return autosave.snapshot_path_for(s.source)
-
-    def discard_autosave(self) -> None:
-        self.autosave_timer.stop()
-        if self.session is not None:
-            self.autosaver.discard(self.session.source)
-
+class RecoveryMixin(_Window):
+    """Restore after a crash."""
     def check_recovery(self) -> bool:
         """Offer to restore a review the app lost in a crash; True if one was restored."""
         for rec in autosave.find_recoverable():
             answer = self.ask("Restore unsaved review",
                               f"subcase closed unexpectedly while you were reviewing\n{rec.source}\n"
                               f"(autosaved {rec.time}).\n\nRestore that review?",
-                              QMessageBox.Yes | QMessageBox.No, QMessageBox.Yes)
-            if answer != QMessageBox.Yes:
+                              QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes)
+            if answer != QMessageBox.StandardButton.Yes:
                 rec.path.unlink(missing_ok=True)
                 continue
             try:
@@ -89,8 +68,8 @@ class RecoveryMixin:
         self.casing_finished.emit()
 
     def _resume(self, data: dict, doc, state, cue_languages: list[str] | None = None) -> None:
-        go_on, log = self.open_edit_log(Path(data["log"]) if data.get("log")
-                                        else log_path_for(Path(data["source"])))
+        go_on, log = self.edit_log.open_edit_log(Path(data["log"]) if data.get("log")
+                                                 else log_path_for(Path(data["source"])))
         if not go_on:
             raise autosave.RestoreError("restoring was cancelled: the edit log could not be opened")
         self._close_session()
@@ -114,7 +93,7 @@ class RecoveryMixin:
         self._update_actions()
         if state.current is not None:
             self.goto(state.current)
-        self.autosave_now()  # the snapshot now belongs to this process
+        self.autosaving.save_now()  # the snapshot now belongs to this process
         from subcase.media import MediaRef
-        self.open_media(remembered=MediaRef.from_dict(data.get("media")) or self.settings.media_for(self.session.source))
+        self.playback.open_media(remembered=MediaRef.from_dict(data.get("media")) or self.settings.media_for(self.session.source))
         self.statusBar().showMessage("Restored the unsaved review", 8000)

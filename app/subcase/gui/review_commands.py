@@ -1,6 +1,6 @@
 """Review commands: moving between words and deciding them, each edit on the undo stack.
 
-A mixin for MainWindow.  Every edit is a ``subcase.review`` Action that the
+``ReviewCommands`` is owned by MainWindow.  Every edit is a ``subcase.review`` Action that the
 ReviewSession performs (and writes to the edit log), wrapped in a
 QUndoCommand so Ctrl+Z reverts it through the session too.
 """
@@ -8,11 +8,12 @@ QUndoCommand so Ctrl+Z reverts it through the session too.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable, Protocol
+from typing import TYPE_CHECKING, Callable, Protocol
 
-from PySide6.QtCore import QItemSelectionModel, Qt, QThreadPool
-from PySide6.QtGui import QKeySequence, QShortcut, QUndoCommand
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QMenu, QPlainTextEdit, QVBoxLayout
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, QPoint, Qt, QThreadPool, SignalInstance
+from PySide6.QtGui import QAction, QKeySequence, QShortcut, QUndoCommand, QUndoStack
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QMainWindow, QMenu, QPlainTextEdit, QProgressBar, \
+    QPushButton, QStatusBar, QVBoxLayout
 
 from subcase.casing import TAG_NAMES, Tag, apply_tag, cue_context
 from subcase.casing.auto import mode_of_cue
@@ -20,12 +21,20 @@ from subcase.review import Accept, AcceptCue, EditText, ReviewSession, SetTag
 from subcase.review.actions import Action, next_distinct_tag
 from subcase.review.remode import ChangeMode
 
-from .cue_view import COL_TEXT
-from .workers import CaseCueTask, ModeTask
+from .autosaving import Autosaving
+from .cue_view import COL_TEXT, CueView
+from .edit_log_recovery import EditLogRecovery
+from .settings import Settings
+from .workers import CaseCueTask, EngineHolder, LoadAndCaseTask, ModeTask, TermImportTask
+
+if TYPE_CHECKING:
+    from subcase.review.profile_apply import ProfileApplication
+
+    from .profile_dialog import ProfileDialog
 
 
 class RunsLogged(Protocol):
-    """What a ReviewCommand needs of the window (EditLogRecoveryMixin.run_logged)."""
+    """What a ReviewCommand needs to run its steps (``EditLogRecovery.run_logged``)."""
 
     def run_logged(self, step: Callable[[], None], can_cancel: bool) -> bool: ...
 
@@ -37,127 +46,186 @@ class ReviewCommand(QUndoCommand):
     whenever it closes a session, so the two never part.  The action is
     performed (and logged) before the command is pushed, so a decision the
     edit log refused never reaches the stack; the push's own redo() is
-    therefore skipped once.  Later undo/redo go through the window's
+    therefore skipped once.  Later undo/redo go through the edit log's
     ``run_logged``, which asks the user if the log cannot be written.
     """
 
-    def __init__(self, window: RunsLogged, session: ReviewSession, action: Action, performed: bool = False):
+    def __init__(self, logged: RunsLogged, session: ReviewSession, action: Action, performed: bool = False):
         super().__init__(action.label)
-        self.window, self.session, self.action = window, session, action
+        self.logged, self.session, self.action = logged, session, action
         self._skip_redo = performed
 
     def redo(self) -> None:
         if self._skip_redo:
             self._skip_redo = False
             return
-        self.window.run_logged(lambda: self.session.perform(self.action), can_cancel=False)
+        self.logged.run_logged(lambda: self.session.perform(self.action), can_cancel=False)
 
     def undo(self) -> None:
-        self.window.run_logged(lambda: self.session.revert(self.action), can_cancel=False)
+        self.logged.run_logged(lambda: self.session.revert(self.action), can_cancel=False)
 
 
-class ReviewCommandsMixin:
+class CommandsWindow(Protocol):
+    """What the review commands read and change on the window: the open review, the one background
+    task and its progress, the profile, and how the window shows them."""
+
+    @property
+    def session(self) -> ReviewSession | None: ...
+
+    @property
+    def busy(self) -> bool: ...
+
+    task: LoadAndCaseTask | ModeTask | None
+    profile_app: ProfileApplication | None
+
+    @property
+    def progress(self) -> QProgressBar: ...
+
+    @property
+    def cancel_button(self) -> QPushButton: ...
+
+    @property
+    def mode_changed(self) -> SignalInstance: ...
+
+    @property
+    def cue_text_edited(self) -> SignalInstance: ...
+
+    def notify(self, title: str, text: str, error: bool = False) -> None: ...
+    def _on_progress(self, task: LoadAndCaseTask | ModeTask, done: int, total: int) -> None: ...
+    def _end_task(self) -> None: ...
+    def _update_status(self) -> None: ...
+    def _set_title(self) -> None: ...
+    def _update_actions(self) -> None: ...
+
+
+class ReviewCommands:
     """Navigation (N/P, arrows, goto) and review edits (tags, accept, cue text, alternatives)."""
 
-    cue_edit_dialog: QDialog | None = None  # the F2 box while it is open
+    def __init__(self, window: CommandsWindow, parent: QMainWindow, engines: EngineHolder, settings: Settings,
+                 view: CueView, undo_stack: QUndoStack, status_bar: QStatusBar, edit_log: EditLogRecovery,
+                 autosaving: Autosaving):
+        self.window = window
+        self.parent = parent  # the dialogs' and menus' parent
+        self.engines = engines
+        self.settings = settings
+        self.view = view
+        self.undo_stack = undo_stack
+        self.status_bar = status_bar
+        self.edit_log = edit_log
+        self.autosaving = autosaving
+        self.mode_actions: dict[str, QAction] = {}  # the Casing Mode menu (``set_mode_actions``)
+        self.cue_edit_dialog: QDialog | None = None  # the F2 box while it is open
+        self.alternatives_menu: QMenu | None = None
+        self.profile_dialog: ProfileDialog | None = None
+        self._cue_tasks: set[CaseCueTask] = set()  # casings of F2-edited cues in flight (kept until they report)
+        self._term_import: TermImportTask | None = None  # kept alive until it reports
 
-    def _write_tag(self, word: str, tag: Tag) -> str:
+    def set_mode_actions(self, actions: dict[str, QAction]) -> None:
+        """The Casing Mode menu's actions, made after this controller: an undone mode change shows there."""
+        self.mode_actions = actions
+
+    def write_tag(self, word: str, tag: Tag) -> str:
         engine = self.engines.loaded
         return engine.form(word, tag) if engine is not None else apply_tag(word, tag)
 
     def _push(self, action: Action) -> None:
-        if self.session is None or self.busy:
+        if self.window.session is None or self.window.busy:
             return
-        session = self.session
-        if self.run_logged(lambda: session.perform(action), can_cancel=True):
-            self.undo_stack.push(ReviewCommand(self, session, action, performed=True))
+        session = self.window.session
+        if self.edit_log.run_logged(lambda: session.perform(action), can_cancel=True):
+            self.undo_stack.push(ReviewCommand(self.edit_log, session, action, performed=True))
 
-    def _on_session_changed(self, cues: tuple[int, ...]) -> None:
+    def on_session_changed(self, cues: tuple[int, ...]) -> None:
         self.view.refresh(cues)
-        self.goto(self.session.state.current)
-        self._update_status()
-        self._set_title()
-        self.autosave_timer.start()
-        if self.session.mode in self.act_modes:  # an undone mode change shows in the menu
-            self.act_modes[self.session.mode].setChecked(True)
+        session = self.window.session
+        if session is None:  # a listener of the open session: it is never called without one
+            return
+        self.goto(session.state.current)
+        self.window._update_status()
+        self.window._set_title()
+        self.autosaving.schedule()
+        if session.mode in self.mode_actions:  # an undone mode change shows in the menu
+            self.mode_actions[session.mode].setChecked(True)
 
     def change_mode(self, mode: str) -> None:
         """The casing mode, for the next files and the open one: that is re-cased in a worker, with
         progress and Cancel, and the result is one undoable step (``review.remode``)."""
         self.settings.mode = mode
-        session = self.session
+        session = self.window.session
         if session is None or session.mode == mode:
             return
-        if self.busy:
-            self.act_modes[session.mode].setChecked(True)
-            self.statusBar().showMessage("Wait for the casing to end before changing the mode", 8000)
+        if self.window.busy:
+            self.mode_actions[session.mode].setChecked(True)
+            self.status_bar.showMessage("Wait for the casing to end before changing the mode", 8000)
             return
         task = ModeTask(self.engines, session.doc, session.state, mode, self.settings.house_styles())
         s = task.signals
-        s.progress.connect(lambda d, n, t=task: self._on_progress(t, d, n))
+        s.progress.connect(lambda d, n, t=task: self.window._on_progress(t, d, n))
         s.cased.connect(lambda fresh, t=task: self._on_mode_cased(t, session, fresh))
         s.cancelled.connect(lambda t=task: self._on_mode_ended(t, session, "Mode change cancelled"))
         s.failed.connect(lambda msg, t=task: self._on_mode_ended(t, session, f"Mode not changed: {msg}"))
-        self.task = task
-        self.progress.setRange(0, 0)
-        self.progress.show()
-        self.cancel_button.show()
-        self.statusBar().showMessage(f"Casing the file again in mode {mode}\u2026")
-        self._update_actions()
+        self.window.task = task
+        self.window.progress.setRange(0, 0)
+        self.window.progress.show()
+        self.window.cancel_button.show()
+        self.status_bar.showMessage(f"Casing the file again in mode {mode}\u2026")
+        self.window._update_actions()
         QThreadPool.globalInstance().start(task)
 
-    def _on_mode_cased(self, task, session: ReviewSession, fresh) -> None:
-        if task is not self.task:
+    def _on_mode_cased(self, task: ModeTask, session: ReviewSession, fresh) -> None:
+        if task is not self.window.task:
             return
-        self._end_task()
-        if self.session is session:
+        self.window._end_task()
+        if self.window.session is session:
             self._push(ChangeMode(task.mode, session.mode, fresh))
             left = session.state.to_review()
-            self.statusBar().showMessage(f"Mode {session.mode}: {left} to review (Ctrl+Z undoes the change)", 10000)
-            self._update_status()
-        self.mode_changed.emit(task.mode)
+            self.status_bar.showMessage(f"Mode {session.mode}: {left} to review (Ctrl+Z undoes the change)", 10000)
+            self.window._update_status()
+        self.window.mode_changed.emit(task.mode)
 
-    def _on_mode_ended(self, task, session: ReviewSession, message: str) -> None:
-        if task is not self.task:
+    def _on_mode_ended(self, task: ModeTask, session: ReviewSession, message: str) -> None:
+        if task is not self.window.task:
             return
-        self._end_task()
-        if self.session is session:
-            self.act_modes[session.mode].setChecked(True)
-        self.statusBar().showMessage(message.splitlines()[-1] if message else "", 10000)
-        self.mode_changed.emit(session.mode)
+        self.window._end_task()
+        if self.window.session is session:
+            self.mode_actions[session.mode].setChecked(True)
+        self.status_bar.showMessage(message.splitlines()[-1] if message else "", 10000)
+        self.window.mode_changed.emit(session.mode)
 
     def goto(self, pos) -> None:
         """Make ``pos`` the current word, select its cue and scroll to it."""
-        if self.session is None:
+        if self.window.session is None:
             return
-        state = self.session.state
+        state = self.window.session.state
         old = state.current
         state.current = pos
         if pos is not None:
             index = self.view.cue_model.index(pos[0], COL_TEXT)
             self.view.selectionModel().setCurrentIndex(
-                index, QItemSelectionModel.ClearAndSelect | QItemSelectionModel.Rows)
+                index, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)
             self.view.scrollTo(index)
         self.view.refresh({c for c in (old[0] if old else None, pos[0] if pos else None) if c is not None})
-        self._update_status()
+        self.window._update_status()
 
-    def _on_row_changed(self, current, _previous) -> None:
+    def on_row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         # Moving to another cue (arrow keys, click, find) puts the cursor just
         # before that cue's first word: N then finds that word too.
-        if self.session is None or not current.isValid():
+        if self.window.session is None or not current.isValid():
             return
-        state = self.session.state
+        state = self.window.session.state
         if state.current is not None and state.current[0] == current.row():
             return
         old = state.current
         state.current = None
         if old is not None:
             self.view.refresh([old[0]])
-        self._update_status()
+        self.window._update_status()
 
     def _anchor(self):
         """Where navigation starts: the current word, else just before the selected cue."""
-        state = self.session.state
+        if self.window.session is None:
+            return None
+        state = self.window.session.state
         if state.current is not None:
             return state.current
         row = self.view.currentIndex().row()
@@ -165,9 +233,9 @@ class ReviewCommandsMixin:
 
     def current_pos(self):
         """The current word, or else the first word of the selected cue."""
-        if self.session is None:
+        if self.window.session is None:
             return None
-        state = self.session.state
+        state = self.window.session.state
         if state.current is not None:
             return state.current
         idx = self.view.currentIndex()
@@ -176,42 +244,44 @@ class ReviewCommandsMixin:
         return None
 
     def next_to_review(self) -> None:
-        if self.session is None:
+        if self.window.session is None:
             return
-        pos = self.session.state.next_to_review(self._anchor())
+        pos = self.window.session.state.next_to_review(self._anchor())
         if pos is None:
-            self.statusBar().showMessage("No words left to review", 5000)
+            self.status_bar.showMessage("No words left to review", 5000)
             return
         self.goto(pos)
 
     def prev_to_review(self) -> None:
-        if self.session is None:
+        if self.window.session is None:
             return
-        pos = self.session.state.next_to_review(self._anchor(), backwards=True)
+        pos = self.window.session.state.next_to_review(self._anchor(), backwards=True)
         if pos is None:
-            self.statusBar().showMessage("No words left to review", 5000)
+            self.status_bar.showMessage("No words left to review", 5000)
             return
         self.goto(pos)
 
     def step_word(self, delta: int) -> None:
-        if self.session is None:
+        if self.window.session is None:
             return
-        state = self.session.state
+        state = self.window.session.state
         if state.current is None and delta > 0 and self.current_pos() is not None:
             self.goto(self.current_pos())
         else:
             self.goto(state.step(self.current_pos(), delta))
 
     def _advance(self, after) -> None:
-        pos = self.session.state.next_to_review(after)
+        if self.window.session is None:
+            return
+        pos = self.window.session.state.next_to_review(after)
         if pos is not None:
             self.goto(pos)
 
     def set_tag(self, tag: Tag, advance: bool = True) -> None:
         pos = self.current_pos()
-        if pos is None or self.session is None:
+        if pos is None or self.window.session is None:
             return
-        self._push(SetTag(pos, tag, self._write_tag))
+        self._push(SetTag(pos, tag, self.write_tag))
         if advance:
             self._advance(pos)
 
@@ -219,35 +289,35 @@ class ReviewCommandsMixin:
         """The model's own tag for the current word: one key where auto mode kept the input's casing and
         the model would write the word otherwise."""
         pos = self.current_pos()
-        if pos is None or self.session is None:
+        if pos is None or self.window.session is None:
             return
-        tag = self.session.state.word(pos).model_tag
+        tag = self.window.session.state.word(pos).model_tag
         if tag is not None:
             self.set_tag(tag)
 
     def cycle_tag(self) -> None:
         pos = self.current_pos()
-        if pos is None or self.session is None:
+        if pos is None or self.window.session is None:
             return
-        tag = next_distinct_tag(self.session.state.word(pos), self._write_tag)
-        self._push(SetTag(pos, tag, self._write_tag))
+        tag = next_distinct_tag(self.window.session.state.word(pos), self.write_tag)
+        self._push(SetTag(pos, tag, self.write_tag))
 
     def accept_word(self) -> None:
         pos = self.current_pos()
-        if pos is None or self.session is None:
+        if pos is None or self.window.session is None:
             return
-        if not self.session.state.word(pos).decided:
+        if not self.window.session.state.word(pos).decided:
             self._push(Accept(pos))
         self._advance(pos)
 
     def accept_cue(self) -> None:
-        if self.session is None:
+        if self.window.session is None:
             return
         pos = self.current_pos()
         row = pos[0] if pos is not None else self.view.currentIndex().row()
         if row < 0:
             return
-        state = self.session.state
+        state = self.window.session.state
         if any(w.needs_review(state.threshold) for w in state.cues[row]):
             self._push(AcceptCue(row, state.threshold))
         last = (row, max(0, len(state.cues[row]) - 1))
@@ -257,14 +327,14 @@ class ReviewCommandsMixin:
 
     def edit_cue_text(self, cue_index: int, text: str, cased=None) -> None:
         """Replace a cue's text as one undoable step; ``cased``, the model's casing of the new text."""
-        if self.session is None or self.session.doc.cues[cue_index].text == text:
+        if self.window.session is None or self.window.session.doc.cues[cue_index].text == text:
             return
         self._push(EditText(cue_index, text, cased))
 
     def edit_cue_text_cased(self, cue_index: int, text: str) -> None:
         """Replace a cue's text once the model has cased its new words, in a worker; then
         ``cue_text_edited`` is emitted.  If the model fails, the words are kept as typed."""
-        session = self.session
+        session = self.window.session
         if session is None or session.doc.cues[cue_index].text == text:
             return
         langs = session.cue_languages
@@ -275,38 +345,38 @@ class ReviewCommandsMixin:
 
         def done(words, failed: str | None = None) -> None:
             self._cue_tasks.discard(task)
-            if self.session is not session:
+            if self.window.session is not session:
                 return  # the file was closed meanwhile
             if failed is not None:
-                self.statusBar().showMessage(f"The new words are kept as typed: {failed.splitlines()[-1]}", 10000)
+                self.status_bar.showMessage(f"The new words are kept as typed: {failed.splitlines()[-1]}", 10000)
             self.edit_cue_text(cue_index, text, words)
-            self.cue_text_edited.emit(cue_index)
+            self.window.cue_text_edited.emit(cue_index)
 
         task.signals.cased.connect(done)
         task.signals.failed.connect(lambda message: done(None, message))
-        self.statusBar().showMessage(f"Casing the new text of cue {cue_index + 1}\u2026")
+        self.status_bar.showMessage(f"Casing the new text of cue {cue_index + 1}\u2026")
         QThreadPool.globalInstance().start(task)
 
     def edit_cue_text_dialog(self) -> None:
         """The F2 box: plain text (markup stays visible characters); OK or Ctrl+Enter confirms."""
-        if self.session is None:
+        if self.window.session is None:
             return
         row = self.view.currentIndex().row()
         if row < 0:
             return
-        dialog = QDialog(self)
+        dialog = QDialog(self.parent)
         dialog.setWindowTitle(f"Edit cue {row + 1}")
         box = QVBoxLayout(dialog)
         edit = QPlainTextEdit(dialog)
-        edit.setPlainText(self.session.doc.cues[row].text)
+        edit.setPlainText(self.window.session.doc.cues[row].text)
         box.addWidget(edit)
-        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(dialog.accept)
         buttons.rejected.connect(dialog.reject)
         box.addWidget(buttons)
         # Enter starts a new line of the cue; Ctrl+Enter (either Enter key) confirms.
         for keys in ("Ctrl+Return", "Ctrl+Enter"):
-            QShortcut(QKeySequence(keys), dialog, dialog.accept, context=Qt.WidgetWithChildrenShortcut)
+            QShortcut(QKeySequence(keys), dialog, dialog.accept, context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
         dialog.accepted.connect(lambda: self.edit_cue_text_cased(row, edit.toPlainText()))
         dialog.finished.connect(lambda _r: setattr(self, "cue_edit_dialog", None))
         self.cue_edit_dialog = dialog
@@ -316,23 +386,23 @@ class ReviewCommandsMixin:
     def show_profile_dialog(self) -> None:
         from .profile_dialog import ProfileDialog
 
-        app = getattr(self, "profile_app", None)
-        if self.session is None or app is None:
+        app = self.window.profile_app
+        if self.window.session is None or app is None:
             return
-        self.profile_dialog = ProfileDialog(self, app)
+        self.profile_dialog = ProfileDialog(self, app, self.parent)
         self.profile_dialog.show()
 
     def import_terms_dialog(self) -> None:
         """File > Import Terms: a term list into the chosen profile (asked for when none is chosen)."""
         from PySide6.QtWidgets import QFileDialog, QInputDialog
 
-        path, _ = QFileDialog.getOpenFileName(self, "Import terms", "",
+        path, _ = QFileDialog.getOpenFileName(self.parent, "Import terms", "",
                                               "Term lists (*.txt *.xml *.dic);;All files (*)")
         if not path:
             return
         name = self.settings.profile
         if not name:
-            name, ok = QInputDialog.getText(self, "Import terms", "Profile to keep the terms in (e.g. \"Lupin S1\"):",
+            name, ok = QInputDialog.getText(self.parent, "Import terms", "Profile to keep the terms in (e.g. \"Lupin S1\"):",
                                             text=Path(path).stem)
             if not ok or not name.strip():
                 return
@@ -341,24 +411,22 @@ class ReviewCommandsMixin:
     def import_terms(self, profile: str, paths: list[Path]) -> None:
         """Read and store the lists off the GUI thread (TermImportTask); the profile is chosen for the next
         file opened and the batches, where its terms apply."""
-        from .workers import TermImportTask
-
         task = TermImportTask(profile, paths)
         self._term_import = task  # kept alive until it reports
         task.signals.done.connect(self._terms_imported)
-        task.signals.failed.connect(lambda text: self.notify("Cannot import the terms", text, error=True))
+        task.signals.failed.connect(lambda text: self.window.notify("Cannot import the terms", text, error=True))
         QThreadPool.globalInstance().start(task)
 
     def _terms_imported(self, result) -> None:
         profile, lists, counts = result
         self.settings.profile = profile.name
         what = ", ".join(f"{t.name}: {len(t.terms)} terms ({n} new or changed)" for t, n in zip(lists, counts))
-        self.statusBar().showMessage(f"Profile {profile.name}: {what}; they apply to the next file opened", 10000)
+        self.status_bar.showMessage(f"Profile {profile.name}: {what}; they apply to the next file opened", 10000)
 
     def new_profile_dialog(self) -> None:
         from PySide6.QtWidgets import QInputDialog
 
-        name, ok = QInputDialog.getText(self, "New profile", "Name of the series (e.g. \"Lupin S1\"):")
+        name, ok = QInputDialog.getText(self.parent, "New profile", "Name of the series (e.g. \"Lupin S1\"):")
         if ok and name.strip():
             self.new_profile(name.strip())
 
@@ -370,23 +438,23 @@ class ReviewCommandsMixin:
         from subcase.review.profiles.build import build_from_logs
         from subcase.review.profiles.apply import ProfileApplication
 
-        if self.session is None:
+        if self.window.session is None:
             return False
         try:
             if profile_store.exists(name):
                 raise ProfileError(f"a profile named {name!r} exists already")
-            logs = [self.session.log.path] if self.session.log is not None and self.session.log.path.is_file() else []
-            profile = build_from_logs(name, self.session.model_version, logs)
+            logs = [self.window.session.log.path] if self.window.session.log is not None and self.window.session.log.path.is_file() else []
+            profile = build_from_logs(name, self.window.session.model_version, logs)
             profile_store.save(profile)
         except ProfileError as exc:
-            self.notify("Cannot create the profile", str(exc), error=True)
+            self.window.notify("Cannot create the profile", str(exc), error=True)
             return False
         self.settings.profile = name
-        self.profile_app = ProfileApplication(profile)
-        if self.session.state.flag_context is not None:
-            self.session.state.flag_context.profile = self.profile_app
-        self._update_actions()
-        self.statusBar().showMessage(f"Profile {name} created; it learns from this file when you save", 8000)
+        self.window.profile_app = ProfileApplication(profile)
+        if self.window.session.state.flag_context is not None:
+            self.window.session.state.flag_context.profile = self.window.profile_app
+        self.window._update_actions()
+        self.status_bar.showMessage(f"Profile {name} created; it learns from this file when you save", 8000)
         return True
 
     def remove_profile_entry(self, entry_id: str) -> None:
@@ -395,11 +463,11 @@ class ReviewCommandsMixin:
 
         from .profile_dialog import persist
 
-        app = getattr(self, "profile_app", None)
-        if self.session is None or app is None:
+        app = self.window.profile_app
+        if self.window.session is None or app is None:
             return
         self._push(RemoveEntry(app, entry_id, persist))
-        self.statusBar().showMessage(f"Removed from profile {app.profile.name}: {entry_id} (Ctrl+Z brings it back)",
+        self.status_bar.showMessage(f"Removed from profile {app.profile.name}: {entry_id} (Ctrl+Z brings it back)",
                                      8000)
 
     def show_alternatives_for_current(self) -> None:
@@ -407,20 +475,20 @@ class ReviewCommandsMixin:
         if pos is None:
             return
         rect = self.view.word_rect(*pos)
-        at = self.view.viewport().mapToGlobal(rect.bottomLeft()) if rect is not None else self.mapToGlobal(
-            self.rect().center())
+        at = self.view.viewport().mapToGlobal(rect.bottomLeft()) if rect is not None else self.parent.mapToGlobal(
+            self.parent.rect().center())
         self.show_alternatives(pos[0], pos[1], at)
 
-    def show_alternatives(self, cue: int, slot: int, global_pos) -> None:
+    def show_alternatives(self, cue: int, slot: int, global_pos: QPoint) -> None:
         """Clicking a word: its tags ranked by probability, pick one to set it."""
-        if self.session is None or self.busy:
+        if self.window.session is None or self.window.busy:
             return
         self.goto((cue, slot))
-        w = self.session.state.word((cue, slot))
-        menu = QMenu(self)
-        menu.setAttribute(Qt.WA_DeleteOnClose)
+        w = self.window.session.state.word((cue, slot))
+        menu = QMenu(self.parent)
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         for tag, p in w.alternatives():
-            form = self._write_tag(w.form, tag)
+            form = self.write_tag(w.form, tag)
             label = f"{TAG_NAMES[tag]}: {form}" + (f"  ({p:.0%})" if w.probs is not None else "")
             a = menu.addAction(label.replace("&", "&&"))
             a.setData(tag.value)

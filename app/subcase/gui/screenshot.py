@@ -39,6 +39,10 @@ import shutil
 import sys
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from PySide6.QtCore import QEventLoop
 
 
 def main(argv: list[str]) -> int:
@@ -79,7 +83,7 @@ def main(argv: list[str]) -> int:
         window = MainWindow()
         if logs is not None:
             _store_profile(window, logs)
-        window.ask = lambda *a: QMessageBox.Discard
+        window.ask = lambda *a: QMessageBox.StandardButton.Discard
         window.set_theme(theme_name)
         window.set_show_tags(show_tags)
         window.show()
@@ -88,7 +92,7 @@ def main(argv: list[str]) -> int:
             return _media_shot(app, window, work, out)
         loop = QEventLoop()
         window.casing_finished.connect(loop.quit)
-        window.casing_failed.connect(lambda m: (print(m, file=sys.stderr), loop.quit()))
+        window.casing_failed.connect(lambda m: _fail(m, loop))
         window.open_file(work)
         loop.exec()
         if window.session is None:
@@ -103,12 +107,12 @@ def main(argv: list[str]) -> int:
         elif learning:
             _teach_a_sound_cue(window)
         else:
-            window.next_to_review()
-            window.accept_word()          # accepted (green, thin underline); moves to the next flagged word
+            window.commands.next_to_review()
+            window.commands.accept_word()          # accepted (green, thin underline); moves to the next flagged word
             pos = state.current
             if pos is not None:
                 w = state.word(pos)
-                window.set_tag(Tag.U if w.tag is not Tag.U else Tag.T)  # changed (blue, dashed), moves on
+                window.commands.set_tag(Tag.U if w.tag is not Tag.U else Tag.T)  # changed (blue, dashed), moves on
             # the current word is now a flagged one: framed, its cue selected, its details in the panel
         window.view.setFocus()
         QTimer.singleShot(800, loop.quit)
@@ -127,15 +131,15 @@ def _media_shot(app, window, work: Path, out: Path) -> int:
     from PySide6.QtCore import QEventLoop, Qt, QTimer
 
     window.setGeometry(0, 0, 1280, 800)
-    window.resizeDocks([window.media_dock], [520], Qt.Horizontal)
+    window.resizeDocks([window.playback.media_dock], [520], Qt.Orientation.Horizontal)
     window.details.hide()
     loop = QEventLoop()
     window.media_opened.connect(lambda _n: loop.quit())
-    window.media_failed.connect(lambda m: (print(m, file=sys.stderr), loop.quit()))
-    window.casing_failed.connect(lambda m: (print(m, file=sys.stderr), loop.quit()))
+    window.media_failed.connect(lambda m: _fail(m, loop))
+    window.casing_failed.connect(lambda m: _fail(m, loop))
     window.open_file(work)
     loop.exec()
-    if window.session is None or window.media_ref is None:
+    if window.session is None or window.playback.media_ref is None:
         return 1
     window.view.selectRow(0)
     window.view.setFocus()
@@ -144,13 +148,13 @@ def _media_shot(app, window, work: Path, out: Path) -> int:
     deadline.setSingleShot(True)
     deadline.timeout.connect(loop.quit)
     deadline.start(10_000)
-    window.media.frame.connect(lambda _img: loop.quit() if abs(window.media.position_ms() - start) < 50 else None)
-    window._show_current_cue()
+    window.playback.media.frame.connect(lambda _img: loop.quit() if abs(window.playback.media.position_ms() - start) < 50 else None)
+    window.playback._show_current_cue()
     loop.exec()
     QTimer.singleShot(300, loop.quit)
     loop.exec()
-    held = sorted(target for target in _open_files() if target == str(window.media_ref.path))
-    print(f"screenshot: media at {window.media.position_ms()} ms (first cue starts at {start} ms); "
+    held = sorted(target for target in _open_files() if target == str(window.playback.media_ref.path))
+    print(f"screenshot: media at {window.playback.media.position_ms()} ms (first cue starts at {start} ms); "
           f"the process holds {held or 'NOT the media file'} open")
     pixmap = window.grab()
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -192,7 +196,7 @@ def _show_a_profile_reason(window) -> None:
         return
     places = sorted(app.asked) or sorted(p for p in app.by_pos if app.before[p] != window.session.state.word(p).form)
     if places:
-        window.goto(places[0])
+        window.commands.goto(places[0])
     window.statusBar().clearMessage()
 
 
@@ -209,13 +213,18 @@ def _teach_a_sound_cue(window) -> None:
         return
     lower = [p for p in sound if session.state.word(p).tag is Tag.L]
     pos = lower[0] if lower else sound[0]
-    window.goto(pos)
-    window.set_tag(Tag.U if lower else Tag.L, advance=False)
+    window.commands.goto(pos)
+    window.commands.set_tag(Tag.U if lower else Tag.L, advance=False)
     learned = [p for p in session.state.positions() if session.state.word(p).status is Status.LEARNED]
     if learned:
-        window.goto(learned[len(learned) // 2])
+        window.commands.goto(learned[len(learned) // 2])
     window.statusBar().clearMessage()  # the word label (with its reasons) instead of "Cased N words"
 
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))
+
+
+def _fail(message: str, loop: QEventLoop) -> None:
+    print(message, file=sys.stderr)
+    loop.quit()

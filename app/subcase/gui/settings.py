@@ -29,7 +29,7 @@ def make_qsettings() -> QSettings:
     override = os.environ.get("SUBCASE_CONFIG_DIR")
     if override:
         Path(override).mkdir(parents=True, exist_ok=True)
-        return QSettings(str(Path(override) / "subcase.ini"), QSettings.IniFormat)
+        return QSettings(str(Path(override) / "subcase.ini"), QSettings.Format.IniFormat)
     return QSettings("subcase", "subcase")
 
 
@@ -228,7 +228,9 @@ class Settings:
         v = self.q.value("files/recent", [])
         if isinstance(v, str):
             v = [v]
-        return [str(x) for x in (v or [])][:MAX_RECENT]
+        if not isinstance(v, (list, tuple)):
+            v = []
+        return [str(x) for x in v][:MAX_RECENT]
 
     def add_recent(self, path: Path) -> None:
         p = str(Path(path).resolve())

@@ -112,7 +112,7 @@ def contrast(a: QColor, b: QColor) -> float:
 
 def is_dark(palette: QPalette | None = None) -> bool:
     palette = palette or QGuiApplication.palette()
-    return palette.color(QPalette.Base).lightness() < 128
+    return palette.color(QPalette.ColorRole.Base).lightness() < 128
 
 
 def colours() -> WordColours:
@@ -122,16 +122,16 @@ def colours() -> WordColours:
 def _dark_palette() -> QPalette:
     p = QPalette()
     base, window, text = QColor("#1E1E1E"), QColor("#2B2B2B"), QColor("#E6E6E6")
-    for role, colour in ((QPalette.Window, window), (QPalette.WindowText, text), (QPalette.Base, base),
-                         (QPalette.AlternateBase, QColor("#262626")), (QPalette.Text, text),
-                         (QPalette.Button, window), (QPalette.ButtonText, text),
-                         (QPalette.ToolTipBase, window), (QPalette.ToolTipText, text),
-                         (QPalette.Highlight, QColor("#3D6A99")), (QPalette.HighlightedText, QColor("#FFFFFF")),
-                         (QPalette.PlaceholderText, QColor("#8A8A8A")), (QPalette.BrightText, QColor("#FF6B6B"))):
+    for role, colour in ((QPalette.ColorRole.Window, window), (QPalette.ColorRole.WindowText, text), (QPalette.ColorRole.Base, base),
+                         (QPalette.ColorRole.AlternateBase, QColor("#262626")), (QPalette.ColorRole.Text, text),
+                         (QPalette.ColorRole.Button, window), (QPalette.ColorRole.ButtonText, text),
+                         (QPalette.ColorRole.ToolTipBase, window), (QPalette.ColorRole.ToolTipText, text),
+                         (QPalette.ColorRole.Highlight, QColor("#3D6A99")), (QPalette.ColorRole.HighlightedText, QColor("#FFFFFF")),
+                         (QPalette.ColorRole.PlaceholderText, QColor("#8A8A8A")), (QPalette.ColorRole.BrightText, QColor("#FF6B6B"))):
         p.setColor(role, colour)
-    p.setColor(QPalette.Disabled, QPalette.Text, QColor("#777777"))
-    p.setColor(QPalette.Disabled, QPalette.WindowText, QColor("#777777"))
-    p.setColor(QPalette.Disabled, QPalette.ButtonText, QColor("#777777"))
+    p.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text, QColor("#777777"))
+    p.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.WindowText, QColor("#777777"))
+    p.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.ButtonText, QColor("#777777"))
     return p
 
 

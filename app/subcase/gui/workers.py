@@ -386,8 +386,8 @@ class WaveformTask(CancellableTask):
         # The decoder's own format: asking QAudioDecoder (FFmpeg back-end, Qt 6.11) for another
         # rate or sample format makes it decode nothing and never finish.
         decoder = QAudioDecoder()
-        scale = {QAudioFormat.UInt8: None, QAudioFormat.Int16: ("<i2", 32768.0),
-                 QAudioFormat.Int32: ("<i4", 2147483648.0), QAudioFormat.Float: ("<f4", 1.0)}
+        scale = {QAudioFormat.SampleFormat.UInt8: None, QAudioFormat.SampleFormat.Int16: ("<i2", 32768.0),
+                 QAudioFormat.SampleFormat.Int32: ("<i4", 2147483648.0), QAudioFormat.SampleFormat.Float: ("<f4", 1.0)}
         chunks: list = []
         errors: list[str] = []
         rate = [0]
@@ -416,7 +416,11 @@ class WaveformTask(CancellableTask):
 
         decoder.bufferReady.connect(take)
         decoder.finished.connect(loop.quit)
-        decoder.error.connect(lambda _e: (errors.append(decoder.errorString()), loop.quit()))
+        def failed(_error: object) -> None:
+            errors.append(decoder.errorString())
+            loop.quit()
+
+        decoder.error.connect(failed)
         def check() -> None:
             # a cancel, or a decoder that has gone quiet, ends the wait: a worker stuck here would
             # keep the app from exiting
