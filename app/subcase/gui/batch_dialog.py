@@ -102,7 +102,7 @@ class BatchDialog(QDialog):
                                        if v == settings.house_style(category)))
             self.style_combos[category] = combo
             form.addRow(label, combo)
-        # A profile (review/profile.py): what the editor taught in other files of the series.
+        # A profile (review/profiles/profile.py): what the editor taught in other files of the series.
         from subcase.review.profiles import store as profile_store
         self.profile_combo = QComboBox()
         self.profile_combo.addItem("None", "")

@@ -53,7 +53,7 @@ from .settings import Settings
 from .workers import EngineHolder, LoadAndCaseTask, ModeTask, WarmUpTask
 
 if TYPE_CHECKING:
-    from subcase.review.profile_apply import ProfileApplication
+    from subcase.review.profiles.apply import ProfileApplication
 
 # A first start (no saved geometry) takes this share of the screen's
 # available area: room for 20+ cues and the details panel on 1600x1000.
@@ -75,7 +75,7 @@ class MainWindow(OpeningMixin, RecoveryMixin, QMainWindow):
         self.engines = engines or EngineHolder()
         self.settings = settings or Settings()
         self.session: ReviewSession | None = None
-        self.profile_app: ProfileApplication | None = None  # the open file's profile, as applied (review/profile_apply.py)
+        self.profile_app: ProfileApplication | None = None  # the open file's profile, as applied (review/profiles/apply.py)
         self.task: LoadAndCaseTask | ModeTask | None = None
         self.restored_unsaved = False
         self.last_error = ""

@@ -27,7 +27,7 @@ from .saving import Saving
 from .settings import MODES, STYLES, THEMES, Settings
 
 if TYPE_CHECKING:
-    from subcase.review.profile_apply import ProfileApplication
+    from subcase.review.profiles.apply import ProfileApplication
 
 # A shortcut: a key sequence as text ("Ctrl+B") or one of Qt's standard keys.
 Shortcut = str | QKeySequence.StandardKey
@@ -145,7 +145,7 @@ class Menus:
         self.act_learning.setChecked(self.settings.learning)
         self.act_learning.setToolTip("Re-case unreviewed words from each fix you make (next file opened)")
         self.act_learning.toggled.connect(lambda on: setattr(self.settings, "learning", on))
-        # Profiles (review/profile.py): chosen for the next file opened; the open file's one is shown.
+        # Profiles (review/profiles/profile.py): chosen for the next file opened; the open file's one is shown.
         self.act_import_terms = A("Import &Terms\u2026", self.commands.import_terms_dialog,
                                   tip="Add a list of names and terms (one per line, a CCExtractor capitalisation "
                                       "file or a Subtitle Edit names XML) to the profile")

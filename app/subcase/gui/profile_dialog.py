@@ -1,6 +1,6 @@
 """The profile of the open file: what it holds, what it changed here, and removing a wrong entry.
 
-A thin view over ``review.profile`` / ``review.profile_apply``: removing an
+A thin view over ``review.profiles.profile`` / ``review.profiles.apply``: removing an
 entry is a ``RemoveEntry`` action pushed on the window's undo stack (one undo
 puts it back), and the stored profile is written after each change.
 """

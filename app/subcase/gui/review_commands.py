@@ -28,7 +28,7 @@ from .settings import Settings
 from .workers import CaseCueTask, EngineHolder, LoadAndCaseTask, ModeTask, TermImportTask
 
 if TYPE_CHECKING:
-    from subcase.review.profile_apply import ProfileApplication
+    from subcase.review.profiles.apply import ProfileApplication
 
     from .profile_dialog import ProfileDialog
 

@@ -24,7 +24,7 @@ from .edit_log_recovery import EditLogRecovery
 from .settings import Settings
 
 if TYPE_CHECKING:
-    from subcase.review.profile_apply import ProfileApplication
+    from subcase.review.profiles.apply import ProfileApplication
 
 
 class SavingWindow(Protocol):
@@ -126,7 +126,7 @@ class Saving:
         return True
 
     def _update_profile(self) -> str:
-        """The open file's profile learns from this file's log (review/profile_build.py, ``updated``)."""
+        """The open file's profile learns from this file's log (review/profiles/build.py, ``updated``)."""
         from subcase.review.profiles import store as profile_store
         from subcase.review.profiles.profile import ProfileError
         from subcase.review.profiles.build import updated

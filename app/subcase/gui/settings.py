@@ -70,7 +70,7 @@ class Settings:
 
     @property
     def learning(self) -> bool:
-        """Learn from every fix within the file (review/learning.py); on by default."""
+        """Learn from every fix within the file (review/learning/); on by default."""
         return self._get("review/learning", True, bool)
 
     @learning.setter
@@ -79,7 +79,7 @@ class Settings:
 
     @property
     def profile(self) -> str:
-        """The profile applied to the next file opened and to batches (review/profile.py); "" for none."""
+        """The profile applied to the next file opened and to batches (review/profiles/profile.py); "" for none."""
         return self._get("review/profile", "", str)
 
     @profile.setter

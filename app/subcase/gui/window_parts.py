@@ -28,7 +28,7 @@ from .settings import Settings
 from .workers import CaseResult, EngineHolder, LoadAndCaseTask, ModeTask
 
 if TYPE_CHECKING:
-    from subcase.review.profile_apply import ProfileApplication
+    from subcase.review.profiles.apply import ProfileApplication
 
 
 class WindowParts(QMainWindow):

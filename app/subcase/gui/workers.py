@@ -19,6 +19,7 @@ from PySide6.QtCore import QObject, QRunnable, Signal
 
 from subcase.casing import CasingCancelled, CasingEngine, ModelError, case_cue_text
 from subcase.casing.onnx_session import available_cores
+from subcase.casing.modes import Mode
 from subcase.review import ReviewSession, ReviewState
 from subcase.review.opening import OpenOptions, open_review
 from subcase.errors import SubcaseError, describe_oserror
@@ -262,7 +263,7 @@ class BatchTask(CancellableTask):
         super().__init__()
         self.engines, self.plan, self.inputs = engines, plan, plan.sources
         self.mode, self.styles, self.jobs = mode, styles, max(1, jobs)
-        self.profile = profile  # a review.profile.Profile applied to every file, or None
+        self.profile = profile  # a review.profiles.profile.Profile applied to every file, or None
         self.signals = BatchSignals()
         self._done_files = 0
 
@@ -286,7 +287,7 @@ class BatchTask(CancellableTask):
                 self._done_files += 1
 
             # the driver checks the profile against the model before any file is cased
-            options = ConvertOptions(mode=self.mode, styles=self.styles, profile=self.profile, jobs=self.jobs)
+            options = ConvertOptions(mode=Mode(self.mode), styles=self.styles, profile=self.profile, jobs=self.jobs)
             result = convert_batch(self.plan, options, progress, on_file_done, self._cancel.is_set, self.engines.get)
             self.signals.finished.emit(result)
         except ModelError as exc:  # the worker processes could not load the model

@@ -5,7 +5,7 @@ review list, as human-readable ``FlagReason`` objects, strongest first:
 
 - low confidence (the calibrated probability of the model's tag);
 - raised by what the editor taught ("you wrote 'Web' in cue 12": another
-  occurrence was fixed to a form this one does not have; review/learning.py);
+  occurrence was fixed to a form this one does not have; review/learning/);
 - its casing disagrees with a rule the session learned here;
 - the model cased the same word differently elsewhere in this file (away
   from sentence starts, where a capital is positional), naming the cue;

@@ -57,7 +57,7 @@ class OpenOptions:
     threshold: float | None = None     # None: the calibrated threshold of the model that cased the file
     styles: StyleMap | None = None     # house styles applied after casing
     profile: Profile | None = None     # applied to the words nobody reviewed (review/profiles/apply.py)
-    learning: bool = True              # the session learns from every decision (review/learning.py)
+    learning: bool = True              # the session learns from every decision (review/learning/)
 
 
 def open_review(source: Path | str | CasedFile, engine: CasingEngine, options: OpenOptions = OpenOptions(), *,

@@ -27,7 +27,7 @@ class Status(str, Enum):
     # fixes); not a human decision on this word.  The GUI reserves a look for it.
     LEARNED = "learned"
     # Changed by the app from the profile chosen for the file (what the editor taught in
-    # other files, review/profile.py); not reviewed here, and in-file learning may re-case it.
+    # other files, review/profiles/profile.py); not reviewed here, and in-file learning may re-case it.
     PROFILE = "profile"
 
 
@@ -44,7 +44,7 @@ class ReviewWord:
     probs: tuple[float, float, float, float] | None
     status: Status = Status.UNTOUCHED
     # Why the app raised this word for review whatever its confidence (None: it did
-    # not), e.g. next to a word the editor changed (review/learning.py).
+    # not), e.g. next to a word the editor changed (review/learning/).
     raised: str | None = field(default=None, compare=False)
     # Cached: counts and highlighting read it for every word on every keypress.
     confidence: float = field(init=False, repr=False, compare=False)
@@ -69,7 +69,7 @@ class ReviewWord:
 
     def needs_review(self, threshold: float) -> bool:
         # A learned word is decided by the app, not by a human; it is back on the list only when
-        # the app asks for a check (a house style learned from one fix, review/learning.py).
+        # the app asks for a check (a house style learned from one fix, review/learning/).
         # The same for a profile's change the model doubted (review/profiles/apply.py).
         return (self.status is Status.UNTOUCHED
                 or (self.status in (Status.LEARNED, Status.PROFILE) and self.raised is not None)) \
