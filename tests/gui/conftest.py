@@ -91,7 +91,7 @@ def make_window(qtbot, engines):
 
 def open_and_wait(qtbot, window, path: Path, timeout: int = 180_000) -> None:
     with qtbot.waitSignal(window.casing_finished, timeout=timeout):
-        window.open_file(path)
+        window.opening.open_file(path)
 
 
 def long_srt(path: Path, cues: int = 1500) -> Path:

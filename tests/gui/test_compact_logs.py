@@ -118,7 +118,7 @@ def test_the_autosave_after_one_edit_is_small_and_restores_the_exact_review(qtbo
     window = make_window()
     window.ask = lambda *a: QMessageBox.Yes
     with qtbot.waitSignal(window.casing_finished, timeout=180_000):
-        assert window.check_recovery()
+        assert window.recovery.check_recovery()
     assert window.session.doc.to_bytes() == expected_doc
     assert full_state(window.session.state) == expected_state
     assert window.session.state.current == expected_current and window.is_modified()

@@ -47,7 +47,7 @@ def test_cancel_works_on_a_file_opened_during_a_batch(qtbot, make_window, sample
     open_and_wait(qtbot, window, sample)
     previous = window.session
     dialog = start_batch(qtbot, window, tmp_path, films=8)
-    window.open_file(long_srt(tmp_path / "big.srt"))
+    window.opening.open_file(long_srt(tmp_path / "big.srt"))
     wait_for_emission(qtbot, window.task.signals.progress, timeout=60_000)  # casing has begun, alongside the batch
     with qtbot.waitSignal(window.casing_cancelled, timeout=10_000):
         qtbot.mouseClick(window.cancel_button, Qt.LeftButton)

@@ -67,7 +67,7 @@ def test_changing_the_mode_recases_the_open_file_as_one_undoable_step(qtbot, mak
     second = make_window()
     second.ask = lambda *a: QMessageBox.Yes
     with qtbot.waitSignal(second.casing_finished, timeout=60_000):
-        assert second.check_recovery()
+        assert second.recovery.check_recovery()
     assert second.session.doc.to_bytes() == doc.to_bytes() and second.session.mode == "caps"
     assert [[(w.form, w.status, w.probs) for w in c] for c in second.session.state.cues] == \
         [[(w.form, w.status, w.probs) for w in c] for c in state.cues]

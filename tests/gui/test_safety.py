@@ -143,7 +143,7 @@ def test_log_folder_cannot_be_created_cancel_opening(qtbot, make_window, sample,
     window = make_window()
     answer(lambda: window.edit_log.log_failure_box, "Cancel opening")
     with qtbot.waitSignal(window.casing_cancelled, timeout=180_000):
-        window.open_file(sample)
+        window.opening.open_file(sample)
     assert window.session is None and window.task is None
     assert "cancelled" in window.statusBar().currentMessage()
 
@@ -185,7 +185,7 @@ def test_fifo_is_refused_at_once(qtbot, make_window, tmp_path):
     os.mkfifo(fifo)
     window = make_window()
     with qtbot.waitSignal(window.casing_failed, timeout=5000) as blocker:
-        window.open_file(fifo)
+        window.opening.open_file(fifo)
     assert "FIFO" in blocker.args[0]
     assert window.task is None and not window.cancel_button.isVisible()
     assert "Opening" not in window.statusBar().currentMessage()

@@ -223,7 +223,7 @@ def test_cancel_long_casing_leaves_the_app_usable(qtbot, make_window, sample, tm
     window = make_window()
     open_and_wait(qtbot, window, sample)
     previous = window.session
-    window.open_file(film)
+    window.opening.open_file(film)
     task = window.task
     wait_for_emission(qtbot, task.signals.progress, timeout=120_000)
     assert window.view.cue_model.rowCount() == 1500  # the cues show before casing ends
@@ -260,7 +260,7 @@ def test_restore_after_crash(qtbot, make_window, sample, engines):
     asked = []
     window.ask = lambda title, *a: (asked.append(title), QMessageBox.Yes)[1]
     with qtbot.waitSignal(window.casing_finished, timeout=180_000):  # the opened file is cased again
-        assert window.check_recovery()
+        assert window.recovery.check_recovery()
     assert asked == ["Restore unsaved review"]
     assert window.session.doc.to_bytes() == expected_doc
     assert [[(w.form, w.status) for w in c] for c in window.session.state.cues] == expected_state

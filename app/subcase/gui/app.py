@@ -92,7 +92,7 @@ def smoke_test(path: Path | None, media: Path | None = None) -> int:
     window.casing_failed.connect(lambda msg: finish("error", msg))
     window.casing_cancelled.connect(lambda: finish("error", "cancelled"))
     QTimer.singleShot(600_000, lambda: finish("error", "timed out after 600 s"))
-    window.open_file(path)
+    window.opening.open_file(path)
     loop.exec()
     code = 0
     if "error" in outcome:
@@ -196,9 +196,9 @@ def run_gui(argv: list[str]) -> int:
     wake = install_sigint_handler(app, lambda: [window])  # noqa: F841 - kept alive until exec returns
 
     def start() -> None:
-        restored = window.check_recovery()
+        restored = window.recovery.check_recovery()
         if args.file is not None and not restored:
-            window.open_file(args.file)
+            window.opening.open_file(args.file)
 
     QTimer.singleShot(0, start)
     return app.exec()

@@ -12,11 +12,11 @@ and toolbar (``menus.Menus``), the review commands on the undo stack
 (``review_commands.ReviewCommands``), saving (``saving.Saving``), autosave
 (``autosaving.Autosaving``), edit-log failures
 (``edit_log_recovery.EditLogRecovery``), drops and the batch dialog
-(``drops.Drops``), the media beside the review (``media_window.WindowMedia``)
-and the find bar (``find_bar``).  Opening and casing (``opening``) and
-restoring after a crash (``recovery``) are still mixins.  What stays here
-is the window's own state (the session, the one background task), its
-status bar, the threshold, view settings, help and closing.
+(``drops.Drops``), the media beside the review (``media_window.WindowMedia``),
+opening and casing a file (``opening.Opening``), restoring after a crash
+(``recovery.Recovery``) and the find bar (``find_bar``).  What stays here is
+the window's own state (the session, the one background task and its
+progress), its status bar, the threshold, view settings, help and closing.
 """
 
 from __future__ import annotations
@@ -45,8 +45,8 @@ from .help import ShortcutsDialog
 from .limits_dialog import ReadingLimitsDialog
 from .media_window import WindowMedia
 from .menus import Menus
-from .opening import OpeningMixin
-from .recovery import RecoveryMixin
+from .opening import Opening
+from .recovery import Recovery
 from .review_commands import ReviewCommands
 from .saving import Saving
 from .settings import Settings
@@ -60,7 +60,7 @@ if TYPE_CHECKING:
 SCREEN_SHARE = 0.9
 
 
-class MainWindow(OpeningMixin, RecoveryMixin, QMainWindow):
+class MainWindow(QMainWindow):
     casing_finished = Signal()       # a file is open and cased, ready to review
     casing_cancelled = Signal()
     casing_failed = Signal(str)
@@ -89,7 +89,8 @@ class MainWindow(OpeningMixin, RecoveryMixin, QMainWindow):
             self.setWindowIcon(QIcon(str(icon)))
         self.setAcceptDrops(True)
         self.edit_log = EditLogRecovery(self, self, self.statusBar(), self._update_status)
-        self.drops = Drops(self, self.engines, self.settings, self.open_file, self.batch_opened.emit)
+        self.drops = Drops(self, self.engines, self.settings, lambda path: self.opening.open_file(path),
+                           self.batch_opened.emit)
         self.undo_stack = QUndoStack(self)
         self.autosaving = Autosaving(self, self, self.statusBar(), lambda: self.playback.media_ref)
         self.undo_stack.cleanChanged.connect(self.autosaving.on_clean_changed)
@@ -119,8 +120,15 @@ class MainWindow(OpeningMixin, RecoveryMixin, QMainWindow):
 
         self._make_status_bar()
         self.threshold_spin = self._make_threshold_spin()
+        self.opening = Opening(self, self, self.engines, self.settings, self.view, self.progress, self.cancel_button,
+                               self.threshold_spin, self.statusBar(), self.edit_log, self.saving, self.autosaving,
+                               self.commands)
+        self.recovery = Recovery(self, self.engines, self.settings, self.statusBar(), self.edit_log, self.autosaving,
+                                 self.playback, self.opening, self.commands)
+        self.opening.restore_origin = self.recovery.finish_restore
+        self.cancel_button.clicked.connect(self.opening.cancel_casing)
         self.menus = Menus(self, self, self.settings, self.undo_stack, self.view, self.find_bar, self.details,
-                           self.threshold_spin, self.saving, self.drops, self.playback, self.commands)
+                           self.threshold_spin, self.saving, self.drops, self.playback, self.commands, self.opening)
         self.commands.set_mode_actions(self.menus.act_modes)
         self.apply_font_size(self.settings.font_size)
         self._restore_layout()
@@ -146,7 +154,6 @@ class MainWindow(OpeningMixin, RecoveryMixin, QMainWindow):
         self.progress.setMaximumWidth(220)
         self.progress.hide()
         self.cancel_button = QPushButton("Cancel")
-        self.cancel_button.clicked.connect(self.cancel_casing)
         self.cancel_button.hide()
         sb.addWidget(self.word_label, 1)
         sb.addPermanentWidget(self.progress)
@@ -251,6 +258,29 @@ class MainWindow(OpeningMixin, RecoveryMixin, QMainWindow):
             return
         self.setWindowTitle(f"{'*' if self.is_modified() else ''}{self.doc.path.name} \u2014 subcase")
 
+    # ------------------------------------------------------------------ the one background task
+    def on_progress(self, task: LoadAndCaseTask | ModeTask, done: int, total: int) -> None:
+        """A progress report of the window's task (an older task's reports are ignored)."""
+        if task is not self.task:
+            return
+        self.progress.setRange(0, max(1, total))
+        self.progress.setValue(done)
+
+    def end_task(self) -> None:
+        self.task = None
+        self.progress.hide()
+        self.cancel_button.hide()
+        self._update_actions()
+
+    def close_session(self) -> None:
+        """Drop the open review: its undo history, the autosave timer, the session and its log."""
+        self.undo_stack.clear()
+        self.restored_unsaved = False
+        self.autosaving.timer.stop()
+        if self.session is not None:
+            self.session.close()
+        self.session = None
+
     def _show_session(self) -> None:
         if self.session is None:
             self.view.set_document(None, None)
@@ -261,13 +291,6 @@ class MainWindow(OpeningMixin, RecoveryMixin, QMainWindow):
 
     def _update_actions(self) -> None:
         self.menus.update_actions()
-
-    # For the opening and recovery mixins, which start a session and go to its current word.
-    def _on_session_changed(self, cues: tuple[int, ...]) -> None:
-        self.commands.on_session_changed(cues)
-
-    def goto(self, pos: tuple[int, int] | None) -> None:
-        self.commands.goto(pos)
 
     # ------------------------------------------------------------------ threshold
     def _set_spin(self, value: float) -> None:
@@ -398,7 +421,7 @@ class MainWindow(OpeningMixin, RecoveryMixin, QMainWindow):
             QThreadPool.globalInstance().waitForDone(10000)
             event.accept()
             return
-        if not self.confirm_discard():
+        if not self.opening.confirm_discard():
             event.ignore()
             return
         if self.task is not None:
@@ -410,7 +433,7 @@ class MainWindow(OpeningMixin, RecoveryMixin, QMainWindow):
         self.settings.sync()
         if self.session is not None:
             self.autosaving.discard()
-        self._close_session()
+        self.close_session()
         self.autosaving.close()
         QThreadPool.globalInstance().waitForDone(10000)
         event.accept()

@@ -22,6 +22,7 @@ from .cue_view import CueView
 from .drops import Drops
 from .find_bar import FindBar
 from .media_window import WindowMedia
+from .opening import Opening
 from .review_commands import ReviewCommands
 from .saving import Saving
 from .settings import MODES, STYLES, THEMES, Settings
@@ -45,9 +46,6 @@ class MenusWindow(Protocol):
     @property
     def profile_app(self) -> ProfileApplication | None: ...
 
-    def open_dialog(self) -> None: ...
-    def open_file(self, path: Path) -> bool: ...
-    def cancel_casing(self) -> None: ...
     def close(self) -> bool: ...
     def nudge_threshold(self, delta: float) -> None: ...
     def reset_threshold(self) -> None: ...
@@ -64,8 +62,9 @@ class Menus:
 
     def __init__(self, window: MenusWindow, parent: QMainWindow, settings: Settings, undo_stack: QUndoStack,
                  view: CueView, find_bar: FindBar, details: QDockWidget, threshold_spin: QDoubleSpinBox,
-                 saving: Saving, drops: Drops, playback: WindowMedia, commands: ReviewCommands):
+                 saving: Saving, drops: Drops, playback: WindowMedia, commands: ReviewCommands, opening: Opening):
         self.window = window
+        self.opening = opening
         self.parent = parent  # the actions' owner; its menu bar and toolbar
         self.settings = settings
         self.undo_stack = undo_stack
@@ -98,11 +97,11 @@ class Menus:
 
     def _make_actions(self) -> None:
         A = self._action
-        self.act_open = A("&Open\u2026", self.window.open_dialog, [QKeySequence.StandardKey.Open])
+        self.act_open = A("&Open\u2026", self.opening.open_dialog, [QKeySequence.StandardKey.Open])
         self.act_save = A("&Save", self.saving.save, [QKeySequence.StandardKey.Save])
         self.act_save_as = A("Save &As\u2026", self.saving.save_as_dialog, ["Ctrl+Shift+S"])
         self.act_batch = A("&Batch Convert\u2026", self.drops.batch_dialog_from_picker, ["Ctrl+B"])
-        self.act_cancel = A("&Cancel Casing", self.window.cancel_casing, ["Esc"])
+        self.act_cancel = A("&Cancel Casing", self.opening.cancel_casing, ["Esc"])
         self.act_quit = A("&Quit", self.window.close, ["Ctrl+Q"])
         self.act_undo = self.undo_stack.createUndoAction(self.parent, "&Undo")
         self.act_undo.setShortcuts([QKeySequence(QKeySequence.StandardKey.Undo)])
@@ -229,7 +228,7 @@ class Menus:
         self.recent_menu.clear()
         for p in self.settings.recent_files:
             a = self.recent_menu.addAction(p.replace("&", "&&"))
-            a.triggered.connect(lambda _c=False, p=p: self.window.open_file(Path(p)))
+            a.triggered.connect(lambda _c=False, p=p: self.opening.open_file(Path(p)))
         self.recent_menu.setEnabled(bool(self.settings.recent_files))
 
     def fill_profiles(self) -> None:

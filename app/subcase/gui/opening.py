@@ -1,28 +1,35 @@
 """Opening a file: the dialog and recent files, casing it in a worker, taking the result.
 
-A mixin for MainWindow.  Loading and casing run in a LoadAndCaseTask; the
-window only sees finished objects through its queued signals, and ignores
-signals from a task it has since replaced or cancelled.
+A controller owned by MainWindow.  Loading and casing run in a
+LoadAndCaseTask; the window only sees finished objects through its queued
+signals, and ignores signals from a task it has since replaced or cancelled.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable, Protocol
 
-from PySide6.QtCore import QThreadPool
-from PySide6.QtWidgets import QFileDialog, QMessageBox
+from PySide6.QtCore import QThreadPool, SignalInstance
+from PySide6.QtWidgets import QDoubleSpinBox, QFileDialog, QMessageBox, QProgressBar, QPushButton, QStatusBar, \
+    QWidget
 
 from subcase.subtitles.files import special_kind
 from subcase.review import log_path_for
 from subcase.subtitles import FORMATS, Document
 
-from .workers import CaseResult, LoadAndCaseTask
+from subcase.review import ReviewSession
+
+from .autosaving import Autosaving
+from .cue_view import CueView
+from .edit_log_recovery import EditLogRecovery
+from .saving import Saving
+from .review_commands import ReviewCommands
+from .settings import Settings
+from .workers import CaseResult, EngineHolder, LoadAndCaseTask, ModeTask
 
 if TYPE_CHECKING:
-    from .window_parts import WindowParts as _Window
-else:
-    _Window = object
+    from subcase.review.profiles.apply import ProfileApplication
 
 
 def open_filter() -> str:
@@ -32,21 +39,75 @@ def open_filter() -> str:
     return f"Subtitles ({every});;{each};;All files (*)"
 
 
-class OpeningMixin(_Window):
+class OpeningWindow(Protocol):
+    """What opening a file reads and changes on the window: the open review, the one background task,
+    and how the window shows them."""
+
+    session: ReviewSession | None
+    profile_app: ProfileApplication | None
+    task: LoadAndCaseTask | ModeTask | None
+    # ask(title, text, buttons, default) -> button; tests and scripts replace it
+    ask: Callable[[str, str, QMessageBox.StandardButton, QMessageBox.StandardButton], QMessageBox.StandardButton]
+
+    @property
+    def doc(self) -> Document | None: ...
+
+    @property
+    def casing_finished(self) -> SignalInstance: ...
+
+    @property
+    def casing_cancelled(self) -> SignalInstance: ...
+
+    @property
+    def casing_failed(self) -> SignalInstance: ...
+
+    def is_modified(self) -> bool: ...
+    def notify(self, title: str, text: str, error: bool = False) -> None: ...
+    def setWindowTitle(self, title: str) -> None: ...
+    def on_progress(self, task: LoadAndCaseTask | ModeTask, done: int, total: int) -> None: ...
+    def end_task(self) -> None: ...
+    def close_session(self) -> None: ...
+    def _set_spin(self, value: float) -> None: ...
+    def _show_session(self) -> None: ...
+    def _update_actions(self) -> None: ...
+
+
+class Opening:
     """Open dialog, recent files, the casing worker and what happens when it ends."""
+
+    def __init__(self, window: OpeningWindow, parent: QWidget, engines: EngineHolder, settings: Settings,
+                 view: CueView, progress: QProgressBar, cancel_button: QPushButton,
+                 threshold_spin: QDoubleSpinBox, status_bar: QStatusBar, edit_log: EditLogRecovery,
+                 saving: Saving, autosaving: Autosaving, commands: ReviewCommands):
+        self.window = window
+        self.commands = commands  # a new session's changes repaint through it; it moves to a word
+        self.parent = parent  # the file dialog's parent
+        self.engines = engines
+        self.settings = settings
+        self.view = view
+        self.progress = progress
+        self.cancel_button = cancel_button
+        self.threshold_spin = threshold_spin
+        self.status_bar = status_bar
+        self.edit_log = edit_log
+        self.saving = saving
+        self.autosaving = autosaving
+        # A crash-recovery snapshot whose origin was cased again goes back to recovery (gui/recovery.py),
+        # which is made after this controller: MainWindow sets it.
+        self.restore_origin: Callable[[dict, CaseResult], None] | None = None
 
     def open_dialog(self) -> None:
         start = str(Path(self.settings.recent_files[0]).parent) if self.settings.recent_files else ""
-        path, _ = QFileDialog.getOpenFileName(self, "Open subtitles", start, open_filter())
+        path, _ = QFileDialog.getOpenFileName(self.parent, "Open subtitles", start, open_filter())
         if path:
             self.open_file(Path(path))
 
     def confirm_discard(self) -> bool:
         """True when it is fine to drop the current review (saved, or the user says so)."""
-        doc = self.doc
-        if not self.is_modified() or doc is None:  # modified means a file is open
+        doc = self.window.doc
+        if not self.window.is_modified() or doc is None:  # modified means a file is open
             return True
-        answer = self.ask("Unsaved review", f"Save the changes to {doc.path.name if doc.path else 'the file'}?",
+        answer = self.window.ask("Unsaved review", f"Save the changes to {doc.path.name if doc.path else 'the file'}?",
                           QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Save)
         if answer == QMessageBox.StandardButton.Save:
             return self.saving.save()
@@ -62,8 +123,8 @@ class OpeningMixin(_Window):
             # Checked here, not only in the worker: reading a FIFO blocks until
             # someone writes to it, and no Cancel can interrupt that read.
             message = f"{path}: is {kind}, not a regular file; subcase only opens regular files"
-            self.notify("Cannot open file", message, error=True)
-            self.casing_failed.emit(message)
+            self.window.notify("Cannot open file", message, error=True)
+            self.window.casing_failed.emit(message)
             return False
         if not self.confirm_discard():
             return False
@@ -75,107 +136,88 @@ class OpeningMixin(_Window):
     def start_casing(self, task: LoadAndCaseTask) -> None:
         """Run a loading and casing task in the background; its result opens a review."""
         path = task.path
-        if self.task is not None:
+        if self.window.task is not None:
             self.cancel_casing()
         s = task.signals
         s.loaded.connect(lambda doc, t=task: self._on_loaded(t, doc))
-        s.progress.connect(lambda d, n, t=task: self._on_progress(t, d, n))
+        s.progress.connect(lambda d, n, t=task: self.window.on_progress(t, d, n))
         s.cased.connect(lambda r, t=task: self._on_cased(t, r))
         s.cancelled.connect(lambda t=task: self._on_cancelled(t))
         s.failed.connect(lambda msg, t=task: self._on_failed(t, msg))
-        self.task = task
+        self.window.task = task
         self.progress.setRange(0, 0)  # busy until the first progress report
         self.progress.show()
         self.cancel_button.show()
-        self.statusBar().showMessage(f"Opening {path.name}\u2026")
-        self._update_actions()
+        self.status_bar.showMessage(f"Opening {path.name}\u2026")
+        self.window._update_actions()
         QThreadPool.globalInstance().start(task)
 
     def cancel_casing(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
-            self.statusBar().showMessage("Cancelling\u2026")
+        if self.window.task is not None:
+            self.window.task.cancel()
+            self.status_bar.showMessage("Cancelling\u2026")
 
     def _on_loaded(self, task: LoadAndCaseTask, doc: Document) -> None:
-        if task is not self.task:
+        if task is not self.window.task:
             return
         # Show the cues right away, uncased and read-only, while the model runs.
         self.view.set_document(doc, None)
-        self.setWindowTitle(f"{Path(task.path).name} (casing\u2026) \u2014 subcase")
-        self._update_actions()
-
-    def _on_progress(self, task, done: int, total: int) -> None:
-        if task is not self.task:
-            return
-        self.progress.setRange(0, max(1, total))
-        self.progress.setValue(done)
-
-    def _end_task(self) -> None:
-        self.task = None
-        self.progress.hide()
-        self.cancel_button.hide()
-        self._update_actions()
+        self.window.setWindowTitle(f"{Path(task.path).name} (casing\u2026) \u2014 subcase")
+        self.window._update_actions()
 
     def _on_cancelled(self, task) -> None:
-        if task is not self.task:
+        if task is not self.window.task:
             return
-        self._end_task()
-        self._show_session()  # back to what was open before, if anything
-        self.statusBar().showMessage("Casing cancelled", 5000)
-        self.casing_cancelled.emit()
+        self.window.end_task()
+        self.window._show_session()  # back to what was open before, if anything
+        self.status_bar.showMessage("Casing cancelled", 5000)
+        self.window.casing_cancelled.emit()
 
     def _on_failed(self, task: LoadAndCaseTask, message: str) -> None:
-        if task is not self.task:
+        if task is not self.window.task:
             return
-        self._end_task()
-        self._show_session()
-        self.notify("Cannot open file", f"{task.path}:\n{message}", error=True)
-        self.casing_failed.emit(message)
+        self.window.end_task()
+        self.window._show_session()
+        self.window.notify("Cannot open file", f"{task.path}:\n{message}", error=True)
+        self.window.casing_failed.emit(message)
 
     def _on_cased(self, task: LoadAndCaseTask, result: CaseResult) -> None:
-        if task is not self.task:
+        if task is not self.window.task:
             return
-        self._end_task()
+        self.window.end_task()
         if task.restoring is not None:  # crash recovery: the origin cased again (gui/recovery.py)
-            self.finish_restore(task.restoring, result)
+            assert self.restore_origin is not None
+            self.restore_origin(task.restoring, result)
             return
         # The log first: if the user cancels, what was open before stays open.
         go_on, log = self.edit_log.open_edit_log(log_path_for(result.path))
         if not go_on:
-            self._show_session()
-            self.statusBar().showMessage(f"Opening {result.path.name} cancelled: no edit log", 8000)
-            self.casing_cancelled.emit()
+            self.window._show_session()
+            self.status_bar.showMessage(f"Opening {result.path.name} cancelled: no edit log", 8000)
+            self.window.casing_cancelled.emit()
             return
-        self._close_session()
+        self.window.close_session()
         session = result.session  # opened in the worker (review.open_review); the log is the GUI thread's
         if self.settings.threshold is None:
-            self._set_spin(session.state.threshold)  # the model's calibrated default
+            self.window._set_spin(session.state.threshold)  # the model's calibrated default
         else:
             session.state.threshold = self.threshold_spin.value()
         session.replace_log(log)
-        self.session = session
-        self.profile_app = session.profile
+        self.window.session = session
+        self.window.profile_app = session.profile
         if result.profile_note:
-            self.statusBar().showMessage(result.profile_note, 10000)
-        self.session.listeners.append(self._on_session_changed)
+            self.status_bar.showMessage(result.profile_note, 10000)
+        self.window.session.listeners.append(self.commands.on_session_changed)
         self.settings.add_recent(result.path)
-        self._show_session()
-        self._update_actions()
+        self.window._show_session()
+        self.window._update_actions()
         if self.view.cue_model.rowCount():
             self.view.selectRow(0)
         self.view.setFocus()
         left = session.state.to_review()
-        app = self.profile_app
+        app = self.window.profile_app
         from_profile = (f"; {len(app.by_pos)} from profile {app.profile.name}" if app is not None else "")
         words = sum(len(cue) for cue in session.state.cues)
-        self.statusBar().showMessage(f"Cased {words} words{from_profile}; {left} to review (press N). "
+        self.status_bar.showMessage(f"Cased {words} words{from_profile}; {left} to review (press N). "
                                      f"Language: {session.casing_summary}", 15000)
-        self.casing_finished.emit()
-
-    def _close_session(self) -> None:
-        self.undo_stack.clear()
-        self.restored_unsaved = False
-        self.autosaving.timer.stop()
-        if self.session is not None:
-            self.session.close()
-        self.session = None
+        self.window.casing_finished.emit()

@@ -1,33 +1,76 @@
 """Crash recovery: the snapshots of an unsaved review (``autosaving``), offered back after a crash.
 
-A mixin for MainWindow.
+A controller owned by MainWindow.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable, Protocol
 
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtCore import SignalInstance
+from PySide6.QtWidgets import QMessageBox, QStatusBar
 
 from subcase.review import autosave, log_path_for
 from subcase.review.opening import OpenOptions, resume_review
 from subcase.subtitles import SubtitleError
 
-from .workers import LoadAndCaseTask
+from subcase.review import ReviewSession
+
+from .autosaving import Autosaving
+from .edit_log_recovery import EditLogRecovery
+from .media_window import WindowMedia
+from .opening import Opening
+from .review_commands import ReviewCommands
+from .settings import Settings
+from .workers import CaseResult, EngineHolder, LoadAndCaseTask
 
 if TYPE_CHECKING:
-    from .window_parts import WindowParts as _Window
-else:
-    _Window = object
+    from subcase.review.profiles.apply import ProfileApplication
 
 
-class RecoveryMixin(_Window):
+class RecoveryWindow(Protocol):
+    """What restoring a review reads and changes on the window."""
+
+    session: ReviewSession | None
+    profile_app: ProfileApplication | None
+    restored_unsaved: bool
+    # ask(title, text, buttons, default) -> button; tests and scripts replace it
+    ask: Callable[[str, str, QMessageBox.StandardButton, QMessageBox.StandardButton], QMessageBox.StandardButton]
+
+    @property
+    def casing_finished(self) -> SignalInstance: ...
+
+    @property
+    def casing_failed(self) -> SignalInstance: ...
+
+    def notify(self, title: str, text: str, error: bool = False) -> None: ...
+    def close_session(self) -> None: ...
+    def _set_spin(self, value: float) -> None: ...
+    def _show_session(self) -> None: ...
+    def _update_actions(self) -> None: ...
+
+
+class Recovery:
     """Restore after a crash."""
+
+    def __init__(self, window: RecoveryWindow, engines: EngineHolder, settings: Settings, status_bar: QStatusBar,
+                 edit_log: EditLogRecovery, autosaving: Autosaving, playback: WindowMedia, opening: Opening,
+                 commands: ReviewCommands):
+        self.window = window
+        self.commands = commands  # a new session's changes repaint through it; it moves to a word
+        self.engines = engines
+        self.settings = settings
+        self.status_bar = status_bar
+        self.edit_log = edit_log
+        self.autosaving = autosaving
+        self.playback = playback
+        self.opening = opening  # casing a snapshot's origin again runs as opening a file does
+
     def check_recovery(self) -> bool:
         """Offer to restore a review the app lost in a crash; True if one was restored."""
         for rec in autosave.find_recoverable():
-            answer = self.ask("Restore unsaved review",
+            answer = self.window.ask("Restore unsaved review",
                               f"subcase closed unexpectedly while you were reviewing\n{rec.source}\n"
                               f"(autosaved {rec.time}).\n\nRestore that review?",
                               QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes)
@@ -37,7 +80,7 @@ class RecoveryMixin(_Window):
             try:
                 self.restore_snapshot(rec.data)
             except (autosave.RestoreError, SubtitleError, OSError, KeyError, ValueError) as exc:
-                self.notify("Cannot restore", f"{rec.source}: {exc}", error=True)
+                self.window.notify("Cannot restore", f"{rec.source}: {exc}", error=True)
                 continue
             return True
         return False
@@ -49,30 +92,30 @@ class RecoveryMixin(_Window):
             autosave.check_files(data)  # RestoreError now, before any casing
             from subcase.casing.housestyle import Category, Style
             styles = {Category(k): Style(v) for k, v in (data.get("styles") or {}).items()}
-            self.start_casing(LoadAndCaseTask(Path(data["origin"]), self.engines, data.get("origin_mode", data["mode"]),
+            self.opening.start_casing(LoadAndCaseTask(Path(data["origin"]), self.engines, data.get("origin_mode", data["mode"]),
                                               float(data["threshold"]), styles, restoring=data))
-            self.statusBar().showMessage("Restoring the unsaved review…")
+            self.status_bar.showMessage("Restoring the unsaved review…")
             return
         doc, state = autosave.restore(data)
         self._resume(data, doc, state)
 
-    def finish_restore(self, data: dict, result) -> None:
+    def finish_restore(self, data: dict, result: CaseResult) -> None:
         try:
             doc, state = autosave.restore(data, (result.doc, result.state))
             self._resume(data, doc, state, result.cue_languages)
         except (autosave.RestoreError, SubtitleError, OSError, KeyError, ValueError) as exc:
-            self._show_session()
-            self.notify("Cannot restore", f"{data.get('source')}: {exc}", error=True)
-            self.casing_failed.emit(str(exc))
+            self.window._show_session()
+            self.window.notify("Cannot restore", f"{data.get('source')}: {exc}", error=True)
+            self.window.casing_failed.emit(str(exc))
             return
-        self.casing_finished.emit()
+        self.window.casing_finished.emit()
 
     def _resume(self, data: dict, doc, state, cue_languages: list[str] | None = None) -> None:
         go_on, log = self.edit_log.open_edit_log(Path(data["log"]) if data.get("log")
                                                  else log_path_for(Path(data["source"])))
         if not go_on:
             raise autosave.RestoreError("restoring was cancelled: the edit log could not be opened")
-        self._close_session()
+        self.window.close_session()
         engine = self.engines.loaded
         profile = None
         if self.settings.profile and engine is not None:
@@ -81,19 +124,20 @@ class RecoveryMixin(_Window):
             try:
                 profile = profile_store.load(self.settings.profile, engine.info.version)
             except ProfileError as exc:
-                self.statusBar().showMessage(f"Profile not applied: {exc}", 10000)
-        self.session = resume_review(doc, state, data, engine,
+                self.status_bar.showMessage(f"Profile not applied: {exc}", 10000)
+        session = resume_review(doc, state, data, engine,
                                      OpenOptions(profile=profile, learning=self.settings.learning),
                                      log=log, cue_languages=cue_languages)
-        self.profile_app = self.session.profile
-        self.session.listeners.append(self._on_session_changed)
-        self.restored_unsaved = True
-        self._set_spin(state.threshold)
-        self._show_session()
-        self._update_actions()
+        self.window.session = session
+        self.window.profile_app = session.profile
+        session.listeners.append(self.commands.on_session_changed)
+        self.window.restored_unsaved = True
+        self.window._set_spin(state.threshold)
+        self.window._show_session()
+        self.window._update_actions()
         if state.current is not None:
-            self.goto(state.current)
+            self.commands.goto(state.current)
         self.autosaving.save_now()  # the snapshot now belongs to this process
         from subcase.media import MediaRef
-        self.playback.open_media(remembered=MediaRef.from_dict(data.get("media")) or self.settings.media_for(self.session.source))
-        self.statusBar().showMessage("Restored the unsaved review", 8000)
+        self.playback.open_media(remembered=MediaRef.from_dict(data.get("media")) or self.settings.media_for(session.source))
+        self.status_bar.showMessage("Restored the unsaved review", 8000)

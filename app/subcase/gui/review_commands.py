@@ -91,8 +91,8 @@ class CommandsWindow(Protocol):
     def cue_text_edited(self) -> SignalInstance: ...
 
     def notify(self, title: str, text: str, error: bool = False) -> None: ...
-    def _on_progress(self, task: LoadAndCaseTask | ModeTask, done: int, total: int) -> None: ...
-    def _end_task(self) -> None: ...
+    def on_progress(self, task: LoadAndCaseTask | ModeTask, done: int, total: int) -> None: ...
+    def end_task(self) -> None: ...
     def _update_status(self) -> None: ...
     def _set_title(self) -> None: ...
     def _update_actions(self) -> None: ...
@@ -160,7 +160,7 @@ class ReviewCommands:
             return
         task = ModeTask(self.engines, session.doc, session.state, mode, self.settings.house_styles())
         s = task.signals
-        s.progress.connect(lambda d, n, t=task: self.window._on_progress(t, d, n))
+        s.progress.connect(lambda d, n, t=task: self.window.on_progress(t, d, n))
         s.cased.connect(lambda fresh, t=task: self._on_mode_cased(t, session, fresh))
         s.cancelled.connect(lambda t=task: self._on_mode_ended(t, session, "Mode change cancelled"))
         s.failed.connect(lambda msg, t=task: self._on_mode_ended(t, session, f"Mode not changed: {msg}"))
@@ -175,7 +175,7 @@ class ReviewCommands:
     def _on_mode_cased(self, task: ModeTask, session: ReviewSession, fresh) -> None:
         if task is not self.window.task:
             return
-        self.window._end_task()
+        self.window.end_task()
         if self.window.session is session:
             self._push(ChangeMode(task.mode, session.mode, fresh))
             left = session.state.to_review()
@@ -186,7 +186,7 @@ class ReviewCommands:
     def _on_mode_ended(self, task: ModeTask, session: ReviewSession, message: str) -> None:
         if task is not self.window.task:
             return
-        self.window._end_task()
+        self.window.end_task()
         if self.window.session is session:
             self.mode_actions[session.mode].setChecked(True)
         self.status_bar.showMessage(message.splitlines()[-1] if message else "", 10000)

@@ -93,7 +93,7 @@ def main(argv: list[str]) -> int:
         loop = QEventLoop()
         window.casing_finished.connect(loop.quit)
         window.casing_failed.connect(lambda m: _fail(m, loop))
-        window.open_file(work)
+        window.opening.open_file(work)
         loop.exec()
         if window.session is None:
             return 1
@@ -137,7 +137,7 @@ def _media_shot(app, window, work: Path, out: Path) -> int:
     window.media_opened.connect(lambda _n: loop.quit())
     window.media_failed.connect(lambda m: _fail(m, loop))
     window.casing_failed.connect(lambda m: _fail(m, loop))
-    window.open_file(work)
+    window.opening.open_file(work)
     loop.exec()
     if window.session is None or window.playback.media_ref is None:
         return 1
