@@ -116,7 +116,7 @@ def run_app(window, path: Path, hb: Heartbeat) -> dict:
     window.casing_finished.connect(lambda: done.append(1))
     window.casing_failed.connect(lambda m: done.append(m))
     hb.start()
-    window.open_file(path)
+    window.opening.open_file(path)
     window.task.signals.loaded.connect(lambda _d: marks.setdefault("first", time.perf_counter() - t0))
     wait(lambda: bool(done))
     marks["done"] = time.perf_counter() - t0
