@@ -1,0 +1,58 @@
+"""The punctuation mark that ends a word: one definition for training labels, the model's output and scoring.
+
+A word's mark is the punctuation written right after it, up to the next white space or the end of the text:
+"said," ends with a comma, "Hi!\"" with an exclamation mark (closing quotes and brackets are not marks),
+while the dot in "3.5" or the first one of "U.S." is inside a token, not at a word's end.  Subtitles use more
+signs than the model predicts; each counts as the mark it does the work of: ``;`` and ``:`` as a comma,
+``...`` and ``…`` as a full stop (a trailing-off sentence ends there), ``?!`` as a question mark.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+NONE: Final = ""
+COMMA: Final = ","
+FULL_STOP: Final = "."
+QUESTION: Final = "?"
+EXCLAMATION: Final = "!"
+# The model's output order; "" first, so index 0 is "no mark".
+MARKS: Final = (NONE, COMMA, FULL_STOP, QUESTION, EXCLAMATION)
+MARK_NAMES: Final = {NONE: "none", COMMA: "comma", FULL_STOP: "full stop", QUESTION: "question mark",
+                     EXCLAMATION: "exclamation mark"}
+
+# Closing quotes and brackets follow a mark without changing it.
+CLOSERS: Final = frozenset("\"'\u2019\u201d\u00bb\u203a)]}")
+_AS_COMMA: Final = frozenset(",;:")
+_AS_FULL_STOP: Final = frozenset(".\u2026")
+
+
+def classify(run: str) -> str:
+    """The mark a run of punctuation characters counts as (one of ``MARKS``)."""
+    if "?" in run:
+        return QUESTION
+    if "!" in run:
+        return EXCLAMATION
+    if any(c in _AS_FULL_STOP for c in run):
+        return FULL_STOP
+    if any(c in _AS_COMMA for c in run):
+        return COMMA
+    return NONE
+
+
+def trailing_run(text: str, end: int) -> str:
+    """The punctuation written right after the word that ends at ``end``, or "" when the word does not end a
+    token there (another word follows without a space: "3.5", "U.S").  Closing quotes and brackets are left
+    out."""
+    stop = end
+    n = len(text)
+    while stop < n and not text[stop].isspace() and not (text[stop].isalnum() or text[stop] == "_"):
+        stop += 1
+    if stop < n and not text[stop].isspace():
+        return ""  # glued to the next word: punctuation inside a token
+    return "".join(c for c in text[end:stop] if c not in CLOSERS)
+
+
+def mark_after(text: str, end: int) -> str:
+    """The mark that ends the word ending at ``end`` in ``text`` (one of ``MARKS``)."""
+    return classify(trailing_run(text, end))
