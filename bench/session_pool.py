@@ -52,10 +52,11 @@ class IntraOp:
                                             disabled_optimizers=["SkipLayerNormFusion"])
         self.gathers = "positions" in {i.name for i in self.session.get_inputs()}  # as OnnxSession
 
-    def run_all(self, batches: Iterable[tuple[np.ndarray, ...]]) -> Iterator[np.ndarray]:
+    def run_all(self, batches: Iterable[tuple[np.ndarray, ...]],
+                outputs: tuple[str, ...] = ("probs",)) -> Iterator[list[np.ndarray]]:
         names = ["input_ids", "attention_mask", "positions"]
         for batch in batches:
-            yield self.session.run(["probs"], dict(zip(names, batch)))[0]
+            yield self.session.run(list(outputs), dict(zip(names, batch)))
 
 
 class Sessions:
@@ -66,10 +67,12 @@ class Sessions:
         self.sessions = [OnnxSession(model, 1) for _ in range(n)]
         self.gathers = self.sessions[0].gathers
 
-    def run_all(self, batches: Iterable[tuple[np.ndarray, ...]]) -> Iterator[np.ndarray]:
+    def run_all(self, batches: Iterable[tuple[np.ndarray, ...]],
+                outputs: tuple[str, ...] = ("probs",)) -> Iterator[list[np.ndarray]]:
         todo = list(batches)
         with ThreadPoolExecutor(len(self.sessions)) as pool:
-            yield from pool.map(lambda ib: self.sessions[ib[0] % len(self.sessions)].run(*ib[1]), enumerate(todo))
+            yield from pool.map(lambda ib: self.sessions[ib[0] % len(self.sessions)].run_outputs(outputs, *ib[1]),
+                                enumerate(todo))
 
 
 def rss_mb() -> float:
@@ -95,10 +98,10 @@ def main() -> None:
         model = models_dir() / "model.onnx"
         engine = CasingEngine(threads=n)
         recorded: list[tuple[np.ndarray, ...]] = []
-        pool_run = engine.session.run
-        engine.session.run = lambda *batch: (recorded.append(batch), pool_run(*batch))[1]
+        pool_run = engine.session.run_outputs
+        engine.session.run_outputs = lambda names, *batch: (recorded.append(batch), pool_run(names, *batch))[1]
         case_file(engine, film)
-        del engine.session.run
+        del engine.session.run_outputs
         words = sum(1 for _ in film.read_text(encoding="utf-8").split())
         builders = {f"1 session, {n} intra-op threads": lambda: IntraOp(model, n),
                     f"1 session, {n} batches at once": lambda: OnnxSession(model, n),

@@ -133,8 +133,9 @@ def test_cancel_mid_film_stops_before_the_remaining_batches(engine):
     from subcase.casing import CasingCancelled
     three = CasingEngine(threads=3)
     runs = []
-    run = three.session.run
-    three.session.run = lambda ids, *rest: (runs.append(len(ids)), run(ids, *rest))[1]  # type: ignore[method-assign]
+    run = three.session.run_outputs
+    three.session.run_outputs = (  # type: ignore[method-assign]
+        lambda names, ids, *rest: (runs.append(len(ids)), run(names, ids, *rest))[1])
     done = []
     with pytest.raises(CasingCancelled):
         case_texts(three, FILM * 200, progress=lambda d, t: done.append((d, t)), cancel=lambda: len(done) >= 2)

@@ -192,6 +192,24 @@ class CasingEngine:
         """Predictions for every token of ``stream`` (None for punctuation)."""
         if not stream:
             return []
+        (probs,) = self.word_outputs(stream, ("probs",), progress, cancel)
+        return self.predictions(stream, probs)
+
+    def predictions(self, stream: Sequence[StreamItem], probs: np.ndarray) -> list[WordPrediction | None]:
+        """Each token's prediction (None for punctuation) from the model's ``probs`` of its words."""
+        result: list[WordPrediction | None] = [None] * len(stream)
+        word_tokens = np.flatnonzero([t.is_word for t in stream])
+        if len(word_tokens):
+            calibrated = self.calibrate(probs[word_tokens])
+            best = calibrated.argmax(1).tolist()
+            for tok, k, p in zip(word_tokens.tolist(), best, calibrated.tolist()):
+                result[tok] = WordPrediction(TAGS[k], tuple(p))  # four floats
+        return result
+
+    def word_outputs(self, stream: Sequence[StreamItem], names: tuple[str, ...],
+                     progress: OnProgress | None = None, cancel: ShouldCancel | None = None) -> list[np.ndarray]:
+        """The model's outputs ``names`` at every word of ``stream``: one array per name, a row per token
+        (zeros at punctuation), each word's row from the window where it is most central."""
         # A film starts a sentence.  Training windows often begin mid-sentence, so
         # the model is told so the way running text says it: a full stop before
         # the first word (context only; it gets no prediction of its own).
@@ -239,33 +257,32 @@ class CasingEngine:
                 # batch's rows laid end to end, row by row (so the output's rows come in the same order)
                 yield ids, mask, np.concatenate([r * width + at[w] for r, w in enumerate(batch)])
 
-        probs = np.zeros((len(stream), 4), dtype=np.float32)
+        found: list[np.ndarray] | None = None
         if cancel is not None and cancel():
             raise CasingCancelled()
-        outputs = self.session.run_all(inputs())
+        outputs = self.session.run_all(inputs(), names)
         try:
-            for done, (batch, out) in enumerate(zip(batches, outputs), 1):
-                row = 0
-                for r, w in enumerate(batch):
-                    toks = groups[w]
-                    if gathers:
-                        probs[toks] = out[row:row + len(toks)]
-                        row += len(toks)
-                    else:
-                        probs[toks] = out[r, at[w]]
+            for done, (batch, outs) in enumerate(zip(batches, outputs), 1):
+                if found is None:
+                    found = [np.zeros((len(stream), out.shape[-1]), dtype=np.float32) for out in outs]
+                for into, out in zip(found, outs):
+                    row = 0
+                    for r, w in enumerate(batch):
+                        toks = groups[w]
+                        if gathers:
+                            into[toks] = out[row:row + len(toks)]
+                            row += len(toks)
+                        else:
+                            into[toks] = out[r, at[w]]
                 if progress is not None:
                     progress(min(done * self.batch, len(queue)), len(queue))
                 if done < len(batches) and cancel is not None and cancel():
                     raise CasingCancelled()
         finally:
             outputs.close()  # waits for the batches still running
-        result: list[WordPrediction | None] = [None] * len(stream)
-        if len(word_tokens):
-            calibrated = self.calibrate(probs[word_tokens])
-            best = calibrated.argmax(1).tolist()
-            for tok, k, p in zip(word_tokens.tolist(), best, calibrated.tolist()):
-                result[tok] = WordPrediction(TAGS[k], tuple(p))  # four floats
-        return result[1:]
+        if found is None:  # no word at all
+            return [np.zeros((len(stream) - 1, 0), dtype=np.float32) for _ in names]
+        return [a[1:] for a in found]
 
     def calibrate(self, probs: np.ndarray) -> np.ndarray:
         """Temperature-scaled probabilities (rows sum to 1)."""

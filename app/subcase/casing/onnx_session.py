@@ -4,7 +4,9 @@ The model takes ``input_ids`` and ``attention_mask`` (int64, batch x tokens)
 and returns ``probs`` (float32, batch x tokens x 4): softmax over the tags
 L, T, U, M for every sub-token.  A model with a third input, ``positions``
 (int64, n: places in the batch's rows laid end to end), returns them for
-those sub-tokens only (n x 4).
+those sub-tokens only (n x 4).  A model with a punctuation head also returns ``mark_parts``
+(n x 10, float32) at the same sub-tokens: the head's scores for the mark after a word, in two halves
+that ``casing.punctuation`` adds up across neighbouring words.
 """
 
 from __future__ import annotations
@@ -99,19 +101,27 @@ class OnnxSession:
         # A model with a ``positions`` input computes its last layer only at the sub-tokens whose tags are
         # read (training/gather.py), and ``probs`` is positions x 4; without it, every sub-token's.
         self.gathers = "positions" in names
+        self.output_names = tuple(o.name for o in self._session.get_outputs())
 
     def run(self, input_ids: np.ndarray, attention_mask: np.ndarray,
             positions: np.ndarray | None = None) -> np.ndarray:
+        """The tag probabilities (``probs``) of one batch."""
+        return self.run_outputs(("probs",), input_ids, attention_mask, positions)[0]
+
+    def run_outputs(self, names: tuple[str, ...], input_ids: np.ndarray, attention_mask: np.ndarray,
+                    positions: np.ndarray | None = None) -> list[np.ndarray]:
+        """The outputs ``names`` of one batch, in that order."""
         feed = {"input_ids": input_ids, "attention_mask": attention_mask}
         if self.gathers:
             if positions is None:
                 raise ValueError("this model needs the positions of the sub-tokens to tag")
             feed["positions"] = positions
-        (probs,) = self._session.run(["probs"], feed)
-        return probs
+        return self._session.run(list(names), feed)
 
-    def run_all(self, batches: Iterable[tuple[np.ndarray, ...]]) -> Generator[np.ndarray, None, None]:
-        """Each batch's output, in order, with up to ``threads`` batches running at once.
+    def run_all(self, batches: Iterable[tuple[np.ndarray, ...]],
+                names: tuple[str, ...] = ("probs",)) -> Generator[list[np.ndarray], None, None]:
+        """Each batch's outputs ``names`` (a list, in that order), in order, with up to ``threads`` batches
+        running at once.
 
         One more batch than there are threads waits, ready, so a thread that finishes
         starts the next batch at once, not when the caller has taken the output.
@@ -121,13 +131,13 @@ class OnnxSession:
         head = list(islice(rest, 2))
         if self.threads == 1 or len(head) < 2:  # one batch (a cue re-cased): no threads to start
             for batch in chain(head, rest):
-                yield self.run(*batch)
+                yield self.run_outputs(names, *batch)
             return
-        pending: deque[Future[np.ndarray]] = deque()
+        pending: deque[Future[list[np.ndarray]]] = deque()
         with ThreadPoolExecutor(self.threads, thread_name_prefix="subcase-onnx") as pool:
             try:
                 for batch in chain(head, rest):
-                    pending.append(pool.submit(self.run, *batch))
+                    pending.append(pool.submit(self.run_outputs, names, *batch))
                     if len(pending) > self.threads:
                         yield pending.popleft().result()
                 while pending:

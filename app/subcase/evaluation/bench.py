@@ -183,17 +183,17 @@ def onnx_ceiling(engine, film: Path, words: int, model_engine=None, repeats: int
 
     model_engine = model_engine or engine
     recorded = []
-    session_run = model_engine.session.run
+    session_run = model_engine.session.run_outputs
 
-    def record(*batch):
+    def record(names, *batch):
         recorded.append(batch)
-        return session_run(*batch)
+        return session_run(names, *batch)
 
-    model_engine.session.run = record
+    model_engine.session.run_outputs = record
     try:
         case_file(engine, film)
     finally:
-        del model_engine.session.run  # the session's own method again
+        del model_engine.session.run_outputs  # the session's own method again
     subtokens = int(sum(int(batch[1].sum()) for batch in recorded))
     times, cpu = [], []
     for _ in range(repeats):
