@@ -1,0 +1,158 @@
+"""The punctuation head at run time: the mark after each word, from the casing model's own pass.
+
+A model folder with a head has ``punctuation.npz`` (the head's weights) and a graph whose second output,
+``hidden``, is the encoder's last hidden state at the words whose tags it gives.  The mark after word i is
+read from the hidden states of words i - 1, i and i + 1 of the stream (across cue boundaries, as casing
+reads) and whether word i ends its cue, through one hidden layer; numpy runs it (no second model call).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple, Sequence
+
+import numpy as np
+
+from subcase.subtitles.words import Token
+
+from .encoder import BOUNDARY
+from .marks import MARK_NAMES, MARKS, classify
+from .onnx_session import ModelError
+
+if TYPE_CHECKING:
+    from .engine import CasingEngine, OnProgress, ShouldCancel, StreamItem
+
+HEAD_FILE = "punctuation.npz"
+HIDDEN = "hidden"
+
+
+class MarkPrediction(NamedTuple):
+    mark: str                                       # one of MARKS ("" for none)
+    probs: tuple[float, float, float, float, float]  # in MARKS order
+
+    @property
+    def confidence(self) -> float:
+        return self.probs[MARKS.index(self.mark)]
+
+    def alternatives(self) -> list[tuple[str, float]]:
+        """Marks ranked by probability, best first, with their names' order as the tie-break."""
+        return sorted(zip(MARKS, self.probs), key=lambda mp: -mp[1])
+
+    def describe(self) -> str:
+        return ", ".join(f"{MARK_NAMES[m]} {p:.0%}" for m, p in self.alternatives())
+
+
+def neighbours(hidden: np.ndarray, ends_cue: np.ndarray, first: np.ndarray) -> np.ndarray:
+    """The head's input for each word: the hidden states of the word before, the word and the word after
+    (zeros where a stream starts or ends: ``first`` marks where each starts), then whether it ends its cue."""
+    n, dim = hidden.shape
+    prev = np.zeros_like(hidden)
+    nxt = np.zeros_like(hidden)
+    if n > 1:
+        prev[1:] = hidden[:-1]
+        nxt[:-1] = hidden[1:]
+    prev[first] = 0.0
+    last = np.flatnonzero(first) - 1
+    nxt[last[last >= 0]] = 0.0
+    nxt[n - 1] = 0.0
+    return np.hstack([prev, hidden, nxt, ends_cue.reshape(n, 1).astype(hidden.dtype)])
+
+
+class PunctuationHead:
+    """The head's weights, loaded once per engine."""
+
+    def __init__(self, path: Path):
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                self.w1, self.b1 = data["w1"], data["b1"]
+                self.w2, self.b2 = data["w2"], data["b2"]
+        except (OSError, KeyError, ValueError) as exc:
+            raise ModelError(f"cannot read the punctuation head {path}: {exc}") from exc
+
+    @classmethod
+    def load(cls, model_dir: Path) -> PunctuationHead | None:
+        path = model_dir / HEAD_FILE
+        return cls(path) if path.is_file() else None
+
+    def probabilities(self, hidden: np.ndarray, ends_cue: np.ndarray) -> np.ndarray:
+        """Probabilities of each mark (words x 5, MARKS order) after each word of one stream, its words'
+        hidden states in order."""
+        if not len(hidden):
+            return np.zeros((0, len(MARKS)), np.float32)
+        first = np.zeros(len(hidden), bool)
+        first[0] = True
+        x = neighbours(hidden.astype(np.float32), ends_cue, first)
+        h = x @ self.w1 + self.b1
+        h = 0.5 * h * (1.0 + _erf(h / np.sqrt(2.0)))  # GELU, as trained (exact form)
+        logits = h @ self.w2 + self.b2
+        logits -= logits.max(1, keepdims=True)
+        e = np.exp(logits)
+        return (e / e.sum(1, keepdims=True)).astype(np.float32)
+
+    def predict(self, hidden: np.ndarray, ends_cue: np.ndarray) -> list[MarkPrediction]:
+        probs = self.probabilities(hidden, ends_cue)
+        best = probs.argmax(1).tolist()
+        return [MarkPrediction(MARKS[k], tuple(p)) for k, p in zip(best, probs.tolist())]
+
+
+def _erf(x: np.ndarray) -> np.ndarray:
+    """The error function, vectorised (Abramowitz and Stegun 7.1.26, |error| < 1.5e-7: numpy has none and
+    scipy is not a dependency)."""
+    sign = np.sign(x)
+    a = np.abs(x)
+    t = 1.0 / (1.0 + 0.3275911 * a)
+    y = 1.0 - (((((1.061405429 * t - 1.453152027) * t) + 1.421413741) * t - 0.284496736) * t
+               + 0.254829592) * t * np.exp(-a * a)
+    return sign * y
+
+
+class InsertedMark(NamedTuple):
+    """A mark the head puts after a word that had none: where, what, and how sure."""
+
+    cue_index: int
+    word_index: int   # index among the cue's words
+    offset: int       # where the word ends in the cue text: the mark goes there
+    prediction: MarkPrediction
+
+
+def restore_marks(engine: CasingEngine, cues: Sequence[Sequence[Token]], restore: Sequence[bool],
+                  progress: OnProgress | None = None, cancel: ShouldCancel | None = None,
+                  min_confidence: float = 0.0) -> tuple[list[list[Token]], list[InsertedMark]]:
+    """The marks the head predicts after the words of the cues marked in ``restore`` (all cues are read, as
+    context), and the cues' token lists with those marks in them, ready to be cased as punctuated text
+    (a mark is a zero-width punctuation token at the end of its word).  A word already followed by
+    punctuation keeps it.  Without a head, nothing is inserted."""
+    head = engine.punctuation
+    if head is None or not any(restore):
+        return [list(t) for t in cues], []
+    from .engine import StreamToken
+    boundary = StreamToken(BOUNDARY, False)
+    stream: list[StreamItem] = []
+    ends: list[bool] = []
+    where: list[tuple[int, int, int]] = []  # per word: cue, token index, word index
+    for c, tokens in enumerate(cues):
+        stream.append(boundary)
+        stream.extend(tokens)
+        word_at = [k for k, t in enumerate(tokens) if t.is_word]
+        for w, k in enumerate(word_at):
+            ends.append(w == len(word_at) - 1)
+            where.append((c, k, w))
+    if not where:
+        return [list(t) for t in cues], []
+    (hidden,) = engine.word_outputs(stream, (HIDDEN,), progress, cancel)
+    rows = hidden[[t.is_word for t in stream]]
+    predictions = head.predict(rows, np.asarray(ends))
+    out = [list(t) for t in cues]
+    inserted: list[InsertedMark] = []
+    for (c, k, w), pred in zip(where, predictions):
+        tokens = cues[c]
+        if not restore[c] or pred.mark == "" or pred.confidence < min_confidence:
+            continue
+        if k + 1 < len(tokens) and not tokens[k + 1].is_word and classify(tokens[k + 1].text):
+            continue  # written punctuation stays as it is
+        inserted.append(InsertedMark(c, w, tokens[k].end, pred))
+    for m in reversed(inserted):  # from the end, so token indices before stay valid
+        tokens = out[m.cue_index]
+        k = [i for i, t in enumerate(tokens) if t.is_word][m.word_index]
+        tokens.insert(k + 1, Token(m.offset, m.offset, m.prediction.mark, False))
+    return out, inserted
