@@ -7,7 +7,8 @@ import pytest
 
 from subcase.casing.engine import StreamToken
 from subcase.casing.marks import MARKS, mark_after
-from subcase.casing.punctuation import HIDDEN, MarkPrediction, neighbours, restore_marks
+from subcase.casing.punctuation import HIDDEN, MarkPrediction, neighbours
+from subcase.casing.restoring import restore_marks
 from subcase.evaluation.runner import load_reference, model_input
 
 pytestmark = pytest.mark.model
