@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, Container, Sequence
 
 from subcase.casing import CasingEngine, DocumentCasing, Mode
 from subcase.casing.language import LanguageGuess, detect, token_text
@@ -57,12 +57,12 @@ def model_input(ref: Reference, punctuated: bool) -> list[list[Token]]:
             for tokens in ref.cues]
 
 
-def output_marks(ref: Reference, stripped: Callable[[int], bool]) -> list[list[str]]:
+def output_marks(ref: Reference, stripped: Container[int]) -> list[list[str]]:
     """The marks of the text subcase writes for the input of ``model_input`` or ``mixed_input``, per cue:
     the cue's text as the post-editor receives it (``simulate.input_text``; stripped of punctuation where
-    ``stripped(cue)``), read as ``simulate-review`` reads its documents.  The casing changes letter case
+    the cue is in ``stripped``), read as ``simulate-review`` reads its documents.  The casing changes letter case
     only, so the written text keeps the input's marks, one per scored word."""
-    return [cue_marks(input_text(text, tokens, stripped(c), False))
+    return [cue_marks(input_text(text, tokens, c in stripped, False))
             for c, (text, tokens) in enumerate(zip(ref.texts, ref.cues))]
 
 
@@ -158,7 +158,7 @@ def evaluate(paths: list[Path], engine: CasingEngine | None, baselines: bool = T
             mine: dict[str, list[WordOutcome]] = {}
             if engine is not None:
                 mine["subcase"], threshold = subcase_outcomes(engine, ref, inp, guess, mode)
-                written = output_marks(ref, lambda c: not punctuated)
+                written = output_marks(ref, () if punctuated else range(len(ref.cues)))
                 for group in (all_marks, marks.setdefault(guess.language, ([], []))):
                     group[0].extend(ref.marks)
                     group[1].extend(written)
@@ -239,12 +239,13 @@ def _evaluate_dropped(refs: list[Reference], skipped, engine: CasingEngine, lang
         group["words"] += sum(len(w) for w in words)
         group["method"] = method_for(guess.language, engine.model_languages).value
         cue_of = [c for c, ws in enumerate(words) for _ in ws]
-        written = output_marks(ref, lambda c: c in dropped)
-        in_part = {"mixed": lambda c: True, "dropped": lambda c: c in dropped, "kept": lambda c: c not in dropped}
+        written = output_marks(ref, dropped)
+        every = range(len(ref.cues))
+        cues_of = {"mixed": every, "dropped": sorted(dropped), "kept": [c for c in every if c not in dropped]}
         for part in parts:
             for group in (all_marks[part], marks.setdefault(guess.language, {}).setdefault(part, ([], []))):
-                group[0].extend(m for c, m in enumerate(ref.marks) if in_part[part](c))
-                group[1].extend(m for c, m in enumerate(written) if in_part[part](c))
+                group[0].extend(ref.marks[c] for c in cues_of[part])
+                group[1].extend(written[c] for c in cues_of[part])
         for name, m in modes:
             outcomes, _ = subcase_outcomes(engine, ref, inp, guess, m)
             split = {"mixed": outcomes,
