@@ -117,7 +117,9 @@ def evaluate(paths: list[Path], engine: CasingEngine | None, baselines: bool = T
     of casing/rules.py for others.  For a language the model does not case, the
     English model's own output is scored beside it ("English model, forced"), so
     the choice of casing/rules.py stays measured.  The rule baseline capitalises
-    sentence starts (and, in English, the pronoun I).  A file that cannot be read is skipped
+    sentence starts (and, in English, the pronoun I).  Each of subcase's entries also scores the marks of
+    the text it writes against the reference's, per mark (``punctuation``, evaluation/punctuation.py).
+    A file that cannot be read is skipped
     (evaluation/skipped.py), logged and listed under "skipped".
 
     ``mode`` is the casing mode of "subcase" (casing/modes.py).  With ``drop`` (a share of the words),
