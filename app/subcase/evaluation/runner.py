@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, Container, Sequence
 
 from subcase.casing import CasingEngine, DocumentCasing, Mode
 from subcase.casing.language import LanguageGuess, detect, token_text
@@ -20,10 +20,15 @@ from .baselines import TruecaseBaseline, first_word_and_i
 from .drop import SEED, dropped_cues
 from .intervals import LEVEL, RESAMPLES, f1_interval
 from .metrics import WordOutcome, calibration_table, default_review, review_view, score, scored_words
+from .punctuation import cue_marks, score_marks
+from .punctuation import report_lines as punctuation_lines
+from .simulate import input_text
 from .skipped import read_each, report_lines
 from .two_way import two_way_entry
 
 REVIEW_THRESHOLDS = [0.5, 0.7, 0.8, 0.9, 0.95, 0.99]
+# the reference's marks and subcase's, per cue (evaluation/punctuation.py)
+Marks = tuple[list[list[str]], list[list[str]]]
 
 
 @dataclass
@@ -32,6 +37,8 @@ class Reference:
     cues: list[list[Token]]        # visible tokens of each cue, as cased by humans
     sentence_initial: list[list[bool]]  # per word with letters
     pauses: list[bool]             # a silence before the cue (casing/pauses.py)
+    texts: list[str]               # each cue's text as written, markup and all
+    marks: list[list[str]]         # per word with letters, the mark after it (evaluation/punctuation.py)
 
 
 def load_reference(path: Path) -> Reference:
@@ -40,13 +47,23 @@ def load_reference(path: Path) -> Reference:
     flags: list[list[bool]] = [[] for _ in cues]
     for c, _, start in scored_words(cues):
         flags[c].append(start)
-    return Reference(path.name, cues, flags, pauses_of(doc.cues))
+    texts = [cue.text for cue in doc.cues]
+    return Reference(path.name, cues, flags, pauses_of(doc.cues), texts, [cue_marks(t) for t in texts])
 
 
 def model_input(ref: Reference, punctuated: bool) -> list[list[Token]]:
     """What a post-editor receives: the text lower-cased, punctuation kept or stripped."""
     return [[Token(t.start, t.end, t.text.lower(), t.is_word) for t in tokens if t.is_word or punctuated]
             for tokens in ref.cues]
+
+
+def output_marks(ref: Reference, stripped: Container[int]) -> list[list[str]]:
+    """The marks of the text subcase writes for the input of ``model_input`` or ``mixed_input``, per cue:
+    the cue's text as the post-editor receives it (``simulate.input_text``; stripped of punctuation where
+    the cue is in ``stripped``), read as ``simulate-review`` reads its documents.  The casing changes letter case
+    only, so the written text keeps the input's marks, one per scored word."""
+    return [cue_marks(input_text(text, tokens, c in stripped, False))
+            for c, (text, tokens) in enumerate(zip(ref.texts, ref.cues))]
 
 
 def _ref_words(ref: Reference) -> list[list[str]]:
@@ -100,7 +117,9 @@ def evaluate(paths: list[Path], engine: CasingEngine | None, baselines: bool = T
     of casing/rules.py for others.  For a language the model does not case, the
     English model's own output is scored beside it ("English model, forced"), so
     the choice of casing/rules.py stays measured.  The rule baseline capitalises
-    sentence starts (and, in English, the pronoun I).  A file that cannot be read is skipped
+    sentence starts (and, in English, the pronoun I).  Each of subcase's entries also scores the marks of
+    the text it writes against the reference's, per mark (``punctuation``, evaluation/punctuation.py).
+    A file that cannot be read is skipped
     (evaluation/skipped.py), logged and listed under "skipped".
 
     ``mode`` is the casing mode of "subcase" (casing/modes.py).  With ``drop`` (a share of the words),
@@ -132,12 +151,19 @@ def evaluate(paths: list[Path], engine: CasingEngine | None, baselines: bool = T
         # per system, the outcomes of each file (the intervals resample files)
         systems: dict[str, list[list[WordOutcome]]] = {}
         by_language: dict[str, dict[str, list[list[WordOutcome]]]] = {}
+        # subcase's marks against the reference's, in total and per language
+        all_marks: Marks = ([], [])
+        marks: dict[str, Marks] = {}
         for ref, guess in zip(refs, guesses):
             inp = model_input(ref, punctuated)
             english = guess.language == "en"
             mine: dict[str, list[WordOutcome]] = {}
             if engine is not None:
                 mine["subcase"], threshold = subcase_outcomes(engine, ref, inp, guess, mode)
+                written = output_marks(ref, () if punctuated else range(len(ref.cues)))
+                for group in (all_marks, marks.setdefault(guess.language, ([], []))):
+                    group[0].extend(ref.marks)
+                    group[1].extend(written)
                 if guess.language not in engine.languages:
                     hyp, conf = run_model(engine, inp, pauses=ref.pauses)
                     mine["English model, forced"] = _outcomes(ref, hyp, conf, engine.info.review_threshold)
@@ -157,6 +183,7 @@ def evaluate(paths: list[Path], engine: CasingEngine | None, baselines: bool = T
             entry = _score_entry(engine, _flat(files), review=True) | _intervals(files)
             if name == "subcase":
                 entry["two_way"] = two_way_entry(files)
+                entry["punctuation"] = score_marks(*all_marks)
             results["systems"].setdefault(name, {})[key] = entry
         for language, named in by_language.items():
             for name, files in named.items():
@@ -164,6 +191,7 @@ def evaluate(paths: list[Path], engine: CasingEngine | None, baselines: bool = T
                 entry = score(outcomes) | _intervals(files)
                 if name == "subcase":
                     entry["two_way"] = two_way_entry(files)
+                    entry["punctuation"] = score_marks(*marks[language])
                 if outcomes and outcomes[0].threshold is not None:
                     entry["review_default"] = default_review(outcomes)
                 results["languages"][language]["systems"].setdefault(name, {})[key] = entry
@@ -198,6 +226,10 @@ def _evaluate_dropped(refs: list[Reference], skipped, engine: CasingEngine, lang
     systems: dict[str, dict[str, list[list[WordOutcome]]]] = {}
     by_language: dict[str, dict[str, dict[str, list[list[WordOutcome]]]]] = {}
     dropped_words = 0
+    # subcase's marks against the reference's per part, in total and per language; the casing mode does not
+    # change a mark, so one set serves every mode
+    all_marks: dict[str, Marks] = {part: ([], []) for part in parts}
+    marks: dict[str, dict[str, Marks]] = {}
     for ref in refs:
         words = _ref_words(ref)
         dropped = dropped_cues([len(w) for w in words], share, ref.name, seed)
@@ -209,6 +241,13 @@ def _evaluate_dropped(refs: list[Reference], skipped, engine: CasingEngine, lang
         group["words"] += sum(len(w) for w in words)
         group["method"] = method_for(guess.language, engine.model_languages).value
         cue_of = [c for c, ws in enumerate(words) for _ in ws]
+        written = output_marks(ref, dropped)
+        every = range(len(ref.cues))
+        cues_of = {"mixed": every, "dropped": sorted(dropped), "kept": [c for c in every if c not in dropped]}
+        for part in parts:
+            for group in (all_marks[part], marks.setdefault(guess.language, {}).setdefault(part, ([], []))):
+                group[0].extend(ref.marks[c] for c in cues_of[part])
+                group[1].extend(written[c] for c in cues_of[part])
         for name, m in modes:
             outcomes, _ = subcase_outcomes(engine, ref, inp, guess, m)
             split = {"mixed": outcomes,
@@ -222,12 +261,13 @@ def _evaluate_dropped(refs: list[Reference], skipped, engine: CasingEngine, lang
     for name, by_part in systems.items():
         for part in parts:
             results["systems"].setdefault(name, {})[part] = (_score_entry(engine, _flat(by_part[part]), review=True)
-                                                            | _intervals(by_part[part]))
+                                                            | _intervals(by_part[part])
+                                                            | {"punctuation": score_marks(*all_marks[part])})
     for language, named in by_language.items():
         for name, by_part in named.items():
             for part in parts:
                 outcomes = _flat(by_part[part])
-                entry = score(outcomes) | _intervals(by_part[part])
+                entry = score(outcomes) | _intervals(by_part[part]) | {"punctuation": score_marks(*marks[language][part])}
                 if outcomes and outcomes[0].threshold is not None:
                     entry["review_default"] = default_review(outcomes)
                 results["languages"][language]["systems"].setdefault(name, {})[part] = entry
@@ -347,6 +387,8 @@ def format_report(results: dict) -> str:
                          f"{r['flagged']:8d} {r['errors']:7d} {_thresholds(r):>9}")
     lines.append("(P/R/F1/SER over non-lowercase words; i* = intrinsic, sentence-initial Title words excluded; "
                  "CER = character-level capitalization error rate; all in %)")
+    lines += punctuation_lines([(label, key, entry["punctuation"]) for label, key, entry in _subcase_entries(results)
+                                if "punctuation" in entry])
     lines += _interval_rows(results)
     lines += _two_way_rows(results)
     for name, by_input in results["systems"].items():

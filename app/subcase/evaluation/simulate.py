@@ -17,6 +17,11 @@ Whatever the session does after a human decision (what it learns, the words
 it re-cases by itself) happens here too, because the actions go through
 ``ReviewSession.perform``.  Words are the ones ``subcase evaluate`` scores: the
 words of the cue text without markup that contain a letter.
+
+Punctuation is counted beside the casing (``punctuation``, evaluation/punctuation.py):
+a word whose mark differs from the reference's is an error the editor must fix,
+read from the real documents: the file as the editor opens it and as the review
+leaves it.
 """
 
 from __future__ import annotations
@@ -37,10 +42,11 @@ from subcase.subtitles.words import has_letters
 
 from .drop import SEED, dropped_cues
 from .intervals import LEVEL, ratio_interval
+from .punctuation import add_review_counts, cue_marks, review_counts
 from .skipped import MisalignedReference, Skipped, Skips, read_each, report_lines
 
 KEYS = ("words", "initial_errors", "visited", "review_load", "actions", "learned_fixed", "learned_broken",
-        "residual_errors", "residual_rate")
+        "residual_errors", "residual_rate", "punctuation")
 
 
 @dataclass
@@ -51,6 +57,7 @@ class Prepared:
     ref_words: list[list[str]]      # per cue, the scored words as the humans wrote them
     source: Document                # the input the editor opens (casing removed)
     casing: DocumentCasing
+    ref_marks: list[list[str]]      # per cue, the mark after each scored word in the reference
     styles: StyleMap | None = None  # the house style chosen for the file, applied as the editor opens it
 
 
@@ -87,7 +94,7 @@ def prepare(path: Path, engine: CasingEngine, strip_punct: bool = False, upper: 
         elif i in dropped:
             doc.set_cue_text(i, input_text(cue.text, cue.tokens(), True, False))
     casing = case_document(engine, doc, mode, lang=lang)
-    return Prepared(Path(path).name, ref_words, doc, casing, styles)
+    return Prepared(Path(path).name, ref_words, doc, casing, [cue_marks(cue.text) for cue in ref.cues], styles)
 
 
 @dataclass
@@ -101,12 +108,15 @@ class Counts:
     learned_fixed: int = 0
     learned_broken: int = 0
     residual_errors: int = 0
+    # marks (evaluation/punctuation.review_counts): initial_errors, visited, residual_errors
+    punctuation: dict = field(default_factory=lambda: add_review_counts({}, {}))
     extra: dict = field(default_factory=dict)
 
     def add(self, other: Counts) -> None:
         for k in ("words", "initial_errors", "visited", "accepts", "tag_changes", "edits", "learned_fixed",
                   "learned_broken", "residual_errors"):
             setattr(self, k, getattr(self, k) + getattr(other, k))
+        self.punctuation = add_review_counts(self.punctuation, other.punctuation)
 
     def as_dict(self) -> dict:
         return {
@@ -119,6 +129,7 @@ class Counts:
             "learned_broken": self.learned_broken,
             "residual_errors": self.residual_errors,
             "residual_rate": self.residual_errors / self.words if self.words else 0.0,
+            "punctuation": dict(self.punctuation),
         }
 
 
@@ -166,11 +177,14 @@ def _review(prep: Prepared, engine: CasingEngine, session: ReviewSession, openin
     before = session.profile.before if session.profile is not None else {}
     n.initial_errors = sum(before.get((c, s), w.form) != r for c, (ws, rs) in enumerate(zip(state.cues, prep.ref_words))
                            for s, (w, r) in enumerate(zip(ws, rs)))
+    opened_marks = _marks(prep, doc)  # as the editor opens the file
     if on_opened is not None:
         on_opened(session)
+    seen: set[tuple[int, int]] = set()
     pos = state.next_to_review(None, wrap=False)
     while pos is not None:
         n.visited += 1
+        seen.add(pos)
         c, s = pos
         w = state.word(pos)
         target = prep.ref_words[c][s]
@@ -196,9 +210,25 @@ def _review(prep: Prepared, engine: CasingEngine, session: ReviewSession, openin
                     n.learned_fixed += 1
                 elif w.form != r and w.proposed == r:
                     n.learned_broken += 1
+    n.punctuation = review_counts(_flat(prep.ref_marks), _flat(opened_marks), _flat(_marks(prep, doc)),
+                                  [(c, s) in seen for c, rs in enumerate(prep.ref_words) for s in range(len(rs))])
     if opening.save_to is not None and session.log is not None:
         session.save(opening.save_to)  # as the editor saves when done: the edit log then holds the saved file
     return n
+
+
+def _marks(prep: Prepared, doc: Document) -> list[list[str]]:
+    """The mark after each scored word of every cue of ``doc``, checked against the reference's words."""
+    marks = [cue_marks(cue.text) for cue in doc.cues]
+    for c, (ms, ref) in enumerate(zip(marks, prep.ref_words, strict=True)):
+        if len(ms) != len(ref):
+            raise MisalignedReference(f"cue {c + 1}: {len(ms)} words with a mark against {len(ref)} in the "
+                                      "reference", prep.name)
+    return marks
+
+
+def _flat(per_cue: list[list[str]]) -> list[str]:
+    return [m for ms in per_cue for m in ms]
 
 
 def simulate(preps: list[Prepared], engine: CasingEngine, threshold: float | None,
@@ -243,6 +273,9 @@ def format_table(results: dict, per_file: bool) -> str:
         lines.append("-" * len(hdr))
     total = results["total"]
     lines.append(row(f"total ({len(results['files'])} files)", total))
+    p = total["punctuation"]
+    lines.append(f"punctuation: {p['initial_errors']} words with a wrong or missing mark as opened, "
+                 f"{p['visited']} of them visited, {p['residual_errors']} left after review")
     load, residual = total.get("review_load_interval"), total.get("residual_rate_interval")
     if load is not None and residual is not None:
         lines.append(f"{LEVEL:.0%} interval over files (bootstrap): review load {100 * load[0]:.1f}-{100 * load[1]:.1f}%, "

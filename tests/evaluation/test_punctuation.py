@@ -1,0 +1,139 @@
+"""Punctuation scoring (evaluation/punctuation.py): the marks of a cue, P/R/F1 per mark, the simulated
+review's counts, and the ``punctuation`` objects of ``subcase evaluate`` and ``simulate-review`` on real files."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from subcase.casing.marks import COMMA, EXCLAMATION, FULL_STOP, NONE, QUESTION, mark_after
+from subcase.cli import main
+from subcase.evaluation.punctuation import MarkCounts, cue_marks, mark_rows, review_counts, score_marks
+from subcase.subtitles import load
+from subcase.subtitles.words import has_letters, tokenize
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Well, are you sure? Yes! I am.", [COMMA, NONE, NONE, QUESTION, EXCLAMATION, NONE, FULL_STOP]),
+    # closing quotes and brackets are not marks; ; and : count as comma, ... and the ellipsis as full stop
+    ('He said "stop." (Twice) then; this: so... well\u2026 "Why?"',
+     [NONE, NONE, FULL_STOP, NONE, COMMA, COMMA, FULL_STOP, FULL_STOP, QUESTION]),
+    # a dot inside a token is no mark; a word without letters is not scored ("5." is not counted)
+    ("The U.S. costs 3.5 or 5. Fine", [NONE, NONE, FULL_STOP, NONE, NONE, NONE]),
+    # markup: the mark is read in the visible text, tags skipped, entities and breaks as shown
+    ("<i>Hi.</i>\n<i>Who,</i> me<b>?</b>", [FULL_STOP, COMMA, QUESTION]),
+    ("don&#39;t go&#44; Tom&#x21;\\NRight", [NONE, NONE, COMMA, EXCLAMATION, NONE]),
+    ("{\\an8}Up here.", [NONE, FULL_STOP]),
+    ("<i>Hel</i>lo.", [NONE, FULL_STOP]),  # a word split by a tag is two scored words, as Cue.tokens has it
+    ("", []),
+])
+def test_the_mark_after_each_scored_word(text, expected):
+    assert cue_marks(text) == expected
+
+
+def test_a_cue_has_one_mark_per_word_evaluation_scores(dev_subtitles, dev_subtitles_ml):
+    """On every real dev cue the marks line up with the words ``evaluate`` scores, and where the cue has no
+    markup they are ``mark_after``'s on its text."""
+    paths = dev_subtitles + [p for ps in dev_subtitles_ml.values() for p in ps]
+    marked = 0
+    for path in paths:
+        for cue in load(path).cues:
+            marks = cue_marks(cue.text)
+            assert len(marks) == sum(t.is_word and has_letters(t.text) for t in cue.tokens()), (path.name, cue.text)
+            plain = cue.plain_text()
+            if plain == cue.text:
+                assert marks == [mark_after(plain, t.end) for t in tokenize(plain) if t.is_word and has_letters(t.text)]
+            marked += sum(m != NONE for m in marks)
+    assert marked > 1000
+
+
+def test_counts_per_mark():
+    n = MarkCounts()
+    for ref, hyp in [(FULL_STOP, FULL_STOP), (COMMA, COMMA), (COMMA, NONE), (NONE, COMMA), (QUESTION, FULL_STOP),
+                     (NONE, NONE), (EXCLAMATION, EXCLAMATION)]:
+        n.add(ref, hyp)
+    s = n.summary()
+    assert s["words"] == 7
+    comma, stop, question, bang = s["comma"], s["full stop"], s["question mark"], s["exclamation mark"]
+    assert (comma["tp"], comma["fp"], comma["fn"]) == (1, 1, 1)  # one right, one extra, one missing
+    assert comma["precision"] == comma["recall"] == comma["f1"] == 0.5
+    # a wrong mark: a false positive of the mark written, a false negative of the reference's
+    assert (stop["tp"], stop["fp"], stop["fn"]) == (1, 1, 0) and stop["precision"] == 0.5 and stop["recall"] == 1.0
+    assert stop["f1"] == pytest.approx(2 / 3)
+    assert (question["tp"], question["fp"], question["fn"], question["f1"]) == (0, 0, 1, 0.0)
+    assert (bang["support"], bang["predicted"], bang["f1"]) == (1, 1, 1.0)
+    micro = s["micro"]
+    assert (micro["tp"], micro["fp"], micro["fn"], micro["support"], micro["predicted"]) == (3, 2, 2, 5, 5)
+    assert micro["precision"] == micro["recall"] == micro["f1"] == 0.6
+    assert score_marks([[FULL_STOP, COMMA], [COMMA]], [[FULL_STOP, COMMA], [NONE]])["micro"]["recall"] == 2 / 3
+    with pytest.raises(ValueError):
+        score_marks([[FULL_STOP]], [[FULL_STOP, NONE]])
+    rows = mark_rows("all", "nopunct", s)
+    assert len(rows) == 5 and rows[-1].split()[2:] == ["micro", "60.0", "60.0", "60.0", "5", "5"]
+
+
+def test_review_counts():
+    ref = [COMMA, NONE, FULL_STOP, QUESTION, NONE]
+    opened = [NONE, NONE, FULL_STOP, FULL_STOP, COMMA]  # three wrong: missing, wrong, extra
+    final = [COMMA, NONE, FULL_STOP, FULL_STOP, COMMA]  # one put right
+    visited = [True, True, False, True, False]          # two of the wrong ones visited, and one right one
+    assert review_counts(ref, opened, final, visited) == {"initial_errors": 3, "visited": 2, "residual_errors": 2}
+    assert review_counts(ref, ref, ref, [False] * 5) == {"initial_errors": 0, "visited": 0, "residual_errors": 0}
+    with pytest.raises(ValueError):
+        review_counts(ref, opened, final, visited[:4])
+
+
+def _reference_marks(path) -> dict[str, int]:
+    """Each mark's count in a reference file, counted on its cues' visible text."""
+    out = {COMMA: 0, FULL_STOP: 0, QUESTION: 0, EXCLAMATION: 0}
+    for cue in load(path).cues:
+        plain = cue.plain_text()
+        for t in tokenize(plain):
+            mark = mark_after(plain, t.end) if t.is_word and has_letters(t.text) else NONE
+            if mark:
+                out[mark] += 1
+    return out
+
+
+@pytest.mark.model
+def test_evaluate_scores_the_marks_of_subcase_s_output(dev_subtitles, tmp_path, capsys):
+    """Input that keeps its punctuation keeps every mark; stripped input has none until marks are predicted."""
+    path = next(p for p in dev_subtitles if "evaluating-resources-overview" in p.name)
+    expected = _reference_marks(path)
+    assert all(expected[m] for m in (COMMA, FULL_STOP))
+    out_json = tmp_path / "e.json"
+    assert main(["evaluate", str(path), "--no-per-cue", "--no-baselines", "--json", str(out_json)]) == 0
+    report = capsys.readouterr().out
+    results = json.loads(out_json.read_text(encoding="utf-8"))
+    punct = results["systems"]["subcase"]["punct"]["punctuation"]
+    stripped = results["systems"]["subcase"]["nopunct"]["punctuation"]
+    assert punct["words"] == stripped["words"] == results["words"]
+    assert punct["micro"]["f1"] == punct["micro"]["precision"] == punct["micro"]["recall"] == 1.0
+    names = {COMMA: "comma", FULL_STOP: "full stop", QUESTION: "question mark", EXCLAMATION: "exclamation mark"}
+    for mark, name in names.items():
+        assert punct[name]["support"] == stripped[name]["support"] == expected[mark]
+        assert stripped[name]["recall"] == 0.0 and stripped[name]["predicted"] == 0
+    assert stripped["micro"]["support"] == sum(expected.values()) and stripped["micro"]["recall"] == 0.0
+    # the casing scores are still there, and per language the same object
+    assert "f1" in results["systems"]["subcase"]["nopunct"]
+    assert results["languages"]["en"]["systems"]["subcase"]["nopunct"]["punctuation"] == stripped
+    assert "subcase's punctuation" in report
+    assert f"all      punct    micro             100.0  100.0  100.0 {sum(expected.values()):8d}" in report
+
+
+@pytest.mark.model
+def test_simulate_review_counts_every_stripped_mark_as_an_error(dev_subtitles, tmp_path):
+    path = next(p for p in dev_subtitles if "perspectives_keyboard" in p.name)
+    marks = sum(_reference_marks(path).values())
+    assert marks > 0
+    for args, errors in (([], 0), (["--strip-punct"], marks)):
+        out = tmp_path / "sim.json"
+        assert main(["simulate-review", str(path), *args, "--json", str(out), "--per-file", "-q"]) == 0
+        data = json.loads(out.read_text(encoding="utf-8"))
+        total, one = data["total"]["punctuation"], data["files"][path.name]["punctuation"]
+        assert total == one
+        # the editor does not write marks yet: every missing one is still missing after review
+        assert total["initial_errors"] == total["residual_errors"] == errors
+        assert 0 <= total["visited"] <= min(errors, data["total"]["visited"])
+    assert 0 < total["visited"]  # the review order reaches some words whose mark is missing
