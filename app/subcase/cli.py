@@ -215,7 +215,7 @@ def cmd_evaluate(args) -> int:
     punct = (True,) if args.punct_only else ((False,) if args.strip_punct else (True, False))
     results = evaluate(inputs, engine, baselines=not args.no_baselines, per_cue=not args.no_per_cue,
                        punct_settings=punct, log=lambda s: print(safe(s), file=sys.stderr),
-                       lang=args.lang, mode=args.mode, drop=args.drop, seed=args.seed)
+                       lang=args.lang, mode=args.mode, drop=args.drop, seed=args.seed, punctuate=args.punctuate)
     return _finish_scoring(results, format_report, args.json)
 
 
@@ -422,6 +422,14 @@ def _add_mode_and_drop_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=SEED, help=f"the seed of --drop's runs (default {SEED})")
 
 
+def _add_punctuate_arg(p: argparse.ArgumentParser) -> None:
+    from subcase.casing.restoring import PUNCTUATE_HELP, Punctuate
+    p.add_argument("--punctuate", type=Punctuate, choices=list(Punctuate), default=Punctuate.NEVER,
+                   metavar="{" + ",".join(x.value for x in Punctuate) + "}",
+                   help="; ".join(f"{x.value}: {text}" for x, text in PUNCTUATE_HELP.items())
+                        + " (default: never, until marks can be reviewed with keys in the editor)")
+
+
 def _jobs(text: str) -> int:
     try:
         n = int(text)
@@ -484,6 +492,7 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--baselines-only", action="store_true", help=argparse.SUPPRESS)
     e.add_argument("--no-per-cue", action="store_true", help="skip the cue-by-cue comparison")
     e.add_argument("--json", metavar="FILE", help="also write all numbers as JSON")
+    _add_punctuate_arg(e)
     _add_lang_arg(e)
     e.add_argument("--model", type=Path, help=argparse.SUPPRESS)
     e.set_defaults(func=cmd_evaluate)

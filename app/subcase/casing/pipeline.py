@@ -17,6 +17,7 @@ from .gcpause import paused_gc
 from .joined import join_words, split_words
 from .modes import DEFAULT, Mode
 from .pauses import pauses_of
+from .restoring import Punctuate
 from .rolling import find_rolled, with_rolled, without_rolled
 from .routing import _case_by_language, case_by_language
 from .stream import DocumentCasing, WordCasing, line_numbers
@@ -31,18 +32,19 @@ class CasedFile:
 
 def case_file(engine: CasingEngine, path: Path | str, mode: Mode | str = DEFAULT,
               progress: OnProgress | None = None, cancel: ShouldCancel | None = None,
-              lang: str = "auto") -> CasedFile:
+              lang: str = "auto", punctuate: Punctuate | str = Punctuate.NEVER) -> CasedFile:
     """Read a subtitle file, case it and apply the casing.  SubtitleError for a bad
     file; CasingCancelled when ``cancel`` says so (nothing is returned then).
-    ``lang``: "auto" detects the language of the file and of each cue (casing/language.py)."""
+    ``lang``: "auto" detects the language of the file and of each cue (casing/language.py);
+    ``punctuate``: where missing marks are restored (casing/restoring.py)."""
     doc = load(path)
-    casing = case_document(engine, doc, Mode(mode), progress, cancel, lang)
+    casing = case_document(engine, doc, Mode(mode), progress, cancel, lang, Punctuate(punctuate))
     return CasedFile(doc, casing, apply_casing(doc, casing))
 
 
 def case_document(engine: CasingEngine, doc: Document, mode: Mode | str = DEFAULT,
                   progress: OnProgress | None = None, cancel: ShouldCancel | None = None,
-                  lang: str = "auto") -> DocumentCasing:
+                  lang: str = "auto", punctuate: Punctuate | str = Punctuate.NEVER) -> DocumentCasing:
     """Case a document's cues as one stream; markup is never seen by the model.  Cues in
     a language the model cannot case get the rules of casing/rules.py instead.  A word broken by
     inline tags is cased as one (casing/joined.py); a line a rolling caption repeats is read
@@ -54,7 +56,8 @@ def case_document(engine: CasingEngine, doc: Document, mode: Mode | str = DEFAUL
         token_lists = without_rolled(whole, rolled)
         lines = [line_numbers(cue.text, toks) for cue, toks in zip(doc.cues, token_lists)]
         casing = _case_by_language(engine, token_lists, lines, Mode(mode), lang, progress, cancel,
-                                   pauses=pauses_of(doc.cues), rolled=[r is not None for r in rolled])
+                                   pauses=pauses_of(doc.cues), rolled=[r is not None for r in rolled],
+                                   punctuate=Punctuate(punctuate))
         return split_words(with_rolled(casing, whole, rolled), [joins for _, joins in joined])
 
 

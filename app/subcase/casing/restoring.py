@@ -1,7 +1,10 @@
-"""Restoring missing punctuation in cues: the head's marks put into the token lists that casing reads."""
+"""Restoring missing punctuation in cues: which cues, and the head's marks put into the token lists that casing
+reads (a mark is a zero-width punctuation token at the end of its word), so the words are cased as in
+punctuated text (two stages: punctuate, then case)."""
 
 from __future__ import annotations
 
+from enum import Enum
 from typing import NamedTuple, Sequence
 
 import numpy as np
@@ -12,6 +15,52 @@ from .encoder import BOUNDARY
 from .engine import CasingEngine, OnProgress, ShouldCancel, StreamItem, StreamToken
 from .marks import classify
 from .punctuation import HIDDEN, MarkPrediction
+
+
+class Punctuate(str, Enum):
+    """Where missing punctuation is restored."""
+
+    AUTO = "auto"       # in passages that carry none (``cues_to_restore``)
+    ALWAYS = "always"   # after every word without a mark
+    NEVER = "never"
+
+
+PUNCTUATE_HELP = {
+    Punctuate.AUTO: "restore missing punctuation only in passages that carry none",
+    Punctuate.ALWAYS: "add marks after any word without one, also in punctuated text",
+    Punctuate.NEVER: "never add punctuation",
+}
+
+# Real subtitles punctuated by people run up to about 60 words without a single mark (a list, a song, a long
+# clause over several cues: the longest run in the shared dev files of five languages is 60).  A longer run of
+# cues without any mark is speech-recognition output that lost its punctuation.
+UNPUNCTUATED_RUN = 80
+
+
+def cues_to_restore(cues: Sequence[Sequence[Token]], punctuate: Punctuate) -> list[bool] | None:
+    """Per cue, whether marks may be added after its words; None when none may.  ``auto``: the cues of a file
+    that marks nothing, and else the runs of consecutive cues without any mark that are ``UNPUNCTUATED_RUN``
+    words or longer; a short cue without a mark ("yes", a continuation) is no sign of lost punctuation."""
+    if punctuate is Punctuate.NEVER or not cues:
+        return None
+    if punctuate is Punctuate.ALWAYS:
+        return [True] * len(cues)
+    bare = [not any(not t.is_word and classify(t.text) for t in tokens) for tokens in cues]
+    if all(bare):
+        return [True] * len(cues)
+    out = [False] * len(cues)
+    c = 0
+    while c < len(cues):
+        if not bare[c]:
+            c += 1
+            continue
+        end = c
+        while end < len(cues) and bare[end]:
+            end += 1
+        if sum(t.is_word for tokens in cues[c:end] for t in tokens) >= UNPUNCTUATED_RUN:
+            out[c:end] = [True] * (end - c)
+        c = end
+    return out if any(out) else None
 
 
 class InsertedMark(NamedTuple):

@@ -19,6 +19,7 @@ from .language import LanguageGuess, detect, token_text
 from .lower_case import LOWER_CASE
 from .modes import Mode
 from .pauses import for_unpunctuated
+from .restoring import InsertedMark, Punctuate, cues_to_restore
 from .rules import Method, marks_sentence_ends, method_for, one_hot, rule_form, rule_starts
 from .gcpause import paused_gc
 from .stream import DocumentCasing, WordCasing, _case_token_lists
@@ -28,22 +29,26 @@ from .tags import tag_of
 def case_by_language(engine: CasingEngine, cues: Sequence[Sequence[Token]], line_of: Sequence[Sequence[int]] | None,
                      mode: Mode = Mode.RESTORE, lang: str = "auto", progress: OnProgress | None = None,
                      cancel: ShouldCancel | None = None, guess: LanguageGuess | None = None,
-                     pauses: Sequence[bool] | None = None, rolled: Sequence[bool] | None = None) -> DocumentCasing:
+                     pauses: Sequence[bool] | None = None, rolled: Sequence[bool] | None = None,
+                     punctuate: Punctuate = Punctuate.NEVER) -> DocumentCasing:
     """Case cues (token lists) as ``stream.case_token_lists`` does, by language.
 
     ``lang`` is "auto" (detect) or a language code taken as given; ``guess``,
-    when known already, skips detection; ``pauses`` and ``rolled`` as for ``case_token_lists``."""
+    when known already, skips detection; ``pauses`` and ``rolled`` as for ``case_token_lists``;
+    ``punctuate``, where missing marks are restored (casing/restoring.py)."""
     with paused_gc():
-        return _case_by_language(engine, cues, line_of, mode, lang, progress, cancel, guess, pauses, rolled)
+        return _case_by_language(engine, cues, line_of, mode, lang, progress, cancel, guess, pauses, rolled,
+                                 punctuate)
 
 
 def _case_by_language(engine: CasingEngine, cues: Sequence[Sequence[Token]],
                       line_of: Sequence[Sequence[int]] | None, mode: Mode = Mode.RESTORE, lang: str = "auto",
                       progress: OnProgress | None = None, cancel: ShouldCancel | None = None,
                       guess: LanguageGuess | None = None, pauses: Sequence[bool] | None = None,
-                      rolled: Sequence[bool] | None = None) -> DocumentCasing:
+                      rolled: Sequence[bool] | None = None, punctuate: Punctuate = Punctuate.NEVER) -> DocumentCasing:
     """``case_by_language`` for a caller that has paused the collector already (``pipeline.case_document``)."""
     pauses = for_unpunctuated(cues, pauses)
+    restore = cues_to_restore(cues, punctuate)
     if guess is None:
         guess = detect([token_text(tokens) for tokens in cues], lang, engine.languages[0])
     known = engine.model_languages
@@ -55,15 +60,15 @@ def _case_by_language(engine: CasingEngine, cues: Sequence[Sequence[Token]],
         # auto mode's passages are decided there, with what the model read as evidence
         casing = _case_token_lists(main, cues, line_of, mode, progress, cancel, pauses,
                                   _capitalised(main, guess.cue_languages), file_start=True,
-                                  lower_case=_lower_case(guess.cue_languages), rolled=rolled)
+                                  lower_case=_lower_case(guess.cue_languages), rolled=rolled, restore=restore)
     else:
         # cues cased by different models or rules: auto mode decides over the whole file from the letters alone
         passages = decide(cues) if mode is Mode.AUTO else None
-        words = _model_runs(engine, cues, line_of, mode, per_cue, guess.cue_languages, progress, cancel, pauses,
-                            rolled, passages)
+        words, marks = _model_runs(engine, cues, line_of, mode, per_cue, guess.cue_languages, progress, cancel,
+                                   pauses, rolled, passages, restore)
         words += _rule_words(cues, per_cue, passages)
         words.sort(key=lambda w: (w.cue_index, w.start))
-        casing = DocumentCasing(words, mode, main.info.review_threshold, passages=passages)
+        casing = DocumentCasing(words, mode, main.info.review_threshold, passages=passages, marks=marks)
     casing.language = guess
     casing.methods = methods
     return casing
@@ -73,9 +78,12 @@ def _model_runs(engine: CasingEngine, cues: Sequence[Sequence[Token]], line_of: 
                 mode: Mode, per_cue: list[Method], languages: list[str], progress: OnProgress | None,
                 cancel: ShouldCancel | None, pauses: Sequence[bool] | None,
                 rolled: Sequence[bool] | None = None,
-                passages: Sequence[Passage] | None = None) -> list[WordCasing]:
-    """Runs of consecutive cues cased by the same model, each run as one stream."""
+                passages: Sequence[Passage] | None = None,
+                restore: Sequence[bool] | None = None) -> tuple[list[WordCasing], list[InsertedMark]]:
+    """Runs of consecutive cues cased by the same model, each run as one stream: their words and restored
+    marks."""
     words: list[WordCasing] = []
+    marks: list[InsertedMark] = []
     c = 0
     while c < len(cues):
         model = engine.engine_for(languages[c]) if per_cue[c] is Method.MODEL else None
@@ -89,11 +97,13 @@ def _model_runs(engine: CasingEngine, cues: Sequence[Sequence[Token]], line_of: 
                                pauses[c:end] if pauses else None, _capitalised(model, languages[c:end]),
                                file_start=c == 0, lower_case=_lower_case(languages[c:end]),
                                rolled=rolled[c:end] if rolled else None,
-                               passages=passages[c:end] if passages is not None else None)
+                               passages=passages[c:end] if passages is not None else None,
+                               restore=restore[c:end] if restore is not None else None)
         words += [WordCasing(w.cue_index + c, w.word_index, w.start, w.end, w.input, w.output, w.model_form, w.tag,
                              w.probs) for w in run.words]
+        marks += [m._replace(cue_index=m.cue_index + c) for m in run.marks]
         c = end
-    return words
+    return words, marks
 
 
 def _per_cue(words: Mapping[str, frozenset[str]], languages: Sequence[str]) -> list[frozenset[str]] | None:

@@ -25,7 +25,8 @@ from .lower_case import weigh_lower
 from .auto import EVIDENCE, Passage, decide, short_passages
 from .auto import summary as auto_summary
 from .modes import Mode, is_caps_line, known_mixed, merge_keep
-from .pauses import after_pause, opening_words
+from .pauses import after_pause, for_unpunctuated, opening_words
+from .restoring import InsertedMark, restore_marks
 from .rules import Method, method_note
 from .tags import TAGS, Tag, ranked
 
@@ -72,6 +73,8 @@ class DocumentCasing:
     _short: set[int] | None = field(default=None, repr=False, compare=False)
     # words broken by inline tags (casing/joined.py): per cue, the word indices of each word's pieces
     joined: dict[int, list[tuple[int, ...]]] = field(default_factory=dict)
+    # marks restored after words that had none (casing/restoring.py), in text order
+    marks: list[InsertedMark] = field(default_factory=list)
 
     def summary(self) -> str:
         """One line: the file's language and how it was cased (for the status bar, logs and --details)."""
@@ -115,16 +118,22 @@ class DocumentCasing:
     def with_words(self, words: list[WordCasing]) -> DocumentCasing:
         """This casing with other words (the same file: language and methods are kept)."""
         return DocumentCasing(words, self.mode, self.threshold, language=self.language, methods=self.methods,
-                              passages=self.passages, joined=self.joined)
+                              passages=self.passages, joined=self.joined, marks=self.marks)
 
     def cue_texts(self, texts: Sequence[str]) -> list[str]:
-        """The given cue texts with every word replaced by its output form."""
+        """The given cue texts with every word replaced by its output form and the restored marks in."""
+        marks: dict[int, dict[int, str]] = {}
+        for m in self.marks:
+            marks.setdefault(m.cue_index, {})[m.offset] = m.prediction.mark
         out = []
         for i, text in enumerate(texts):
             parts, pos = [], 0
+            added = marks.get(i, {})
             for w in self.by_cue.get(i, []):  # in text order
                 parts += [text[pos:w.start], w.output]
                 pos = w.end
+                if w.end in added:
+                    parts.append(added[w.end])
             out.append("".join(parts) + text[pos:])
         return out
 
@@ -136,7 +145,8 @@ def case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], line
                      file_start: bool = False,
                      lower_case: Sequence[AbstractSet[str]] | None = None,
                      rolled: Sequence[bool] | None = None,
-                     passages: Sequence[Passage] | None = None) -> DocumentCasing:
+                     passages: Sequence[Passage] | None = None,
+                     restore: Sequence[bool] | None = None) -> DocumentCasing:
     """Case cues given as token lists (offsets into each cue's text).
 
     ``line_of[c][k]`` is the line number of token k of cue c, used by caps mode;
@@ -148,11 +158,13 @@ def case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], line
     the middle of a file);
     ``rolled[c]``, that cue c goes on with the text of the cue before (a rolling caption whose
     repeated lines were taken out, casing/rolling.py): the model sees no cue boundary there;
-    ``passages[c]``, auto mode's decision for cue c (casing/auto.py; decided from these cues when not given).
+    ``passages[c]``, auto mode's decision for cue c (casing/auto.py; decided from these cues when not given);
+    ``restore[c]``, that marks may be added after the words of cue c (casing/restoring.py; with a model that
+    has a punctuation head), then in the result's ``marks``.
     """
     with paused_gc():
         return _case_token_lists(engine, cues, line_of, Mode(mode), progress, cancel, pauses, capitalised,
-                                 file_start, lower_case, rolled, passages)
+                                 file_start, lower_case, rolled, passages, restore)
 
 
 def _case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], line_of: Sequence[Sequence[int]] | None,
@@ -161,7 +173,18 @@ def _case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], lin
                       capitalised: Sequence[AbstractSet[str]] | None, file_start: bool,
                       lower_case: Sequence[AbstractSet[str]] | None,
                       rolled: Sequence[bool] | None = None,
-                      passages: Sequence[Passage] | None = None) -> DocumentCasing:
+                      passages: Sequence[Passage] | None = None,
+                      restore: Sequence[bool] | None = None) -> DocumentCasing:
+    marks: list[InsertedMark] = []
+    if restore is not None and engine.punctuation is not None:
+        # two stages: the marks the head reads from the unpunctuated text, then the words cased as punctuated
+        # text (casing with the restored sentence ends beat casing the bare words; docs/research)
+        restored, marks = restore_marks(engine, cues, restore, progress, cancel)
+        if marks:
+            if line_of is not None:
+                line_of = [_lines_with_marks(old, new, lines) for old, new, lines in zip(cues, restored, line_of)]
+            cues = restored
+            pauses = for_unpunctuated(cues, pauses)
     hosts = {(c, k) for c, tokens in enumerate(cues) for k in host_word_indices(tokens)}
     openers = opening_words(cues, pauses)
     file_opener = opening_word(cues) if file_start else None
@@ -233,7 +256,20 @@ def _case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], lin
             passages = decide(cues, _capitals(words, len(cues)))
         words = [_auto_output(w, passages[w.cue_index], lexicon) for w in words]
     return DocumentCasing(words, mode, engine.info.review_threshold,
-                          passages=list(passages) if passages is not None else None)
+                          passages=list(passages) if passages is not None else None, marks=marks)
+
+
+def _lines_with_marks(old: Sequence[Token], new: Sequence[Token], lines: Sequence[int]) -> list[int]:
+    """The line of each token of ``new`` (``old`` with restored marks in): a mark is on its word's line."""
+    out: list[int] = []
+    j = 0
+    for t in new:
+        if j < len(old) and t == old[j]:
+            out.append(lines[j])
+            j += 1
+        else:
+            out.append(out[-1] if out else 0)
+    return out
 
 
 def _capitals(words: list[WordCasing], n_cues: int) -> list[int]:

@@ -10,6 +10,7 @@ from subcase.casing import CasingEngine, DocumentCasing, Mode
 from subcase.casing.language import LanguageGuess, detect, token_text
 from subcase.casing.language import name as language_name
 from subcase.casing.pauses import for_unpunctuated, pauses_of
+from subcase.casing.restoring import InsertedMark, Punctuate
 from subcase.casing.routing import case_by_language
 from subcase.casing.rules import method_for
 from subcase.casing.stream import case_token_lists
@@ -110,15 +111,17 @@ def _score_entry(engine: CasingEngine | None, outcomes: list[WordOutcome], revie
 
 def evaluate(paths: list[Path], engine: CasingEngine | None, baselines: bool = True, per_cue: bool = True,
              punct_settings: tuple[bool, ...] = (True, False), log: Callable[[str], None] = lambda s: None,
-             lang: str = "auto", mode: Mode = Mode.AUTO, drop: float | None = None, seed: int = SEED) -> dict:
+             lang: str = "auto", mode: Mode = Mode.AUTO, drop: float | None = None, seed: int = SEED,
+             punctuate: Punctuate = Punctuate.NEVER) -> dict:
     """Scores over all files ("systems"), and per language ("languages").
 
     "subcase" is what ``convert`` writes: the model for its languages, the rules
     of casing/rules.py for others.  For a language the model does not case, the
     English model's own output is scored beside it ("English model, forced"), so
     the choice of casing/rules.py stays measured.  The rule baseline capitalises
-    sentence starts (and, in English, the pronoun I).  Each of subcase's entries also scores the marks of
-    the text it writes against the reference's, per mark (``punctuation``, evaluation/punctuation.py).
+    sentence starts (and, in English, the pronoun I).  With ``punctuate`` (casing/restoring.py) other than
+    "never", subcase restores missing marks, and each of its entries also scores the marks of the text it
+    writes against the reference's, per mark (``punctuation``, evaluation/punctuation.py).
     A file that cannot be read is skipped
     (evaluation/skipped.py), logged and listed under "skipped".
 
@@ -129,7 +132,7 @@ def evaluate(paths: list[Path], engine: CasingEngine | None, baselines: bool = T
     """
     refs, skipped = read_each(paths, load_reference, log)
     if drop is not None and engine is not None:
-        return _evaluate_dropped(refs, skipped, engine, lang, mode, drop, seed, log)
+        return _evaluate_dropped(refs, skipped, engine, lang, mode, drop, seed, log, punctuate)
     model_languages = engine.model_languages if engine is not None else ("en",)
     guesses = [detect([token_text(tokens) for tokens in ref.cues], lang, model_languages[0])
                for ref in refs]
@@ -159,8 +162,10 @@ def evaluate(paths: list[Path], engine: CasingEngine | None, baselines: bool = T
             english = guess.language == "en"
             mine: dict[str, list[WordOutcome]] = {}
             if engine is not None:
-                mine["subcase"], threshold = subcase_outcomes(engine, ref, inp, guess, mode)
-                written = output_marks(ref, () if punctuated else range(len(ref.cues)))
+                mine["subcase"], casing = subcase_casing(engine, ref, inp, guess, mode, punctuate)
+                threshold = casing.threshold
+                written = with_restored(ref, output_marks(ref, () if punctuated else range(len(ref.cues))),
+                                        casing.marks)
                 for group in (all_marks, marks.setdefault(guess.language, ([], []))):
                     group[0].extend(ref.marks)
                     group[1].extend(written)
@@ -183,7 +188,8 @@ def evaluate(paths: list[Path], engine: CasingEngine | None, baselines: bool = T
             entry = _score_entry(engine, _flat(files), review=True) | _intervals(files)
             if name == "subcase":
                 entry["two_way"] = two_way_entry(files)
-                entry["punctuation"] = score_marks(*all_marks)
+                if punctuate is not Punctuate.NEVER:
+                    entry["punctuation"] = score_marks(*all_marks)
             results["systems"].setdefault(name, {})[key] = entry
         for language, named in by_language.items():
             for name, files in named.items():
@@ -191,7 +197,8 @@ def evaluate(paths: list[Path], engine: CasingEngine | None, baselines: bool = T
                 entry = score(outcomes) | _intervals(files)
                 if name == "subcase":
                     entry["two_way"] = two_way_entry(files)
-                    entry["punctuation"] = score_marks(*marks[language])
+                    if punctuate is not Punctuate.NEVER:
+                        entry["punctuation"] = score_marks(*marks[language])
                 if outcomes and outcomes[0].threshold is not None:
                     entry["review_default"] = default_review(outcomes)
                 results["languages"][language]["systems"].setdefault(name, {})[key] = entry
@@ -203,12 +210,34 @@ def evaluate(paths: list[Path], engine: CasingEngine | None, baselines: bool = T
 
 
 def subcase_outcomes(engine: CasingEngine, ref: Reference, inp: list[list[Token]],
-                     guess: LanguageGuess, mode: Mode = Mode.AUTO) -> tuple[list[WordOutcome], float]:
+                     guess: LanguageGuess, mode: Mode = Mode.AUTO,
+                     punctuate: Punctuate = Punctuate.NEVER) -> tuple[list[WordOutcome], float]:
     """What ``convert`` writes for one reference file's input, word by word against the reference, and
     the review threshold of the model that cased it."""
-    casing = case_by_language(engine, inp, None, mode, guess=guess, pauses=ref.pauses)
+    outcomes, casing = subcase_casing(engine, ref, inp, guess, mode, punctuate)
+    return outcomes, casing.threshold
+
+
+def subcase_casing(engine: CasingEngine, ref: Reference, inp: list[list[Token]], guess: LanguageGuess,
+                   mode: Mode = Mode.AUTO, punctuate: Punctuate = Punctuate.NEVER
+                   ) -> tuple[list[WordOutcome], DocumentCasing]:
+    """``subcase_outcomes`` with the casing itself (its threshold and restored marks)."""
+    casing = case_by_language(engine, inp, None, mode, guess=guess, pauses=ref.pauses, punctuate=punctuate)
     hyp, conf = _casing_words(casing, len(inp))
-    return _outcomes(ref, hyp, conf, casing.threshold), casing.threshold
+    return _outcomes(ref, hyp, conf, casing.threshold), casing
+
+
+def with_restored(ref: Reference, written: list[list[str]], restored: Sequence[InsertedMark]) -> list[list[str]]:
+    """``written`` (``output_marks``) with the marks subcase restored after words that had none, each on the
+    scored word it follows (a mark after a word without letters, "at 5.", is not scored, as in the reference)."""
+    out = [list(ms) for ms in written]
+    scored = [{t.end: k for k, t in enumerate(t for t in tokens if t.is_word and has_letters(t.text))}
+              for tokens in ref.cues]
+    for m in restored:
+        k = scored[m.cue_index].get(m.offset)
+        if k is not None and not out[m.cue_index][k]:
+            out[m.cue_index][k] = m.prediction.mark
+    return out
 
 
 def mixed_input(ref: Reference, dropped: set[int]) -> list[list[Token]]:
@@ -218,7 +247,7 @@ def mixed_input(ref: Reference, dropped: set[int]) -> list[list[Token]]:
 
 
 def _evaluate_dropped(refs: list[Reference], skipped, engine: CasingEngine, lang: str, mode: Mode, share: float,
-                      seed: int, log: Callable[[str], None]) -> dict:
+                      seed: int, log: Callable[[str], None], punctuate: Punctuate = Punctuate.NEVER) -> dict:
     results: dict = {"files": len(refs), "words": sum(len(w) for r in refs for w in _ref_words(r)), "systems": {},
                      "languages": {}, "skipped": skipped.as_json(), "drop": {"share": share, "seed": seed}}
     modes = [("subcase", mode)] + ([("subcase (restore)", Mode.RESTORE)] if mode is not Mode.RESTORE else [])
@@ -241,15 +270,11 @@ def _evaluate_dropped(refs: list[Reference], skipped, engine: CasingEngine, lang
         group["words"] += sum(len(w) for w in words)
         group["method"] = method_for(guess.language, engine.model_languages).value
         cue_of = [c for c, ws in enumerate(words) for _ in ws]
-        written = output_marks(ref, dropped)
-        every = range(len(ref.cues))
-        cues_of = {"mixed": every, "dropped": sorted(dropped), "kept": [c for c in every if c not in dropped]}
-        for part in parts:
-            for group in (all_marks[part], marks.setdefault(guess.language, {}).setdefault(part, ([], []))):
-                group[0].extend(ref.marks[c] for c in cues_of[part])
-                group[1].extend(written[c] for c in cues_of[part])
+        written: list[list[str]] = []
         for name, m in modes:
-            outcomes, _ = subcase_outcomes(engine, ref, inp, guess, m)
+            outcomes, casing = subcase_casing(engine, ref, inp, guess, m, punctuate)
+            if not written:  # the marks come before the casing mode has a say: the same for every mode
+                written = with_restored(ref, output_marks(ref, dropped), casing.marks)
             split = {"mixed": outcomes,
                      "dropped": [o for o, c in zip(outcomes, cue_of) if c in dropped],
                      "kept": [o for o, c in zip(outcomes, cue_of) if c not in dropped]}
@@ -257,17 +282,26 @@ def _evaluate_dropped(refs: list[Reference], skipped, engine: CasingEngine, lang
                 systems.setdefault(name, {}).setdefault(part, []).append(split[part])
                 by_language.setdefault(guess.language, {}).setdefault(name, {}).setdefault(part, []).append(
                     split[part])
+        every = range(len(ref.cues))
+        cues_of = {"mixed": every, "dropped": sorted(dropped), "kept": [c for c in every if c not in dropped]}
+        for part in parts:
+            for group in (all_marks[part], marks.setdefault(guess.language, {}).setdefault(part, ([], []))):
+                group[0].extend(ref.marks[c] for c in cues_of[part])
+                group[1].extend(written[c] for c in cues_of[part])
     results["drop"]["dropped_words"] = dropped_words
     for name, by_part in systems.items():
         for part in parts:
-            results["systems"].setdefault(name, {})[part] = (_score_entry(engine, _flat(by_part[part]), review=True)
-                                                            | _intervals(by_part[part])
-                                                            | {"punctuation": score_marks(*all_marks[part])})
+            entry = _score_entry(engine, _flat(by_part[part]), review=True) | _intervals(by_part[part])
+            if punctuate is not Punctuate.NEVER:
+                entry["punctuation"] = score_marks(*all_marks[part])
+            results["systems"].setdefault(name, {})[part] = entry
     for language, named in by_language.items():
         for name, by_part in named.items():
             for part in parts:
                 outcomes = _flat(by_part[part])
-                entry = score(outcomes) | _intervals(by_part[part]) | {"punctuation": score_marks(*marks[language][part])}
+                entry = score(outcomes) | _intervals(by_part[part])
+                if punctuate is not Punctuate.NEVER:
+                    entry["punctuation"] = score_marks(*marks[language][part])
                 if outcomes and outcomes[0].threshold is not None:
                     entry["review_default"] = default_review(outcomes)
                 results["languages"][language]["systems"].setdefault(name, {})[part] = entry
