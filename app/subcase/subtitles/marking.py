@@ -85,7 +85,7 @@ def _visible(text: str, offset: int) -> tuple[list[str], list[str]]:
 def _run(chars: Sequence[str]) -> tuple[str, bool]:
     """The punctuation at the start of ``chars`` up to white space, and whether a word character is glued
     to it (then the place is inside a token)."""
-    run = []
+    run: list[str] = []
     for ch in chars:
         if ch.isspace():
             return "".join(run), False
