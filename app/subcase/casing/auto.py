@@ -177,6 +177,47 @@ def _long(cues: Sequence[Sequence[Token]], run: list[int]) -> bool:
     return len(run) >= MIN_CUES and sum(1 for c in run for t in cues[c] if t.is_word) >= MIN_WORDS
 
 
+# A passage without punctuation, for restoring marks: a run of at least this many cues with words and this
+# many words, none of them with a sentence-ending or comma mark.
+UNPUNCTUATED_MIN_CUES = 8
+UNPUNCTUATED_MIN_WORDS = 60
+
+
+def unpunctuated(cues: Sequence[Sequence[Token]]) -> list[bool]:
+    """For every cue (token lists of a whole file, in order): whether it lies in a passage without
+    punctuation, where ``--punctuate auto`` may restore marks.
+
+    Read as ``decide`` reads casing, by what the text says of itself.  A file with no sentence or clause
+    mark anywhere is speech recognition's output, or written so throughout: every cue is unpunctuated,
+    however short the file.  Otherwise the file is punctuated by a person, and what counts is a run of
+    cues without any ``. ! ? , ; :`` (an ellipsis written as dots is a full stop here): such a run is a
+    passage without punctuation only when it is long, ``UNPUNCTUATED_MIN_CUES`` cues with words and
+    ``UNPUNCTUATED_MIN_WORDS`` words.  The bar is higher than the one ``decide`` sets for lower case,
+    because unmarked cues are ordinary in punctuated subtitles: a sentence runs over two or three cues
+    with its only mark at the end, a reply is "yes" or "ok" alone, sound cues ("[door slams]"), song
+    lines, names and titles in credits take no mark.  A person's run of unmarked cues ends where the
+    sentence does; speech recognition that drops its punctuation drops it for minutes at a time, so a
+    high bar loses little there and keeps a person's choices in the rest.  Cues without words neither
+    count towards a run nor end it.
+    """
+    marked = [any(not t.is_word and t.text in _MARKS for t in tokens) for tokens in cues]
+    if not any(marked):
+        return [True] * len(cues)
+    out = [False] * len(cues)
+    run: list[int] = []
+    for c in range(len(cues) + 1):
+        if c < len(cues) and not marked[c]:
+            run.append(c)
+            continue
+        lettered = [i for i in run if any(t.is_word for t in cues[i])]
+        words = sum(1 for i in lettered for t in cues[i] if t.is_word)
+        if len(lettered) >= UNPUNCTUATED_MIN_CUES and words >= UNPUNCTUATED_MIN_WORDS:
+            for i in run:
+                out[i] = True
+        run = []
+    return out
+
+
 def short_passages(passages: Sequence[Passage]) -> set[int]:
     """The cues of passages restored or recased that are under ``MIN_CUES`` cues long, in a file with a
     kept passage: there the change rests on thin evidence, and the editor is shown it."""
@@ -206,5 +247,5 @@ def summary(passages: Sequence[Passage]) -> str:
         else "auto: no cues"
 
 
-__all__ = ["EVIDENCE", "MIN_CUES", "MIN_WORDS", "NOTES", "Passage", "decide", "mode_of_cue", "short_passages",
-           "summary"]
+__all__ = ["EVIDENCE", "MIN_CUES", "MIN_WORDS", "NOTES", "Passage", "UNPUNCTUATED_MIN_CUES",
+           "UNPUNCTUATED_MIN_WORDS", "decide", "mode_of_cue", "short_passages", "summary", "unpunctuated"]

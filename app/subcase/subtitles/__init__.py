@@ -10,11 +10,12 @@ No Qt here: the editor, the truecaser and batch conversion all build on it.
 """
 
 from .document import Cue, Document
-from .errors import ParseWarning, SubtitleError
+from .errors import MarkError, ParseWarning, SubtitleError
+from .marking import MarkEdit
 from .formats import FORMATS, Format
 from .reader import load, loads
 from .saving import Saved, format_for, save
 from .words import Token
 
-__all__ = ["load", "loads", "save", "format_for", "Saved", "Document", "Cue", "SubtitleError", "ParseWarning", "Token",
+__all__ = ["load", "loads", "save", "format_for", "Saved", "Document", "Cue", "SubtitleError", "MarkError", "MarkEdit", "ParseWarning", "Token",
            "FORMATS", "Format"]

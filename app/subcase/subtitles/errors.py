@@ -26,6 +26,11 @@ class MixedEncodingError(SubtitleError):
     """
 
 
+class MarkError(SubtitleError):
+    """A punctuation mark cannot be written where it was asked for (not at a word's edge, or the word
+    already has one): refused, so that restored punctuation never splits a token or doubles a mark."""
+
+
 @dataclass(frozen=True, slots=True)
 class ParseWarning:
     """A problem the reader worked around, at a 1-based line of the input."""

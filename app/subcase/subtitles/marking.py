@@ -1,0 +1,177 @@
+"""Punctuation marks written into a cue's text, and taken out again exactly.
+
+Restored punctuation must leave every other byte of the file as it was, as
+restored casing does: a mark is inserted, or an existing mark replaced, and
+nothing else moves.  A mark that ends a word is written right after the word's
+last letter, so it lands inside any closing markup (``<i>yes</i>`` becomes
+``<i>yes.</i>``, ``{\\i1}yes{\\i0}`` becomes ``{\\i1}yes.{\\i0}``, a caption's
+``<c> word</c>`` becomes ``<c> word.</c>``) and before closing quotes and
+brackets; an opening mark (Spanish ``¿`` and ``¡``) right before the word's
+first letter, inside any opening markup.
+
+Places are offsets in the cue text as the words' ``Token`` offsets give them
+(markup included), the offsets ``Document.recase`` takes: at a word's end there
+is one place right after its letters, where in the plain text the same offset
+could be before or after a closing tag.
+
+A place that is not a word's edge is refused (``MarkError``): inside a token
+("3.5", "U.S", "Jean-Luc", a word broken by an inline tag), where a mark would
+change what the token is, and a word that already ends (or opens) with a mark,
+where a second one would be written doubled.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from . import markup
+from .errors import MarkError
+from .words import Token
+
+# What may be written after a word: the marks the model predicts and the signs a subtitle uses for them
+# (an existing ";" or "..." is given back exactly when a change is undone).
+CLOSING = frozenset(",.?!;:\u2026")
+OPENING = frozenset("\u00bf\u00a1")  # ¿ ¡
+_WORD_CHAR = re.compile(r"\w")
+
+
+@dataclass(frozen=True, slots=True)
+class MarkEdit:
+    """Marks written into one cue: each change is ``(offset, old, new)`` with the offset in the cue text
+    before the edit, in text order, none overlapping; ``old`` and ``new`` are runs of mark characters
+    (either may be empty).  ``inverse()`` is the edit that takes it back."""
+
+    cue_index: int
+    changes: tuple[tuple[int, str, str], ...]
+
+    def inverse(self) -> MarkEdit:
+        out, shift = [], 0
+        for start, old, new in self.changes:
+            out.append((start + shift, new, old))
+            shift += len(new) - len(old)
+        return MarkEdit(self.cue_index, tuple(out))
+
+    def shift_span(self, start: int, end: int) -> tuple[int, int]:
+        """Where a word at ``start``-``end`` in the text before the edit is after it.  A mark written at a
+        word's first letter (an opening mark) moves the word; one written at its end does not."""
+        d_start = sum(len(new) - len(old) for at, old, new in self.changes if at <= start)
+        d_end = sum(len(new) - len(old) for at, old, new in self.changes if at < end)
+        return start + d_start, end + d_end
+
+
+def _visible(text: str, offset: int) -> tuple[list[str], list[str]]:
+    """The visible characters of ``offset``'s line before it (nearest first) and from it on, tags
+    skipped, entities and ASS hard breaks read as what they show."""
+    lo = text.rfind("\n", 0, offset) + 1
+    hi = text.find("\n", offset)
+    hi = len(text) if hi < 0 else hi
+    before: list[str] = []
+    after: list[str] = []
+    for span in markup.split(text[lo:hi]):
+        shown = markup.plain(span.text) if span.is_markup else span.text
+        at = lo + span.start
+        if span.is_markup:
+            (before if at < offset else after).extend(shown)
+        else:
+            for k, ch in enumerate(shown):
+                (before if at + k < offset else after).append(ch)
+    # the line break ends the run, as white space does
+    before.reverse()
+    return before + ["\n"], after + ["\n"]
+
+
+def _run(chars: Sequence[str]) -> tuple[str, bool]:
+    """The punctuation at the start of ``chars`` up to white space, and whether a word character is glued
+    to it (then the place is inside a token)."""
+    run: list[str] = []
+    for ch in chars:
+        if ch.isspace():
+            return "".join(run), False
+        if _WORD_CHAR.match(ch):
+            return "".join(run), True
+        run.append(ch)
+    return "".join(run), False
+
+
+def check_place(text: str, tokens: Sequence[Token], cue_index: int, offset: int, mark: str,
+                allow_marked: bool = False) -> None:
+    """Raise MarkError unless ``mark`` may be written at ``offset`` of the cue text."""
+    opening = bool(mark) and all(c in OPENING for c in mark)
+    if mark and not opening and not all(c in CLOSING for c in mark):
+        raise MarkError(f"cue {cue_index + 1}: {mark!r} is not a punctuation mark")
+    words = [t for t in tokens if t.is_word]
+    before, after = _visible(text, offset) if 0 <= offset <= len(text) else ([], [])
+    if opening:
+        if not any(t.start == offset for t in words):
+            raise MarkError(f"cue {cue_index + 1}: an opening mark goes right before a word; offset {offset} "
+                            "is not the start of one")
+        run, glued = _run(before)
+        if glued:
+            raise MarkError(f"cue {cue_index + 1}: offset {offset} is inside a token ({run!r} joins two words)")
+        if not allow_marked and any(c in OPENING for c in run):
+            raise MarkError(f"cue {cue_index + 1}: the word at offset {offset} already opens with a mark")
+        return
+    if not any(t.end == offset for t in words):
+        raise MarkError(f"cue {cue_index + 1}: a mark goes right after a word; offset {offset} is not the end "
+                        "of one")
+    run, glued = _run(after)
+    if glued:
+        raise MarkError(f"cue {cue_index + 1}: offset {offset} is inside a token ({run!r} joins two words)")
+    if not allow_marked and any(c in CLOSING for c in run):
+        raise MarkError(f"cue {cue_index + 1}: the word ending at offset {offset} already has a mark ({run!r})")
+
+
+def insertions(text: str, tokens: Sequence[Token], cue_index: int, inserts: Iterable[tuple[int, str]]) -> MarkEdit:
+    """The edit that writes each ``(offset, mark)`` at its place, checked (``check_place``)."""
+    todo = sorted(inserts)
+    for k, (offset, mark) in enumerate(todo):
+        if not mark:
+            raise MarkError(f"cue {cue_index + 1}: an empty mark at offset {offset}")
+        if k and todo[k - 1][0] == offset:
+            raise MarkError(f"cue {cue_index + 1}: two marks at offset {offset}")
+        check_place(text, tokens, cue_index, offset, mark)
+    return MarkEdit(cue_index, tuple((offset, "", mark) for offset, mark in todo))
+
+
+def existing_mark(text: str, word_end: int) -> tuple[int, str]:
+    """Where the mark after the word ending at ``word_end`` is, and its characters: the first run of mark
+    characters in the punctuation that follows the word ("yes.", ``<i>yes</i>.``, "yes?!"), or
+    ``(word_end, "")`` when the word has none."""
+    lo = word_end
+    hi = text.find("\n", word_end)
+    hi = len(text) if hi < 0 else hi
+    pos = lo
+    while pos < hi:
+        m = markup.MARKUP_RE.match(text, pos)
+        if m is not None and not m.group().startswith("&"):
+            pos = m.end()
+            continue
+        ch = text[pos]
+        if ch.isspace() or _WORD_CHAR.match(ch):
+            break
+        if ch in CLOSING:
+            end = pos
+            while end < hi and text[end] in CLOSING:
+                end += 1
+            return pos, text[pos:end]
+        pos = m.end() if m is not None else pos + 1
+    return word_end, ""
+
+
+def apply(text: str, edit: MarkEdit) -> str:
+    """``text`` with ``edit`` written into it; ValueError if the text at a change is not its ``old``, or a
+    change writes anything but mark characters."""
+    parts = []
+    pos = 0
+    for start, old, new in edit.changes:
+        if start < pos or text[start:start + len(old)] != old:
+            raise ValueError(f"cue {edit.cue_index + 1}: {old!r} is not at offset {start}")
+        if not all(c in CLOSING or c in OPENING for c in old + new):
+            raise ValueError(f"cue {edit.cue_index + 1}: {old!r} -> {new!r} is not a change of marks")
+        parts.append(text[pos:start])
+        parts.append(new)
+        pos = start + len(old)
+    parts.append(text[pos:])
+    return "".join(parts)
