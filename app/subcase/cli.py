@@ -131,7 +131,8 @@ def _add_terms_arg(p: argparse.ArgumentParser) -> None:
 def convert_options(args) -> ConvertOptions:
     """``subcase convert``'s options as the library takes them."""
     from subcase.batch import ConvertOptions
-    return ConvertOptions(mode=args.mode, lang=args.lang, styles=_styles(args), profile_name=args.profile,
+    return ConvertOptions(mode=args.mode, lang=args.lang, punctuate=args.punctuate, styles=_styles(args),
+                          profile_name=args.profile,
                           terms=tuple(args.terms or ()), details=Path(args.details) if args.details else None,
                           model_dir=args.model, jobs=args.jobs, cluster=args.cluster)
 
@@ -190,10 +191,12 @@ def cmd_convert(args) -> int:
     ok = result.succeeded
     words = sum(r.words for r in ok)
     changed = sum(r.changed for r in ok)
+    marks = sum(r.marks for r in ok)
+    restored = f", {marks} punctuation mark(s) restored" if marks else ""
     warnings = sum(len(r.warnings) for r in ok)
     failed = len(result.failed) + len(bad)
     skipped = f", {len(result.skipped)} skipped" if result.skipped else ""
-    print(safe(f"converted {len(ok)} file(s), {failed} failed{skipped}; {words} words, {changed} recased; "
+    print(safe(f"converted {len(ok)} file(s), {failed} failed{skipped}; {words} words, {changed} recased{restored}; "
                f"{warnings} parse warning(s); {elapsed:.1f} s -> {out_dir}"))
     if args.verbose:
         for r in ok:
@@ -203,6 +206,7 @@ def cmd_convert(args) -> int:
 
 
 def cmd_evaluate(args) -> int:
+    from subcase.casing.restoring import Punctuate
     from subcase.evaluation.runner import evaluate, format_report
 
     inputs, _ = _collect(args.refs)
@@ -215,7 +219,8 @@ def cmd_evaluate(args) -> int:
     punct = (True,) if args.punct_only else ((False,) if args.strip_punct else (True, False))
     results = evaluate(inputs, engine, baselines=not args.no_baselines, per_cue=not args.no_per_cue,
                        punct_settings=punct, log=lambda s: print(safe(s), file=sys.stderr),
-                       lang=args.lang, mode=args.mode, drop=args.drop, seed=args.seed, punctuate=args.punctuate)
+                       lang=args.lang, mode=args.mode, drop=args.drop, seed=args.seed,
+                       punctuate=Punctuate(args.punctuate))
     return _finish_scoring(results, format_report, args.json)
 
 
@@ -243,6 +248,7 @@ def _with_terms(profile, paths: list[Path], model_version: str):
 
 
 def cmd_simulate_review(args) -> int:
+    from subcase.casing.restoring import Punctuate
     from subcase.evaluation.simulate import SimulateOptions, format_table, run_simulation
 
     if args.threshold is not None and not 0.0 < args.threshold <= 1.0:
@@ -251,6 +257,9 @@ def cmd_simulate_review(args) -> int:
     if args.series and (args.profile or args.no_learning or args.terms):
         print("subcase simulate-review: --series builds its own profile file by file "
               "(no --profile, --terms or --no-learning)", file=sys.stderr)
+        return 2
+    if args.series and args.punctuate != "never":
+        print("subcase simulate-review: --series does not restore punctuation yet (no --punctuate)", file=sys.stderr)
         return 2
     inputs, _ = _collect(args.refs)
     if not inputs:
@@ -268,6 +277,7 @@ def cmd_simulate_review(args) -> int:
     if args.terms:
         profile = _with_terms(profile, args.terms, engine.info.version)
     options = SimulateOptions(strip_punct=args.strip_punct, upper=args.upper, lang=args.lang, mode=args.mode,
+                              punctuate=Punctuate(args.punctuate),
                               drop=args.drop, seed=args.seed, no_learning=args.no_learning,
                               threshold=args.threshold)
     results = run_simulation(inputs, engine, options, _styles(args), profile=profile,
@@ -424,8 +434,7 @@ def _add_mode_and_drop_args(p: argparse.ArgumentParser) -> None:
 
 def _add_punctuate_arg(p: argparse.ArgumentParser) -> None:
     from subcase.casing.restoring import PUNCTUATE_HELP, Punctuate
-    p.add_argument("--punctuate", type=Punctuate, choices=list(Punctuate), default=Punctuate.NEVER,
-                   metavar="{" + ",".join(x.value for x in Punctuate) + "}",
+    p.add_argument("--punctuate", choices=[x.value for x in Punctuate], default=Punctuate.NEVER.value,
                    help="; ".join(f"{x.value}: {text}" for x, text in PUNCTUATE_HELP.items())
                         + " (default: never, until marks can be reviewed with keys in the editor)")
 
@@ -464,6 +473,7 @@ def build_parser() -> argparse.ArgumentParser:
                                "other files")
     c.add_argument("--mode", choices=modes.NAMES, default=modes.DEFAULT.value,
                    help="; ".join(f"{m.value}: {text}" for m, text in modes.HELP.items()))
+    _add_punctuate_arg(c)
     c.add_argument("--format", choices=formats.NAMES, help="output format (default: same as input)")
     c.add_argument("--details", metavar="FILE.jsonl", help="also write every word's tag, probabilities and highlight")
     c.add_argument("--profile", metavar="NAME", help="apply this profile (subcase profile list) after casing")
@@ -507,6 +517,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--no-learning", action="store_true", help="the same run with nothing learned (baseline)")
     s.add_argument("--json", metavar="FILE", help="also write the numbers as JSON")
     s.add_argument("--per-file", action="store_true", help="a row per file, not only the total")
+    _add_punctuate_arg(s)
     s.add_argument("--profile", metavar="NAME", help="apply this profile to every file as it is opened")
     _add_terms_arg(s)
     s.add_argument("--series", action="store_true",

@@ -130,17 +130,26 @@ def test_evaluate_scores_the_marks_of_subcase_s_output(dev_subtitles, tmp_path, 
 
 
 @pytest.mark.model
-def test_simulate_review_counts_every_stripped_mark_as_an_error(dev_subtitles, tmp_path):
+def test_simulate_review_counts_wrong_and_missing_marks(dev_subtitles, tmp_path):
+    """With --punctuate, the marks of the file as the editor opens it are counted against the reference's;
+    without it nothing is counted (nothing is restored)."""
     path = next(p for p in dev_subtitles if "perspectives_keyboard" in p.name)
     marks = sum(_reference_marks(path).values())
     assert marks > 0
-    for args, errors in (([], 0), (["--strip-punct"], marks)):
-        out = tmp_path / "sim.json"
+    out = tmp_path / "sim.json"
+
+    def run(*args: str) -> dict:
         assert main(["simulate-review", str(path), *args, "--json", str(out), "--per-file", "-q"]) == 0
-        data = json.loads(out.read_text(encoding="utf-8"))
-        total, one = data["total"]["punctuation"], data["files"][path.name]["punctuation"]
-        assert total == one
-        # the editor does not write marks yet: every missing one is still missing after review
-        assert total["initial_errors"] == total["residual_errors"] == errors
-        assert 0 <= total["visited"] <= min(errors, data["total"]["visited"])
-    assert 0 < total["visited"]  # the review order reaches some words whose mark is missing
+        return json.loads(out.read_text(encoding="utf-8"))
+
+    assert "punctuation" not in run("--strip-punct")["total"]
+    data = run("--punctuate", "auto")  # punctuated input: auto restores nothing, every mark is right
+    assert data["total"]["punctuation"] == {"initial_errors": 0, "visited": 0, "residual_errors": 0}
+    data = run("--strip-punct", "--punctuate", "auto")
+    total, one = data["total"]["punctuation"], data["files"][path.name]["punctuation"]
+    assert total == one
+    # restored marks put some right: fewer errors than marks stripped (a coarse bound, no near-tie decides it),
+    # and the editor does not write marks yet, so what was wrong stays wrong
+    assert 0 < total["initial_errors"] < marks
+    assert total["residual_errors"] == total["initial_errors"]
+    assert 0 <= total["visited"] <= min(total["initial_errors"], data["total"]["visited"])

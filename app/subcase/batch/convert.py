@@ -46,6 +46,7 @@ class FileResult:
     error: str | None = None
     words: int = 0
     changed: int = 0
+    marks: int = 0            # punctuation marks restored (``--punctuate``)
     warnings: list[str] = field(default_factory=list)       # problems the reader worked around
     save_warnings: list[str] = field(default_factory=list)  # why players may misread the output
     losses: list[str] = field(default_factory=list)         # what a format conversion could not carry over
@@ -115,7 +116,8 @@ def convert_file(engine: CasingEngine, planned: PlannedOutput, options: ConvertO
     folder, relative = Path(planned.folder), Path(planned.relative)
     try:
         dst = folder / relative
-        cased = case_file(engine, result.src, options.mode, progress, cancel, options.lang)
+        cased = case_file(engine, result.src, options.mode, progress, cancel, options.lang, options.punctuate)
+        result.marks = len(cased.casing.marks)
         result.casing_summary = cased.casing.summary()
         result.not_by_model = any(m is not Method.MODEL for m in cased.casing.methods.values())
         result.warnings = [str(w) for w in cased.doc.warnings]

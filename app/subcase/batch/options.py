@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
 
 from subcase.casing.modes import Mode
+from subcase.casing.restoring import Punctuate
 
 if TYPE_CHECKING:
     from subcase.casing.housestyle import Category, Style
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
 class ConvertOptions:
     mode: Mode = Mode.RESTORE
     lang: str = "auto"        # a language code, or "auto": detected per file and per cue
+    punctuate: Punctuate = Punctuate.NEVER  # where missing marks are restored (casing/restoring.py)
     # house style (casing/housestyle.py): a category's style; None or Style.MODEL keeps the model's casing
     styles: Mapping[Category, Style] | None = None
     profile: Profile | None = None   # a profile already loaded (the GUI), applied after casing
@@ -41,6 +43,7 @@ class ConvertOptions:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "mode", Mode(self.mode))
+        object.__setattr__(self, "punctuate", Punctuate(self.punctuate))
         object.__setattr__(self, "terms", tuple(Path(t) for t in self.terms))
         if self.details is not None:
             object.__setattr__(self, "details", Path(self.details))

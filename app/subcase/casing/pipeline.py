@@ -38,7 +38,7 @@ def case_file(engine: CasingEngine, path: Path | str, mode: Mode | str = DEFAULT
     ``lang``: "auto" detects the language of the file and of each cue (casing/language.py);
     ``punctuate``: where missing marks are restored (casing/restoring.py)."""
     doc = load(path)
-    casing = case_document(engine, doc, Mode(mode), progress, cancel, lang, Punctuate(punctuate))
+    casing = write_marks(doc, case_document(engine, doc, Mode(mode), progress, cancel, lang, Punctuate(punctuate)))
     return CasedFile(doc, casing, apply_casing(doc, casing))
 
 
@@ -59,6 +59,30 @@ def case_document(engine: CasingEngine, doc: Document, mode: Mode | str = DEFAUL
                                    pauses=pauses_of(doc.cues), rolled=[r is not None for r in rolled],
                                    punctuate=Punctuate(punctuate))
         return split_words(with_rolled(casing, whole, rolled), [joins for _, joins in joined])
+
+
+def write_marks(doc: Document, casing: DocumentCasing) -> DocumentCasing:
+    """Write the casing's restored marks into ``doc`` (characters inserted, nothing else moves: a mark that ends
+    a cue goes inside its closing markup, see subtitles/marking.py) and return the casing with every offset
+    moved to the text with the marks in.  A casing without marks, or written already, comes back as it is."""
+    if not casing.marks or casing.marks_written:
+        return casing
+    by_cue: dict[int, list[int]] = {}
+    for m in casing.marks:
+        by_cue.setdefault(m.cue_index, []).append(m.offset)
+    edits = {c: doc.insert_marks(c, [(m.offset, m.prediction.mark) for m in casing.marks if m.cue_index == c])
+             for c in by_cue}
+    words = []
+    for w in casing.words:
+        edit = edits.get(w.cue_index)
+        if edit is not None:
+            start, end = edit.shift_span(w.start, w.end)
+            w = w._replace(start=start, end=end)
+        words.append(w)
+    out = casing.with_words(words)
+    out.marks = [m._replace(offset=edits[m.cue_index].shift_span(m.offset, m.offset)[1]) for m in casing.marks]
+    out.marks_written = True
+    return out
 
 
 def apply_casing(doc: Document, casing: DocumentCasing) -> int:

@@ -73,8 +73,10 @@ class DocumentCasing:
     _short: set[int] | None = field(default=None, repr=False, compare=False)
     # words broken by inline tags (casing/joined.py): per cue, the word indices of each word's pieces
     joined: dict[int, list[tuple[int, ...]]] = field(default_factory=dict)
-    # marks restored after words that had none (casing/restoring.py), in text order
+    # marks restored after words that had none (casing/restoring.py), in text order; once ``pipeline.write_marks``
+    # has written them into the document, ``marks_written`` and every offset is one in the text with the marks
     marks: list[InsertedMark] = field(default_factory=list)
+    marks_written: bool = False
 
     def summary(self) -> str:
         """One line: the file's language and how it was cased (for the status bar, logs and --details)."""
@@ -118,12 +120,13 @@ class DocumentCasing:
     def with_words(self, words: list[WordCasing]) -> DocumentCasing:
         """This casing with other words (the same file: language and methods are kept)."""
         return DocumentCasing(words, self.mode, self.threshold, language=self.language, methods=self.methods,
-                              passages=self.passages, joined=self.joined, marks=self.marks)
+                              passages=self.passages, joined=self.joined, marks=self.marks,
+                              marks_written=self.marks_written)
 
     def cue_texts(self, texts: Sequence[str]) -> list[str]:
         """The given cue texts with every word replaced by its output form and the restored marks in."""
         marks: dict[int, dict[int, str]] = {}
-        for m in self.marks:
+        for m in self.marks if not self.marks_written else ():
             marks.setdefault(m.cue_index, {})[m.offset] = m.prediction.mark
         out = []
         for i, text in enumerate(texts):
@@ -176,10 +179,11 @@ def _case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], lin
                       passages: Sequence[Passage] | None = None,
                       restore: Sequence[bool] | None = None) -> DocumentCasing:
     marks: list[InsertedMark] = []
+    belief: dict[tuple[int, int], float] = {}
     if restore is not None and engine.punctuation is not None:
         # two stages: the marks the head reads from the unpunctuated text, then the words cased as punctuated
-        # text (casing with the restored sentence ends beat casing the bare words; docs/research)
-        restored, marks = restore_marks(engine, cues, restore, progress, cancel)
+        # text
+        restored, marks, belief = restore_marks(engine, cues, restore, progress, cancel)
         if marks:
             if line_of is not None:
                 line_of = [_lines_with_marks(old, new, lines) for old, new, lines in zip(cues, restored, line_of)]
@@ -231,6 +235,8 @@ def _case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], lin
                 pred = after_continuation(pred)
             elif (c, k) in ellipses:
                 pred = after_ellipsis(pred)
+            if (c, w_index) in belief:
+                pred = doubted(pred, belief[(c, w_index)])
             if capitalised is not None or lower_case is not None:
                 low = tok.text.lower()
                 if capitalised is not None and low in capitalised[c]:
@@ -257,6 +263,24 @@ def _case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], lin
         words = [_auto_output(w, passages[w.cue_index], lexicon) for w in words]
     return DocumentCasing(words, mode, engine.info.review_threshold,
                           passages=list(passages) if passages is not None else None, marks=marks)
+
+
+def doubted(pred: WordPrediction, belief: float) -> WordPrediction:
+    """``pred`` with its confidence times ``belief``, the head's belief in the restored boundary before the
+    word: the casing was read as if that boundary were certain, and a wrong full stop makes a wrong capital
+    that must not look sure.  The tag stays; the probability taken from it goes to the other tags in
+    proportion (to T or L alone when they had none)."""
+    k = TAGS.index(pred.tag)
+    p = pred.probs[k]
+    new = p * belief
+    rest = 1.0 - p
+    if rest > 0.0:
+        scale = (1.0 - new) / rest
+        q = [new if i == k else x * scale for i, x in enumerate(pred.probs)]
+    else:
+        other = TAGS.index(Tag.T if pred.tag is Tag.L else Tag.L)
+        q = [new if i == k else (1.0 - new if i == other else 0.0) for i in range(len(pred.probs))]
+    return WordPrediction(pred.tag, (q[0], q[1], q[2], q[3]))
 
 
 def _lines_with_marks(old: Sequence[Token], new: Sequence[Token], lines: Sequence[int]) -> list[int]:

@@ -32,6 +32,8 @@ from pathlib import Path
 from typing import Callable
 
 from subcase.casing import CasedFile, CasingEngine, DocumentCasing, Mode, apply_casing, case_document, tag_of
+from subcase.casing.pipeline import write_marks
+from subcase.casing.restoring import Punctuate
 from subcase.review import Accept, EditLog, EditText, ReviewSession, SetTag, Status
 from subcase.casing.housestyle import StyleMap
 from subcase.casing.stream import line_numbers
@@ -59,6 +61,7 @@ class Prepared:
     casing: DocumentCasing
     ref_marks: list[list[str]]      # per cue, the mark after each scored word in the reference
     styles: StyleMap | None = None  # the house style chosen for the file, applied as the editor opens it
+    punctuate: Punctuate = Punctuate.NEVER  # where marks were restored (and so counted)
 
 
 def input_text(text: str, tokens, strip_punct: bool, upper: bool) -> str:
@@ -80,7 +83,7 @@ def input_text(text: str, tokens, strip_punct: bool, upper: bool) -> str:
 
 def prepare(path: Path, engine: CasingEngine, strip_punct: bool = False, upper: bool = False,
             styles: StyleMap | None = None, lang: str = "auto", mode: Mode = Mode.AUTO,
-            drop: float | None = None, seed: int = SEED) -> Prepared:
+            drop: float | None = None, seed: int = SEED, punctuate: Punctuate = Punctuate.NEVER) -> Prepared:
     """One reference file made into the editor's input and cased in ``mode``.  With ``drop`` (a share of
     the words) the input is mixed (evaluation/drop.py): runs of cues lower-cased without punctuation, the
     other cues as written (``strip_punct`` and ``upper`` then do not apply)."""
@@ -93,8 +96,9 @@ def prepare(path: Path, engine: CasingEngine, strip_punct: bool = False, upper: 
             doc.set_cue_text(i, input_text(cue.text, cue.tokens(), strip_punct, upper))
         elif i in dropped:
             doc.set_cue_text(i, input_text(cue.text, cue.tokens(), True, False))
-    casing = case_document(engine, doc, mode, lang=lang)
-    return Prepared(Path(path).name, ref_words, doc, casing, [cue_marks(cue.text) for cue in ref.cues], styles)
+    casing = case_document(engine, doc, mode, lang=lang, punctuate=punctuate)
+    return Prepared(Path(path).name, ref_words, doc, casing, [cue_marks(cue.text) for cue in ref.cues], styles,
+                    punctuate)
 
 
 @dataclass
@@ -108,15 +112,17 @@ class Counts:
     learned_fixed: int = 0
     learned_broken: int = 0
     residual_errors: int = 0
-    # marks (evaluation/punctuation.review_counts): initial_errors, visited, residual_errors
-    punctuation: dict = field(default_factory=lambda: add_review_counts({}, {}))
+    # marks (evaluation/punctuation.review_counts): initial_errors, visited, residual_errors; counted when the
+    # run restores punctuation (``--punctuate``), None otherwise
+    punctuation: dict | None = None
     extra: dict = field(default_factory=dict)
 
     def add(self, other: Counts) -> None:
         for k in ("words", "initial_errors", "visited", "accepts", "tag_changes", "edits", "learned_fixed",
                   "learned_broken", "residual_errors"):
             setattr(self, k, getattr(self, k) + getattr(other, k))
-        self.punctuation = add_review_counts(self.punctuation, other.punctuation)
+        if other.punctuation is not None:
+            self.punctuation = add_review_counts(self.punctuation or {}, other.punctuation)
 
     def as_dict(self) -> dict:
         return {
@@ -129,7 +135,7 @@ class Counts:
             "learned_broken": self.learned_broken,
             "residual_errors": self.residual_errors,
             "residual_rate": self.residual_errors / self.words if self.words else 0.0,
-            "punctuation": dict(self.punctuation),
+            **({"punctuation": dict(self.punctuation)} if self.punctuation is not None else {}),
         }
 
 
@@ -157,7 +163,8 @@ def simulate_file(prep: Prepared, engine: CasingEngine, threshold: float | None,
     doc = prep.source.copy()
     options = OpenOptions(mode=prep.casing.mode, threshold=threshold, styles=prep.styles, profile=opening.profile,
                           learning=opening.learning)
-    session = open_review(CasedFile(doc, prep.casing, apply_casing(doc, prep.casing)), engine, options,
+    casing = write_marks(doc, prep.casing)
+    session = open_review(CasedFile(doc, casing, apply_casing(doc, casing)), engine, options,
                           log=EditLog(opening.log_path) if opening.log_path is not None else None)
     try:
         return _review(prep, engine, session, opening, on_opened)
@@ -177,7 +184,7 @@ def _review(prep: Prepared, engine: CasingEngine, session: ReviewSession, openin
     before = session.profile.before if session.profile is not None else {}
     n.initial_errors = sum(before.get((c, s), w.form) != r for c, (ws, rs) in enumerate(zip(state.cues, prep.ref_words))
                            for s, (w, r) in enumerate(zip(ws, rs)))
-    opened_marks = _marks(prep, doc)  # as the editor opens the file
+    opened_marks = _marks(prep, doc) if prep.punctuate is not Punctuate.NEVER else None  # as the editor opens it
     if on_opened is not None:
         on_opened(session)
     seen: set[tuple[int, int]] = set()
@@ -210,8 +217,9 @@ def _review(prep: Prepared, engine: CasingEngine, session: ReviewSession, openin
                     n.learned_fixed += 1
                 elif w.form != r and w.proposed == r:
                     n.learned_broken += 1
-    n.punctuation = review_counts(_flat(prep.ref_marks), _flat(opened_marks), _flat(_marks(prep, doc)),
-                                  [(c, s) in seen for c, rs in enumerate(prep.ref_words) for s in range(len(rs))])
+    if opened_marks is not None:
+        n.punctuation = review_counts(_flat(prep.ref_marks), _flat(opened_marks), _flat(_marks(prep, doc)),
+                                      [(c, s) in seen for c, rs in enumerate(prep.ref_words) for s in range(len(rs))])
     if opening.save_to is not None and session.log is not None:
         session.save(opening.save_to)  # as the editor saves when done: the edit log then holds the saved file
     return n
@@ -273,8 +281,9 @@ def format_table(results: dict, per_file: bool) -> str:
         lines.append("-" * len(hdr))
     total = results["total"]
     lines.append(row(f"total ({len(results['files'])} files)", total))
-    p = total["punctuation"]
-    lines.append(f"punctuation: {p['initial_errors']} words with a wrong or missing mark as opened, "
+    p = total.get("punctuation")
+    if p is not None:
+        lines.append(f"punctuation: {p['initial_errors']} words with a wrong or missing mark as opened, "
                  f"{p['visited']} of them visited, {p['residual_errors']} left after review")
     load, residual = total.get("review_load_interval"), total.get("residual_rate_interval")
     if load is not None and residual is not None:
@@ -296,6 +305,7 @@ class SimulateOptions:
     seed: int = SEED
     no_learning: bool = False
     threshold: float | None = None
+    punctuate: Punctuate = Punctuate.NEVER
 
 
 def run_simulation(paths: list[Path], engine: CasingEngine, options: SimulateOptions,
@@ -307,7 +317,7 @@ def run_simulation(paths: list[Path], engine: CasingEngine, options: SimulateOpt
     then the ``profile``, if any."""
     preps, skipped = read_each(paths, lambda p: prepare(p, engine, options.strip_punct, options.upper, styles,
                                                           options.lang, options.mode, options.drop,
-                                                          options.seed), log)
+                                                          options.seed, options.punctuate), log)
     return simulate(preps, engine, options.threshold, Opening(learning=not options.no_learning, profile=profile),
                     skipped, log)
 

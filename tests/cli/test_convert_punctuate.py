@@ -1,0 +1,91 @@
+"""convert --punctuate with the real model: marks inserted and letter case changed, every other byte kept."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from pathlib import Path
+
+import pytest
+
+from subcase.cli import main
+from subcase.subtitles import load, markup
+
+pytestmark = pytest.mark.model
+
+MARK_CHARS = set(",.?!;:\u2026")
+
+
+def _bare(src: Path, dst: Path) -> Path:
+    """``src`` with every mark taken out of its cue texts and the words lower-cased, markup, timing and line
+    breaks as they were: what speech recognition without punctuation gives."""
+    doc = load(src)
+    for c, cue in enumerate(doc.cues):
+        parts = []
+        for span in markup.split(cue.text):
+            parts.append(span.text if span.is_markup else re.sub(r"(?<=\w)[,.?!;:\u2026]+(?=\s|$)", "",
+                                                                   span.text).lower())
+        doc.set_cue_text(c, "".join(parts))
+    dst.write_bytes(doc.to_bytes())
+    return dst
+
+
+def _only_marks_inserted(before: str, after: str) -> None:
+    """``after`` is ``before`` with characters of MARK_CHARS inserted and letters' case changed, nothing else."""
+    ops = difflib.SequenceMatcher(None, before.lower(), after.lower(), autojunk=False).get_opcodes()
+    for tag, i1, i2, j1, j2 in ops:
+        assert tag in ("equal", "insert"), (tag, before[i1:i2], after[j1:j2])
+        if tag == "insert":
+            assert set(after[j1:j2]) <= MARK_CHARS, after[j1:j2]
+
+
+@pytest.fixture(scope="module")
+def bare_files(dev_subtitles, tmp_path_factory) -> list[Path]:
+    folder = tmp_path_factory.mktemp("bare")
+    names = ("sintel", "blocks4all", "involving-users")
+    return [_bare(p, folder / p.name) for p in dev_subtitles if any(n in p.name for n in names)]
+
+
+def test_only_marks_and_letter_case_change(bare_files, tmp_path):
+    assert len(bare_files) == 3
+    out = tmp_path / "out"
+    assert main(["convert", *map(str, bare_files), "-o", str(out), "--punctuate", "auto", "-q"]) == 0
+    inserted = 0
+    for src in bare_files:
+        before = src.read_text(encoding="utf-8")
+        after = (out / src.name).read_text(encoding="utf-8")
+        _only_marks_inserted(before, after)
+        inserted += len(after) - len(before)
+        # a mark that ends a cue's words goes inside its closing markup, never after it
+        assert not re.search(r"</[a-z.]+>[,.?!]", after)
+    assert inserted > 100  # the model restored marks in these files (hundreds; not a near-tie)
+
+
+def test_never_leaves_the_marks_alone(bare_files, tmp_path):
+    out = tmp_path / "out"
+    assert main(["convert", str(bare_files[0]), "-o", str(out), "--punctuate", "never", "-q"]) == 0
+    assert (out / bare_files[0].name).read_text(encoding="utf-8").lower() == \
+        bare_files[0].read_text(encoding="utf-8").lower()
+
+
+def test_punctuated_files_convert_byte_identically_with_auto(dev_subtitles, tmp_path):
+    plain, auto = tmp_path / "plain", tmp_path / "auto"
+    files = [str(p) for p in dev_subtitles]
+    assert main(["convert", *files, "-o", str(plain), "-q"]) == 0
+    assert main(["convert", *files, "-o", str(auto), "--punctuate", "auto", "-q"]) == 0
+    for p in dev_subtitles:
+        assert (auto / p.name).read_bytes() == (plain / p.name).read_bytes(), p.name
+
+
+def test_a_cue_ending_in_italics_gets_its_mark_inside(tmp_path):
+    cues = ["<i>we went down to the river</i>", "<i>and waited there all night</i>", "did you see them",
+            "<i>no we did not</i>"] * 6
+    body = "".join(f"{i + 1}\n00:00:{i:02d},000 --> 00:00:{i:02d},900\n{t}\n\n" for i, t in enumerate(cues))
+    src = tmp_path / "italic.srt"
+    src.write_text(body, encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["convert", str(src), "-o", str(out), "--punctuate", "always", "-q"]) == 0
+    after = (out / "italic.srt").read_text(encoding="utf-8")
+    _only_marks_inserted(body, after)
+    assert not re.search(r"</i>[,.?!]", after)
+    assert re.search(r"[,.?!]</i>", after)  # some cue's last word got a mark, inside the italics
