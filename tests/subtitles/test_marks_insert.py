@@ -176,10 +176,21 @@ def test_a_place_that_is_not_a_word_edge_is_refused_and_nothing_changes(text, of
     word, edge = offset_of
     offset = _end(cue, word) if edge == "end" else _start(cue, word)
     before = doc.to_bytes()
+    assert not doc.can_insert_mark(0, offset, mark)
     with pytest.raises(MarkError, match=why):
         doc.insert_marks(0, [(offset, mark)])
     assert doc.to_bytes() == before
     assert issubclass(MarkError, SubtitleError) and issubclass(MarkError, SubcaseError)
+
+
+def test_can_insert_mark_says_where_a_mark_goes():
+    doc, cue = _one("\"yes\". Jean-Luc said qu\u00e9")
+    assert doc.can_insert_mark(0, _end(cue, "said"), ",")
+    assert doc.can_insert_mark(0, _end(cue, "Luc"), ",")
+    assert doc.can_insert_mark(0, _start(cue, "qu\u00e9"), "\u00bf")
+    assert not doc.can_insert_mark(0, _end(cue, "yes"), ".")   # the mark after the closing quote is its mark
+    assert not doc.can_insert_mark(0, _end(cue, "Jean"), ",")
+    assert doc.cues[0].text == "\"yes\". Jean-Luc said qu\u00e9"
 
 
 def test_an_offset_inside_a_word_is_refused():

@@ -211,6 +211,17 @@ class Document:
         self._write_marks(edit)
         return edit
 
+    def can_insert_mark(self, cue_index: int, offset: int, mark: str) -> bool:
+        """Whether ``insert_marks`` accepts ``(offset, mark)`` on its own: a caller with many predicted
+        marks drops the ones a token or a written mark refuses ("Jean" of "Jean-Luc", "yes" in
+        ``"yes".``) instead of losing the cue's other marks to one MarkError."""
+        cue = self.cues[cue_index]
+        try:
+            marking.check_place(cue.text, cue.tokens(), cue_index, offset, mark)
+        except MarkError:
+            return False
+        return bool(mark)
+
     def can_set_mark(self, cue_index: int, word_end: int) -> bool:
         """Whether ``set_mark`` accepts ``word_end`` (it is a word's end, not inside a token)."""
         cue = self.cues[cue_index]
