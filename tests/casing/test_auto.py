@@ -208,6 +208,7 @@ def test_an_ellipsis_or_a_semicolon_is_punctuation():
     assert _unpunctuated(["It was late.", *run]) == [False] + [True] * 8
     assert not any(_unpunctuated(["It was late.", *run[:4], "and so...", *run[4:]]))
     assert not any(_unpunctuated(["It was late.", *run[:4], "and so; ", *run[4:]]))
+    assert not any(_unpunctuated(["It was late.", *run[:4], "and so\u2026", *run[4:]]))
 
 
 def _dev_docs(dev_subtitles):
