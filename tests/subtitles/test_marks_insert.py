@@ -22,12 +22,15 @@ from .conftest import DEV_SUBTITLES, FIXTURES
 DEV_NAMES = ["meyer1994__srt__sintel_en.srt",                                # SRT
              "ableplayer__ableplayer__media__blocks4all_captions_en.vtt",    # VTT with <v Name> voices
              "w3c__wai-website__wai-videos__foundations-course__foundations-course-teaser.en.vtt"]  # <font>
+YOUTUBE = FIXTURES.parent / "captions" / "youtube_layout_rolling.vtt"
 FIXTURE_NAMES = ["markup.srt", "markup_crlf.srt", "markup_bom.srt", "features_crlf_bom.vtt", "utf16le_bom.srt",
                  "legacy_cp1252.srt"]
 
 
 def _files() -> list[tuple[str, bytes]]:
     out = [(name, (FIXTURES / name).read_bytes()) for name in FIXTURE_NAMES]
+    # a YouTube auto-caption: inline timestamps and <c> spans around every word
+    out.append((YOUTUBE.name, YOUTUBE.read_bytes()))
     out += [(name, (DEV_SUBTITLES / name).read_bytes()) for name in DEV_NAMES if (DEV_SUBTITLES / name).is_file()]
     return out
 
@@ -139,6 +142,15 @@ def test_a_mark_that_ends_a_cue_goes_inside_closing_markup(text, fmt, expected):
     doc, cue = _one(text, fmt)
     doc.insert_marks(0, [(_end(cue, word), ".")])
     assert doc.cues[0].text == expected
+
+
+def test_marks_in_a_youtube_auto_caption_go_inside_each_word_s_span():
+    doc = loads(YOUTUBE.read_bytes(), YOUTUBE.name)
+    cue = doc.cues[2]
+    words = cue.words()
+    doc.insert_marks(2, [(words[5].end, ","), (words[-1].end, ".")])
+    assert doc.cues[2].text == ("so today we're going to talk,\n"
+                                "about<00:00:02.300><c> london</c><00:00:02.600><c> and</c><00:00:02.900><c> paris.</c>")
 
 
 def test_a_mark_after_a_word_goes_right_after_it_and_line_endings_stay():
