@@ -84,3 +84,32 @@ def test_one_undo_step_in_a_session(cased, srt_file):
     session.perform(action)  # redo
     assert doc.cues[2].text == "OK 42 times,"
     assert doc.to_bytes() == start.replace(b"OK 42 times", b"OK 42 times,")  # CRLF endings and all
+
+
+def test_a_mark_survives_a_crash_recovery_of_the_changed_cues_only(srt_file, data_dir):
+    """The snapshot holds only what changed, over the origin cased again: a cue whose mark changed is
+    held in full (its text and its words' new offsets), or the mark would be lost on recovery."""
+    from subcase.casing import apply_casing
+    from subcase.digest import file_sha256
+    from subcase.review import ReviewState
+    from subcase.review.autosave import fingerprint, needs_casing, restore
+
+    from .conftest import make_casing
+
+    def fresh():
+        doc = load(srt_file)
+        casing = make_casing(doc)
+        apply_casing(doc, casing)
+        return doc, ReviewState.from_casing(len(doc.cues), casing)
+
+    doc, state = fresh()
+    session = ReviewSession(doc, state, srt_file, model_version="test", model_sha256="0" * 64)
+    session.set_origin(srt_file, file_sha256(srt_file), fingerprint(state))
+    session.perform(SetMark((0, 2), ","))
+    session.perform(SetTag((0, 3), "U", form))  # a word after the mark, recased at its moved offsets
+    data = session.snapshot()
+    assert needs_casing(data)
+    doc2, state2 = restore(data, fresh())
+    assert doc2.to_bytes() == doc.to_bytes()
+    assert doc2.cues[0].text == "We met John, IN London."
+    assert _offsets(state2, 0) == _offsets(state, 0)
