@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from subcase.casing import Mode, case_file
-from subcase.casing.auto import Passage, decide, summary
+from subcase.casing.auto import Passage, decide, summary, unpunctuated
 from subcase.casing.stream import DISAGREE, DocumentCasing, WordCasing
 from subcase.casing.tags import Tag
 from subcase.cli import main
@@ -169,3 +171,80 @@ def test_text_typed_into_a_cue_is_cased_as_its_passage_was_decided():
     assert [mode_of_cue("auto", passages, c) for c in range(3)] == ["restore", "caps", "auto"]
     assert mode_of_cue("auto", None, 0) == "auto"          # no decision known: auto decides again
     assert mode_of_cue("restore", passages, 2) == "restore"  # a mode the user chose is the mode
+
+
+# -- passages without punctuation, where --punctuate auto restores marks ---------------------------------
+
+def _unpunctuated(texts):
+    return unpunctuated([tokenize(t) for t in texts])
+
+
+def test_a_file_without_any_mark_is_unpunctuated_however_short():
+    assert _unpunctuated(["yes", "ok then"]) == [True, True]
+    assert _unpunctuated([]) == []
+
+
+def test_short_unmarked_cues_in_a_punctuated_file_are_not_a_passage():
+    texts = ["Did you see him?", "yes", "[door slams]", "and then we will help you", "inform your staff.", "ok"]
+    assert _unpunctuated(texts) == [False] * len(texts)
+
+
+def test_a_long_run_without_marks_is_a_passage_and_the_cues_around_it_are_not():
+    run = ["so we went down to the river that night", "and there was nobody there at all",
+           "we waited for an hour or so in the cold", "then the boat came in slowly from the north",
+           "and the man got off with a dog", "he did not say anything to us",
+           "we asked him where he came from", "he pointed at the hills behind the town"]
+    texts = ["It was late.", *run, "", "Then it rained."]
+    out = _unpunctuated(texts)
+    assert out == [False] + [True] * len(run) + [True, False]  # the empty cue goes with the run around it
+    # one cue fewer (or a comma in the middle) and it is a person's long sentence
+    assert not any(_unpunctuated(["It was late.", *run[:-1], "Then it rained."]))
+    broken = [*run[:4], run[4] + ",", *run[5:]]
+    assert not any(_unpunctuated(["It was late.", *broken, "Then it rained."]))
+
+
+def test_an_ellipsis_or_a_semicolon_is_punctuation():
+    run = ["and then the long walk home again in the rain"] * 8
+    assert _unpunctuated(["It was late.", *run]) == [False] + [True] * 8
+    assert not any(_unpunctuated(["It was late.", *run[:4], "and so...", *run[4:]]))
+    assert not any(_unpunctuated(["It was late.", *run[:4], "and so; ", *run[4:]]))
+    assert not any(_unpunctuated(["It was late.", *run[:4], "and so\u2026", *run[4:]]))
+
+
+def _dev_docs(dev_subtitles):
+    from subcase.subtitles import load
+    return [load(p) for p in dev_subtitles]
+
+
+def test_dev_files_as_written_have_no_passage_without_punctuation(dev_subtitles):
+    for doc in _dev_docs(dev_subtitles):
+        assert not any(unpunctuated([cue.tokens() for cue in doc.cues])), doc.path
+
+
+def test_dev_files_with_punctuation_stripped_are_unpunctuated_throughout(dev_subtitles):
+    from subcase.evaluation.simulate import input_text
+    for doc in _dev_docs(dev_subtitles):
+        for c, cue in enumerate(doc.cues):
+            doc.set_cue_text(c, input_text(cue.text, cue.tokens(), strip_punct=True, upper=False))
+        assert all(unpunctuated([cue.tokens() for cue in doc.cues])), doc.path
+
+
+def test_a_dev_file_stripped_in_its_middle_is_unpunctuated_there_only(dev_subtitles):
+    from subcase.evaluation.simulate import input_text
+    from subcase.subtitles import load
+    path = next((p for p in dev_subtitles if p.name == "ableplayer__ableplayer__media__itaccess_captions_en.vtt"),
+                None)
+    if path is None:
+        pytest.skip("shared dev subtitle missing: itaccess_captions_en.vtt")
+    doc = load(path)
+    lo, hi = 30, 60  # speech recognition that dropped its punctuation for half a minute
+    for c in range(lo, hi):
+        cue = doc.cues[c]
+        doc.set_cue_text(c, input_text(cue.text, cue.tokens(), strip_punct=True, upper=False))
+    out = unpunctuated([cue.tokens() for cue in doc.cues])
+    assert all(out[lo:hi])
+    # the stripped run joins the unmarked cues around it up to the nearest mark, no further
+    first = min(c for c, u in enumerate(out) if u)
+    last = max(c for c, u in enumerate(out) if u)
+    assert all(out[first:last + 1]) and first > 0 and last < len(out) - 1
+    assert not any(out[:first]) and not any(out[last + 1:])

@@ -2,8 +2,8 @@
 
 In the spirit of gaupol's ``@reversion_test``, for every kind of action at once: hypothesis
 draws a sequence of what an editor can do in the app (accept a word or a cue, set a tag, edit a
-cue's text with or without the model's casing of the new words, change the casing mode, take
-an entry out of the profile, undo, redo) and plays it through the real review core on a real
+cue's text with or without the model's casing of the new words, set the punctuation mark after a
+word, change the casing mode, take an entry out of the profile, undo, redo) and plays it through the real review core on a real
 dev file cased by the shipped model, with learning on (every action is a ``Taught`` step: re-cased
 words, raises, learned house styles and their checks).  Then everything still done is undone:
 the document's bytes, every review word (form, status, raise, tags, probabilities), the mode,
@@ -25,9 +25,10 @@ from hypothesis import strategies as st
 
 from subcase.casing import TAGS, apply_casing, case_cue_text, case_document, cue_context
 from subcase.casing.auto import mode_of_cue
+from subcase.casing.marks import MARKS
 from subcase.casing.pipeline import CasedFile
 from subcase.evaluation.simulate import input_text
-from subcase.review import Accept, AcceptCue, EditLog, EditText, ReviewSession, ReviewState, SetTag, Status
+from subcase.review import Accept, AcceptCue, EditLog, EditText, ReviewSession, ReviewState, SetMark, SetTag, Status
 from subcase.review.actions import Action
 from subcase.review.learning import Layout
 from subcase.review.logcontext import separators
@@ -42,7 +43,7 @@ from subcase.subtitles import load
 FILES = [("ableplayer__ableplayer__media__blocks4all_captions_en.vtt", False),  # sound cues: house style
          ("ableplayer__ableplayer__media__blocks4all_captions_en.vtt", True),
          ("meyer1994__srt__sintel_en.srt", False)]
-KINDS = ("accept", "tag", "accept_cue", "edit", "mode", "remove", "undo", "redo")
+KINDS = ("accept", "tag", "accept_cue", "edit", "mark", "mode", "remove", "undo", "redo")
 MODES = ("restore", "auto", "caps", "keep")
 
 # (kind, which target, which variant): the two numbers pick, modulo what there is, among the targets
@@ -160,6 +161,8 @@ def make_action(kind: str, a: int, b: int, session: ReviewSession, app, engine) 
             mode = mode_of_cue(session.mode, state.passages, c)
             cased = case_cue_text(engine, cue_context(doc, c), c, new, mode, "en")
         return EditText(c, new, cased)
+    if kind == "mark":
+        return SetMark(pos, MARKS[b % len(MARKS)]) if SetMark.applies(doc, state, pos) else None
     if kind == "mode":
         mode = [m for m in MODES if m != session.mode][a % (len(MODES) - 1)]
         return ChangeMode(mode, session.mode, recase_in_mode(engine, doc, state, mode))

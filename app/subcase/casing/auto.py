@@ -181,6 +181,7 @@ def _long(cues: Sequence[Sequence[Token]], run: list[int]) -> bool:
 # many words, none of them with a sentence-ending or comma mark.
 UNPUNCTUATED_MIN_CUES = 8
 UNPUNCTUATED_MIN_WORDS = 60
+_PUNCTUATION = _MARKS | {"\u2026"}
 
 
 def unpunctuated(cues: Sequence[Sequence[Token]]) -> list[bool]:
@@ -190,7 +191,7 @@ def unpunctuated(cues: Sequence[Sequence[Token]]) -> list[bool]:
     Read as ``decide`` reads casing, by what the text says of itself.  A file with no sentence or clause
     mark anywhere is speech recognition's output, or written so throughout: every cue is unpunctuated,
     however short the file.  Otherwise the file is punctuated by a person, and what counts is a run of
-    cues without any ``. ! ? , ; :`` (an ellipsis written as dots is a full stop here): such a run is a
+    cues without any ``. ! ? , ; :`` or ellipsis (``casing.marks.classify``'s marks): such a run is a
     passage without punctuation only when it is long, ``UNPUNCTUATED_MIN_CUES`` cues with words and
     ``UNPUNCTUATED_MIN_WORDS`` words.  The bar is higher than the one ``decide`` sets for lower case,
     because unmarked cues are ordinary in punctuated subtitles: a sentence runs over two or three cues
@@ -200,7 +201,7 @@ def unpunctuated(cues: Sequence[Sequence[Token]]) -> list[bool]:
     high bar loses little there and keeps a person's choices in the rest.  Cues without words neither
     count towards a run nor end it.
     """
-    marked = [any(not t.is_word and t.text in _MARKS for t in tokens) for tokens in cues]
+    marked = [any(not t.is_word and t.text in _PUNCTUATION for t in tokens) for tokens in cues]
     if not any(marked):
         return [True] * len(cues)
     out = [False] * len(cues)

@@ -9,7 +9,7 @@
 - ``autosave``: crash-recovery snapshots of an unsaved review.
 """
 
-from .actions import Accept, AcceptCue, Action, EditText, SetTag
+from .actions import Accept, AcceptCue, Action, EditText, SetMark, SetTag
 from .flags import FlagReason, Look, flag_reasons, look_of
 from .editlog import EDITLOG_SCHEMA, EditLog, EditLogError, log_path_for, read_records
 from .session import ReviewSession
@@ -17,6 +17,6 @@ from .state import ReviewState, ReviewWord, Status
 from .storage import data_dir
 
 __all__ = [
-    "Accept", "AcceptCue", "FlagReason", "Look", "flag_reasons", "look_of", "Action", "EditText", "SetTag", "EDITLOG_SCHEMA", "EditLog", "EditLogError", "log_path_for",
+    "Accept", "AcceptCue", "FlagReason", "Look", "flag_reasons", "look_of", "Action", "EditText", "SetMark", "SetTag", "EDITLOG_SCHEMA", "EditLog", "EditLogError", "log_path_for",
     "read_records", "ReviewSession", "ReviewState", "ReviewWord", "Status", "data_dir",
 ]

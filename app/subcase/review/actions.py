@@ -14,7 +14,8 @@ from typing import Sequence
 
 from subcase.casing import TAGS, TAG_NAMES, Tag, WordCasing
 from subcase.casing.tags import TagWriter
-from subcase.subtitles import Document
+from subcase.casing.marks import MARK_NAMES, MARKS
+from subcase.subtitles import Document, MarkEdit
 from subcase.subtitles.words import has_letters
 
 from .state import Pos, ReviewState, ReviewWord, Status
@@ -39,6 +40,7 @@ class Action:
     label = "action"
     cues: tuple[int, ...] = ()   # cues whose display changes
     rewrites_words = False       # True if it rebuilds the review words of its cues (not only their forms)
+    changes_text = False         # True if it changes more than letter case (sentence starts may move)
     focus: Pos | None = None     # where the cursor goes after do/undo
 
     def do(self, doc: Document, state: ReviewState) -> list[Decision]:
@@ -200,6 +202,7 @@ class EditText(Action):
 
     label = "Edit cue text"
     rewrites_words = True  # the cue's review words are rebuilt: an autosave keeps them in full
+    changes_text = True
 
     def __init__(self, cue_index: int, text: str, cased: Sequence[WordCasing] | None = None):
         self.cue_index, self.text = cue_index, text
@@ -241,6 +244,55 @@ class EditText(Action):
         assert self._old_text is not None and self._old_words is not None
         doc.set_cue_text(self.cue_index, self._old_text)
         state.cues[self.cue_index] = self._old_words
+
+
+class SetMark(Action):
+    """Make one of ``casing.marks.MARKS`` the punctuation mark after the current word: none, comma, full
+    stop, question mark, exclamation mark.
+
+    Only the mark changes (``Document.set_mark``: an existing mark is replaced where it stands, a new one
+    written right after the word, inside closing markup); the words after it in the cue keep their
+    letters and move with the text.  Nothing is re-cased here: whoever pushes the action decides what a
+    new or removed sentence end means for the next word.  It makes no decision for the edit log.
+    """
+
+    rewrites_words = True  # the words' offsets move with the cue text: an autosave keeps the cue in full
+    changes_text = True    # a full stop added or removed moves sentence starts
+
+    def __init__(self, pos: Pos, mark: str):
+        if mark not in MARKS:
+            raise ValueError(f"{mark!r} is not one of {MARKS}")
+        self.pos, self.mark = pos, mark
+        self.cues = (pos[0],)
+        self.focus = pos
+        self.label = f"Set mark to {MARK_NAMES[mark]}"
+        self._edit: MarkEdit | None = None
+
+    @staticmethod
+    def word_end(state: ReviewState, pos: Pos) -> int:
+        """Where the word at ``pos`` ends in its cue text (a word broken by inline tags: its last piece)."""
+        return state.word(state.pieces.get(pos, (pos,))[-1]).end
+
+    @staticmethod
+    def applies(doc: Document, state: ReviewState, pos: Pos) -> bool:
+        """Whether a mark can follow the word at ``pos`` (not when it ends inside a token: "3" in "3.5")."""
+        return doc.can_set_mark(pos[0], SetMark.word_end(state, pos))
+
+    def do(self, doc: Document, state: ReviewState) -> list[Decision]:
+        c = self.pos[0]
+        self._edit = doc.set_mark(c, self.word_end(state, self.pos), self.mark)
+        _move_words(state.cues[c], self._edit)
+        return []
+
+    def undo(self, doc: Document, state: ReviewState) -> None:
+        assert self._edit is not None
+        doc.revert_marks(self._edit)
+        _move_words(state.cues[self.pos[0]], self._edit.inverse())
+
+
+def _move_words(words: list[ReviewWord], edit: MarkEdit) -> None:
+    for w in words:
+        w.start, w.end = edit.shift_span(w.start, w.end)
 
 
 def realign(old: list[ReviewWord], tokens, cue_index: int) -> list[ReviewWord]:

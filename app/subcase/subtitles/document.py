@@ -21,7 +21,7 @@ from typing import Iterable, Protocol, Sequence
 
 from . import marking, markup
 from .encoding import encode
-from .errors import ParseWarning
+from .errors import MarkError, ParseWarning
 from .lines import NEWLINE_RE, normalize_newlines
 from .marking import MarkEdit
 from .timecode import timing_block
@@ -210,6 +210,26 @@ class Document:
         edit = MarkEdit(cue_index, ((at, old, mark),) if old != mark else ())
         self._write_marks(edit)
         return edit
+
+    def can_insert_mark(self, cue_index: int, offset: int, mark: str) -> bool:
+        """Whether ``insert_marks`` accepts ``(offset, mark)`` on its own: a caller with many predicted
+        marks drops the ones a token or a written mark refuses ("Jean" of "Jean-Luc", "yes" in
+        ``"yes".``) instead of losing the cue's other marks to one MarkError."""
+        cue = self.cues[cue_index]
+        try:
+            marking.check_place(cue.text, cue.tokens(), cue_index, offset, mark)
+        except MarkError:
+            return False
+        return bool(mark)
+
+    def can_set_mark(self, cue_index: int, word_end: int) -> bool:
+        """Whether ``set_mark`` accepts ``word_end`` (it is a word's end, not inside a token)."""
+        cue = self.cues[cue_index]
+        try:
+            marking.check_place(cue.text, cue.tokens(), cue_index, word_end, ".", allow_marked=True)
+        except MarkError:
+            return False
+        return True
 
     def revert_marks(self, edit: MarkEdit) -> None:
         """Take back an edit from ``insert_marks`` or ``set_mark`` (it must be the cue's last change)."""

@@ -11,7 +11,7 @@ from typing import Iterable, Mapping
 from subcase.casing.housestyle import Category, Style, plain_casing
 from subcase.subtitles import Document
 
-from ..actions import Action, Decision, EditText, TagWriter
+from ..actions import Action, Decision, TagWriter
 from ..changes import Change
 from ..state import Pos, ReviewState, Status
 from .knowledge import Context, Knowledge, PhraseKey
@@ -188,7 +188,7 @@ class Taught(Action):
         self._before = self.learner.knowledge
         decisions = self.human.do(doc, state)
         self.focus = self.human.focus
-        if isinstance(self.human, EditText):
+        if self.human.changes_text:
             self.learner.prepare(doc, state)
         self._changes = self.learner.learn(doc, state, decisions)
         out = list(decisions)
@@ -220,7 +220,7 @@ class Taught(Action):
             w.form, w.status, w.raised = ch.before_form, ch.before_status, ch.before_raised
         self.human.undo(doc, state)
         self.learner.knowledge = self._before
-        if isinstance(self.human, EditText):
+        if self.human.changes_text:
             self.learner.prepare(doc, state)
         self.focus = self.human.focus
 
