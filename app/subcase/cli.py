@@ -402,7 +402,7 @@ def cmd_bench(args) -> int:
     from subcase.evaluation.bench import BenchOptions, run_bench
     return run_bench(BenchOptions(cues=args.cues, file=args.file, runs=args.runs, films=args.films, jobs=args.jobs,
                                   model=args.model, no_baseline=args.no_baseline, no_languages=args.no_languages,
-                                  long_cue=args.long_cue))
+                                  long_cue=args.long_cue, no_punctuation=args.no_punctuation))
 
 
 def cmd_gui(args) -> int:
@@ -540,6 +540,8 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--no-baseline", action="store_true")
     b.add_argument("--no-languages", action="store_true",
                    help="skip the films in Spanish, French, German and Portuguese (the multilingual model)")
+    b.add_argument("--no-punctuation", action="store_true",
+                   help="skip the film without its marks (converted with --punctuate never and auto)")
     b.add_argument("--long-cue", type=int, default=1000, metavar="KB",
                    help="also convert a file of one cue this large (default 1000 KB; 0 skips it)")
     b.set_defaults(func=cmd_bench)

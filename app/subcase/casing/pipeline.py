@@ -67,11 +67,10 @@ def write_marks(doc: Document, casing: DocumentCasing) -> DocumentCasing:
     moved to the text with the marks in.  A casing without marks, or written already, comes back as it is."""
     if not casing.marks or casing.marks_written:
         return casing
-    by_cue: dict[int, list[int]] = {}
+    by_cue: dict[int, list[tuple[int, str]]] = {}
     for m in casing.marks:
-        by_cue.setdefault(m.cue_index, []).append(m.offset)
-    edits = {c: doc.insert_marks(c, [(m.offset, m.prediction.mark) for m in casing.marks if m.cue_index == c])
-             for c in by_cue}
+        by_cue.setdefault(m.cue_index, []).append((m.offset, m.prediction.mark))
+    edits = {c: doc.insert_marks(c, inserts) for c, inserts in by_cue.items()}
     words = []
     for w in casing.words:
         edit = edits.get(w.cue_index)

@@ -1,6 +1,8 @@
-"""Restoring missing punctuation in cues: which cues, and the head's marks put into the token lists that casing
-reads (a mark is a zero-width punctuation token at the end of its word), so the words are cased as in
-punctuated text (two stages: punctuate, then case)."""
+"""Restoring missing punctuation in cues: which cues, and the marks the head reads from the same pass as the
+casing.  Casing and punctuation are decided together (a joint pass): the words keep the tags the model gives
+them reading the unpunctuated text, and a word after a restored full stop, question or exclamation mark starts
+a sentence.  Casing the text again as punctuated text (two stages) was measured and left more errors
+(docs/research/2026-11-28-punctuation-head.md)."""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from .auto import unpunctuated
 from .encoder import BOUNDARY
 from .engine import CasingEngine, OnProgress, ShouldCancel, StreamItem, StreamToken
 from .marks import MARKS, classify
-from .punctuation import HIDDEN, MarkPrediction
+from .punctuation import HIDDEN, MarkPrediction, PunctuationHead
 
 
 class Punctuate(str, Enum):
@@ -51,61 +53,55 @@ class InsertedMark(NamedTuple):
 
 
 class Restored(NamedTuple):
-    """What ``restore_marks`` gives: the token lists with the marks in, the marks, and for each word after a
-    restored boundary how likely the head is right about that boundary."""
+    """Marks restored in a run of cues: the marks, and the words each restored sentence end makes a
+    sentence start, with the head's probability of that end."""
 
-    cues: list[list[Token]]
     marks: list[InsertedMark]
-    # (cue, word index) -> the head's probability of its choice between a sentence end and none before the word
-    boundary_belief: dict[tuple[int, int], float]
+    # (cue, word index) of a word after a restored full stop, question or exclamation mark -> P(sentence end)
+    starts: dict[tuple[int, int], float]
 
 
 SENTENCE_ENDS = frozenset(".?!")
 
 
-def restore_marks(engine: CasingEngine, cues: Sequence[Sequence[Token]], restore: Sequence[bool],
-                  progress: OnProgress | None = None, cancel: ShouldCancel | None = None) -> Restored:
-    """The marks the head predicts after the words of the cues marked in ``restore`` (all cues are read, as
-    context), and the cues' token lists with those marks in them, ready to be cased as punctuated text
-    (a mark is a zero-width punctuation token at the end of its word).  A word already followed by
-    punctuation keeps it.  Without a head, nothing is inserted."""
-    head = engine.punctuation
-    if head is None or not any(restore):
-        return Restored([list(t) for t in cues], [], {})
-    boundary = StreamToken(BOUNDARY, False)
-    stream: list[StreamItem] = []
-    ends: list[bool] = []
-    where: list[tuple[int, int, int]] = []  # per word: cue, token index, word index
-    for c, tokens in enumerate(cues):
-        stream.append(boundary)
-        stream.extend(tokens)
-        word_at = [k for k, t in enumerate(tokens) if t.is_word]
-        for w, k in enumerate(word_at):
-            ends.append(w == len(word_at) - 1)
-            where.append((c, k, w))
+def marks_from_hidden(head: PunctuationHead, cues: Sequence[Sequence[Token]], restore: Sequence[bool],
+                      hidden: np.ndarray) -> Restored:
+    """The marks the head reads after the words of the cues marked in ``restore``, from ``hidden``: the
+    encoder's last hidden state at every word of the cues, in order (the pass that gives their tags).  A word
+    already followed by punctuation keeps it."""
+    where = [(c, k, w) for c, tokens in enumerate(cues)
+             for w, k in enumerate(k for k, t in enumerate(tokens) if t.is_word)]
     if not where:
-        return Restored([list(t) for t in cues], [], {})
-    (hidden,) = engine.word_outputs(stream, (HIDDEN,), progress, cancel)
-    rows = hidden[[t.is_word for t in stream]]
-    predictions = head.predict(rows, np.asarray(ends))
-    out = [list(t) for t in cues]
+        return Restored([], {})
+    ends = np.zeros(len(where), bool)
+    for j in range(len(where)):
+        ends[j] = j + 1 == len(where) or where[j + 1][0] != where[j][0]
+    predictions = head.predict(hidden, ends)
     inserted: list[InsertedMark] = []
-    belief: dict[tuple[int, int], float] = {}
+    starts: dict[tuple[int, int], float] = {}
     for j, ((c, k, w), pred) in enumerate(zip(where, predictions)):
         tokens = cues[c]
-        if not restore[c]:
+        if not restore[c] or not pred.mark:
             continue
         if k + 1 < len(tokens) and not tokens[k + 1].is_word and classify(tokens[k + 1].text):
             continue  # written punctuation stays as it is
-        if pred.mark:
-            inserted.append(InsertedMark(c, w, tokens[k].end, pred))
-        if j + 1 < len(where):
-            # the next word is cased as if the head were right about the boundary before it
-            p_end = sum(p for m, p in zip(MARKS, pred.probs) if m in SENTENCE_ENDS)
+        inserted.append(InsertedMark(c, w, tokens[k].end, pred))
+        if pred.mark in SENTENCE_ENDS and j + 1 < len(where):
             nc, _, nw = where[j + 1]
-            belief[(nc, nw)] = p_end if pred.mark in SENTENCE_ENDS else 1.0 - p_end
-    for m in reversed(inserted):  # from the end, so token indices before stay valid
-        tokens = out[m.cue_index]
-        k = [i for i, t in enumerate(tokens) if t.is_word][m.word_index]
-        tokens.insert(k + 1, Token(m.offset, m.offset, m.prediction.mark, False))
-    return Restored(out, inserted, belief)
+            starts[(nc, nw)] = sum(p for m, p in zip(MARKS, pred.probs) if m in SENTENCE_ENDS)
+    return Restored(inserted, starts)
+
+
+def restore_marks(engine: CasingEngine, cues: Sequence[Sequence[Token]], restore: Sequence[bool],
+                  progress: OnProgress | None = None, cancel: ShouldCancel | None = None) -> Restored:
+    """``marks_from_hidden`` with a pass of its own over ``cues`` (a boundary before each cue, as casing reads
+    them); nothing without a head."""
+    head = engine.punctuation
+    if head is None or not any(restore):
+        return Restored([], {})
+    stream: list[StreamItem] = []
+    for tokens in cues:
+        stream.append(StreamToken(BOUNDARY, False))
+        stream.extend(tokens)
+    (hidden,) = engine.word_outputs(stream, (HIDDEN,), progress, cancel)
+    return marks_from_hidden(head, cues, restore, hidden[[t.is_word for t in stream]])

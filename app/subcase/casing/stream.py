@@ -25,8 +25,9 @@ from .lower_case import weigh_lower
 from .auto import EVIDENCE, Passage, decide, short_passages
 from .auto import summary as auto_summary
 from .modes import Mode, is_caps_line, known_mixed, merge_keep
-from .pauses import after_pause, for_unpunctuated, opening_words
-from .restoring import InsertedMark, restore_marks
+from .pauses import after_pause, opening_words
+from .punctuation import HIDDEN
+from .restoring import InsertedMark, marks_from_hidden
 from .rules import Method, method_note
 from .tags import TAGS, Tag, ranked
 
@@ -178,17 +179,6 @@ def _case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], lin
                       rolled: Sequence[bool] | None = None,
                       passages: Sequence[Passage] | None = None,
                       restore: Sequence[bool] | None = None) -> DocumentCasing:
-    marks: list[InsertedMark] = []
-    belief: dict[tuple[int, int], float] = {}
-    if restore is not None and engine.punctuation is not None:
-        # two stages: the marks the head reads from the unpunctuated text, then the words cased as punctuated
-        # text
-        restored, marks, belief = restore_marks(engine, cues, restore, progress, cancel)
-        if marks:
-            if line_of is not None:
-                line_of = [_lines_with_marks(old, new, lines) for old, new, lines in zip(cues, restored, line_of)]
-            cues = restored
-            pauses = for_unpunctuated(cues, pauses)
     hosts = {(c, k) for c, tokens in enumerate(cues) for k in host_word_indices(tokens)}
     openers = opening_words(cues, pauses)
     file_opener = opening_word(cues) if file_start else None
@@ -201,7 +191,16 @@ def _case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], lin
         if bounded[c]:
             stream.append(boundary)
         stream.extend(tokens)
-    preds = engine.predict(stream, progress=progress, cancel=cancel)
+    marks: list[InsertedMark] = []
+    starts: dict[tuple[int, int], float] = {}
+    head = engine.punctuation if restore is not None else None
+    if head is None:
+        preds = engine.predict(stream, progress=progress, cancel=cancel)
+    else:  # the marks from the same pass as the tags
+        probs, hidden = engine.word_outputs(stream, ("probs", HIDDEN), progress, cancel)
+        preds = engine.predictions(stream, probs)
+        assert restore is not None
+        marks, starts = marks_from_hidden(head, cues, restore, hidden[[t.is_word for t in stream]])
 
     caps_lines: set[tuple[int, int]] = set()
     if mode is Mode.CAPS:
@@ -235,8 +234,8 @@ def _case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], lin
                 pred = after_continuation(pred)
             elif (c, k) in ellipses:
                 pred = after_ellipsis(pred)
-            if (c, w_index) in belief:
-                pred = doubted(pred, belief[(c, w_index)])
+            if (c, w_index) in starts and pred.tag is Tag.L:
+                pred = sentence_start(starts[(c, w_index)])
             if capitalised is not None or lower_case is not None:
                 low = tok.text.lower()
                 if capitalised is not None and low in capitalised[c]:
@@ -265,35 +264,11 @@ def _case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], lin
                           passages=list(passages) if passages is not None else None, marks=marks)
 
 
-def doubted(pred: WordPrediction, belief: float) -> WordPrediction:
-    """``pred`` with its confidence times ``belief``, the head's belief in the restored boundary before the
-    word: the casing was read as if that boundary were certain, and a wrong full stop makes a wrong capital
-    that must not look sure.  The tag stays; the probability taken from it goes to the other tags in
-    proportion (to T or L alone when they had none)."""
-    k = TAGS.index(pred.tag)
-    p = pred.probs[k]
-    new = p * belief
-    rest = 1.0 - p
-    if rest > 0.0:
-        scale = (1.0 - new) / rest
-        q = [new if i == k else x * scale for i, x in enumerate(pred.probs)]
-    else:
-        other = TAGS.index(Tag.T if pred.tag is Tag.L else Tag.L)
-        q = [new if i == k else (1.0 - new if i == other else 0.0) for i in range(len(pred.probs))]
-    return WordPrediction(pred.tag, (q[0], q[1], q[2], q[3]))
-
-
-def _lines_with_marks(old: Sequence[Token], new: Sequence[Token], lines: Sequence[int]) -> list[int]:
-    """The line of each token of ``new`` (``old`` with restored marks in): a mark is on its word's line."""
-    out: list[int] = []
-    j = 0
-    for t in new:
-        if j < len(old) and t == old[j]:
-            out.append(lines[j])
-            j += 1
-        else:
-            out.append(out[-1] if out else 0)
-    return out
+def sentence_start(p_end: float) -> WordPrediction:
+    """A word the model read as lower case, after a restored sentence end: Title case, as sure as the head is of
+    that end (so a capital made by a doubtful full stop is highlighted, and the editor's fix of either is
+    one look)."""
+    return WordPrediction(Tag.T, (1.0 - p_end, p_end, 0.0, 0.0))
 
 
 def _capitals(words: list[WordCasing], n_cues: int) -> list[int]:

@@ -47,9 +47,10 @@ def _ms(t: float) -> str:
     return f"{1000 * t:.0f} ms"
 
 
-def make_film(path: Path, n_cues: int, source: Path = SHARED_DEV) -> int:
+def make_film(path: Path, n_cues: int, source: Path = SHARED_DEV, bare: bool = False) -> int:
     """A lower-cased SRT film of ``n_cues`` cues, cycling the text of the subtitles in ``source``
-    (the English dev subtitles) when present."""
+    (the English dev subtitles) when present; ``bare``: its words only, line by line, as speech recognition
+    without punctuation writes them."""
     from subcase.subtitles import load
     from subcase.subtitles.formats import is_subtitle_path
 
@@ -66,6 +67,9 @@ def make_film(path: Path, n_cues: int, source: Path = SHARED_DEV) -> int:
     words = 0
     for i in range(n_cues):
         t = texts[i % len(texts)].lower()
+        if bare:
+            from subcase.subtitles.words import words as words_of
+            t = "\n".join(" ".join(words_of(line)) for line in t.splitlines() if words_of(line)) or "hm"
         words += len(t.split())
         s, e = i * 3000, i * 3000 + 2500
         ts = lambda ms: f"{ms // 3600000:02d}:{ms // 60000 % 60:02d}:{ms // 1000 % 60:02d},{ms % 1000:03d}"
@@ -96,8 +100,10 @@ def make_long_cue(path: Path, n_bytes: int) -> int:
     return words
 
 
-def worker(system: str, film: Path, model: str | None, runs: int = 3, with_ceiling: bool = True) -> dict:
-    """Runs inside the child process; returns the numbers as a dict.
+def worker(system: str, film: Path, model: str | None, runs: int = 3, with_ceiling: bool = True,
+           punctuate: str = "never") -> dict:
+    """Runs inside the child process; returns the numbers as a dict.  ``punctuate``: subcase's
+    ``--punctuate``.
 
     The film is converted ``runs`` times: the first run is what one ``subcase
     convert`` of one film costs (cold caches); the median is the rate over a folder.
@@ -115,7 +121,7 @@ def worker(system: str, film: Path, model: str | None, runs: int = 3, with_ceili
         times, cpu = [], []
         for _ in range(runs):
             t0, c0 = time.perf_counter(), time.process_time()
-            cased = case_file(engine, film)
+            cased = case_file(engine, film, punctuate=punctuate)
             save(cased.doc, out, backup=False)
             times.append(time.perf_counter() - t0)
             cpu.append(time.process_time() - c0)
@@ -272,10 +278,11 @@ def _load() -> str:
         return "load average unknown"
 
 
-def _run_worker(system: str, film: Path, runs: int, model: Path | str | None, ceiling: bool = True) -> dict | str:
+def _run_worker(system: str, film: Path, runs: int, model: Path | str | None, ceiling: bool = True,
+                punctuate: str = "never") -> dict | str:
     """The worker's numbers, or the reason it did not run."""
     cmd = [sys.executable, "-m", "subcase.evaluation.bench", system, str(film), str(runs)] + \
-          ([str(model)] if model else []) + ([] if ceiling else ["--no-ceiling"])
+          ([str(model)] if model else []) + ([] if ceiling else ["--no-ceiling"]) + [f"--punctuate={punctuate}"]
     t0 = time.perf_counter()
     proc = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ))
     wall = time.perf_counter() - t0
@@ -299,6 +306,7 @@ class BenchOptions:
     no_baseline: bool = False
     no_languages: bool = False    # skip the films in the other languages
     long_cue: int = 1000          # KB of the one-cue file (0 skips it)
+    no_punctuation: bool = False  # skip the film without its marks (--punctuate never and auto)
 
 
 def run_bench(args: BenchOptions) -> int:
@@ -337,6 +345,13 @@ def run_bench(args: BenchOptions) -> int:
                 lang_film = Path(tmp) / f"film-{lang}.srt"
                 make_film(lang_film, args.cues, SHARED_DEV_ML / lang)
                 languages.append((lang, _run_worker("subcase", lang_film, runs, args.model)))
+        # the film without its marks, cased as it is and with its punctuation restored (two stages), same run
+        punctuation: list[tuple[str, dict | str]] = []
+        if not args.file and not args.no_punctuation:
+            bare = Path(tmp) / "film-bare.srt"
+            make_film(bare, args.cues, bare=True)
+            punctuation = [(how, _run_worker("subcase", bare, runs, args.model, ceiling=False, punctuate=how))
+                           for how in ("never", "auto")]
         long_cue = None
         if args.long_cue > 0:
             path = Path(tmp) / "long-cue.srt"
@@ -399,6 +414,8 @@ def run_bench(args: BenchOptions) -> int:
               f"median of {len(walls)} -> {rate} with start-up")
     if languages:
         _print_languages(languages, by.get("subcase"), args.cues)
+    if punctuation:
+        _print_punctuation(punctuation, args.cues)
     if isinstance(long_cue, dict):
         verdict = "OK" if long_cue["convert_s"] < 10 else "OVER 10 s"
         print(f"one cue of {args.long_cue:,} KB ({long_cue['words']:,} words): convert {long_cue['convert_s']:.1f} s "
@@ -413,6 +430,24 @@ def run_bench(args: BenchOptions) -> int:
         print(f"This host's int8 kernel is {cpu['int8_kernel']}; for the AVX2 kernel of AVX2-only CPUs, natively "
               "here: python bench/avx2_only.py subcase bench (a source checkout; docs/performance.md).")
     return 0
+
+
+def _print_punctuation(rows: list[tuple[str, dict | str]], cues: int) -> None:
+    """The film without its marks: cased as it is, and with its punctuation restored."""
+    print(f"punctuation: the film's {cues} cues without their marks (words only), converted with --punctuate never "
+          "and auto")
+    done = {how: r for how, r in rows if isinstance(r, dict)}
+    for how, r in rows:
+        if isinstance(r, str):
+            print(f"  --punctuate {how}: not run ({r})")
+            continue
+        print(f"  --punctuate {how:6} {r['words']} words, {r['median_words_per_s']:.0f} words/s median "
+              f"({r['words_per_s']:.0f} in the first run), {r['words_per_cpu_s']:.0f} per CPU-second, "
+              f"peak RSS {r['peak_rss_mb']:.0f} MB")
+    if len(done) == 2 and done["never"]["median_words_per_s"]:
+        ratio = done["auto"]["median_words_per_s"] / done["never"]["median_words_per_s"]
+        print(f"  restoring the marks runs at {ratio:.2f}x the speed of casing alone (the head reads the same pass "
+              "as the casing; the rest is the head's own arithmetic and writing the marks into the file)")
 
 
 def _print_languages(languages: list[tuple[str, dict | str]], english: dict | None, cues: int) -> None:
@@ -434,7 +469,8 @@ def _print_languages(languages: list[tuple[str, dict | str]], english: dict | No
 
 
 if __name__ == "__main__":
-    argv = [a for a in sys.argv[1:] if a != "--no-ceiling"]
+    argv = [a for a in sys.argv[1:] if a != "--no-ceiling" and not a.startswith("--punctuate=")]
+    how = next((a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--punctuate=")), "never")
     system, film, runs = argv[0], Path(argv[1]), int(argv[2])
     model = argv[3] if len(argv) > 3 else None
-    print(json.dumps(worker(system, film, model, runs, with_ceiling="--no-ceiling" not in sys.argv)))
+    print(json.dumps(worker(system, film, model, runs, with_ceiling="--no-ceiling" not in sys.argv, punctuate=how)))
