@@ -89,3 +89,22 @@ def test_a_cue_ending_in_italics_gets_its_mark_inside(tmp_path):
     _only_marks_inserted(body, after)
     assert not re.search(r"</i>[,.?!]", after)
     assert re.search(r"[,.?!]</i>", after)  # some cue's last word got a mark, inside the italics
+
+
+def test_a_mark_the_text_refuses_is_dropped_alone():
+    """A predicted mark inside a token ("Jean" of "Jean-Luc") is left out; the cue's other marks are written."""
+    from subcase.casing.marks import MARKS
+    from subcase.casing.pipeline import write_marks
+    from subcase.casing.punctuation import MarkPrediction
+    from subcase.casing.restoring import InsertedMark
+    from subcase.casing.stream import DocumentCasing
+    from subcase.casing.modes import Mode
+    from subcase.subtitles import loads
+    doc = loads(b"1\n00:00:01,000 --> 00:00:02,000\n<i>jean-luc went home</i>\n", "x.srt")
+    text = doc.cues[0].text
+    sure = MarkPrediction(".", (0.0, 0.0, 1.0, 0.0, 0.0))
+    assert MARKS[2] == "."
+    marks = [InsertedMark(0, 0, text.index("-"), sure), InsertedMark(0, 3, text.index("</i>"), sure)]
+    casing = write_marks(doc, DocumentCasing([], Mode.RESTORE, 0.9, marks=marks))
+    assert doc.cues[0].text == "<i>jean-luc went home.</i>"
+    assert casing.marks_written and [m.offset for m in casing.marks] == [text.index("</i>")]

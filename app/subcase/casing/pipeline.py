@@ -67,8 +67,11 @@ def write_marks(doc: Document, casing: DocumentCasing) -> DocumentCasing:
     moved to the text with the marks in.  A casing without marks, or written already, comes back as it is."""
     if not casing.marks or casing.marks_written:
         return casing
+    # a mark the text refuses on its own (after "Jean" of "Jean-Luc", after a word a closing quote and a mark
+    # follow) is dropped, not the cue's other marks with it
+    kept = [m for m in casing.marks if doc.can_insert_mark(m.cue_index, m.offset, m.prediction.mark)]
     by_cue: dict[int, list[tuple[int, str]]] = {}
-    for m in casing.marks:
+    for m in kept:
         by_cue.setdefault(m.cue_index, []).append((m.offset, m.prediction.mark))
     edits = {c: doc.insert_marks(c, inserts) for c, inserts in by_cue.items()}
     words = []
@@ -79,7 +82,7 @@ def write_marks(doc: Document, casing: DocumentCasing) -> DocumentCasing:
             w = w._replace(start=start, end=end)
         words.append(w)
     out = casing.with_words(words)
-    out.marks = [m._replace(offset=edits[m.cue_index].shift_span(m.offset, m.offset)[1]) for m in casing.marks]
+    out.marks = [m._replace(offset=edits[m.cue_index].shift_span(m.offset, m.offset)[1]) for m in kept]
     out.marks_written = True
     return out
 
