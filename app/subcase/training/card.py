@@ -33,6 +33,7 @@ def sources_table(data: dict) -> str:
 
 SECTIONS = ("## Intended use", "## Out-of-scope uses", "## Training data", "## Evaluation", "## Limitations",
             "## How to rebuild")
+PUNCTUATION = "evaluation-punctuation.json"  # ``subcase evaluate DEV --strip-punct --punctuate auto --json``
 HELDOUT = "evaluation-heldout.json"  # the held-out Seinfeld episodes' figures, reduced by ``heldout_summary``
 SYSTEM_NAMES = {"subcase": "**subcase**", "subcase (cue by cue)": "subcase, cue by cue",
                 "first word + I": "first word + \"I\"", "truecase (PyPI)": "`truecase` (PyPI)"}
@@ -83,6 +84,20 @@ def punctuation_data(head: dict) -> str:
             "punctuation stripped, each word labelled with the mark written after it (`;` and `:` as comma, `...` as "
             f"full stop). On {head['held_words']:,} held-out words of those sources its F1 is: comma "
             f"{f1[',']}, full stop {f1['.']}, question mark {f1['?']}, exclamation mark {f1['!']}.")
+
+
+def punctuation_table(evaluation: dict) -> list[str]:
+    """The dev set's punctuation restored from stripped input, per mark, and the casing of the result."""
+    sub = evaluation["systems"]["subcase"]["nopunct"]
+    marks = sub["punctuation"]
+    rows = [f"| {name} | {_pct(m['precision'])} | {_pct(m['recall'])} | {_pct(m['f1'])} | {m['support']} |"
+            for name, m in marks.items() if isinstance(m, dict)]
+    return ["### Punctuation restored on the dev set", "",
+            "The same dev subtitles lower-cased with their punctuation stripped, marks restored and words cased "
+            "(`subcase evaluate ../shared/data/dev-subtitles --strip-punct --punctuate auto --no-per-cue "
+            f"--no-baselines --json models/{PUNCTUATION}`): casing F1 {_pct(sub['f1'])}; per mark (a word's mark "
+            "is the punctuation at its end; `;` and `:` count as comma, `...` as full stop):", "",
+            "| mark | P | R | F1 | in the reference |", "|---|---:|---:|---:|---:|", *rows]
 
 
 def write_card(models: Path, evaluation: dict | None) -> Path:
@@ -191,6 +206,9 @@ def write_card(models: Path, evaluation: dict | None) -> Path:
                               for k in INPUTS if k in sub and "review_default" in sub[k])
                   + f". Calibration error on this set: ECE {sub['punct']['ece']:.3f} punctuated (held-out: "
                   f"{cal['ece_after']:.4f}): the model is overconfident out of its training domain."]
+    punctuation_file = models / PUNCTUATION
+    if punctuation_file.is_file():
+        parts += ["", *punctuation_table(json.loads(punctuation_file.read_text(encoding="utf-8")))]
     heldout_file = models / HELDOUT
     if heldout_file.is_file():
         held = json.loads(heldout_file.read_text(encoding="utf-8"))
