@@ -66,9 +66,13 @@ def _hidden_tensor(model) -> str:
 
 
 def with_output(src: Path, dst: Path) -> None:
-    """A copy of the model with the encoder's last hidden state as a second output, ``hidden``."""
+    """A copy of the model with the encoder's last hidden state as a second output, ``hidden`` (a model
+    that has it already, one with a head installed, is copied as it is)."""
     import onnx
     model = onnx.load(str(src))
+    if HIDDEN in {o.name for o in model.graph.output}:
+        onnx.save(model, str(dst))
+        return
     name = _hidden_tensor(model)
     model.graph.node.append(onnx.helper.make_node("Identity", [name], [HIDDEN], name="hidden_out"))
     model.graph.output.append(onnx.helper.make_tensor_value_info(HIDDEN, onnx.TensorProto.FLOAT, ["words", None]))
