@@ -26,7 +26,10 @@ MODEL_FILES = ("model.onnx", "tokenizer.json", "lexicon.json", "model.json", "MO
                "multilingual/model.onnx", "multilingual/tokenizer.json", "multilingual/lexicon.json",
                "multilingual/model.json", "multilingual/MODEL_CARD.md",
                # the words its languages write only capitalised (casing/capitalised.py)
-               "multilingual/capitalised.json.gz")
+               "multilingual/capitalised.json.gz",
+               # each model's punctuation head (casing/punctuation.py): without it the graph's ``hidden``
+               # output is read by nothing and no mark is restored
+               "punctuation.npz", "multilingual/punctuation.npz")
 
 _PACKAGE = Path(__file__).resolve().parent
 
