@@ -22,12 +22,14 @@ from pathlib import Path
 # MANIFEST.in): the network, the tokenizer, the case-mask lexicon, the machine-
 # readable card (version, calibration, window) and the model card for people.
 MODEL_FILES = ("model.onnx", "tokenizer.json", "lexicon.json", "model.json", "MODEL_CARD.md",
-               "punctuation.npz",  # the punctuation head (casing/punctuation.py)
                # the companion model of other languages (casing/engine.py, COMPANION), loaded only when needed
                "multilingual/model.onnx", "multilingual/tokenizer.json", "multilingual/lexicon.json",
                "multilingual/model.json", "multilingual/MODEL_CARD.md",
                # the words its languages write only capitalised (casing/capitalised.py)
-               "multilingual/capitalised.json.gz")
+               "multilingual/capitalised.json.gz",
+               # each model's punctuation head (casing/punctuation.py): without it the graph's ``hidden``
+               # output is read by nothing and no mark is restored
+               "punctuation.npz", "multilingual/punctuation.npz")
 
 _PACKAGE = Path(__file__).resolve().parent
 

@@ -73,3 +73,34 @@ def test_on_real_subtitles_most_sentence_ends_are_found(engine, dev_subtitles):
         gold_n += len(gold)
         predicted_n += len(predicted)
     assert hits >= 0.55 * gold_n and hits >= 0.55 * predicted_n, (hits, gold_n, predicted_n)
+
+
+def _full_stops(engine, path):
+    """(found, written, predicted) full stops of one stripped dev file, the written ones by ``mark_after`` on
+    the reference's own tokens."""
+    ref = load_reference(path)
+    inp = model_input(ref, False)
+    _, inserted = restore_marks(engine, inp, [True] * len(inp))
+    predicted = {(m.cue_index, m.word_index) for m in inserted if m.prediction.mark == "."}
+    gold = set()
+    for c, tokens in enumerate(ref.cues):
+        text = [" "] * max((t.end for t in tokens), default=0)
+        for t in tokens:
+            text[t.start:t.end] = t.text
+        words = [t for t in tokens if t.is_word]
+        gold |= {(c, w) for w, t in enumerate(words) if mark_after("".join(text), t.end) == "."}
+    return len(gold & predicted), len(gold), len(predicted)
+
+
+def test_the_multilingual_model_finds_most_sentence_ends_in_each_language(engine, dev_subtitles_ml):
+    """A coarse floor per language, well below what the multilingual head gives on its dev files (70-78% of
+    the full stops found in each of es, fr, de and pt; 56-77% of those it puts right), so no near-tie of the
+    int8 kernel can cross it."""
+    for lang, paths in dev_subtitles_ml.items():
+        model = engine.engine_for(lang)
+        assert model is not None and model is not engine and model.punctuation is not None, lang
+        hits = gold = predicted = 0
+        for path in paths:
+            h, g, p = _full_stops(model, path)
+            hits, gold, predicted = hits + h, gold + g, predicted + p
+        assert gold >= 50 and hits >= 0.5 * gold and hits >= 0.4 * predicted, (lang, hits, gold, predicted)

@@ -83,3 +83,17 @@ def test_the_running_package_finds_a_complete_model():
     assert not missing, f"{subcase.paths.models_dir()} lacks {missing}"
     assert subcase.paths.resource_path("styles/light.qss").is_file()
     assert subcase.paths.resource_path("icons/subcase.png").is_file()
+
+
+def test_every_punctuation_head_is_among_the_shipped_files():
+    """A model whose card names a head ships it: a wheel or bundle without it restores no mark."""
+    import json
+
+    root = Path(__file__).resolve().parents[2] / "models"
+    heads = []
+    for card in sorted(root.rglob("model.json")):
+        head = json.loads(card.read_text(encoding="utf-8")).get("punctuation")
+        if head:
+            heads.append((card.parent / head["head"]).relative_to(root).as_posix())
+    assert len(heads) == 2  # the English model's and the multilingual model's
+    assert not set(heads) - set(subcase.paths.MODEL_FILES)

@@ -116,6 +116,22 @@ def kept_from_card(card: Path) -> tuple[str, str]:
     return held, speed.removeprefix(SPEED_ROW).removesuffix(" |")
 
 
+def punctuation_data(head: dict) -> str:
+    """What the punctuation head was trained on and how it did on held-out text (from model.json)."""
+    def marks(f1: dict) -> str:
+        return f"comma {f1[',']}, full stop {f1['.']}, question mark {f1['?']}, exclamation mark {f1['!']}"
+
+    by_language = head.get("f1_by_language", {})
+    return ("The punctuation head is trained on its own, on the encoder's hidden states over the same sources "
+            "(the Wesnoth and FreeDroidRPG dialogue, the wiki summaries, fortunes and the Debian Reference; "
+            f"{head['train_words']:,} words) with punctuation stripped, each word labelled with the mark written "
+            "after it (`;` and `:` as comma, `...` as full stop; in French a mark after a space counts as the "
+            f"word's). On {head['held_words']:,} held-out words (the held-out campaigns and dialogs of the "
+            f"dialogue, and running-text documents) its F1 is: {marks(head['f1'])}"
+            + ("; per language: " + "; ".join(f"{NAMES[lang]}: {marks(f1)}" for lang, f1 in by_language.items()
+                                              if lang in NAMES) if by_language else "") + ".")
+
+
 def write_card(model_dir: Path, evaluation: dict, held_out: dict | None, speed: str | None) -> Path:
     """models/multilingual/MODEL_CARD.md from model.json, `subcase evaluate --json` on the multilingual dev
     subtitles (with this model installed as the companion) and the training log's record of the checkpoint
@@ -165,6 +181,12 @@ def write_card(model_dir: Path, evaluation: dict, held_out: dict | None, speed: 
         "| tags | L, T, U, M; an M word takes its form from `lexicon.json` (" + _lexicon_line(model_dir) + "), "
         "or Title case if the lexicon does not know it |",
         "| capitalised words | " + _capitalised_line(model_dir) + " |",
+        *([f"| punctuation head | `{meta['punctuation']['head']}`: the mark after each word (none, comma, full stop, "
+           "question mark, exclamation mark) from the encoder's last hidden state at the word before, the word and "
+           "the word after (second graph output `hidden`, the same pass as `probs`) and whether the word ends its "
+           "cue; one hidden layer, run in numpy; the encoder is not changed by it. Spanish's opening `¿` and `¡` "
+           "are not predicted: they go where the sentence that a predicted `?` or `!` ends starts |"]
+          if meta.get("punctuation") else []),
         *(["| graph | the last layer and the head run only at the sub-tokens whose tags are read (input `positions`; "
            "`training/gather.py`), as in the English model |"] if "positions" in meta.get("inputs", ()) else []),
         f"| training | {meta['training_steps']} steps of {tr['batch_size']} windows, AdamW, its last run at lr "
@@ -196,6 +218,7 @@ def write_card(model_dir: Path, evaluation: dict, held_out: dict | None, speed: 
         "is cut into cue-sized segments (3-14 words, two lines in half of the longer ones); a training window is "
         f"a run of consecutive cues, lower-cased, half with punctuation stripped. {VAL_DOCS} documents per "
         "language are held out. The shared dev subtitles were never trained on.", "",
+        *([punctuation_data(meta["punctuation"]), ""] if meta.get("punctuation") else []),
         "## Evaluation", "",
         "### Dev set: the shared multilingual dev subtitles, lower-cased input", "",
         "`subcase evaluate ../shared/data/dev-subtitles-ml --no-per-cue` (real human-cased subtitles, never "

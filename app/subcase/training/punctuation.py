@@ -15,6 +15,16 @@ extra, from the source tree):
 ``features`` reads the training documents (corpora.py; the validation episodes and documents of data.py
 are left out and used for the held-out figures) with punctuation stripped, as cues of words only, and
 records each word's hidden state and the mark written after it (``casing.marks``).
+
+The multilingual model's head (es, fr, de, pt) comes from the same steps over the multilingual pipeline's
+registry text (``multilingual.texts_by_language``, the Wesnoth and FreeDroidRPG dialogue), unpacked under
+``--roots`` as docs/dev/training.md fetches it; the held-out campaigns and dialogs of that dialogue and some
+running-text documents of each language are held out, and ``fit`` reports the held-out F1 per language:
+
+    python -m subcase.training.punctuation features --model models/multilingual --multilingual \
+        --roots work/ml/debs work/ml/pkgs/unpacked work/ml/debs-dialogue work/ml/debs-freedroid --out work/punct/ml.npz
+    python -m subcase.training.punctuation fit --features work/punct/ml.npz --out work/punct/ml-head.npz
+    python -m subcase.training.punctuation install --head work/punct/ml-head.npz --model models/multilingual
 """
 
 from __future__ import annotations
@@ -22,6 +32,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import sys
 import time
 from pathlib import Path
@@ -30,7 +41,7 @@ import numpy as np
 
 from subcase.casing.encoder import BOUNDARY
 from subcase.casing.engine import CasingEngine, StreamToken
-from subcase.casing.marks import MARKS, mark_after
+from subcase.casing.marks import CLOSERS, MARKS, classify, mark_after
 from subcase.subtitles.words import tokenize
 
 from . import corpora
@@ -55,9 +66,13 @@ def _hidden_tensor(model) -> str:
 
 
 def with_output(src: Path, dst: Path) -> None:
-    """A copy of the model with the encoder's last hidden state as a second output, ``hidden``."""
+    """A copy of the model with the encoder's last hidden state as a second output, ``hidden`` (a model
+    that has it already, one with a head installed, is copied as it is)."""
     import onnx
     model = onnx.load(str(src))
+    if HIDDEN in {o.name for o in model.graph.output}:
+        onnx.save(model, str(dst))
+        return
     name = _hidden_tensor(model)
     model.graph.node.append(onnx.helper.make_node("Identity", [name], [HIDDEN], name="hidden_out"))
     model.graph.output.append(onnx.helper.make_tensor_value_info(HIDDEN, onnx.TensorProto.FLOAT, ["words", None]))
@@ -88,9 +103,76 @@ def documents(seed: int = 0) -> tuple[list[corpora.Doc], list[corpora.Doc]]:
     return train, held
 
 
-def doc_stream(doc: corpora.Doc) -> tuple[list[StreamToken], list[str], list[bool]]:
+# Words per source and language of the multilingual head's training text: all of the dialogue (questions,
+# exclamations, short lines: what subtitles are) up to its cap, some of each kind of running text.
+ML_BUDGET = {"wesnoth": 150_000, "freedroid": 10**9, "fortunes": 60_000, "wiki": 50_000, "reference": 25_000}
+ML_HELD_DOCS = 60  # running-text documents of each source and language held out
+
+
+def multilingual_documents(roots: list[Path], seed: int = 0) -> tuple[list[tuple[str, corpora.Doc]],
+                                                                      list[tuple[str, corpora.Doc]]]:
+    """Training and held-out (language, document) pairs for the multilingual head.  The dialogue's held-out
+    campaigns and dialogs (``dialogue_texts.VAL_CAMPAIGNS``, ``freedroid_dialogue.VAL_DIALOGS``) are held out
+    whole, and the last ``ML_HELD_DOCS`` shuffled documents of each running-text source."""
+    from . import dialogue_texts, freedroid_dialogue
+    from .multilingual import LANGS, texts_by_language
+
+    rng = random.Random(seed)
+    running = texts_by_language(roots)
+    dialogue = [dialogue_texts.dialogue_by_language(roots, LANGS),
+                freedroid_dialogue.dialogue_by_language(roots, LANGS)]
+    train: list[tuple[str, corpora.Doc]] = []
+    held: list[tuple[str, corpora.Doc]] = []
+
+    def doc(source: str, text: str) -> corpora.Doc:
+        return corpora.Doc(source, corpora.split_into_cues(text, rng))
+
+    for lang in LANGS:
+        if not any(found["train"][lang] for found in dialogue):
+            raise SystemExit(f"no dialogue for {lang} under {[str(r) for r in roots]}: unpack the wesnoth-1.16-<campaign> "
+                             "and freedroidrpg-data packages there (docs/dev/training.md)")
+        by_source: dict[str, list[str]] = {}
+        for source, text in running[lang]:
+            by_source.setdefault(source, []).append(text)
+        pools: list[tuple[str, list[str]]] = []
+        for source, texts in by_source.items():
+            rng.shuffle(texts)
+            held += [(lang, doc(source, t)) for t in texts[-ML_HELD_DOCS:]]
+            pools.append((source, texts[:-ML_HELD_DOCS]))
+        for found in dialogue:
+            items = found["train"][lang]
+            if items:
+                texts = [t for _, t in items]
+                rng.shuffle(texts)
+                pools.append((items[0][0], texts))
+            held += [(lang, doc(s, t)) for s, t in found["val"][lang]]
+        for source, texts in pools:
+            words = 0
+            for t in texts:
+                if words >= ML_BUDGET[source]:
+                    break
+                train.append((lang, doc(source, t)))
+                words += len(t.split())
+    return train, held
+
+
+def label_after(text: str, end: int, spaced: bool) -> str:
+    """The mark after the word ending at ``end``: ``casing.marks``'s rule, and where ``spaced`` (French
+    typography: "quoi ?", "dit : « oui »") a mark written as its own token after a space, which the reader of
+    such text takes as the word's own."""
+    mark = mark_after(text, end)
+    if mark or not spaced:
+        return mark
+    m = _SPACED.match(text, end)
+    return classify("".join(c for c in m.group(1) if c not in CLOSERS)) if m else mark
+
+
+_SPACED = re.compile(r"[ \u00a0\u202f]+([^\w\s]+)(?=\s|$)")
+
+
+def doc_stream(doc: corpora.Doc, spaced: bool = False) -> tuple[list[StreamToken], list[str], list[bool]]:
     """A document as the model sees it stripped (a boundary, then each cue's words), the mark written after
-    each word, and whether the word ends its cue."""
+    each word (``label_after``), and whether the word ends its cue."""
     stream: list[StreamToken] = []
     marks: list[str] = []
     ends: list[bool] = []
@@ -101,16 +183,17 @@ def doc_stream(doc: corpora.Doc) -> tuple[list[StreamToken], list[str], list[boo
         stream.append(StreamToken(BOUNDARY, False))
         for k, t in enumerate(words):
             stream.append(StreamToken(t.text.lower(), True))
-            marks.append(mark_after(cue, t.end))
+            marks.append(label_after(cue, t.end, spaced))
             ends.append(k == len(words) - 1)
     return stream, marks, ends
 
 
-def extract(engine: CasingEngine, docs: list[corpora.Doc], chunk: int = 400) -> dict[str, np.ndarray]:
-    """Each word's hidden state, its mark and whether it ends its cue; ``doc`` is where each document starts."""
-    own, labels, ends, starts = [], [], [], [0]
-    for doc in docs:
-        stream, marks, cue_ends = doc_stream(doc)
+def extract(engine: CasingEngine, docs: list[tuple[str, corpora.Doc]]) -> dict[str, np.ndarray]:
+    """Each word's hidden state, its mark, whether it ends its cue and its language (an index into
+    ``LANGUAGES``); ``doc`` is where each document starts."""
+    own, labels, ends, starts, langs = [], [], [], [0], []
+    for lang, doc in docs:
+        stream, marks, cue_ends = doc_stream(doc, spaced=lang == "fr")
         if not marks:
             continue
         (hidden,) = engine.word_outputs(stream, (HIDDEN,))
@@ -118,18 +201,28 @@ def extract(engine: CasingEngine, docs: list[corpora.Doc], chunk: int = 400) -> 
         own.append(h)
         labels.append(np.array([MARKS.index(m) for m in marks], np.int8))
         ends.append(np.array(cue_ends, np.int8))
+        langs.append(np.full(len(h), LANGUAGES.index(lang), np.int8))
         starts.append(starts[-1] + len(h))
     return {"own": np.vstack(own), "label": np.concatenate(labels), "end": np.concatenate(ends),
-            "doc": np.array(starts[:-1], np.int64)}
+            "doc": np.array(starts[:-1], np.int64), "lang": np.concatenate(langs)}
+
+
+LANGUAGES = ("en", "es", "fr", "de", "pt")
 
 
 def cmd_features(args) -> None:
     import tempfile
-    train, held = documents()
+    if args.multilingual:
+        if not args.roots:
+            raise SystemExit("--multilingual needs --roots: the folders the registry packages are unpacked in")
+        train, held = multilingual_documents([Path(r) for r in args.roots])
+    else:
+        train, held = [[("en", d) for d in docs] for docs in documents()]
     with tempfile.TemporaryDirectory() as tmp:
         model_dir = Path(tmp)
-        for name in ("tokenizer.json", "model.json", "lexicon.json"):
-            (model_dir / name).write_bytes((Path(args.model) / name).read_bytes())
+        for path in Path(args.model).iterdir():
+            if path.is_file() and path.name != "model.onnx":
+                (model_dir / path.name).write_bytes(path.read_bytes())
         with_output(Path(args.model) / "model.onnx", model_dir / "model.onnx")
         engine = CasingEngine(model_dir)
         t = time.time()
@@ -170,6 +263,7 @@ def cmd_fit(args) -> None:
     data = np.load(args.features)
     x, y = _inputs(data, "train")
     hx, hy = _inputs(data, "held")
+    hl = data["held_lang"] if "held_lang" in data else np.zeros(len(hy), np.int8)
     net = torch.nn.Sequential(torch.nn.Linear(x.shape[1], args.hidden), torch.nn.GELU(), torch.nn.Dropout(0.1),
                               torch.nn.Linear(args.hidden, N))
     counts = torch.bincount(y, minlength=N).float()
@@ -180,6 +274,7 @@ def cmd_fit(args) -> None:
     loss_fn = torch.nn.CrossEntropyLoss(weight=weight)
     start = time.time()
     held: dict[str, float] = {}
+    by_language: dict[str, dict[str, float]] = {}
     for epoch in range(args.epochs):
         net.train()
         perm = torch.randperm(len(y))
@@ -191,12 +286,17 @@ def cmd_fit(args) -> None:
             opt.step()
         net.eval()
         with torch.no_grad():
-            held = scores(net(hx).argmax(1).numpy(), hy.numpy())
+            pred = net(hx).argmax(1).numpy()
+        held = scores(pred, hy.numpy())
+        by_language = {LANGUAGES[k]: scores(pred[hl == k], hy.numpy()[hl == k]) for k in np.unique(hl).tolist()}
         print(f"epoch {epoch + 1}: {time.time() - start:.0f} s, held-out F1 {held}", flush=True)
+        if len(by_language) > 1:
+            print(f"  by language {by_language}", flush=True)
     first, second = net[0], net[3]
     np.savez(args.out, w1=first.weight.detach().numpy().T.copy(), b1=first.bias.detach().numpy(),
              w2=second.weight.detach().numpy().T.copy(), b2=second.bias.detach().numpy(),
-             held=np.array(json.dumps({"f1": held, "train_words": len(y), "held_words": len(hy)})))
+             held=np.array(json.dumps({"f1": held, **({"f1_by_language": by_language} if len(by_language) > 1 else {}),
+                                       "train_words": len(y), "held_words": len(hy)})))
 
 
 def cmd_install(args) -> None:
@@ -226,6 +326,9 @@ def main(argv: list[str] | None = None) -> int:
     f = sub.add_parser("features")
     f.add_argument("--model", default="models")
     f.add_argument("--out", required=True)
+    f.add_argument("--multilingual", action="store_true",
+                   help="the multilingual model's text (es, fr, de, pt) from the packages under --roots")
+    f.add_argument("--roots", nargs="*", default=[], help="folders the registry packages are unpacked in")
     f.set_defaults(run=cmd_features)
     t = sub.add_parser("fit")
     t.add_argument("--features", required=True)
