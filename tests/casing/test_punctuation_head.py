@@ -80,7 +80,7 @@ def _full_stops(engine, path):
     the reference's own tokens."""
     ref = load_reference(path)
     inp = model_input(ref, False)
-    _, inserted = restore_marks(engine, inp, [True] * len(inp))
+    inserted, _ = restore_marks(engine, inp, [True] * len(inp))
     predicted = {(m.cue_index, m.word_index) for m in inserted if m.prediction.mark == "."}
     gold = set()
     for c, tokens in enumerate(ref.cues):

@@ -47,8 +47,9 @@ from .intervals import LEVEL, ratio_interval
 from .punctuation import add_review_counts, cue_marks, review_counts
 from .skipped import MisalignedReference, Skipped, Skips, read_each, report_lines
 
+# every run's keys; "punctuation" (``Counts.punctuation``) joins them when the run restores marks (--punctuate)
 KEYS = ("words", "initial_errors", "visited", "review_load", "actions", "learned_fixed", "learned_broken",
-        "residual_errors", "residual_rate", "punctuation")
+        "residual_errors", "residual_rate")
 
 
 @dataclass
