@@ -157,7 +157,7 @@ def editlog_tables() -> str:
     for action, record_type in editlog.RECORD_TYPES.items():
         kinds.setdefault(record_type.__name__, []).append(action)
     order = [editlog.RecordBase, editlog.DecisionRecord, editlog.WordContext, editlog.CausedGroup,
-             editlog.LearnedRecord, editlog.UndoRecord, editlog.SavedRecord]
+             editlog.MarkRecord, editlog.LearnedRecord, editlog.UndoRecord, editlog.SavedRecord]
     lines = [f"Schema version {editlog.EDITLOG_SCHEMA}.", ""]
     for record_type in order:
         own = record_type.__annotations__ if record_type is not editlog.RecordBase else None

@@ -21,10 +21,13 @@ def test_cycling_a_mark_moves_the_words_after_it_and_recases_nothing(cased):
     doc, state = cased
     before_bytes, before_words = doc.to_bytes(), _offsets(state, 0)
     assert doc.cues[0].text == "We met John in London."
-    done = []
+    done, before = [], ""
     for mark in [",", ".", "?", "!", ""]:
         action = SetMark((0, 2), mark)  # after "John"
-        assert action.do(doc, state) == []
+        # a decision for the edit log, on the mark alone (no mark was restored here)
+        assert [(d.action, d.before, d.final, d.word.mark) for d in action.do(doc, state)] == [
+            ("changed_mark", before, mark, None)]
+        before = mark
         done.append(action)
         assert doc.cues[0].text == f"We met John{mark} in London."
         # the words after the mark are where the cue's text has them, with their letters unchanged

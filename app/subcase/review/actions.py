@@ -13,12 +13,13 @@ from dataclasses import dataclass, replace
 from typing import Sequence
 
 from subcase.casing import TAGS, TAG_NAMES, Tag, WordCasing
-from subcase.casing.tags import TagWriter
-from subcase.casing.marks import MARK_NAMES, MARKS
+from subcase.casing.tags import TagWriter, tag_of
+from subcase.casing.marks import MARK_NAMES, MARKS, classify
 from subcase.subtitles import Document, MarkEdit
+from subcase.subtitles.marking import existing_mark
 from subcase.subtitles.words import has_letters
 
-from .state import Pos, ReviewState, ReviewWord, Status
+from .state import MarkReview, Pos, ReviewState, ReviewWord, Status
 
 
 
@@ -26,7 +27,9 @@ from .state import Pos, ReviewState, ReviewWord, Status
 class Decision:
     """One human decision, as the edit log records it."""
 
-    action: str                  # "accepted" | "changed_tag" | "edited_text"
+    # "accepted" | "changed_tag" | "edited_text"; for the mark after a word "accepted_mark" | "changed_mark"
+    # (``final`` and ``before`` are marks); "recased": the word after a changed sentence end (caused by it)
+    action: str
     cue_index: int
     word: ReviewWord | None      # a snapshot; None for a whole-cue text edit
     final: str                   # the final word form, or the new cue text
@@ -141,7 +144,7 @@ def next_distinct_tag(w: ReviewWord, write_tag: TagWriter) -> Tag:
 
 
 class Accept(Action):
-    """Keep the word as it is; it counts as reviewed."""
+    """Keep the word as it is, and the mark restored after it; both count as reviewed."""
 
     label = "Accept word"
 
@@ -150,44 +153,65 @@ class Accept(Action):
         self.cues = (pos[0],)
         self.focus = pos
         self._before: Status | None = None
+        self._mark: MarkReview | None = None
 
     def do(self, doc: Document, state: ReviewState) -> list[Decision]:
         w = state.word(self.pos)
-        self._before = w.status
+        self._before, self._mark = w.status, w.mark
         # a learned word (or one from the profile) that a human accepts is reviewed
         if w.status in (Status.UNTOUCHED, Status.LEARNED, Status.PROFILE):
             w.status = _status_for(w, w.form)
-        return [Decision("accepted", w.cue_index, _snap(w), w.form, w.form)]
+        out = [Decision("accepted", w.cue_index, _snap(w), w.form, w.form)]
+        mark = _accept_mark(w)
+        if mark is not None:
+            out.append(mark)
+        return out
 
     def undo(self, doc: Document, state: ReviewState) -> None:
         assert self._before is not None
-        state.word(self.pos).status = self._before
+        w = state.word(self.pos)
+        w.status, w.mark = self._before, self._mark
+
+
+def _accept_mark(w: ReviewWord) -> Decision | None:
+    """The restored mark after ``w`` kept as it stands, if nobody decided on it yet."""
+    if w.mark is None or w.mark.status is not Status.UNTOUCHED:
+        return None
+    w.mark = w.mark.decided(w.mark.now)
+    return Decision("accepted_mark", w.cue_index, _snap(w), w.mark.now, w.mark.now)
 
 
 class AcceptCue(Action):
-    """Accept every word of one cue that is still to review."""
+    """Accept every word of one cue that is still to review, and every restored mark in it still to review."""
 
     label = "Accept cue"
 
     def __init__(self, cue_index: int, threshold: float):
         self.cue_index, self.threshold = cue_index, threshold
         self.cues = (cue_index,)
-        self._slots: list[tuple[int, Status]] = []
+        self._slots: list[tuple[int, Status, MarkReview | None]] = []
 
     def do(self, doc: Document, state: ReviewState) -> list[Decision]:
         out = []
         self._slots = []
         for s, w in enumerate(state.cues[self.cue_index]):
-            if w.needs_review(self.threshold):
-                self._slots.append((s, w.status))
+            word = w.needs_review(self.threshold)
+            mark = w.mark_needs_review(state.mark_threshold)
+            if not (word or mark):
+                continue
+            self._slots.append((s, w.status, w.mark))
+            if word:
                 w.status = _status_for(w, w.form)
                 out.append(Decision("accepted", w.cue_index, _snap(w), w.form, w.form))
+            if mark:
+                out.append(_accept_mark(w))  # type: ignore[arg-type]  # a mark to review is undecided
         self.focus = (self.cue_index, self._slots[-1][0]) if self._slots else None
         return out
 
     def undo(self, doc: Document, state: ReviewState) -> None:
-        for s, status in self._slots:
-            state.cues[self.cue_index][s].status = status
+        for s, status, mark in self._slots:
+            w = state.cues[self.cue_index][s]
+            w.status, w.mark = status, mark
 
 
 class EditText(Action):
@@ -250,23 +274,31 @@ class SetMark(Action):
     """Make one of ``casing.marks.MARKS`` the punctuation mark after the current word: none, comma, full
     stop, question mark, exclamation mark.
 
-    Only the mark changes (``Document.set_mark``: an existing mark is replaced where it stands, a new one
-    written right after the word, inside closing markup); the words after it in the cue keep their
-    letters and move with the text.  Nothing is re-cased here: whoever pushes the action decides what a
-    new or removed sentence end means for the next word.  It makes no decision for the edit log.
+    The mark changes in the text (``Document.set_mark``: an existing mark is replaced where it stands, a new
+    one written right after the word, inside closing markup); the words after it in the cue keep their
+    letters and move with the text.  A mark the head restored there gets the editor's decision (changed, or
+    accepted when set back to the proposed mark).  It is a decision for the edit log either way.
+
+    With ``write_tag``, a change that adds or removes a sentence end (full stop, question or exclamation
+    mark) also re-cases the next word, across cues, in the same undo step: after a new sentence end a
+    lower-case word gets its capital; after a removed one a word that was Title case only for its place
+    goes back to lower case (``positional_capital``).  A word whose form a human chose (changed or edited)
+    keeps it.  Without ``write_tag`` no word is re-cased.
     """
 
     rewrites_words = True  # the words' offsets move with the cue text: an autosave keeps the cue in full
     changes_text = True    # a full stop added or removed moves sentence starts
 
-    def __init__(self, pos: Pos, mark: str):
+    def __init__(self, pos: Pos, mark: str, write_tag: TagWriter | None = None):
         if mark not in MARKS:
             raise ValueError(f"{mark!r} is not one of {MARKS}")
-        self.pos, self.mark = pos, mark
+        self.pos, self.mark, self.write_tag = pos, mark, write_tag
         self.cues = (pos[0],)
         self.focus = pos
         self.label = f"Set mark to {MARK_NAMES[mark]}"
         self._edit: MarkEdit | None = None
+        self._mark: MarkReview | None = None
+        self._recased: list[tuple[Pos, str]] = []  # each piece of the next word re-cased, and its form before
 
     @staticmethod
     def word_end(state: ReviewState, pos: Pos) -> int:
@@ -278,16 +310,90 @@ class SetMark(Action):
         """Whether a mark can follow the word at ``pos`` (not when it ends inside a token: "3" in "3.5")."""
         return doc.can_set_mark(pos[0], SetMark.word_end(state, pos))
 
+    @staticmethod
+    def mark_at(doc: Document, state: ReviewState, pos: Pos) -> str:
+        """The mark after the word at ``pos`` now (one of MARKS)."""
+        return classify(existing_mark(doc.cues[pos[0]].text, SetMark.word_end(state, pos))[1])
+
     def do(self, doc: Document, state: ReviewState) -> list[Decision]:
         c = self.pos[0]
+        old = self.mark_at(doc, state, self.pos)
         self._edit = doc.set_mark(c, self.word_end(state, self.pos), self.mark)
         _move_words(state.cues[c], self._edit)
-        return []
+        owner = state.pieces.get(self.pos, (self.pos,))[0]
+        w = state.word(owner)
+        self._mark = w.mark
+        if w.mark is not None:
+            w.mark = w.mark.decided(self.mark)
+        out = [Decision("changed_mark" if self.mark != old else "accepted_mark", c, _snap(w), self.mark, old)]
+        self._recased = []
+        if self.write_tag is not None and (old in SENTENCE_ENDS) != (self.mark in SENTENCE_ENDS):
+            out += self._recase_next(doc, state, self.mark in SENTENCE_ENDS, self._mark)
+        return out
+
+    def _recase_next(self, doc: Document, state: ReviewState, starts: bool,
+                     mark: MarkReview | None) -> list[Decision]:
+        assert self.write_tag is not None
+        last = state.pieces.get(self.pos, (self.pos,))[-1]
+        after = state.step(last, 1)
+        if after is None or after == last:
+            return []
+        places = state.pieces.get(after, (after,))
+        words = [state.word(p) for p in places]
+        head = words[0]
+        if head.status in (Status.CHANGED, Status.EDITED):
+            return []
+        whole = "".join(w.form for w in words)
+        if starts:
+            if tag_of(whole) is not Tag.L:
+                return []
+            new = self.write_tag(whole, Tag.T)
+        else:
+            if not positional_capital(head, "".join(w.input for w in words), whole, mark):
+                return []
+            new = self.write_tag(whole, Tag.L)
+        if new == whole or len(new) != len(whole):  # a capital of two letters cannot be cut into the pieces
+            return []
+        out, at = [], 0
+        for pos, w in zip(places, words):
+            form = new[at:at + len(w.form)]
+            at += len(w.form)
+            if form == w.form:
+                continue
+            self._recased.append((pos, w.form))
+            doc.recase(w.cue_index, [(w.start, w.end, form)])
+            before, w.form = w.form, form
+            out.append(Decision("recased", w.cue_index, _snap(w), form, before, caused_by=0))
+        return out
 
     def undo(self, doc: Document, state: ReviewState) -> None:
         assert self._edit is not None
+        for pos, before in reversed(self._recased):
+            w = state.word(pos)
+            doc.recase(w.cue_index, [(w.start, w.end, before)])
+            w.form = before
         doc.revert_marks(self._edit)
         _move_words(state.cues[self.pos[0]], self._edit.inverse())
+        state.word(state.pieces.get(self.pos, (self.pos,))[0]).mark = self._mark
+
+
+SENTENCE_ENDS = frozenset(".?!")
+
+
+def positional_capital(w: ReviewWord, input: str, form: str, mark: MarkReview | None) -> bool:
+    """Whether ``w`` (``form`` now, ``input`` as opened: the whole word, for one broken by inline tags) is Title
+    case only for starting a sentence: written in lower case in the file, and capitalised by the app, not by
+    the model's own reading: the model gave it L, or the capital came from the sentence end the head restored
+    before it (``mark``; casing then gives it T with the head's probability of that end as its own, see
+    ``casing.stream.sentence_start``)."""
+    if tag_of(form) is not Tag.T or tag_of(input) is not Tag.L or w.model_tag is None:
+        return False
+    if w.model_tag is Tag.L:
+        return True
+    if w.model_tag is not Tag.T or w.probs is None or mark is None:
+        return False
+    p_end = sum(p for m, p in zip(MARKS, mark.probs) if m in SENTENCE_ENDS)
+    return w.probs[2] == 0.0 and w.probs[3] == 0.0 and abs(w.probs[1] - p_end) < 1e-6
 
 
 def _move_words(words: list[ReviewWord], edit: MarkEdit) -> None:
@@ -309,7 +415,7 @@ def realign(old: list[ReviewWord], tokens, cue_index: int) -> list[ReviewWord]:
             if w.status is Status.EDITED:
                 status = Status.EDITED
             out[block.b + k] = ReviewWord(cue_index, word_index, tok.start, tok.end, w.input, w.proposed,
-                                          tok.text, w.model_tag, w.probs, status)
+                                          tok.text, w.model_tag, w.probs, status, mark=w.mark)
     for k, (word_index, tok) in enumerate(new_tokens):
         if out[k] is None:
             out[k] = ReviewWord(cue_index, word_index, tok.start, tok.end, tok.text, tok.text, tok.text,

@@ -10,7 +10,7 @@ of its absolute path>`` (see ``storage.file_key``), one log per opened file,
 appended to across sessions; each record names its session.
 
 The records are described by the typed dicts below (``DecisionRecord``,
-``CausedGroup``, ``UndoRecord``, ``SavedRecord``, ``LearnedRecord``); each field
+``CausedGroup``, ``MarkRecord``, ``UndoRecord``, ``SavedRecord``, ``LearnedRecord``); each field
 carries its description (``field_docs``), from which the reference page is made.
 The log stays proportional to what the editor did: what the app re-cased
 because of a decision is a list of word positions in that decision's record,
@@ -28,23 +28,26 @@ from subcase.errors import SubcaseError
 
 from .storage import data_dir, file_key
 
-EDITLOG_SCHEMA = 4
+EDITLOG_SCHEMA = 5
 # Earlier schemas, still read (profiles.build.KNOWN_LOG_SCHEMAS):
 # 2: one "learned" record per word the app changed, with "caused_by" (the seq of the human decision);
 # 3: as 2, and word records carry "context"; "undoes" is one seq; "saved" holds the whole document.
 # 4: what the app changed is listed in the causing decision ("caused"), one "undo" record per undo
 #    ("undoes" is a list), and "saved" names the saved file by path and sha256 instead of holding it.
+# 5: as 4, with the punctuation decisions ("accepted_mark", "changed_mark", ``MarkRecord``); a word re-cased
+#    after a changed sentence end is listed in "caused" of the mark's record.
 
 
 class RecordBase(TypedDict):
-    """The fields every edit-log record has (schema 4)."""
+    """The fields every edit-log record has (schema 5)."""
 
-    schema: Annotated[int, "Edit-log schema of this record: 4 (3 and 2 are still read)."]
+    schema: Annotated[int, "Edit-log schema of this record: 5 (4, 3 and 2 are still read)."]
     seq: Annotated[int, "Unique, increasing number of the record; undo records and caused_by refer to it."]
     time: Annotated[str, "UTC time of the record, ISO 8601 with milliseconds."]
     session: Annotated[str, "Id of the editing session (one per opening of the file)."]
     file: Annotated[str, "Absolute path of the subtitle file under review."]
-    action: Annotated[str, 'What happened: "accepted", "changed_tag", "edited_text", "learned", "undo", "saved".']
+    action: Annotated[str, 'What happened: "accepted", "changed_tag", "edited_text", "accepted_mark", '
+                           '"changed_mark", "learned", "undo", "saved".']
     cue_index: Annotated[int | None, "Index of the cue (0-based), or None for a record about the whole file."]
     cue_id: Annotated[str | None, "The cue's identifier as written in the file (SRT number, VTT id), if any."]
     app_version: Annotated[str, "subcase version that wrote the record."]
@@ -68,7 +71,8 @@ class WordContext(TypedDict):
 class CausedGroup(TypedDict, total=False):
     """Words the app re-cased or settled because of one human decision, grouped by result."""
 
-    status: Annotated[str, 'Review status the words got: "learned" (or the status a style put back restores).']
+    status: Annotated[str, 'Review status the words got: "learned" (or the status a style put back restores); '
+                           'for the word after a sentence end the editor added or took out, the status it kept.']
     tag: Annotated[str, 'Tag of their final form: "L" lower, "T" Title, "U" UPPER, "M" Mixed.']
     at: Annotated[list[list[int]], "[cue_index, word_index] of each word."]
     forms: Annotated[list[str], 'Final form of each word, in the order of "at"; only in a group of tag "M".']
@@ -97,6 +101,30 @@ class DecisionRecord(RecordBase, total=False):
     caused_count: Annotated[int, "How many words caused lists."]
 
 
+class MarkRecord(RecordBase, total=False):
+    """A human decision on the punctuation mark after a word: kept ("accepted_mark") or set ("changed_mark").
+
+    ``before`` and ``final`` are marks: "" (none), ",", ".", "?" or "!".  When the change adds or takes out a
+    sentence end, the word after it that the app re-cased is listed in ``caused``.
+    """
+
+    word_index: Annotated[int, "Index of the word among the cue's words (its last piece's mark, for a word "
+                               "broken by inline tags, is recorded at its first piece)."]
+    start: Annotated[int, "Offset of the word in the cue text."]
+    end: Annotated[int, "Offset just past the word."]
+    input: Annotated[str, "The word as written in the opened file."]
+    word: Annotated[str, "The word's form at the time of the decision."]
+    mark_proposed: Annotated[str | None, "The mark the punctuation head restored after the word, or None when it "
+                                         "restored none there."]
+    mark_probs: Annotated[dict[str, float] | None, 'The head\'s probability of each mark ("none", "comma", '
+                                                   '"full stop", "question mark", "exclamation mark").']
+    mark_confidence: Annotated[float | None, "The head's probability of the mark it restored."]
+    before: Annotated[str, "The mark after the word before the decision."]
+    final: Annotated[str, "The mark after it."]
+    caused: Annotated[list[CausedGroup], "The word after it the app re-cased (a sentence end added or taken out)."]
+    caused_count: Annotated[int, "How many words caused lists."]
+
+
 class LearnedRecord(RecordBase):
     """What the app changed when no human decision of the action can carry it (rare)."""
 
@@ -121,7 +149,8 @@ class SavedRecord(RecordBase, total=False):
 
 
 RECORD_TYPES: dict[str, type] = {"accepted": DecisionRecord, "changed_tag": DecisionRecord,
-                                 "edited_text": DecisionRecord, "learned": LearnedRecord, "undo": UndoRecord,
+                                 "edited_text": DecisionRecord, "accepted_mark": MarkRecord,
+                                 "changed_mark": MarkRecord, "learned": LearnedRecord, "undo": UndoRecord,
                                  "saved": SavedRecord}
 
 

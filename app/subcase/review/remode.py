@@ -70,7 +70,7 @@ class ChangeMode(Action):
                 if changed is None:
                     changed = list(words)
                 changed[s] = ReviewWord(c, w.word_index, w.start, w.end, w.input, n.proposed, n.proposed,
-                                        n.model_tag, n.probs, Status.UNTOUCHED, raised=w.raised)
+                                        n.model_tag, n.probs, Status.UNTOUCHED, raised=w.raised, mark=w.mark)
                 if n.proposed != w.form:
                     spans.append((w.start, w.end, n.proposed))
             if changed is not None:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Callable, NamedTuple
 import subcase
 from subcase.digest import file_sha256
 from subcase.casing import TAGS
+from subcase.casing.marks import MARK_NAMES, MARKS
 from subcase.subtitles import Document, Saved, save
 
 from . import autosave
@@ -31,6 +32,10 @@ if TYPE_CHECKING:
     from .profiles.apply import ProfileApplication
 
 Listener = Callable[[tuple[int, ...]], None]
+MARK_ACTIONS = ("accepted_mark", "changed_mark")
+# The app's own changes, listed in the record of the decision that caused them: what it learned, and the word
+# it re-cased after a sentence end the editor added or took out.
+CAUSED = ("learned", "recased")
 
 
 class Performed(NamedTuple):
@@ -246,6 +251,15 @@ class ReviewSession:
     def _record(self, d: Decision) -> dict:
         r = self._base(d.action, d.cue_index)
         w = d.word
+        if d.action in MARK_ACTIONS and w is not None:
+            m = w.mark
+            r.update(word_index=w.word_index, start=w.start, end=w.end, input=w.input, word=w.form,
+                     mark_proposed=m.proposed if m is not None else None,
+                     mark_probs=dict(zip((MARK_NAMES[k] for k in MARKS), (round(p, 6) for p in m.probs)))
+                     if m is not None else None,
+                     mark_confidence=round(m.confidence, 6) if m is not None else None,
+                     before=d.before, final=d.final)
+            return r
         if w is None:  # a whole-cue text edit
             r.update(word_index=None, start=None, end=None, input=d.before, model_tag=None, model_probs=None,
                      confidence=None, proposed=None, before=d.before, final=d.final, final_tag=None)
@@ -263,11 +277,11 @@ class ReviewSession:
     def _records(self, decisions: list[Decision]) -> list[dict]:
         """One record per human decision; the app's own changes ("learned") are listed, compactly,
         in the record of the decision that caused them (``editlog.CausedGroup``)."""
-        human = [(i, d) for i, d in enumerate(decisions) if d.action != "learned"]
+        human = [(i, d) for i, d in enumerate(decisions) if d.action not in CAUSED]
         records = {i: self._record(d) for i, d in human}
         caused: dict[int | None, list[Decision]] = {}
         for d in decisions:
-            if d.action == "learned":
+            if d.action in CAUSED:
                 caused.setdefault(d.caused_by if d.caused_by in records else None, []).append(d)
         for cause, learned in caused.items():
             groups = caused_groups(learned)

@@ -13,9 +13,16 @@ from typing import Any, Iterator
 
 from subcase.casing import TAGS, Tag
 from subcase.casing.auto import Passage
+from subcase.casing.marks import MARKS
 from subcase.casing.tags import ranked, tag_of
 
 Pos = tuple[int, int]  # (cue index, slot in that cue's reviewable words)
+
+# A restored mark the punctuation head gives less probability than this is to review, in the same order as the
+# words.  Chosen with ``subcase simulate-review --strip-punct --punctuate auto`` on the dev subtitles: the
+# share of wrong marks the editor is brought to against the words visited for them
+# (docs/reference/edit-log.md has the mark records; the figures are in the review guide).
+MARK_THRESHOLD = 0.9
 
 
 class Status(str, Enum):
@@ -29,6 +36,30 @@ class Status(str, Enum):
     # Changed by the app from the profile chosen for the file (what the editor taught in
     # other files, review/profiles/profile.py); not reviewed here, and in-file learning may re-case it.
     PROFILE = "profile"
+
+
+@dataclass(frozen=True, slots=True)
+class MarkReview:
+    """The punctuation mark restored after a word (casing/restoring.py), and what the editor made of it.
+
+    A value: a change makes a new one, so a word's snapshot keeps the mark as it was."""
+
+    proposed: str                 # the mark the head restored (one of ``casing.marks.MARKS``)
+    probs: tuple[float, ...]      # the head's probability of each mark, in MARKS order
+    now: str                      # the mark after the word in the text now
+    status: Status = Status.UNTOUCHED  # UNTOUCHED, ACCEPTED (kept or set back to ``proposed``) or CHANGED
+
+    @property
+    def confidence(self) -> float:
+        return self.probs[MARKS.index(self.proposed)]
+
+    def needs_review(self, threshold: float) -> bool:
+        return self.status is Status.UNTOUCHED and self.confidence < threshold
+
+    def decided(self, now: str) -> MarkReview:
+        """This mark once a human made ``now`` the mark after the word (the proposed one: accepted)."""
+        return MarkReview(self.proposed, self.probs, now,
+                          Status.ACCEPTED if now == self.proposed else Status.CHANGED)
 
 
 @dataclass(slots=True)
@@ -46,6 +77,9 @@ class ReviewWord:
     # Why the app raised this word for review whatever its confidence (None: it did
     # not), e.g. next to a word the editor changed (review/learning/).
     raised: str | None = field(default=None, compare=False)
+    # The mark restored after the word (None: none was); a word broken by inline tags carries it on its
+    # first piece, where it is reviewed, though the mark follows its last.
+    mark: MarkReview | None = None
     # Cached: counts and highlighting read it for every word on every keypress.
     confidence: float = field(init=False, repr=False, compare=False)
 
@@ -75,6 +109,9 @@ class ReviewWord:
                 or (self.status in (Status.LEARNED, Status.PROFILE) and self.raised is not None)) \
             and self.flagged(threshold)
 
+    def mark_needs_review(self, mark_threshold: float) -> bool:
+        return self.mark is not None and self.mark.needs_review(mark_threshold)
+
     def alternatives(self) -> list[tuple[Tag, float]]:
         """Tags ranked by the model's probability, best first (in TAGS order for a hand-typed word)."""
         return ranked(self.probs if self.probs is not None else (0.0,) * len(TAGS))
@@ -83,9 +120,10 @@ class ReviewWord:
 class ReviewState:
     """The reviewable words of every cue, the threshold and the current word."""
 
-    def __init__(self, cues: list[list[ReviewWord]], threshold: float):
+    def __init__(self, cues: list[list[ReviewWord]], threshold: float, mark_threshold: float = MARK_THRESHOLD):
         self.cues = cues
         self.threshold = threshold
+        self.mark_threshold = mark_threshold  # for restored marks (``MarkReview``)
         self.current: Pos | None = None
         # What the document-level flag reasons read (flags.FlagContext), set by whoever opens
         # the file with a model and a session; None: only each word's own evidence.
@@ -125,9 +163,29 @@ class ReviewState:
                     # reviewed as one word, at its first piece: the others follow it
                     piece = state.word(pos)
                     piece.confidence, piece.raised = 1.0, None
+        state._attach_marks(casing)
         passages = getattr(casing, "passages", None)
         state.passages = list(passages) if passages is not None and len(passages) == n_cues else None
         return state
+
+    def _attach_marks(self, casing) -> None:
+        """Each restored mark on the word it follows, matched by where the word ends in the text with the marks
+        in (a joined word's mark index is the joined word's, so the index alone cannot find its pieces)."""
+        if not getattr(casing, "marks_written", False):
+            return  # offsets into a text without the marks: nothing to show, the document has none either
+        ends = {(c, w.end): s for c, words in enumerate(self.cues) for s, w in enumerate(words)}
+        for m in casing.marks:
+            s = ends.get((m.cue_index, m.offset))
+            if s is None:
+                continue
+            pos = self.pieces.get((m.cue_index, s), ((m.cue_index, s),))[0]
+            p = m.prediction
+            self.word(pos).mark = MarkReview(p.mark, tuple(float(x) for x in p.probs), p.mark)
+
+    def needs_review(self, pos: Pos) -> bool:
+        """Whether the word at ``pos`` is still to review: its casing, or the mark restored after it."""
+        w = self.word(pos)
+        return w.needs_review(self.threshold) or w.mark_needs_review(self.mark_threshold)
 
     # -- lookup ------------------------------------------------------------
     def word(self, pos: Pos) -> ReviewWord:
@@ -176,7 +234,7 @@ class ReviewState:
                 start = next((i for i, p in enumerate(order) if key(p)), len(order))
         candidates = order[start:] + (order[:start] if wrap else [])
         for pos in candidates:
-            if self.word(pos).needs_review(self.threshold):
+            if self.needs_review(pos):
                 return pos
         return None
 
@@ -193,7 +251,7 @@ class ReviewState:
     # -- counts --------------------------------------------------------------
     def counts(self) -> dict[str, int]:
         # A plain loop with no method calls: ~10,000 words on every keypress.
-        t = self.threshold
+        t, mt = self.threshold, self.mark_threshold
         words = flagged = to_review = 0
         by_status = {s: 0 for s in Status}
         untouched, learned, profile = Status.UNTOUCHED, Status.LEARNED, Status.PROFILE
@@ -206,6 +264,12 @@ class ReviewState:
                     flagged += 1
                     if status is untouched or ((status is learned or status is profile) and w.raised is not None):
                         to_review += 1  # as needs_review: a learned or profile word raised for a check
+                    elif w.mark is not None and w.mark.needs_review(mt):
+                        to_review += 1
+                elif w.mark is not None and w.mark.confidence < mt:  # flagged for its mark alone
+                    flagged += 1
+                    if w.mark.status is untouched:
+                        to_review += 1
         return {"words": words, "flagged": flagged, "to_review": to_review,
                 "accepted": by_status[Status.ACCEPTED], "changed": by_status[Status.CHANGED],
                 "edited": by_status[Status.EDITED]}

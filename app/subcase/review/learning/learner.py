@@ -133,6 +133,8 @@ class Learner:
         assert self.layout is not None
         step = Step(self, state, self.layout, self.knowledge.draft())
         for d in decisions:
+            if d.action in NOT_TAUGHT:
+                continue
             if d.word is None:  # a cue text edit: its words were re-read
                 self.prepare(doc, state)
                 step.layout = self.layout
@@ -165,6 +167,10 @@ class Learner:
                 continue
             teach(Step(self, state, self.layout, known, decided={pos}), pos, d)
         self.knowledge = known.freeze()
+
+
+# Decisions on marks teach no casing; the word re-cased after a changed sentence end is the app's change.
+NOT_TAUGHT = frozenset({"accepted_mark", "changed_mark", "recased"})
 
 
 class Taught(Action):

@@ -31,7 +31,8 @@ from .profile import CATEGORY_NAMES, CHANGING, IMPORTED, KINDS, Entry, Profile, 
 
 MIN_EVIDENCE = 2          # agreeing decisions an entry needs (one fix is an anecdote)
 MIN_FILES = 2             # files they come from: one file's convention may be its own
-KNOWN_LOG_SCHEMAS = (2, 3, EDITLOG_SCHEMA)  # 2 has no context: its records give no evidence
+# 2 has no context: its records give no evidence; 5 adds the punctuation decisions, which teach no casing
+KNOWN_LOG_SCHEMAS = (2, 3, 4, EDITLOG_SCHEMA)
 HUMAN = ("accepted", "changed_tag")
 
 
