@@ -114,7 +114,8 @@ def review_counts(ref_marks: Sequence[str], input_marks: Sequence[str], final_ma
 
 def add_review_counts(total: dict, other: dict) -> dict:
     """Two ``review_counts`` objects added key by key."""
-    return {k: total.get(k, 0) + other.get(k, 0) for k in ("initial_errors", "visited", "residual_errors")}
+    keys = ("initial_errors", "visited", "residual_errors") + (("changes",) if "changes" in other else ())
+    return {k: total.get(k, 0) + other.get(k, 0) for k in keys}
 
 
 # -- the text report ----------------------------------------------------------------------------------

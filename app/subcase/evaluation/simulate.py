@@ -21,7 +21,12 @@ words of the cue text without markup that contain a letter.
 Punctuation is counted beside the casing (``punctuation``, evaluation/punctuation.py):
 a word whose mark differs from the reference's is an error the editor must fix,
 read from the real documents: the file as the editor opens it and as the review
-leaves it.
+leaves it.  At each word it visits, the simulated editor first sets the mark after
+the word to the reference's when it differs (``SetMark``, which re-cases the next
+word when a sentence end comes or goes; ``changes`` counts them), and a restored
+mark still to review that is right is kept (accepted with the word).  A restored
+mark is to review, as a word is, when the head is less sure of it than the mark
+threshold (``review.state.MARK_THRESHOLD``).
 """
 
 from __future__ import annotations
@@ -34,7 +39,7 @@ from typing import Callable
 from subcase.casing import CasedFile, CasingEngine, DocumentCasing, Mode, apply_casing, case_document, tag_of
 from subcase.casing.pipeline import write_marks
 from subcase.casing.restoring import Punctuate
-from subcase.review import Accept, EditLog, EditText, ReviewSession, SetTag, Status
+from subcase.review import Accept, EditLog, EditText, ReviewSession, SetMark, SetTag, Status
 from subcase.casing.housestyle import StyleMap
 from subcase.casing.stream import line_numbers
 from subcase.review.opening import OpenOptions, open_review
@@ -186,6 +191,8 @@ def _review(prep: Prepared, engine: CasingEngine, session: ReviewSession, openin
     n.initial_errors = sum(before.get((c, s), w.form) != r for c, (ws, rs) in enumerate(zip(state.cues, prep.ref_words))
                            for s, (w, r) in enumerate(zip(ws, rs)))
     opened_marks = _marks(prep, doc) if prep.punctuate is not Punctuate.NEVER else None  # as the editor opens it
+    if opened_marks is not None:
+        n.punctuation = {}
     if on_opened is not None:
         on_opened(session)
     seen: set[tuple[int, int]] = set()
@@ -196,16 +203,21 @@ def _review(prep: Prepared, engine: CasingEngine, session: ReviewSession, openin
         c, s = pos
         w = state.word(pos)
         target = prep.ref_words[c][s]
+        if opened_marks is not None:
+            _fix_mark(prep, engine, session, pos, n)
         if w.form == target:
-            session.perform(Accept(pos))
+            session.perform(Accept(pos))  # the mark after it too, if still to review
             n.accepts += 1
-        elif engine.form(w.form, tag_of(target)) == target:
-            session.perform(SetTag(pos, tag_of(target), engine.form))
-            n.tag_changes += 1
-        else:  # no tag writes it (an unknown mixed form): edit the cue text as the editor would
-            text = doc.cues[c].text
-            session.perform(EditText(c, text[:w.start] + target + text[w.end:]))
-            n.edits += 1
+        else:
+            if engine.form(w.form, tag_of(target)) == target:
+                session.perform(SetTag(pos, tag_of(target), engine.form))
+                n.tag_changes += 1
+            else:  # no tag writes it (an unknown mixed form): edit the cue text as the editor would
+                text = doc.cues[c].text
+                session.perform(EditText(c, text[:w.start] + target + text[w.end:]))
+                n.edits += 1
+            if state.word(pos).mark_needs_review(state.mark_threshold):  # the right mark: kept
+                session.perform(SetMark(pos, state.word(pos).mark.now, engine.form))  # type: ignore[union-attr]
         # The N key: the next word to review after this one, in reading order,
         # wrapping round to the start as the app does.
         pos = state.next_to_review(pos)
@@ -219,11 +231,27 @@ def _review(prep: Prepared, engine: CasingEngine, session: ReviewSession, openin
                 elif w.form != r and w.proposed == r:
                     n.learned_broken += 1
     if opened_marks is not None:
+        changes = n.punctuation["changes"] if n.punctuation else 0
         n.punctuation = review_counts(_flat(prep.ref_marks), _flat(opened_marks), _flat(_marks(prep, doc)),
                                       [(c, s) in seen for c, rs in enumerate(prep.ref_words) for s in range(len(rs))])
+        n.punctuation["changes"] = changes  # marks the editor set
     if opening.save_to is not None and session.log is not None:
         session.save(opening.save_to)  # as the editor saves when done: the edit log then holds the saved file
     return n
+
+
+def _fix_mark(prep: Prepared, engine: CasingEngine, session: ReviewSession, pos: tuple[int, int],
+              n: Counts) -> None:
+    """The mark after the visited word set to the reference's, if it differs (a word broken by inline tags:
+    the mark after its last piece), as the editor sets it: the next word is re-cased when a sentence end
+    comes or goes."""
+    doc, state = session.doc, session.state
+    c, last = state.pieces.get(pos, (pos,))[-1]
+    want = prep.ref_marks[c][last]
+    if SetMark.mark_at(doc, state, pos) != want and SetMark.applies(doc, state, pos):
+        session.perform(SetMark(pos, want, engine.form))
+        assert n.punctuation is not None
+        n.punctuation["changes"] = n.punctuation.get("changes", 0) + 1
 
 
 def _marks(prep: Prepared, doc: Document) -> list[list[str]]:
@@ -285,7 +313,8 @@ def format_table(results: dict, per_file: bool) -> str:
     p = total.get("punctuation")
     if p is not None:
         lines.append(f"punctuation: {p['initial_errors']} words with a wrong or missing mark as opened, "
-                 f"{p['visited']} of them visited, {p['residual_errors']} left after review")
+                 f"{p['visited']} of them visited, {p.get('changes', 0)} marks set, "
+                 f"{p['residual_errors']} left after review")
     load, residual = total.get("review_load_interval"), total.get("residual_rate_interval")
     if load is not None and residual is not None:
         lines.append(f"{LEVEL:.0%} interval over files (bootstrap): review load {100 * load[0]:.1f}-{100 * load[1]:.1f}%, "

@@ -19,10 +19,10 @@ from subcase.casing.tags import ranked, tag_of
 Pos = tuple[int, int]  # (cue index, slot in that cue's reviewable words)
 
 # A restored mark the punctuation head gives less probability than this is to review, in the same order as the
-# words.  Chosen with ``subcase simulate-review --strip-punct --punctuate auto`` on the dev subtitles: the
-# share of wrong marks the editor is brought to against the words visited for them
-# (docs/reference/edit-log.md has the mark records; the figures are in the review guide).
-MARK_THRESHOLD = 0.9
+# words.  Chosen with ``subcase simulate-review --strip-punct --punctuate auto``: up to here a visit the mark
+# adds finds an error (a wrong mark, or the word's casing) more often than a visit the casing threshold adds at
+# its margin; higher, nearly every restored mark is on the list and a flag tells the editor nothing.
+MARK_THRESHOLD = 0.95
 
 
 class Status(str, Enum):
