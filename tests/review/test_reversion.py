@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from subcase.casing import TAGS, apply_casing, case_cue_text, case_document, cue_context
 from subcase.casing.auto import mode_of_cue
 from subcase.casing.marks import MARKS
-from subcase.casing.pipeline import CasedFile
+from subcase.casing.pipeline import CasedFile, write_marks
 from subcase.evaluation.simulate import input_text
 from subcase.review import Accept, AcceptCue, EditLog, EditText, ReviewSession, ReviewState, SetMark, SetTag, Status
 from subcase.review.actions import Action
@@ -39,7 +39,8 @@ from subcase.review.remode import ChangeMode, recase_in_mode
 from subcase.subtitles import load
 
 # (dev file, as the editor gets it): as written, or lower case without punctuation (speech recognition's
-# output, where learning takes a line's capital for a sentence start the file does not mark)
+# output, where learning takes a line's capital for a sentence start the file does not mark), which is
+# opened with its punctuation restored (``--punctuate auto``): marks to review, accept, change and undo
 FILES = [("ableplayer__ableplayer__media__blocks4all_captions_en.vtt", False),  # sound cues: house style
          ("ableplayer__ableplayer__media__blocks4all_captions_en.vtt", True),
          ("meyer1994__srt__sintel_en.srt", False)]
@@ -64,7 +65,9 @@ def opened(request, engine, dev_subtitles, tmp_path_factory):
             doc.set_cue_text(c, input_text(cue.text, cue.tokens(), strip_punct=True, upper=False))
         path = tmp_path_factory.mktemp("unpunctuated") / name
         path.write_bytes(doc.to_bytes())
-    return Opened(path, case_document(engine, load(path), "restore"))
+    casing = case_document(engine, load(path), "restore", punctuate="auto" if strip else "never")
+    assert bool(casing.marks) == strip, "the unpunctuated file is opened with marks restored"
+    return Opened(path, casing)
 
 
 class Opened:
@@ -104,7 +107,8 @@ def open_session(path: Path, casing, engine, log_dir: Path):
     """The session as the app opens it (review.open_review), with a profile made for this file."""
     def cased() -> CasedFile:
         doc = load(path)
-        return CasedFile(doc, casing, apply_casing(doc, casing))
+        written = write_marks(doc, casing)
+        return CasedFile(doc, written, apply_casing(doc, written))
     plain = open_review(cased(), engine, OpenOptions(mode="restore", learning=False))
     profile = profile_for(plain.doc, plain.state, engine.info.version)
     session = open_review(cased(), engine, OpenOptions(mode="restore", profile=profile),
@@ -120,7 +124,7 @@ def snapshot(session: ReviewSession, app) -> dict:
     return {
         "document": session.doc.to_bytes(),
         "words": [[(w.cue_index, w.word_index, w.start, w.end, w.input, w.proposed, w.form, w.model_tag, w.probs,
-                    w.status, w.raised, w.confidence) for w in words] for words in state.cues],
+                    w.status, w.raised, w.confidence, w.mark) for w in words] for words in state.cues],
         "pieces": dict(state.pieces),
         "passages": state.passages,
         "threshold": state.threshold,
@@ -136,7 +140,10 @@ def make_action(kind: str, a: int, b: int, session: ReviewSession, app, engine) 
     positions = list(state.positions())
     if not positions:
         return None
-    flagged = [p for p in positions if state.word(p).needs_review(state.threshold)]
+    flagged = [p for p in positions if state.needs_review(p)]
+    if kind == "mark":  # the words with a restored mark after them first, where there are
+        marked = [p for p in positions if state.word(p).mark is not None]
+        flagged = marked or flagged
     cats = session.learner.layout.cats if session.learner is not None and session.learner.layout else {}
     pools = [p for p in (flagged, sorted(cats), positions) if p]
     pos = pools[b % len(pools)][a % len(pools[b % len(pools)])]
@@ -145,7 +152,8 @@ def make_action(kind: str, a: int, b: int, session: ReviewSession, app, engine) 
     if kind == "tag":
         return SetTag(pos, TAGS[b % len(TAGS)], engine.form)
     if kind == "accept_cue":
-        return AcceptCue(pos[0], state.threshold) if any(w.needs_review(state.threshold) for w in state.cues[pos[0]]) \
+        return AcceptCue(pos[0], state.threshold) if any(state.needs_review((pos[0], s))
+                                                          for s in range(len(state.cues[pos[0]]))) \
             else None
     if kind == "edit":
         c, s = pos
@@ -162,7 +170,7 @@ def make_action(kind: str, a: int, b: int, session: ReviewSession, app, engine) 
             cased = case_cue_text(engine, cue_context(doc, c), c, new, mode, "en")
         return EditText(c, new, cased)
     if kind == "mark":
-        return SetMark(pos, MARKS[b % len(MARKS)]) if SetMark.applies(doc, state, pos) else None
+        return SetMark(pos, MARKS[b % len(MARKS)], engine.form) if SetMark.applies(doc, state, pos) else None
     if kind == "mode":
         mode = [m for m in MODES if m != session.mode][a % (len(MODES) - 1)]
         return ChangeMode(mode, session.mode, recase_in_mode(engine, doc, state, mode))
@@ -207,6 +215,8 @@ def test_undo_all_restores_the_start_and_redo_all_the_end(opened, engine, ops):
                     continue
                 session.perform(action)
                 event(f"performed {kind}")
+                if kind == "mark" and session.state.word(action.pos).mark is not None:  # type: ignore[attr-defined]
+                    event("set a restored mark")
                 done.append(action)
                 undone.clear()  # as on the Qt undo stack: a new action drops what could be redone
             check_layout(session)
