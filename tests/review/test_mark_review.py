@@ -85,6 +85,15 @@ def test_restored_marks_are_on_their_words_and_flagged_in_the_review_order(punct
     assert state.counts()["to_review"] == 4 and state.counts()["flagged"] == 4
 
 
+def test_the_flag_reason_names_the_doubtful_mark(punctuated):
+    from subcase.review import flag_reasons
+    _, _, state = punctuated
+    assert [(r.code, r.text) for r in flag_reasons(state, (0, 2))] == [
+        ("mark_confidence", "restored full stop: confidence 0.85 (mark threshold 0.95)")]
+    assert [r.code for r in flag_reasons(state, (1, 1))] == ["low_confidence", "mark_confidence"]
+    assert flag_reasons(state, (1, 3)) == []  # a sure question mark after a sure word
+
+
 def test_accepting_a_word_accepts_its_mark_and_undo_takes_both_back(punctuated):
     _, doc, state = punctuated
     before = review_words(state)

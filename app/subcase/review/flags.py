@@ -13,7 +13,9 @@ review list, as human-readable ``FlagReason`` objects, strongest first:
 - a word the profile re-cased names the entry ("your profile writes this 'X'");
 - a word the model's vocabulary does not hold whole (split into pieces);
 - the first word of a cue after a silence, in a file without sentence
-  punctuation (casing/pauses.py weighed the silence into its casing).
+  punctuation (casing/pauses.py weighed the silence into its casing);
+- the punctuation mark restored after it, when the head is unsure of it
+  (under ``ReviewState.mark_threshold``).
 
 A word the app re-cased from what the editor taught gets "changed by what
 you taught" first, flagged or not.  The document-level reasons need the
@@ -33,6 +35,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Callable, Mapping
+
+from subcase.casing.marks import MARK_NAMES
 
 from .state import Status
 from .structure import DocumentStructure, Structure
@@ -112,12 +116,29 @@ def _cased_differently(state: ReviewState, pos: Pos, ctx: FlagContext) -> FlagRe
     return None
 
 
+def mark_confidence(word: ReviewWord, threshold: float) -> FlagReason | None:
+    """The restored mark after the word, when the head is less sure of it than the mark threshold."""
+    m = word.mark
+    if m is None or m.confidence >= threshold:
+        return None
+    conf, thr = _pair(m.confidence, threshold)
+    return FlagReason("mark_confidence", f"restored {MARK_NAMES[m.proposed]}: confidence {conf} "
+                                         f"(mark threshold {thr})")
+
+
 def flag_reasons(state: ReviewState, pos: Pos) -> list[FlagReason]:
     """Every reason the word at ``pos`` is flagged, strongest first; [] when it is not.
 
     Reasons stay listed after the editor decided on the word, so the
-    details panel can still say why it was shown.
+    details panel can still say why it was shown.  A doubtful mark restored
+    after the word comes last.
     """
+    reasons = _word_reasons(state, pos)
+    mark = mark_confidence(state.word(pos), state.mark_threshold)
+    return reasons + [mark] if mark is not None else reasons
+
+
+def _word_reasons(state: ReviewState, pos: Pos) -> list[FlagReason]:
     word = state.word(pos)
     reasons: list[FlagReason] = []
     if word.status is Status.LEARNED:
