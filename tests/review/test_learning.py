@@ -323,7 +323,7 @@ def test_the_edit_log_links_app_changes_to_the_human_decision(tmp_path, engine):
     assert {(c, state.word(find(state, c, w)).word_index)
             for c, w in ((2, "slams"), (3, "sighs"), (5, "train"), (5, "horn"), (5, "blows"))} <= caused
     assert records[1]["undoes"] == [human[0]["seq"]]
-    assert all(r["schema"] == 4 for r in records)
+    assert all(r["schema"] == 5 for r in records)
 
 
 def test_flag_reasons_explain_a_highlight(tmp_path, engine):

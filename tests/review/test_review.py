@@ -98,7 +98,7 @@ def test_session_writes_one_record_per_decision(cased, srt_file, data_dir):
     s.perform(a)
     # on disk already, before anything is closed
     [r] = read_records(path)
-    assert r["schema"] == 4 and r["action"] == "changed_tag"
+    assert r["schema"] == 5 and r["action"] == "changed_tag"
     assert (r["cue_index"], r["cue_id"], r["word_index"], r["input"], r["model_tag"], r["final"]) == \
         (1, "2", 1, "fbi", "U", "Fbi")
     assert r["model_probs"] == {"L": 0.05, "T": 0.4, "U": 0.5, "M": 0.05}
