@@ -258,3 +258,36 @@ def test_every_mark_restored_in_a_real_file_is_under_review(engine, dev_subtitle
         session.revert(action)
     assert doc.to_bytes() == start
     session.close()
+
+
+def test_a_word_broken_by_inline_tags_has_its_mark_reviewed_at_its_first_piece(tmp_path):
+    """"<i>hel</i>lo" is one word in two pieces: the mark restored after it (after "lo") is reviewed where the
+    word is, at "hel"; setting it acts after the last piece, and the next word, in the next cue, is re-cased."""
+    path = tmp_path / "pieces.srt"
+    path.write_bytes(b"1\n00:00:01,000 --> 00:00:02,000\nwe said <i>hel</i>lo\n\n"
+                     b"2\n00:00:03,000 --> 00:00:04,000\nand left\n")
+    doc = load(path)
+    words = []
+    for c, cue in enumerate(doc.cues):
+        for k, tok in enumerate(cue.words()):
+            tag = Tag.T if tok.text == "we" else Tag.L
+            out = form(tok.text, tag)
+            words.append(WordCasing(c, k, tok.start, tok.end, tok.text, out, out, tag,
+                                    (0.99, 0.005, 0.003, 0.002) if tag is Tag.L else (0.01, 0.98, 0.005, 0.005)))
+    lo = doc.cues[0].words()[3]
+    casing = DocumentCasing(words, "restore", 0.9, marks=[InsertedMark(0, 2, lo.end, COMMA)])  # the joined index
+    casing.joined = {0: [(2, 3)]}
+    casing = write_marks(doc, casing)
+    apply_casing(doc, casing)
+    state = ReviewState.from_casing(len(doc.cues), casing)
+    assert texts(doc)[0] == "We said <i>hel</i>lo,"
+    assert state.word((0, 2)).mark == MarkReview(",", COMMA.probs, ",") and state.word((0, 3)).mark is None
+    assert state.next_to_review(None) == (0, 2)
+    assert SetMark.mark_at(doc, state, (0, 2)) == ","
+    start = (doc.to_bytes(), review_words(state))
+    action = SetMark((0, 2), "!", form)
+    action.do(doc, state)
+    assert texts(doc) == ["We said <i>hel</i>lo!", "And left"]
+    assert state.word((0, 2)).mark.status is Status.CHANGED
+    action.undo(doc, state)
+    assert (doc.to_bytes(), review_words(state)) == start
