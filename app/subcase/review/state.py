@@ -19,9 +19,9 @@ from subcase.casing.tags import ranked, tag_of
 Pos = tuple[int, int]  # (cue index, slot in that cue's reviewable words)
 
 # A restored mark the punctuation head gives less probability than this is to review, in the same order as the
-# words.  Chosen with ``subcase simulate-review --strip-punct --punctuate auto``: up to here a visit the mark
-# adds finds an error (a wrong mark, or the word's casing) more often than a visit the casing threshold adds at
-# its margin; higher, nearly every restored mark is on the list and a flag tells the editor nothing.
+# words.  Chosen with ``subcase simulate-review --strip-punct --punctuate auto``: the head is unsure of most marks
+# it restores, and up to here a visit the mark threshold adds finds an error (a wrong mark, or the word's casing)
+# more often than one the casing threshold adds at its margin.
 MARK_THRESHOLD = 0.95
 
 
