@@ -94,6 +94,16 @@ def test_the_flag_reason_names_the_doubtful_mark(punctuated):
     assert flag_reasons(state, (1, 3)) == []  # a sure question mark after a sure word
 
 
+def test_the_mark_has_a_look_of_its_own(punctuated):
+    from subcase.review import Look, mark_look_of
+    _, doc, state = punctuated
+    t = state.mark_threshold
+    assert [mark_look_of(state.word(p), t) for p in [(0, 0), (0, 2), (1, 3)]] == [None, Look.REVIEW, Look.PLAIN]
+    Accept((0, 2)).do(doc, state)
+    SetMark((1, 1), "?", form).do(doc, state)
+    assert [mark_look_of(state.word(p), t) for p in [(0, 2), (1, 1)]] == [Look.ACCEPTED, Look.CHANGED]
+
+
 def test_accepting_a_word_accepts_its_mark_and_undo_takes_both_back(punctuated):
     _, doc, state = punctuated
     before = review_words(state)

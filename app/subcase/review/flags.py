@@ -200,3 +200,14 @@ def look_of(word: ReviewWord, threshold: float) -> Look:
     if status is Status.LEARNED and word.raised is not None and word.probs is not None:
         return Look.REVIEW  # learned, and raised for a house-style check: still to review
     return _DECIDED[status]
+
+
+def mark_look_of(word: ReviewWord, mark_threshold: float) -> Look | None:
+    """The look of the mark restored after ``word`` (None: no mark was restored there): to review while the
+    head is unsure of it and nobody decided, then accepted or changed; a sure, undecided mark is plain."""
+    m = word.mark
+    if m is None:
+        return None
+    if m.status is Status.UNTOUCHED:
+        return Look.REVIEW if m.confidence < mark_threshold else Look.PLAIN
+    return _DECIDED[m.status]
