@@ -104,7 +104,7 @@ def test_review_by_keyboard_then_save(qtbot, make_window, engines, sample):
     assert ch["model_tag"] == word.model_tag.value and set(ch["model_probs"]) == {t.value for t in TAGS}
     assert abs(sum(ch["model_probs"].values()) - 1) < 1e-3
     assert ch["model_version"] == engine.info.version and ch["model_sha256"] == engine.info.sha256
-    assert ch["file"] == str(sample.resolve()) and ch["schema"] == 4 and ch["time"]
+    assert ch["file"] == str(sample.resolve()) and ch["schema"] == 5 and ch["time"]
     assert records[1]["undoes"] == [records[0]["seq"]]
     assert [(r["cue_index"], r["word_index"], r["input"], r["final"]) for r in records[3:-1]] == \
         [(cue, w.word_index, w.input, w.form) for w in to_accept]
