@@ -37,6 +37,7 @@ from typing import Sequence
 
 from subcase.subtitles.words import Token
 
+from .marks import classify
 from .modes import is_caps_line
 
 
@@ -181,7 +182,6 @@ def _long(cues: Sequence[Sequence[Token]], run: list[int]) -> bool:
 # many words, none of them with a sentence-ending or comma mark.
 UNPUNCTUATED_MIN_CUES = 8
 UNPUNCTUATED_MIN_WORDS = 60
-_PUNCTUATION = _MARKS | {"\u2026"}
 
 
 def unpunctuated(cues: Sequence[Sequence[Token]]) -> list[bool]:
@@ -201,7 +201,7 @@ def unpunctuated(cues: Sequence[Sequence[Token]]) -> list[bool]:
     high bar loses little there and keeps a person's choices in the rest.  Cues without words neither
     count towards a run nor end it.
     """
-    marked = [any(not t.is_word and t.text in _PUNCTUATION for t in tokens) for tokens in cues]
+    marked = [any(not t.is_word and classify(t.text) for t in tokens) for tokens in cues]
     if not any(marked):
         return [True] * len(cues)
     out = [False] * len(cues)

@@ -21,6 +21,9 @@ MARKS: Final = (NONE, COMMA, FULL_STOP, QUESTION, EXCLAMATION)
 MARK_NAMES: Final = {NONE: "none", COMMA: "comma", FULL_STOP: "full stop", QUESTION: "question mark",
                      EXCLAMATION: "exclamation mark"}
 
+# The marks that end a sentence: the next word starts one.
+SENTENCE_ENDS: Final = frozenset((FULL_STOP, QUESTION, EXCLAMATION))
+
 # Closing quotes and brackets follow a mark without changing it.
 CLOSERS: Final = frozenset("\"'\u2019\u201d\u00bb\u203a)]}")
 _AS_COMMA: Final = frozenset(",;:")
@@ -56,3 +59,8 @@ def trailing_run(text: str, end: int) -> str:
 def mark_after(text: str, end: int) -> str:
     """The mark that ends the word ending at ``end`` in ``text`` (one of ``MARKS``)."""
     return classify(trailing_run(text, end))
+
+
+def sentence_end_probability(probs: tuple[float, ...]) -> float:
+    """The probability that a sentence ends after the word, from its marks' probabilities (``MARKS`` order)."""
+    return sum(p for m, p in zip(MARKS, probs) if m in SENTENCE_ENDS)

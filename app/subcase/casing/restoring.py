@@ -16,7 +16,7 @@ from subcase.subtitles.words import Token
 from .auto import unpunctuated
 from .encoder import BOUNDARY
 from .engine import CasingEngine, OnProgress, ShouldCancel, StreamItem, StreamToken
-from .marks import MARKS, classify
+from .marks import SENTENCE_ENDS, classify, sentence_end_probability
 from .punctuation import HIDDEN, MarkPrediction, PunctuationHead
 
 
@@ -61,9 +61,6 @@ class Restored(NamedTuple):
     starts: dict[tuple[int, int], float]
 
 
-SENTENCE_ENDS = frozenset(".?!")
-
-
 def marks_from_hidden(head: PunctuationHead, cues: Sequence[Sequence[Token]], restore: Sequence[bool],
                       hidden: np.ndarray) -> Restored:
     """The marks the head reads after the words of the cues marked in ``restore``, from ``hidden``: the
@@ -88,7 +85,7 @@ def marks_from_hidden(head: PunctuationHead, cues: Sequence[Sequence[Token]], re
         inserted.append(InsertedMark(c, w, tokens[k].end, pred))
         if pred.mark in SENTENCE_ENDS and j + 1 < len(where):
             nc, _, nw = where[j + 1]
-            starts[(nc, nw)] = sum(p for m, p in zip(MARKS, pred.probs) if m in SENTENCE_ENDS)
+            starts[(nc, nw)] = sentence_end_probability(pred.probs)
     return Restored(inserted, starts)
 
 

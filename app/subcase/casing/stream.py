@@ -193,14 +193,12 @@ def _case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], lin
         stream.extend(tokens)
     marks: list[InsertedMark] = []
     starts: dict[tuple[int, int], float] = {}
-    head = engine.punctuation if restore is not None else None
-    if head is None:
+    if restore is None or engine.punctuation is None:
         preds = engine.predict(stream, progress=progress, cancel=cancel)
     else:  # the marks from the same pass as the tags
         probs, hidden = engine.word_outputs(stream, ("probs", HIDDEN), progress, cancel)
         preds = engine.predictions(stream, probs)
-        assert restore is not None
-        marks, starts = marks_from_hidden(head, cues, restore, hidden[[t.is_word for t in stream]])
+        marks, starts = marks_from_hidden(engine.punctuation, cues, restore, hidden[[t.is_word for t in stream]])
 
     caps_lines: set[tuple[int, int]] = set()
     if mode is Mode.CAPS:

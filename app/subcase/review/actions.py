@@ -14,7 +14,7 @@ from typing import Sequence
 
 from subcase.casing import TAGS, TAG_NAMES, Tag, WordCasing
 from subcase.casing.tags import TagWriter, tag_of
-from subcase.casing.marks import MARK_NAMES, MARKS, classify
+from subcase.casing.marks import MARK_NAMES, MARKS, SENTENCE_ENDS, classify, sentence_end_probability
 from subcase.subtitles import Document, MarkEdit
 from subcase.subtitles.marking import existing_mark
 from subcase.subtitles.words import has_letters
@@ -377,9 +377,6 @@ class SetMark(Action):
         state.word(state.pieces.get(self.pos, (self.pos,))[0]).mark = self._mark
 
 
-SENTENCE_ENDS = frozenset(".?!")
-
-
 def positional_capital(w: ReviewWord, input: str, form: str, mark: MarkReview | None) -> bool:
     """Whether ``w`` (``form`` now, ``input`` as opened: the whole word, for one broken by inline tags) is Title
     case only for starting a sentence: written in lower case in the file, and capitalised by the app, not by
@@ -392,7 +389,7 @@ def positional_capital(w: ReviewWord, input: str, form: str, mark: MarkReview | 
         return True
     if w.model_tag is not Tag.T or w.probs is None or mark is None:
         return False
-    p_end = sum(p for m, p in zip(MARKS, mark.probs) if m in SENTENCE_ENDS)
+    p_end = sentence_end_probability(mark.probs)
     return w.probs[2] == 0.0 and w.probs[3] == 0.0 and abs(w.probs[1] - p_end) < 1e-6
 
 

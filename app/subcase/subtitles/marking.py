@@ -103,24 +103,22 @@ def check_place(text: str, tokens: Sequence[Token], cue_index: int, offset: int,
         raise MarkError(f"cue {cue_index + 1}: {mark!r} is not a punctuation mark")
     words = [t for t in tokens if t.is_word]
     before, after = _visible(text, offset) if 0 <= offset <= len(text) else ([], [])
+    # an opening mark is read before the word's start, a closing one after its end: the same checks, mirrored
     if opening:
-        if not any(t.start == offset for t in words):
-            raise MarkError(f"cue {cue_index + 1}: an opening mark goes right before a word; offset {offset} "
-                            "is not the start of one")
-        run, glued = _run(before)
-        if glued:
-            raise MarkError(f"cue {cue_index + 1}: offset {offset} is inside a token ({run!r} joins two words)")
-        if not allow_marked and any(c in OPENING for c in run):
-            raise MarkError(f"cue {cue_index + 1}: the word at offset {offset} already opens with a mark")
-        return
-    if not any(t.end == offset for t in words):
-        raise MarkError(f"cue {cue_index + 1}: a mark goes right after a word; offset {offset} is not the end "
-                        "of one")
-    run, glued = _run(after)
+        at_edge, side, own = any(t.start == offset for t in words), before, OPENING
+        not_edge = f"an opening mark goes right before a word; offset {offset} is not the start of one"
+        marked = f"the word at offset {offset} already opens with a mark"
+    else:
+        at_edge, side, own = any(t.end == offset for t in words), after, CLOSING
+        not_edge = f"a mark goes right after a word; offset {offset} is not the end of one"
+        marked = f"the word ending at offset {offset} already has a mark"
+    if not at_edge:
+        raise MarkError(f"cue {cue_index + 1}: {not_edge}")
+    run, glued = _run(side)
     if glued:
         raise MarkError(f"cue {cue_index + 1}: offset {offset} is inside a token ({run!r} joins two words)")
-    if not allow_marked and any(c in CLOSING for c in run):
-        raise MarkError(f"cue {cue_index + 1}: the word ending at offset {offset} already has a mark ({run!r})")
+    if not allow_marked and any(c in own for c in run):
+        raise MarkError(f"cue {cue_index + 1}: {marked}" + ("" if opening else f" ({run!r})"))
 
 
 def insertions(text: str, tokens: Sequence[Token], cue_index: int, inserts: Iterable[tuple[int, str]]) -> MarkEdit:
