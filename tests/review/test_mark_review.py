@@ -237,6 +237,10 @@ def test_every_mark_restored_in_a_real_file_is_under_review(engine, dev_subtitle
     path.write_bytes(doc.to_bytes())
     cased = case_file(engine, path, "restore", punctuate="auto")
     assert cased.casing.marks_written and cased.casing.marks
+    # the editor opens the file itself with its punctuation restored: the same text as a conversion gives
+    session = open_review(path, engine, OpenOptions(mode="restore", learning=False, punctuate="auto"))
+    assert session.doc.to_bytes() == cased.doc.to_bytes()
+    session.close()
     session = open_review(CasedFile(cased.doc, cased.casing, 0), engine, OpenOptions(mode="restore", learning=False))
     state, doc = session.state, session.doc
     marked = [pos for pos in state.positions() if state.word(pos).mark is not None]

@@ -32,6 +32,8 @@ from typing import TYPE_CHECKING, Callable
 from subcase.casing import CasedFile, CasingEngine, DocumentCasing, Mode, apply_casing, case_document
 from subcase.casing.engine import OnProgress, ShouldCancel
 from subcase.casing.housestyle import StyleMap, apply_styles
+from subcase.casing.pipeline import write_marks
+from subcase.casing.restoring import Punctuate
 from subcase.digest import file_sha256
 from subcase.subtitles import load
 
@@ -58,6 +60,7 @@ class OpenOptions:
     styles: StyleMap | None = None     # house styles applied after casing
     profile: Profile | None = None     # applied to the words nobody reviewed (review/profiles/apply.py)
     learning: bool = True              # the session learns from every decision (review/learning/)
+    punctuate: Punctuate | str = Punctuate.NEVER  # where missing marks are restored (casing/restoring.py)
 
 
 def open_review(source: Path | str | CasedFile, engine: CasingEngine, options: OpenOptions = OpenOptions(), *,
@@ -79,7 +82,8 @@ def open_review(source: Path | str | CasedFile, engine: CasingEngine, options: O
         path = Path(source)
         sha256, origin = file_sha256(path), True  # of the bytes the review starts from, read before the casing
         doc = load(path)
-        casing = case_document(engine, doc, mode, progress, cancel, options.lang)
+        casing = write_marks(doc, case_document(engine, doc, mode, progress, cancel, options.lang,
+                                                Punctuate(options.punctuate)))
         cased = CasedFile(doc, casing, apply_casing(doc, casing))
     doc, casing = cased.doc, cased.casing
     state = cased_state(doc, casing, engine, options.threshold, options.styles)
