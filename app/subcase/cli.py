@@ -206,6 +206,7 @@ def cmd_convert(args) -> int:
 
 
 def cmd_evaluate(args) -> int:
+    from subcase.casing.modes import Mode
     from subcase.casing.restoring import Punctuate
     from subcase.evaluation.runner import evaluate, format_report
 
@@ -219,7 +220,7 @@ def cmd_evaluate(args) -> int:
     punct = (True,) if args.punct_only else ((False,) if args.strip_punct else (True, False))
     results = evaluate(inputs, engine, baselines=not args.no_baselines, per_cue=not args.no_per_cue,
                        punct_settings=punct, log=lambda s: print(safe(s), file=sys.stderr),
-                       lang=args.lang, mode=args.mode, drop=args.drop, seed=args.seed,
+                       lang=args.lang, mode=Mode(args.mode), drop=args.drop, seed=args.seed,
                        punctuate=Punctuate(args.punctuate))
     return _finish_scoring(results, format_report, args.json)
 
@@ -248,6 +249,7 @@ def _with_terms(profile, paths: list[Path], model_version: str):
 
 
 def cmd_simulate_review(args) -> int:
+    from subcase.casing.modes import Mode
     from subcase.casing.restoring import Punctuate
     from subcase.evaluation.simulate import SimulateOptions, format_table, run_simulation
 
@@ -276,7 +278,7 @@ def cmd_simulate_review(args) -> int:
         profile = profile_store.load(args.profile, engine.info.version)
     if args.terms:
         profile = _with_terms(profile, args.terms, engine.info.version)
-    options = SimulateOptions(strip_punct=args.strip_punct, upper=args.upper, lang=args.lang, mode=args.mode,
+    options = SimulateOptions(strip_punct=args.strip_punct, upper=args.upper, lang=args.lang, mode=Mode(args.mode),
                               punctuate=Punctuate(args.punctuate),
                               drop=args.drop, seed=args.seed, no_learning=args.no_learning,
                               threshold=args.threshold)
@@ -423,8 +425,7 @@ def _add_mode_and_drop_args(p: argparse.ArgumentParser) -> None:
     from subcase.casing import modes
     from subcase.evaluation.drop import SEED, parse_share
 
-    p.add_argument("--mode", type=modes.Mode, choices=list(modes.Mode), default=modes.DEFAULT,
-                   metavar="{" + ",".join(modes.NAMES) + "}",
+    p.add_argument("--mode", choices=modes.NAMES, default=modes.DEFAULT.value,
                    help=f"the casing mode to measure (default: {modes.DEFAULT.value}, as convert)")
     p.add_argument("--drop", type=parse_share, metavar="P",
                    help="mixed input: lower-case and strip random runs of cues covering a share P of the words "

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -27,6 +29,27 @@ def test_neighbours_stop_at_the_ends_of_a_stream():
     h = np.arange(1, 7, dtype=np.float32).reshape(3, 2)
     x = neighbours(h, np.array([0, 0, 1]), np.array([True, False, False]))
     assert x.tolist() == [[0, 0, 1, 2, 3, 4, 0], [1, 2, 3, 4, 5, 6, 0], [3, 4, 5, 6, 0, 0, 1]]
+
+
+@pytest.mark.model
+def test_the_head_reads_each_word_with_its_neighbours_as_trained(engine):
+    """The head's first layer is applied block by block (no words x 3-states matrix is built); it must give
+    what the training's input, ``neighbours``, times the weights gives."""
+    head = engine.punctuation
+    rng = np.random.default_rng(7)
+    dim = (len(head.w1) - 1) // 3
+    for n in (1, 2, 37):
+        hidden = rng.normal(size=(n, dim)).astype(np.float32)
+        ends = rng.random(n) < 0.3
+        first = np.zeros(n, bool)
+        first[0] = True
+        z = neighbours(hidden, ends, first) @ head.w1 + head.b1
+        z = 0.5 * z * (1.0 + np.vectorize(math.erf)(z / math.sqrt(2.0)))
+        logits = z @ head.w2 + head.b2
+        want = np.exp(logits - logits.max(1, keepdims=True))
+        want /= want.sum(1, keepdims=True)
+        assert np.allclose(head.probabilities(hidden, ends), want, atol=1e-5)
+        assert head.probabilities(hidden, ends).dtype == np.float32
 
 
 def test_a_prediction_ranks_its_marks():

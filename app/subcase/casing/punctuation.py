@@ -62,6 +62,11 @@ class PunctuationHead:
                 self.w2, self.b2 = data["w2"], data["b2"]
         except (OSError, KeyError, ValueError) as exc:
             raise ModelError(f"cannot read the punctuation head {path}: {exc}") from exc
+        dim = (len(self.w1) - 1) // 3
+        self.width = self.w1.shape[1]
+        # the blocks of w1 for the word before, the word and the word after, side by side: one product
+        self._w1_blocks = np.ascontiguousarray(np.hstack([self.w1[:dim], self.w1[dim:2 * dim],
+                                                          self.w1[2 * dim:3 * dim]]))
 
     @classmethod
     def load(cls, model_dir: Path) -> PunctuationHead | None:
@@ -71,13 +76,22 @@ class PunctuationHead:
     def probabilities(self, hidden: np.ndarray, ends_cue: np.ndarray) -> np.ndarray:
         """Probabilities of each mark (words x 5, MARKS order) after each word of one stream, its words'
         hidden states in order."""
-        if not len(hidden):
+        n = len(hidden)
+        if not n:
             return np.zeros((0, len(MARKS)), np.float32)
-        first = np.zeros(len(hidden), bool)
-        first[0] = True
-        x = neighbours(hidden.astype(np.float32), ends_cue, first)
-        h = x @ self.w1 + self.b1
-        h = 0.5 * h * (1.0 + _erf(h / np.sqrt(2.0)))  # GELU, as trained (exact form)
+        # The first layer over ``neighbours`` (previous, own, next hidden state, cue end), computed without
+        # building that words x (3 x dim + 1) matrix: each word's state goes through the three blocks of
+        # weights once, and a word adds its neighbours' rows.  Same sum, a third of the memory traffic.
+        k = self.width
+        blocks = hidden.astype(np.float32, copy=False) @ self._w1_blocks  # as before, as itself, as after
+        h = blocks[:, k:2 * k] + self.b1
+        if n > 1:
+            h[1:] += blocks[:-1, :k]      # each word's state as the word before the next one
+            h[:-1] += blocks[1:, 2 * k:]  # and as the word after the one before
+        h += np.asarray(ends_cue, np.float32).reshape(n, 1) * self.w1[-1]
+        # GELU, as trained (exact form).  The constant is a Python float: a numpy float64 scalar would make
+        # numpy 2 carry the whole array in float64 (twice the time; numpy 1 kept float32).
+        h = 0.5 * h * (1.0 + _erf(h * SQRT_HALF))
         logits = h @ self.w2 + self.b2
         logits -= logits.max(1, keepdims=True)
         e = np.exp(logits)
@@ -87,6 +101,9 @@ class PunctuationHead:
         probs = self.probabilities(hidden, ends_cue)
         best = probs.argmax(1).tolist()
         return [MarkPrediction(MARKS[k], tuple(p)) for k, p in zip(best, probs.tolist())]
+
+
+SQRT_HALF = 0.5 ** 0.5
 
 
 def _erf(x: np.ndarray) -> np.ndarray:
