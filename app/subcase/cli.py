@@ -260,9 +260,6 @@ def cmd_simulate_review(args) -> int:
         print("subcase simulate-review: --series builds its own profile file by file "
               "(no --profile, --terms or --no-learning)", file=sys.stderr)
         return 2
-    if args.series and args.punctuate != "never":
-        print("subcase simulate-review: --series does not restore punctuation yet (no --punctuate)", file=sys.stderr)
-        return 2
     inputs, _ = _collect(args.refs)
     if not inputs:
         return 1
@@ -288,9 +285,11 @@ def cmd_simulate_review(args) -> int:
 
 
 def _simulate_series(inputs: list[Path], engine, args) -> int:
+    from subcase.casing.restoring import Punctuate
     from subcase.evaluation.series import format_series, run_series
 
     result = run_series(inputs, engine, args.threshold, args.strip_punct, args.upper,
+                        punctuate=Punctuate(args.punctuate),
                         log_dir=Path(args.keep_logs) if args.keep_logs else None,
                         progress=None if args.quiet else lambda s: print(safe(s), file=sys.stderr),
                         log=lambda s: print(safe(s), file=sys.stderr))
@@ -434,10 +433,10 @@ def _add_mode_and_drop_args(p: argparse.ArgumentParser) -> None:
 
 
 def _add_punctuate_arg(p: argparse.ArgumentParser) -> None:
-    from subcase.casing.restoring import PUNCTUATE_HELP, Punctuate
-    p.add_argument("--punctuate", choices=[x.value for x in Punctuate], default=Punctuate.NEVER.value,
+    from subcase.casing.restoring import DEFAULT_PUNCTUATE, PUNCTUATE_HELP, Punctuate
+    p.add_argument("--punctuate", choices=[x.value for x in Punctuate], default=DEFAULT_PUNCTUATE.value,
                    help="; ".join(f"{x.value}: {text}" for x, text in PUNCTUATE_HELP.items())
-                        + " (default: never, until marks can be reviewed with keys in the editor)")
+                        + f" (default: {DEFAULT_PUNCTUATE.value})")
 
 
 def _jobs(text: str) -> int:

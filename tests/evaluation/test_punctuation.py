@@ -99,18 +99,22 @@ def _reference_marks(path) -> dict[str, int]:
 @pytest.mark.model
 def test_evaluate_scores_the_marks_of_subcase_s_output(dev_subtitles, tmp_path, capsys):
     """With --punctuate auto, input that keeps its punctuation keeps every mark, and stripped input gets marks
-    back from the model, scored per mark; without it, no punctuation is reported (nothing is restored)."""
+    back from the model, scored per mark; with never, no punctuation is reported (nothing is restored), and
+    auto is the default."""
     path = next(p for p in dev_subtitles if "evaluating-resources-overview" in p.name)
     expected = _reference_marks(path)
     assert all(expected[m] for m in (COMMA, FULL_STOP))
     out_json = tmp_path / "e.json"
     args = ["evaluate", str(path), "--no-per-cue", "--no-baselines", "--json", str(out_json)]
-    assert main(args) == 0
+    assert main([*args, "--punctuate", "never"]) == 0
     assert "punctuation" not in json.loads(out_json.read_text(encoding="utf-8"))["systems"]["subcase"]["nopunct"]
     capsys.readouterr()
     assert main([*args, "--punctuate", "auto"]) == 0
     report = capsys.readouterr().out
     results = json.loads(out_json.read_text(encoding="utf-8"))
+    assert main(args) == 0  # the default
+    capsys.readouterr()
+    assert json.loads(out_json.read_text(encoding="utf-8")) == results
     punct = results["systems"]["subcase"]["punct"]["punctuation"]
     stripped = results["systems"]["subcase"]["nopunct"]["punctuation"]
     assert punct["words"] == stripped["words"] == results["words"]
@@ -131,8 +135,8 @@ def test_evaluate_scores_the_marks_of_subcase_s_output(dev_subtitles, tmp_path, 
 
 @pytest.mark.model
 def test_simulate_review_counts_wrong_and_missing_marks(dev_subtitles, tmp_path):
-    """With --punctuate, the marks of the file as the editor opens it are counted against the reference's;
-    without it nothing is counted (nothing is restored)."""
+    """With --punctuate auto (the default), the marks of the file as the editor opens it are counted against the
+    reference's; with never nothing is counted (nothing is restored)."""
     path = next(p for p in dev_subtitles if "perspectives_keyboard" in p.name)
     marks = sum(_reference_marks(path).values())
     assert marks > 0
@@ -142,7 +146,7 @@ def test_simulate_review_counts_wrong_and_missing_marks(dev_subtitles, tmp_path)
         assert main(["simulate-review", str(path), *args, "--json", str(out), "--per-file", "-q"]) == 0
         return json.loads(out.read_text(encoding="utf-8"))
 
-    assert "punctuation" not in run("--strip-punct")["total"]
+    assert "punctuation" not in run("--strip-punct", "--punctuate", "never")["total"]
     data = run("--punctuate", "auto")  # punctuated input: auto restores nothing, every mark is right
     assert data["total"]["punctuation"] == {"initial_errors": 0, "visited": 0, "residual_errors": 0, "changes": 0}
     data = run("--strip-punct", "--punctuate", "auto")
@@ -154,3 +158,26 @@ def test_simulate_review_counts_wrong_and_missing_marks(dev_subtitles, tmp_path)
     # the editor sets every wrong mark it comes to, and only those; the others stay wrong
     assert total["changes"] == total["visited"]
     assert total["residual_errors"] == total["initial_errors"] - total["visited"] < total["initial_errors"]
+
+
+@pytest.mark.model
+def test_a_series_restores_and_counts_marks_file_after_file(dev_subtitles, tmp_path):
+    """``--series`` restores marks as a single review does (the default, auto): each file's rows, with and
+    without the profile, count the marks the editor opens and fixes; never counts none."""
+    names = ("perspectives_keyboard", "evaluating-resources-overview")
+    paths = [next(p for p in dev_subtitles if key in p.name) for key in names]
+    out = tmp_path / "series.json"
+
+    def run(*args: str) -> dict:
+        assert main(["simulate-review", *map(str, paths), "--series", "--strip-punct", *args,
+                     "--json", str(out), "-q"]) == 0
+        return json.loads(out.read_text(encoding="utf-8"))
+
+    data = run()
+    for row in data["files"]:
+        for key in ("with_profile", "without_profile"):
+            counts = row[key]["punctuation"]
+            assert counts["initial_errors"] > 0
+            assert counts["residual_errors"] == counts["initial_errors"] - counts["visited"]
+    assert data["with_profile"]["punctuation"] == data["files"][1]["with_profile"]["punctuation"]  # from file 2 on
+    assert all("punctuation" not in row["with_profile"] for row in run("--punctuate", "never")["files"])

@@ -28,6 +28,10 @@ class Punctuate(str, Enum):
     NEVER = "never"
 
 
+# What the app and the commands do unless told otherwise: speech-recognition output without punctuation gets
+# it back, and nothing a writer punctuated is touched.  The library's functions restore only when asked.
+DEFAULT_PUNCTUATE = Punctuate.AUTO
+
 PUNCTUATE_HELP = {
     Punctuate.AUTO: "restore missing punctuation only in passages that carry none",
     Punctuate.ALWAYS: "add marks after any word without one, also in punctuated text",
