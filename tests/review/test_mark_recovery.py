@@ -246,3 +246,64 @@ def test_a_review_with_restored_marks_survives_a_crash(engine, dev_subtitles, tm
     with pytest.raises(autosave.RestoreError):
         autosave.restore(data, (plain.doc, plain.state))
     session.close()
+
+
+# -- a change of mode ---------------------------------------------------------------------------------------
+
+def _proposals(state) -> list:
+    return [[(w.word_index, w.start, w.end, w.proposed, w.model_tag, w.probs) for w in words] for words in state.cues]
+
+
+@pytest.mark.model
+def test_a_change_of_mode_cases_the_text_as_opened_and_keeps_every_marks_review(engine, dev_subtitles, tmp_path):
+    from subcase.casing.marks import SENTENCE_ENDS
+    from subcase.review.actions import positional_capital
+    from subcase.review.remode import ChangeMode, recase_in_mode
+
+    path = _stripped(dev_subtitles, tmp_path, "ableplayer__ableplayer__media__blocks4all_captions_en.vtt")
+    session = open_review(path, engine, OpenOptions(mode="restore", learning=False, punctuate="auto"))
+    doc, state = session.doc, session.state
+    assert state.punctuate == "auto"
+    opened = (doc.to_bytes(), review_words(state))
+    # cased again in the mode it was opened in, the file gives what it opened with: the head's marks are read
+    # from the text without them, as on opening, not as punctuation someone wrote
+    assert _proposals(recase_in_mode(engine, doc, state, "restore")) == _proposals(state)
+
+    # the editor decides on marks: one accepted, a restored full stop taken out (its capital goes), a comma
+    # made a full stop (the next word gets a capital)
+    def next_word(pos):
+        return state.word(state.step(state.pieces.get(pos, (pos,))[-1], 1))
+
+    marked = [p for p in state.positions() if state.word(p).mark is not None and p not in state.pieces]
+    stop = next(p for p in marked if state.word(p).mark.now == "." and next_word(p).status is Status.UNTOUCHED
+                and positional_capital(next_word(p), next_word(p).input, next_word(p).form, state.word(p).mark))
+    comma = next(p for p in marked if state.word(p).mark.now == "," and next_word(p).form.islower()
+                 and next_word(p).status is Status.UNTOUCHED and next_word(p) is not next_word(stop))
+    kept = next(p for p in marked if p not in (stop, comma))
+    session.perform(Accept(kept))
+    session.perform(SetMark(stop, "", engine.form))
+    session.perform(SetMark(comma, ".", engine.form))
+    lowered, raised = next_word(stop), next_word(comma)
+    assert lowered.form.islower() and raised.form[0].isupper()
+    decided = (doc.to_bytes(), review_words(state))
+    changes = []
+    for mode in ("caps", "keep", "restore"):
+        change = ChangeMode(mode, session.mode, recase_in_mode(engine, doc, state, mode))
+        session.perform(change)
+        changes.append(change)
+        # the marks in the text and each word's mark review stay as the editor left them
+        assert [[w.mark for w in words] for words in state.cues] == [[w[-1] for w in words] for words in decided[1]]
+        for pos in state.positions():
+            if state.word(pos).mark is not None:
+                assert state.word(pos).mark.now == SetMark.mark_at(doc, state, pos)
+    # back in the mode it opened in, the review is as the editor left it: the capital taken with the full stop
+    # and the one the new full stop gave are kept
+    assert (doc.to_bytes(), review_words(state)) == decided
+    assert next_word(stop).form.islower() and next_word(comma).form[0].isupper()
+    assert state.word(stop).mark.now == "" and state.word(comma).mark.now == "."
+    assert (state.word(stop).mark.proposed in SENTENCE_ENDS, state.word(comma).mark.proposed) == (True, ",")
+    for change in reversed(changes):
+        session.revert(change)
+    assert (doc.to_bytes(), review_words(state)) == decided
+    session.close()
+    assert opened[0] != decided[0]

@@ -195,6 +195,7 @@ def snapshot(doc: Document, state: ReviewState, source: Path, base: Path, base_s
         "base": str(Path(base).resolve()),
         "base_sha256": base_sha256,
         "mode": mode,
+        "punctuate": punctuate,
         "model_version": model_version,
         "model_sha256": model_sha256,
         "session": session_id,
@@ -208,8 +209,7 @@ def snapshot(doc: Document, state: ReviewState, source: Path, base: Path, base_s
     if not complete:
         assert origin is not None
         data.update(origin=str(Path(origin).resolve()), origin_sha256=origin_sha256,
-                    origin_fingerprint=origin_fingerprint, styles=dict(styles or {}), origin_mode=origin_mode or mode,
-                    punctuate=punctuate)
+                    origin_fingerprint=origin_fingerprint, styles=dict(styles or {}), origin_mode=origin_mode or mode)
     return data
 
 
@@ -418,6 +418,7 @@ def restore(data: dict, fresh: tuple[Document, ReviewState] | None = None) -> tu
             doc.recase(c, spans)
     state.threshold = float(data["threshold"])
     state.current = tuple(data["current"]) if data.get("current") else None
+    state.punctuate = punctuate_of(data)
     return doc, state
 
 

@@ -87,6 +87,7 @@ def open_review(source: Path | str | CasedFile, engine: CasingEngine, options: O
         cased = CasedFile(doc, casing, apply_casing(doc, casing))
     doc, casing = cased.doc, cased.casing
     state = cased_state(doc, casing, engine, options.threshold, options.styles)
+    state.punctuate = Punctuate(options.punctuate).value  # a given CasedFile: how it was cased, as the caller says
     if not origin:
         _as_written(doc, state)
     cue_languages = casing.language.cue_languages if casing.language is not None else None
@@ -95,7 +96,7 @@ def open_review(source: Path | str | CasedFile, engine: CasingEngine, options: O
     session.casing_summary = casing.summary()
     if origin:
         styles = {str(getattr(k, "value", k)): str(getattr(v, "value", v)) for k, v in (options.styles or {}).items()}
-        session.set_origin(path, sha256, autosave.fingerprint(state), styles, Punctuate(options.punctuate).value)
+        session.set_origin(path, sha256, autosave.fingerprint(state), styles)
     _equip(session, engine, options)
     return session
 

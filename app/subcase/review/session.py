@@ -85,18 +85,26 @@ class ReviewSession:
         self.origin_fingerprint: str | None = None
         self.styles: dict[str, str] = {}
         self.origin_mode = mode
-        # Where missing marks were restored when the origin was opened (``casing.restoring.Punctuate``): a
-        # restore cases the origin again with it, or the marks (and every offset after them) would be lost.
-        self.punctuate = "never"
 
     def set_origin(self, path: Path, sha256: str, fingerprint: str, styles: dict[str, str] | None = None,
-                   punctuate: str = "never") -> None:
+                   punctuate: str | None = None) -> None:
         """The file the review was cased from, its sha256 and the fingerprint of the casing
         (``autosave.fingerprint``, before anything else touched the state), and the house styles and
-        punctuation restoring used."""
+        punctuation restoring used (None: as the state says, ``ReviewState.punctuate``)."""
         self.origin, self.origin_sha256, self.origin_fingerprint = Path(path).resolve(), sha256, fingerprint
         self.styles = dict(styles or {})
-        self.punctuate = punctuate
+        if punctuate is not None:
+            self.punctuate = punctuate
+
+    @property
+    def punctuate(self) -> str:
+        """Where missing marks were restored when the file was opened (``casing.restoring.Punctuate``): a
+        restore cases the origin again with it, or the marks (and every offset after them) would be lost."""
+        return self.state.punctuate
+
+    @punctuate.setter
+    def punctuate(self, value: str) -> None:
+        self.state.punctuate = value
         self.origin_mode = self.mode  # the mode the origin was cased in (the mode may change later)
 
     # -- running actions -------------------------------------------------------
