@@ -95,6 +95,21 @@ def test_a_snapshot_keeps_the_punctuation_choice_and_every_marks_review(asr, dat
     assert doc3.to_bytes() == doc.to_bytes() and review_words(state3) == review_words(state)
 
 
+def test_a_complete_snapshot_keeps_the_marks_too(asr, data_dir):
+    """Without an origin to case again (a file cased elsewhere, or saved in another format) every cue is held
+    in full: each word's mark review is in its item."""
+    doc, state = scripted(asr)
+    session = ReviewSession(doc, state, asr, model_version="test", model_sha256="0" * 64)
+    session.punctuate = "always"
+    session.perform(Accept((0, 2)))
+    session.perform(SetMark((1, 1), "!", form))
+    data = json.loads(autosave.encode(session.snapshot()))
+    assert data["complete"] and data["punctuate"] == "always"
+    doc2, state2 = autosave.restore(data)
+    assert doc2.to_bytes() == doc.to_bytes() and review_words(state2) == review_words(state)
+    assert state2.punctuate == "always"
+
+
 def test_a_full_stop_taken_out_at_a_cue_end_keeps_the_next_cues_lowered_word(asr, data_dir):
     """The word SetMark re-cases may be in the next cue: that cue changed too, and a snapshot keeps it."""
     session = _session(asr)
