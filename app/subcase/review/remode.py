@@ -27,7 +27,7 @@ from subcase.subtitles import Document, MarkEdit, MarkError
 
 from .actions import Action, Decision, SetMark, positional_capital
 from .opening import cased_state
-from .state import Pos, ReviewState, ReviewWord, Status
+from .state import MarkReview, Pos, ReviewState, ReviewWord, Status
 
 
 def input_document(doc: Document, state: ReviewState) -> Document:
@@ -70,8 +70,8 @@ def _take_out_restored(scratch: Document, state: ReviewState) -> dict[int, list[
     each cue: the edits, per cue, in the order made."""
     out: dict[int, list[MarkEdit]] = {}
     for c, words in enumerate(state.cues):
-        ends = sorted((SetMark.word_end(state, (c, s)) for s, w in enumerate(words)
-                       if w.mark is not None and w.mark.now), reverse=True)
+        ends = sorted((_word_end(state, (c, s)) for s, w in enumerate(words) if w.mark is not None and w.mark.now),
+                      reverse=True)
         for end in ends:
             try:
                 edit = scratch.set_mark(c, end, "")
@@ -80,6 +80,15 @@ def _take_out_restored(scratch: Document, state: ReviewState) -> dict[int, list[
             if edit.changes:
                 out.setdefault(c, []).append(edit)
     return out
+
+
+def _word_end(state: ReviewState, pos: Pos) -> int:
+    """Where the mark after the word at ``pos`` goes: after its last piece, as ``SetMark`` puts it (the word's
+    own end if its pieces no longer fit the cue, after a hand edit)."""
+    try:
+        return SetMark.word_end(state, pos)
+    except IndexError:
+        return state.word(pos).end
 
 
 def _follow_decided_marks(state: ReviewState, fresh: ReviewState, write_tag: TagWriter) -> None:
@@ -95,10 +104,9 @@ def _follow_decided_marks(state: ReviewState, fresh: ReviewState, write_tag: Tag
         if after is None or after == last:
             continue
         places = fresh.pieces.get(after, (after,))
-        words = [_at(fresh, p) for p in places]
-        if any(w is None for w in words):
-            continue
-        _recase(words, m.now in SENTENCE_ENDS, m, write_tag)  # type: ignore[arg-type]
+        words = [w for w in (_at(fresh, p) for p in places) if w is not None]
+        if len(words) == len(places):
+            _recase(words, m.now in SENTENCE_ENDS, m, write_tag)
 
 
 def _at(state: ReviewState, pos: Pos) -> ReviewWord | None:
@@ -106,7 +114,7 @@ def _at(state: ReviewState, pos: Pos) -> ReviewWord | None:
     return state.cues[c][s] if 0 <= c < len(state.cues) and 0 <= s < len(state.cues[c]) else None
 
 
-def _recase(words: list[ReviewWord], starts: bool, mark, write_tag: TagWriter) -> None:
+def _recase(words: list[ReviewWord], starts: bool, mark: MarkReview, write_tag: TagWriter) -> None:
     whole = "".join(w.form for w in words)
     if starts:
         if tag_of(whole) is not Tag.L:
