@@ -134,6 +134,9 @@ def test_a_restore_without_the_punctuation_choice_is_refused_not_half_applied(as
     apply_casing(path_doc, unmarked)
     with pytest.raises(autosave.RestoreError, match="no longer cases as it did"):
         autosave.restore(data, (path_doc, ReviewState.from_casing(len(path_doc.cues), unmarked)))
+    # a snapshot naming no known choice is refused before any casing
+    with pytest.raises(autosave.RestoreError, match="unknown way of restoring punctuation: 'sometimes'"):
+        reopen_options(data | {"punctuate": "sometimes"})
 
 
 def test_a_schema_2_snapshot_still_restores(srt_file, data_dir):

@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Annotated, Iterable, TypedDict
 
 from subcase.casing import Tag
+from subcase.casing.restoring import Punctuate
 from subcase.digest import file_sha256
 from subcase.errors import SubcaseError
 from subcase.subtitles import Document, load
@@ -354,8 +355,12 @@ def needs_casing(data: dict) -> bool:
 
 
 def punctuate_of(data: dict) -> str:
-    """Where missing marks were restored when the snapshot's origin was opened (schema 2: never)."""
-    return str(data.get("punctuate", "never"))
+    """Where missing marks were restored when the snapshot's origin was opened (schema 2: never); RestoreError
+    for a value no release writes."""
+    value = data.get("punctuate", Punctuate.NEVER.value)
+    if value not in {p.value for p in Punctuate}:
+        raise RestoreError(f"the snapshot names an unknown way of restoring punctuation: {value!r}")
+    return str(value)
 
 
 def check_files(data: dict) -> None:
