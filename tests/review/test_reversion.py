@@ -20,12 +20,12 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, Phase, event, given, settings
+from hypothesis import HealthCheck, Phase, event, example, given, settings
 from hypothesis import strategies as st
 
 from subcase.casing import TAGS, apply_casing, case_cue_text, case_document, cue_context
 from subcase.casing.auto import mode_of_cue
-from subcase.casing.marks import MARKS
+from subcase.casing.marks import MARKS, classify
 from subcase.casing.pipeline import CasedFile, write_marks
 from subcase.evaluation.simulate import input_text
 from subcase.review import Accept, AcceptCue, EditLog, EditText, ReviewSession, ReviewState, SetMark, SetTag, Status
@@ -37,6 +37,7 @@ from subcase.review.profiles.apply import RemoveEntry, apply_profile
 from subcase.review.profiles.profile import Entry, Profile, context_key
 from subcase.review.remode import ChangeMode, recase_in_mode
 from subcase.subtitles import load
+from subcase.subtitles.marking import existing_mark
 
 # (dev file, as the editor gets it): as written, or lower case without punctuation (speech recognition's
 # output, where learning takes a line's capital for a sentence start the file does not mark), which is
@@ -109,9 +110,10 @@ def open_session(path: Path, casing, engine, log_dir: Path):
         doc = load(path)
         written = write_marks(doc, casing)
         return CasedFile(doc, written, apply_casing(doc, written))
-    plain = open_review(cased(), engine, OpenOptions(mode="restore", learning=False))
+    punctuate = "auto" if casing.marks else "never"  # as the file was cased (``opened``)
+    plain = open_review(cased(), engine, OpenOptions(mode="restore", learning=False, punctuate=punctuate))
     profile = profile_for(plain.doc, plain.state, engine.info.version)
-    session = open_review(cased(), engine, OpenOptions(mode="restore", profile=profile),
+    session = open_review(cased(), engine, OpenOptions(mode="restore", profile=profile, punctuate=punctuate),
                           log=EditLog(log_dir / "log.jsonl"))
     assert session.learner is not None and session.profile is not None
     return session, session.profile
@@ -158,10 +160,13 @@ def make_action(kind: str, a: int, b: int, session: ReviewSession, app, engine) 
     if kind == "edit":
         c, s = pos
         w, text = state.word(pos), doc.cues[c].text
+        at, mark = existing_mark(text, SetMark.word_end(state, pos))
+        typed = MARKS[(MARKS.index(classify(mark)) + 1 + a) % len(MARKS)] if SetMark.applies(doc, state, pos) else mark
         new = [text[:w.start] + w.form.upper() + text[w.end:],          # a word retyped in capitals
                text[:w.start] + text[w.end:].lstrip(),                   # a word deleted
                text[:w.start] + "really " + text[w.start:],              # a word typed in
-               text[:w.start] + "Proog" + text[w.end:]][b % 4]           # a word replaced by a name
+               text[:w.start] + "Proog" + text[w.end:],                  # a word replaced by a name
+               text[:at] + typed + text[at + len(mark):]][b % 5]         # the mark after the word typed over
         if new == text or not new.strip():
             return None
         cased = None
@@ -193,6 +198,10 @@ def check_layout(session: ReviewSession) -> None:
           phases=[Phase.explicit, Phase.generate, Phase.shrink],
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(ops=OPS)
+# restored marks set, typed over by hand and cased again in other modes, between undos and redos (in the
+# unpunctuated file; in the others the same steps on written punctuation)
+@example(ops=[("mark", 3, 2), ("edit", 5, 9), ("mode", 0, 0), ("accept", 1, 0), ("edit", 8, 9), ("mode", 1, 0),
+              ("undo", 0, 0), ("mark", 11, 4), ("redo", 0, 0), ("edit", 2, 9), ("mode", 2, 0), ("accept_cue", 4, 0)])
 def test_undo_all_restores_the_start_and_redo_all_the_end(opened, engine, ops):
     path, casing = opened.path, opened.casing
     with tempfile.TemporaryDirectory() as tmp:
@@ -213,10 +222,14 @@ def test_undo_all_restores_the_start_and_redo_all_the_end(opened, engine, ops):
                 action = make_action(kind, a, b, session, app, engine)
                 if action is None:
                     continue
+                marks = [w.mark for w in session.state.cues[action.cues[0]]] if kind == "edit" else []
                 session.perform(action)
                 event(f"performed {kind}")
                 if kind == "mark" and session.state.word(action.pos).mark is not None:  # type: ignore[attr-defined]
                     event("set a restored mark")
+                if kind == "edit" and any(m is not None and m.status is not Status.UNTOUCHED
+                                          and m not in marks for m in (w.mark for w in session.state.cues[action.cues[0]])):
+                    event("typed over a restored mark")
                 done.append(action)
                 undone.clear()  # as on the Qt undo stack: a new action drops what could be redone
             check_layout(session)

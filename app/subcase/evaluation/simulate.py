@@ -168,7 +168,7 @@ def simulate_file(prep: Prepared, engine: CasingEngine, threshold: float | None,
     that cased the file (a Spanish file gets the multilingual model's), as in the app."""
     doc = prep.source.copy()
     options = OpenOptions(mode=prep.casing.mode, threshold=threshold, styles=prep.styles, profile=opening.profile,
-                          learning=opening.learning)
+                          learning=opening.learning, punctuate=prep.punctuate)
     casing = write_marks(doc, prep.casing)
     session = open_review(CasedFile(doc, casing, apply_casing(doc, casing)), engine, options,
                           log=EditLog(opening.log_path) if opening.log_path is not None else None)

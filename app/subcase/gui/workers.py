@@ -106,7 +106,7 @@ class CancellableTask(QRunnable):
 class LoadAndCaseTask(CancellableTask):
     def __init__(self, path: Path, engines: EngineHolder, mode: str = "restore", threshold: float | None = None,
                  styles: dict | None = None, restoring: dict | None = None, profile: str | None = None,
-                 learning: bool = True):
+                 learning: bool = True, punctuate: str = "never"):
         super().__init__()
         self.restoring = restoring  # the crash-recovery snapshot this casing is for, if any
         self.styles = styles  # the house style chosen in the settings: what the editor is proposed
@@ -116,6 +116,7 @@ class LoadAndCaseTask(CancellableTask):
         self.threshold = threshold
         self.profile = profile  # the name of the profile chosen in the settings, if any
         self.learning = learning
+        self.punctuate = punctuate  # where missing marks are restored (casing/restoring.py)
         self.signals = LoadSignals()
 
     def run(self) -> None:
@@ -151,7 +152,7 @@ class LoadAndCaseTask(CancellableTask):
             except ProfileError as exc:
                 note = f"Profile not applied: {exc}"
         options = OpenOptions(self.mode, threshold=self.threshold, styles=self.styles, profile=profile,
-                              learning=self.learning)
+                              learning=self.learning, punctuate=self.punctuate)
         session = open_review(self.path, engine, options, progress=lambda d, t: self.signals.progress.emit(d, t),
                               cancel=self._cancel.is_set)
         if self._cancel.is_set():

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Sequence
 
 from subcase.casing import TAGS, TAG_NAMES, Tag, WordCasing
+from subcase.casing.joined import join_words
 from subcase.casing.tags import TagWriter, tag_of
 from subcase.casing.marks import MARK_NAMES, MARKS, SENTENCE_ENDS, classify, sentence_end_probability
 from subcase.subtitles import Document, MarkEdit
@@ -222,6 +223,10 @@ class EditText(Action):
     ``cased`` gives the model's casing of the new text (``casing.case_cue_text``):
     they take its form, tag and confidence and are flagged as any word is; without
     it they count as decided by the editor (status EDITED) with no prediction.
+
+    A restored mark after a surviving word is read again from the new text: one the editor typed over (or
+    took out) is their decision on it, as with ``SetMark`` (changed, or accepted when typed back as
+    proposed), and a decision for the edit log; one the edit left as it stood keeps its review.
     """
 
     label = "Edit cue text"
@@ -245,7 +250,7 @@ class EditText(Action):
         if self.cased is not None:
             words = self._case_new_words(doc, c, words)
         state.cues[c] = words
-        return [Decision("edited_text", c, None, doc.cues[c].text, self._old_text)]
+        return [Decision("edited_text", c, None, doc.cues[c].text, self._old_text), *_reread_marks(doc, c, words)]
 
     def _case_new_words(self, doc: Document, c: int, words: list[ReviewWord]) -> list[ReviewWord]:
         """The typed words (no prediction yet) as the model cases them, written into the cue."""
@@ -268,6 +273,25 @@ class EditText(Action):
         assert self._old_text is not None and self._old_words is not None
         doc.set_cue_text(self.cue_index, self._old_text)
         state.cues[self.cue_index] = self._old_words
+
+
+def _reread_marks(doc: Document, c: int, words: list[ReviewWord]) -> list[Decision]:
+    """Each restored mark of cue ``c``'s ``words`` as the cue's text has it now (after a word broken by inline
+    tags: after its last piece); a mark found changed is the editor's decision."""
+    if all(w.mark is None for w in words):
+        return []
+    text = doc.cues[c].text
+    _, joins = join_words(text, doc.cues[c].tokens())
+    out = []
+    for w in words:
+        if w.mark is None:
+            continue
+        pieces = joins.pieces.get(w.start) if joins is not None else None
+        now = classify(existing_mark(text, pieces[-1][1] if pieces else w.end)[1])
+        if now != w.mark.now:
+            before, w.mark = w.mark.now, w.mark.decided(now)
+            out.append(Decision("changed_mark", c, _snap(w), now, before))
+    return out
 
 
 class SetMark(Action):
@@ -329,6 +353,8 @@ class SetMark(Action):
         self._recased = []
         if self.write_tag is not None and (old in SENTENCE_ENDS) != (self.mark in SENTENCE_ENDS):
             out += self._recase_next(doc, state, self.mark in SENTENCE_ENDS, self._mark)
+        # the next word may be in the next cue: it is repainted, and an autosave keeps it
+        self.cues = tuple(sorted({c, *(p[0] for p, _ in self._recased)}))
         return out
 
     def _recase_next(self, doc: Document, state: ReviewState, starts: bool,

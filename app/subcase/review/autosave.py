@@ -7,7 +7,9 @@ the review changed since: each one's text and its words' review state.  A
 restore reads the origin again and cases it again with the same model, mode
 and house style (``needs_casing``; the GUI does it in a worker), checks that
 the fresh casing is exactly the one the review started from (``fingerprint``),
-and puts the changed cues back (``restore``).  A snapshot that holds every
+and puts the changed cues back (``restore``).  The origin is cased again with
+the punctuation it was opened with (``punctuate``), so the marks restored then
+are restored again, and each word keeps what the editor made of its mark.  A snapshot that holds every
 cue (``complete``, e.g. written by subcase before this schema, or after a save
 into another format) is restored from the last saved file alone, as before.
 
@@ -18,8 +20,9 @@ still on disk at the next start therefore means the app died with unsaved
 work.  The pid of the writer is kept so a second running instance does not
 offer to "recover" the first one's live work.
 
-Schema 2 (``SnapshotV2``) is documented field by field; schema 1 (every cue,
-``cue_texts`` and ``words``) is still restored.
+Schema 3 (``SnapshotV3``) is documented field by field; schema 2 (the same without
+``punctuate`` and the marks' review, so opened without restoring punctuation) and
+schema 1 (every cue, ``cue_texts`` and ``words``) are still restored.
 """
 
 from __future__ import annotations
@@ -35,25 +38,32 @@ from pathlib import Path
 from typing import Annotated, Iterable, TypedDict
 
 from subcase.casing import Tag
+from subcase.casing.restoring import Punctuate
 from subcase.digest import file_sha256
 from subcase.errors import SubcaseError
 from subcase.subtitles import Document, load
 from subcase.subtitles.atomic import write_atomic
 
-from .state import ReviewState, ReviewWord, Status
+from .state import MarkReview, ReviewState, ReviewWord, Status
 from .storage import data_dir, file_key
 
-SNAPSHOT_SCHEMA = 2
-READABLE_SCHEMAS = (1, SNAPSHOT_SCHEMA)
+SNAPSHOT_SCHEMA = 3
+# Schema 2 is schema 3 without ``punctuate`` and the marks: read the same way, with punctuation never restored.
+PROPORTIONAL_SCHEMAS = (2, SNAPSHOT_SCHEMA)
+READABLE_SCHEMAS = (1, *PROPORTIONAL_SCHEMAS)
 
-# One word of a snapshot: [word_index, start, end, input, proposed, form, model_tag, probs, status, raised].
+# One word of a snapshot: [word_index, start, end, input, proposed, form, model_tag, probs, status, raised],
+# and a word with a restored mark after it one more item, the mark (``MarkItem``).
 WordItem = list
+# The review of a restored mark (``state.MarkReview``): [proposed, probs, now, status].
+MarkItem = list
 
 
-class SnapshotV2(TypedDict, total=False):
-    """An autosave snapshot (schema 2): a reference to the file the review opened and what changed."""
+class SnapshotV3(TypedDict, total=False):
+    """An autosave snapshot (schema 3): a reference to the file the review opened and what changed."""
 
-    schema: Annotated[int, "Snapshot schema: 2 (1, which held every cue, is still restored)."]
+    schema: Annotated[int, "Snapshot schema: 3 (2, without punctuate and marks, and 1, which held every cue, "
+                           "are still restored)."]
     time: Annotated[str, "UTC time the snapshot was taken."]
     pid: Annotated[int, "Process that wrote it; a snapshot of a running process is never offered."]
     source: Annotated[str, "Absolute path of the subtitle file under review (names the snapshot)."]
@@ -64,6 +74,8 @@ class SnapshotV2(TypedDict, total=False):
     origin_fingerprint: Annotated[str, "sha256 of the review state the casing of the origin gave; checked."]
     styles: Annotated[dict[str, str], "House style per category the file was opened with."]
     origin_mode: Annotated[str, "The mode the origin was cased in when opened (mode is the current one)."]
+    punctuate: Annotated[str, 'Where missing marks were restored when the origin was opened: "auto", "always" '
+                              'or "never" (absent in schema 2: never); a restore cases the origin again with it.']
     mode: Annotated[str, 'Casing mode: "restore", "keep" or "caps".']
     model_version: Annotated[str, "Model version the file was cased with."]
     model_sha256: Annotated[str, "sha256 of that model; a restore with another model is refused."]
@@ -82,17 +94,21 @@ class CueFull(TypedDict):
     cue: Annotated[int, "Cue index."]
     text: Annotated[str, "The cue's text."]
     words: Annotated[list[list], "Each word: [word_index, start, end, input, proposed, form, model_tag, probs, "
-                                 "status, raised]."]
+                                 "status, raised], and a word with a restored mark after it the mark's review: "
+                                 "[proposed, probs, now, status] (schema 3)."]
 
 
 class CueReview(TypedDict):
     """A cue whose words are the casing's, with review changes: only the words that differ are listed."""
 
     cue: Annotated[int, "Cue index."]
-    model: Annotated[str, "Hash of the cue's words as cased (positions, input, proposal, tag, probabilities); "
-                          "a restore checks it against the fresh casing."]
+    model: Annotated[str, "Hash of the cue's words as cased (positions, input, proposal, tag, probabilities, and "
+                          "the restored marks' proposals and probabilities); a restore checks it against the fresh "
+                          "casing."]
     review: Annotated[list[list], "[slot, form, status, raised] of each word whose form is not the proposed one, "
-                                  "whose status is not untouched or that is raised for review."]
+                                  "whose status is not untouched, that is raised for review or whose restored mark "
+                                  "a human decided on; such a word has a fifth item, its mark's review "
+                                  "[proposed, probs, now, status] (schema 3)."]
 
 
 def autosave_dir() -> Path:
@@ -104,11 +120,26 @@ def snapshot_path_for(source: Path) -> Path:
 
 
 def _item(w: ReviewWord) -> WordItem:
-    # The last item is why learning raised the word for review (None if it did not):
-    # without it a recovered review would hide those flags.
-    return [w.word_index, w.start, w.end, w.input, w.proposed, w.form,
+    # The tenth item is why learning raised the word for review (None if it did not):
+    # without it a recovered review would hide those flags.  A word without a restored mark has no
+    # eleventh, so the fingerprint of a file opened without restoring punctuation is as in schema 2.
+    item = [w.word_index, w.start, w.end, w.input, w.proposed, w.form,
             w.model_tag.value if w.model_tag else None, list(w.probs) if w.probs else None, w.status.value,
             w.raised]
+    if w.mark is not None:
+        item.append(_mark_item(w.mark))
+    return item
+
+
+def _mark_item(m: MarkReview) -> MarkItem:
+    return [m.proposed, list(m.probs), m.now, m.status.value]
+
+
+def _mark(item: MarkItem | None) -> MarkReview | None:
+    if item is None:
+        return None
+    proposed, probs, now, status = item
+    return MarkReview(proposed, tuple(float(p) for p in probs), now, Status(status))
 
 
 def fingerprint(state: ReviewState) -> str:
@@ -121,18 +152,27 @@ def fingerprint(state: ReviewState) -> str:
 
 
 def _model_hash(words: list[ReviewWord]) -> str:
-    """What casing gave a cue's words, as a short hash (review fields left out)."""
-    return hashlib.sha256(repr([(w.word_index, w.start, w.end, w.input, w.proposed,
-                                 w.model_tag.value if w.model_tag else None, w.probs) for w in words])
-                          .encode("utf-8")).hexdigest()[:16]
+    """What casing gave a cue's words, as a short hash (review fields left out).  The restored marks count
+    only where there are some, so a cue without any hashes as in schema 2."""
+    model = [(w.word_index, w.start, w.end, w.input, w.proposed, w.model_tag.value if w.model_tag else None, w.probs)
+             for w in words]
+    marks = [(s, w.mark.proposed, w.mark.probs) for s, w in enumerate(words) if w.mark is not None]
+    return hashlib.sha256(repr((model, marks) if marks else model).encode("utf-8")).hexdigest()[:16]
 
 
 def _cue_entry(doc: Document, state: ReviewState, c: int, full: bool) -> dict:
     words = state.cues[c]
     if full:
         return {"cue": c, "text": doc.cues[c].text, "words": [_item(w) for w in words]}
-    review = [[s, w.form, w.status.value, w.raised] for s, w in enumerate(words)
-              if w.form != w.proposed or w.status is not Status.UNTOUCHED or w.raised is not None]
+    review = []
+    for s, w in enumerate(words):
+        marked = w.mark is not None and w.mark.status is not Status.UNTOUCHED
+        if w.form != w.proposed or w.status is not Status.UNTOUCHED or w.raised is not None or marked:
+            item = [s, w.form, w.status.value, w.raised]
+            if marked:
+                assert w.mark is not None
+                item.append(_mark_item(w.mark))
+            review.append(item)
     return {"cue": c, "model": _model_hash(words), "review": review}
 
 
@@ -140,9 +180,10 @@ def snapshot(doc: Document, state: ReviewState, source: Path, base: Path, base_s
              model_version: str, model_sha256: str, session_id: str, log_path: Path | None,
              changed: Iterable[int] | None = None, rewritten: Iterable[int] = (), origin: Path | None = None,
              origin_sha256: str | None = None, origin_fingerprint: str | None = None,
-             styles: dict[str, str] | None = None, origin_mode: str | None = None) -> dict:
+             styles: dict[str, str] | None = None, origin_mode: str | None = None, punctuate: str = "never") -> dict:
     """A snapshot of the cues in ``changed`` (every cue if None, or without an origin to case again);
-    the cues in ``rewritten`` (their words rebuilt, by a text edit) are held in full."""
+    the cues in ``rewritten`` (their words rebuilt, by a text edit) are held in full.  ``punctuate``: where
+    missing marks were restored when the origin was opened (``casing.restoring.Punctuate``)."""
     complete = changed is None or origin is None or origin_sha256 is None or origin_fingerprint is None
     indices = range(len(doc.cues)) if complete else sorted(c for c in set(changed or ()) if 0 <= c < len(doc.cues))
     full = set(rewritten)
@@ -155,6 +196,7 @@ def snapshot(doc: Document, state: ReviewState, source: Path, base: Path, base_s
         "base": str(Path(base).resolve()),
         "base_sha256": base_sha256,
         "mode": mode,
+        "punctuate": punctuate,
         "model_version": model_version,
         "model_sha256": model_sha256,
         "session": session_id,
@@ -299,16 +341,26 @@ class RestoreError(SubcaseError):
 
 
 def _word(cue_index: int, item: list) -> ReviewWord:
-    # Snapshots written before the raised reason was kept have 9 items.
+    # Snapshots written before the raised reason was kept have 9 items, a word without a restored mark 10.
     wi, start, end, inp, prop, form, tag, probs, status = item[:9]
     raised = item[9] if len(item) > 9 else None
     return ReviewWord(cue_index, wi, start, end, inp, prop, form, Tag(tag) if tag else None,
-                      tuple(probs) if probs else None, Status(status), raised=raised)
+                      tuple(probs) if probs else None, Status(status), raised=raised,
+                      mark=_mark(item[10]) if len(item) > 10 else None)
 
 
 def needs_casing(data: dict) -> bool:
     """True if the snapshot holds only the changed cues: the origin must be cased again first."""
-    return data.get("schema") == SNAPSHOT_SCHEMA and not data.get("complete", True)
+    return data.get("schema") in PROPORTIONAL_SCHEMAS and not data.get("complete", True)
+
+
+def punctuate_of(data: dict) -> str:
+    """Where missing marks were restored when the snapshot's origin was opened (schema 2: never); RestoreError
+    for a value no release writes."""
+    value = data.get("punctuate", Punctuate.NEVER.value)
+    if value not in {p.value for p in Punctuate}:
+        raise RestoreError(f"the snapshot names an unknown way of restoring punctuation: {value!r}")
+    return str(value)
 
 
 def check_files(data: dict) -> None:
@@ -359,15 +411,19 @@ def restore(data: dict, fresh: tuple[Document, ReviewState] | None = None) -> tu
         if _model_hash(words) != entry["model"]:
             raise RestoreError(f"cue {c + 1} of {data['origin']} no longer cases as it did")
         spans = []
-        for slot, form, status, raised in entry["review"]:
+        for item in entry["review"]:
+            slot, form, status, raised = item[:4]
             w = words[slot]
             if form != w.form:
                 spans.append((w.start, w.end, form))
             w.form, w.status, w.raised = form, Status(status), raised
+            if len(item) > 4:  # a restored mark a human decided on (its text is the casing's: the cue is unedited)
+                w.mark = _mark(item[4])
         if spans:
             doc.recase(c, spans)
     state.threshold = float(data["threshold"])
     state.current = tuple(data["current"]) if data.get("current") else None
+    state.punctuate = punctuate_of(data)
     return doc, state
 
 

@@ -87,6 +87,7 @@ def open_review(source: Path | str | CasedFile, engine: CasingEngine, options: O
         cased = CasedFile(doc, casing, apply_casing(doc, casing))
     doc, casing = cased.doc, cased.casing
     state = cased_state(doc, casing, engine, options.threshold, options.styles)
+    state.punctuate = Punctuate(options.punctuate).value  # a given CasedFile: how it was cased, as the caller says
     if not origin:
         _as_written(doc, state)
     cue_languages = casing.language.cue_languages if casing.language is not None else None
@@ -128,12 +129,15 @@ def resume_review(doc: Document, state: ReviewState, data: dict, engine: CasingE
     """The session of a review restored from a crash-recovery snapshot ``data`` (review/autosave.py)
     over its restored ``doc`` and ``state``: learner, flags and profile as ``open_review`` gives
     them (without an engine, none of them but the flag context), and the learner goes on from the
-    decisions already made.  ``options`` gives ``learning`` and ``profile``; the snapshot the rest."""
+    decisions already made.  ``options`` gives ``learning`` and ``profile``; the snapshot the rest (the
+    punctuation restoring of the origin among it: ``fresh`` for ``autosave.restore`` comes from
+    ``open_review`` with ``reopen_options(data)``)."""
     session = ReviewSession(doc, state, Path(data["source"]), model_version=data["model_version"],
                             model_sha256=data["model_sha256"], mode=data["mode"], log=log,
                             base_sha256=data["base_sha256"], cue_languages=cue_languages)
     if autosave.needs_casing(data):  # later snapshots stay proportional too
-        session.set_origin(Path(data["origin"]), data["origin_sha256"], data["origin_fingerprint"], data.get("styles"))
+        session.set_origin(Path(data["origin"]), data["origin_sha256"], data["origin_fingerprint"], data.get("styles"),
+                           autosave.punctuate_of(data))
         session.origin_mode = data.get("origin_mode", data["mode"])
         session.changed_cues.update(e["cue"] for e in data["cues"])
         session.rewritten_cues.update(e["cue"] for e in data["cues"] if "words" in e)
@@ -141,6 +145,16 @@ def resume_review(doc: Document, state: ReviewState, data: dict, engine: CasingE
     if session.learner is not None:
         session.learner.learn_from_reviewed(doc, state)
     return session
+
+
+def reopen_options(data: dict) -> OpenOptions:
+    """How to open a snapshot's origin again for ``autosave.restore``: as it was opened (mode, threshold, house
+    styles, punctuation restoring), without profile or learning, which ``resume_review`` adds."""
+    from subcase.casing.housestyle import Category, Style
+
+    styles = {Category(k): Style(v) for k, v in (data.get("styles") or {}).items()}
+    return OpenOptions(mode=data.get("origin_mode", data["mode"]), threshold=float(data["threshold"]),
+                       styles=styles or None, learning=False, punctuate=autosave.punctuate_of(data))
 
 
 def profile_adapter(profile: Profile, engine: CasingEngine) -> Callable[[Document, DocumentCasing], int]:
@@ -183,4 +197,4 @@ def _equip(session: ReviewSession, engine: CasingEngine | None, options: OpenOpt
     session.changed_cues.update(c for c, _ in [*applied.by_pos, *applied.asked])
 
 
-__all__ = ["OpenOptions", "cased_state", "open_review", "profile_adapter", "resume_review"]
+__all__ = ["OpenOptions", "cased_state", "open_review", "profile_adapter", "reopen_options", "resume_review"]

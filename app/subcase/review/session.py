@@ -86,11 +86,25 @@ class ReviewSession:
         self.styles: dict[str, str] = {}
         self.origin_mode = mode
 
-    def set_origin(self, path: Path, sha256: str, fingerprint: str, styles: dict[str, str] | None = None) -> None:
+    def set_origin(self, path: Path, sha256: str, fingerprint: str, styles: dict[str, str] | None = None,
+                   punctuate: str | None = None) -> None:
         """The file the review was cased from, its sha256 and the fingerprint of the casing
-        (``autosave.fingerprint``, before anything else touched the state), and the house styles used."""
+        (``autosave.fingerprint``, before anything else touched the state), and the house styles and
+        punctuation restoring used (None: as the state says, ``ReviewState.punctuate``)."""
         self.origin, self.origin_sha256, self.origin_fingerprint = Path(path).resolve(), sha256, fingerprint
         self.styles = dict(styles or {})
+        if punctuate is not None:
+            self.punctuate = punctuate
+
+    @property
+    def punctuate(self) -> str:
+        """Where missing marks were restored when the file was opened (``casing.restoring.Punctuate``): a
+        restore cases the origin again with it, or the marks (and every offset after them) would be lost."""
+        return self.state.punctuate
+
+    @punctuate.setter
+    def punctuate(self, value: str) -> None:
+        self.state.punctuate = value
         self.origin_mode = self.mode  # the mode the origin was cased in (the mode may change later)
 
     # -- running actions -------------------------------------------------------
@@ -221,7 +235,7 @@ class ReviewSession:
                                  session_id=self.session_id, log_path=self.log.path if self.log else None,
                                  changed=self.changed_cues, rewritten=self.rewritten_cues, origin=self.origin, origin_sha256=self.origin_sha256,
                                  origin_fingerprint=self.origin_fingerprint, styles=self.styles,
-                                 origin_mode=self.origin_mode)
+                                 origin_mode=self.origin_mode, punctuate=self.punctuate)
 
     def _notify(self, cues: tuple[int, ...]) -> None:
         for listener in list(self.listeners):

@@ -133,6 +133,9 @@ class ReviewState:
         # A word broken by inline tags (casing/joined.py) is reviewed as one: each piece's position maps to
         # all of the word's pieces, in order.  Its first piece carries the highlight.
         self.pieces: dict[Pos, tuple[Pos, ...]] = {}
+        # Where missing marks were restored when the file was opened (``casing.restoring.Punctuate``): a change
+        # of mode cases it again so (review/remode.py), and crash recovery too (review/autosave.py).
+        self.punctuate = "never"
 
     @classmethod
     def from_casing(cls, n_cues: int, casing, threshold: float | None = None) -> ReviewState:
