@@ -93,7 +93,8 @@ class Recovery:
             from subcase.casing.housestyle import Category, Style
             styles = {Category(k): Style(v) for k, v in (data.get("styles") or {}).items()}
             self.opening.start_casing(LoadAndCaseTask(Path(data["origin"]), self.engines, data.get("origin_mode", data["mode"]),
-                                              float(data["threshold"]), styles, restoring=data))
+                                              float(data["threshold"]), styles, restoring=data,
+                                              punctuate=data.get("punctuate", "never")))
             self.status_bar.showMessage("Restoring the unsaved review…")
             return
         doc, state = autosave.restore(data)
