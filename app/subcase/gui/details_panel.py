@@ -145,7 +145,7 @@ class WordDetailsDock(QDockWidget):
                                 f"{LOOK_NAMES[look]}")
         lines = []
         for mark, p in zip(MARKS, m.probs):
-            sign = f" {mark}" if mark else ""
+            sign = f" ({mark})" if mark else ""
             notes = [n for n, on in (("proposed", mark == m.proposed), ("in the text", mark == m.now)) if on]
             lines.append(f"{MARK_NAMES[mark]}{sign}: {p:.0%}" + (f" ({', '.join(notes)})" if notes else ""))
         self.mark_probs_label.setText("\n".join(lines))
