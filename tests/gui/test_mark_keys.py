@@ -200,3 +200,25 @@ def test_the_batch_dialog_converts_with_the_punctuation_chosen(qtbot, engines, s
         outputs[punctuate] = (tmp_path / punctuate / SINTEL).read_bytes()
     assert (tmp_path / "out" / SINTEL).read_bytes() == outputs["always"] != outputs["never"]
     dialog.close()
+
+
+@needs_model
+def test_accept_rest_of_cue_accepts_its_marks_when_its_words_are_decided(qtbot, make_window, stripped):
+    window = make_window()
+    open_and_wait(qtbot, window, stripped)
+    state = window.session.state
+    c = next(c for c, words in enumerate(state.cues) if any(w.mark_needs_review(state.mark_threshold) for w in words))
+    window.view.setFocus()
+    for s, w in enumerate(state.cues[c]):  # every word of the cue decided by hand (Space: its next tag)
+        if w.needs_review(state.threshold):
+            window.commands.goto((c, s))
+            press(qtbot, window, Qt.Key_Space)
+    assert not any(w.needs_review(state.threshold) for w in state.cues[c])
+    marks = [s for s, w in enumerate(state.cues[c]) if w.mark_needs_review(state.mark_threshold)]
+    assert marks
+    window.commands.goto((c, 0))
+    press(qtbot, window, Qt.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    assert all(state.cues[c][s].mark.status is Status.ACCEPTED for s in marks)
+    assert not any(state.needs_review((c, s)) for s in range(len(state.cues[c])))
+    press(qtbot, window, Qt.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert all(state.cues[c][s].mark_needs_review(state.mark_threshold) for s in marks)
