@@ -222,3 +222,26 @@ def test_accept_rest_of_cue_accepts_its_marks_when_its_words_are_decided(qtbot, 
     assert not any(state.needs_review((c, s)) for s in range(len(state.cues[c])))
     press(qtbot, window, Qt.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert all(state.cues[c][s].mark_needs_review(state.mark_threshold) for s in marks)
+
+
+@needs_model
+def test_the_word_menu_offers_each_mark_with_its_probability(qtbot, make_window, stripped):
+    from PySide6.QtCore import QPoint
+
+    window = make_window()
+    open_and_wait(qtbot, window, stripped)
+    doc, state = window.session.doc, window.session.state
+    pos = next(p for p in state.positions() if state.word(p).mark is not None)
+    opened, now = doc.to_bytes(), mark_now(window, pos)
+    window.commands.show_alternatives(pos[0], pos[1], QPoint(0, 0))
+    menu = window.commands.alternatives_menu
+    choices = [a for a in menu.actions() if a.text().startswith("Mark after: ")]
+    assert [a.isChecked() for a in choices] == [m == now for m in MARKS]
+    assert [a.text().rsplit("(", 1)[1] for a in choices] == [f"{p:.0%})" for p in state.word(pos).mark.probs]
+    other = MARKS.index(now) + 1 if MARKS.index(now) + 1 < len(MARKS) else 0
+    choices[other].trigger()
+    assert mark_now(window, pos) == MARKS[other] and window.undo_stack.count() == 1
+    menu.close()
+    window.view.setFocus()
+    press(qtbot, window, Qt.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert doc.to_bytes() == opened

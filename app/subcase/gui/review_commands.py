@@ -328,13 +328,15 @@ class ReviewCommands:
         """The next mark after the current word (none, comma, full stop, question mark, exclamation mark),
         on any word: a missing mark is added so.  One undo step; the cursor stays, so the key goes on
         cycling."""
-        self._set_mark(None)
+        self.set_mark(None)
 
     def remove_mark(self) -> None:
         """Take away the mark after the current word."""
-        self._set_mark("")
+        self.set_mark("")
 
-    def _set_mark(self, mark: str | None) -> None:
+    def set_mark(self, mark: str | None) -> None:
+        """Make ``mark`` (one of MARKS; None: the next in the cycle) the mark after the current word; the
+        mark that is there already, chosen again, is accepted."""
         pos = self.current_pos()
         session = self.window.session
         if pos is None or session is None or self.window.busy:
@@ -347,7 +349,7 @@ class ReviewCommands:
         now = SetMark.mark_at(doc, state, pos)
         if mark is None:
             mark = next_mark(now)
-        elif mark == now:
+        elif mark == now == "":
             self.status_bar.showMessage(f"No mark after \u201c{word}\u201d to remove", 5000)
             return
         if state.current != pos:
@@ -541,7 +543,27 @@ class ReviewCommands:
             a.setChecked(form == w.form)
             a.triggered.connect(lambda _c=False, t=tag: self.set_tag(t, advance=False))
         menu.addSeparator()
+        self._add_mark_choices(menu, (cue, slot))
         acc = menu.addAction("Accept as it is")
         acc.triggered.connect(self.accept_word)
         self.alternatives_menu = menu
         menu.popup(global_pos)
+
+    def _add_mark_choices(self, menu: QMenu, pos) -> None:
+        """The marks that can follow the word, with the model's probability of each where it restored one."""
+        session = self.window.session
+        assert session is not None
+        doc, state = session.doc, session.state
+        if not SetMark.applies(doc, state, pos):
+            return
+        now = SetMark.mark_at(doc, state, pos)
+        restored = state.word(state.pieces.get(pos, (pos,))[0]).mark
+        for k, mark in enumerate(MARKS):
+            label = f"Mark after: {MARK_NAMES[mark]}" + (f" ({mark})" if mark else "")
+            if restored is not None:
+                label += f"  ({restored.probs[k]:.0%})"
+            a = menu.addAction(label)
+            a.setCheckable(True)
+            a.setChecked(mark == now)
+            a.triggered.connect(lambda _c=False, m=mark: self.set_mark(m))
+        menu.addSeparator()
