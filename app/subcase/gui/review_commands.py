@@ -149,7 +149,7 @@ class ReviewCommands:
         # A sentence end set or taken away after a cue's last word re-cases the first word of the next cue,
         # which the action does not list: that row is painted again too (one row, cheap).
         n = len(session.doc.cues)
-        self.view.refresh(sorted({c for c in cues} | {c + 1 for c in cues if c + 1 < n}))
+        self.view.refresh(sorted(set(cues) | {c + 1 for c in cues if c + 1 < n}))
         self.goto(session.state.current)
         self.window._update_status()
         self.window._set_title()
