@@ -53,9 +53,10 @@ def test_batch_with_two_jobs_converts_and_reports(qtbot, engines, tmp_path):
     assert states == {"a.srt": "done", "b.vtt": "done", "broken.srt": "failed", "c.srt": "done"}
     assert [bar.value() for bar in dialog.bars] == [100] * 4
     assert dialog.overall.value() == dialog.overall.maximum()
-    # the same bytes as one process with the app's own engine
+    # the same bytes as one process with the app's own engine and the dialog's punctuation
     found, _ = collect_batch_inputs([src])
-    convert_batch(plan_outputs(found, tmp_path / "one", None), ConvertOptions(jobs=1), engine=engines.get)
+    options = ConvertOptions(jobs=1, punctuate=dialog.punctuate_combo.currentData())
+    convert_batch(plan_outputs(found, tmp_path / "one", None), options, engine=engines.get)
     assert {p.name: p.read_bytes() for p in out.iterdir()} == {p.name: p.read_bytes() for p in (tmp_path / "one").iterdir()}
     dialog.close()
 

@@ -153,6 +153,7 @@ def test_cue_text_is_plain_text_and_loads_nothing(qtbot, make_window, tmp_path):
         p = tmp_path / "hostile.srt"
         p.write_text(f"1\n00:00:01,000 --> 00:00:02,000\n{hostile}\n", encoding="utf-8")
         window = make_window()
+        window.settings.punctuate = "never"  # the text as written but for its letter case: no restored marks
         open_and_wait(qtbot, window, p)
         window.session.state.current = (0, 0)
         window._update_status()

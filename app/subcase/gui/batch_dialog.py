@@ -33,6 +33,8 @@ FORMATS = (("Keep each file's format", None),
            *((f"{f.label} ({f.suffix})", f.name) for f in SUBTITLE_FORMATS.values()))
 STYLE_CHOICES = (("model", "As the model says"), ("lower", "lower case"), ("upper", "UPPER CASE"),
                  ("title", "Title Case"))
+PUNCTUATE_CHOICES = (("auto", "Where the text has none"), ("always", "After any word without a mark"),
+                     ("never", "Never add marks"))
 ANOTHER_FOLDER = "another folder"  # the third answer to outputs that exist, besides an Existing
 SHOWN_TAKEN = 12  # outputs named in the question; the rest are counted
 
@@ -76,6 +78,15 @@ class BatchDialog(QDialog):
             self.mode_combo.addItem(m, m)
         self.mode_combo.setCurrentIndex(max(0, MODES.index(settings.mode)))
         form.addRow("Mode:", self.mode_combo)
+        # Restored punctuation (casing/restoring.py), as `subcase convert --punctuate`
+        from subcase.casing.restoring import PUNCTUATE_HELP, Punctuate
+        self.punctuate_combo = QComboBox()
+        for value, text in PUNCTUATE_CHOICES:
+            self.punctuate_combo.addItem(text, value)
+            self.punctuate_combo.setItemData(self.punctuate_combo.count() - 1,
+                                             PUNCTUATE_HELP[Punctuate(value)].capitalize(), Qt.ItemDataRole.ToolTipRole)
+        self.punctuate_combo.setCurrentIndex(max(0, self.punctuate_combo.findData(settings.punctuate)))
+        form.addRow("Punctuation:", self.punctuate_combo)
         self.format_combo = QComboBox()
         for label, fmt in FORMATS:
             self.format_combo.addItem(label, fmt)
@@ -259,8 +270,10 @@ class BatchDialog(QDialog):
             return
         out_dir = plan.out_dir
         mode = self.mode_combo.currentData()
+        punctuate = self.punctuate_combo.currentData()
         self.settings.output_dir = str(out_dir)
         self.settings.mode = mode
+        self.settings.punctuate = punctuate
         self.settings.output_format = fmt or "keep"
         for category, combo in self.style_combos.items():
             self.settings.set_house_style(category, combo.currentData())
@@ -278,7 +291,7 @@ class BatchDialog(QDialog):
         self.settings.batch_jobs = self.jobs_spin.value()
         jobs = self.jobs_spin.value() or auto_jobs(self.inputs)
         self.overall_progress = BatchProgress(len(self.inputs))
-        self.task = BatchTask(self.engines, plan, mode, self.settings.house_styles(), profile, jobs)
+        self.task = BatchTask(self.engines, plan, mode, self.settings.house_styles(), profile, jobs, punctuate)
         s = self.task.signals
         s.progress.connect(self._on_progress)
         s.file_done.connect(self._on_file_done)
@@ -286,7 +299,7 @@ class BatchDialog(QDialog):
         s.failed.connect(self._on_failed)
         self.start_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
-        for w in (self.out_edit, self.mode_combo, self.format_combo, self.jobs_spin, *self.style_combos.values()):
+        for w in (self.out_edit, self.mode_combo, self.punctuate_combo, self.format_combo, self.jobs_spin, *self.style_combos.values()):
             w.setEnabled(False)
         self.report.setPlainText("Converting\u2026")
         QThreadPool.globalInstance().start(self.task)

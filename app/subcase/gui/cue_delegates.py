@@ -7,7 +7,11 @@ shows those characters and loads nothing).  It reads like the subtitle:
 original spacing and punctuation, the view's font, line breaks as in the
 file.  Words carry their review state inline (a fill and an underline style
 per look, a "?" in the margin of a line with words to review, a frame on
-the current word); markup is dim literal text.
+the current word); markup is dim literal text.  A punctuation mark the model
+restored has a look of its own (``review.mark_look_of``): a thin box around
+the mark, filled and lined like a word of that look (solid for to review and
+accepted, dashed for changed, a dim dotted box for a sure mark nobody looked
+at), and a caret where a restored mark was taken away.
 
 Every cell paints its own background and text in the theme's colours, so
 the pairs on screen are the pairs whose contrast is tested.  Paint runs for
@@ -25,10 +29,12 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
 from subcase.casing import TAGS
-from subcase.review import Look, ReviewState, look_of
+from subcase.review import Look, ReviewState, ReviewWord, look_of, mark_look_of
+from subcase.review.actions import SetMark
+from subcase.subtitles.marking import existing_mark
 
 from . import theme
-from .cue_layout import ELISION, MARKUP, WORD, CueLayout, Line, layout_cue
+from .cue_layout import ELISION, MARKUP, WORD, Advances, CueLayout, Line, layout_cue
 from .cue_model import COL_CPS, COL_NUM, CueModel
 
 # The marker of each look in the gloss ("Show all tags") and the details panel.
@@ -207,6 +213,7 @@ class WordDelegate(QStyledItemDelegate):
         painter.setClipRect(rect)
         painter.setFont(font)
         frame: QRectF | None = None
+        marks = self.mark_boxes(lay, words, state) if state is not None else []
         for i, line in enumerate(lay.lines):
             top = g.text_top(rect, i)
             baseline = top + g.ascent
@@ -223,6 +230,10 @@ class WordDelegate(QStyledItemDelegate):
                     self._underline(painter, look, box, c)
                 if current == (row, run.slot):
                     frame = box
+            for mark_line, mx, mw, mlook in marks:
+                if mark_line == i:
+                    review_here |= mlook is Look.REVIEW
+                    self._mark_box(painter, mlook, QRectF(x0 + mx, top, mw, g.text_h + g.under_h), c)
             # 2. the text, one drawText per stretch of one colour (words and the
             # text between them share it; markup is dim): few calls per repaint
             pen: QColor | None = None
@@ -263,6 +274,58 @@ class WordDelegate(QStyledItemDelegate):
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawRect(frame.adjusted(-1, -1, 1, 0))
         painter.restore()
+
+    def mark_boxes(self, lay: CueLayout, words: list[ReviewWord],
+                   state: ReviewState) -> list[tuple[int, float, float, Look]]:
+        """(line, x, width, look) of each restored mark of the cue that is laid out: the box around the mark's
+        characters, or a zero width where a restored mark was taken away."""
+        out: list[tuple[int, float, float, Look]] = []
+        advance: Advances | None = None
+        for s, w in enumerate(words):
+            if w.mark is None:
+                continue
+            look = mark_look_of(w, state.mark_threshold)
+            if look is None:
+                continue
+            at, chars = existing_mark(lay.text, SetMark.word_end(state, (w.cue_index, s)))
+            for i, line in enumerate(lay.lines):
+                if not line.start <= at <= line.end:
+                    continue
+                for run in line.runs:
+                    if run.kind == ELISION or not run.start <= at <= run.end or (at == run.end and chars):
+                        continue
+                    if advance is None:
+                        advance = Advances.of(self.view.text_font)
+                    x = run.x + advance(lay.text[run.start:at])
+                    out.append((i, x, advance(chars) if chars else 0.0, look))
+                    break
+                break
+        return out
+
+    @staticmethod
+    def _mark_box(painter: QPainter, look: Look, box: QRectF, c: theme.WordColours) -> None:
+        """A restored mark's look: a box round its characters (words never have one, but for the current word's
+        thicker frame), or a caret under the place of a mark that was taken away."""
+        line = c.line(look) or c.note
+        pen = QPen(line, 1)
+        pen.setCapStyle(Qt.PenCapStyle.FlatCap)
+        if look is Look.CHANGED:
+            pen.setDashPattern([2, 2])
+        elif look is Look.PLAIN:
+            pen.setDashPattern([1, 2])  # sure, and nobody looked at it: present, not asking for attention
+        if box.width() <= 0:  # the mark was taken away: a caret where it stood
+            bottom = box.bottom() - 1
+            painter.setPen(QPen(line, 1.5))
+            painter.drawLine(QPointF(box.left() - 3, bottom), QPointF(box.left(), bottom - 5))
+            painter.drawLine(QPointF(box.left(), bottom - 5), QPointF(box.left() + 3, bottom))
+            return
+        box = box.adjusted(-1, 0, 1, -1)
+        fill = c.fill(look)
+        if fill is not None:
+            painter.fillRect(box, fill)
+        painter.setPen(pen)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawRect(box)
 
     @staticmethod
     def _underline(painter: QPainter, look: Look, box: QRectF, c: theme.WordColours) -> None:

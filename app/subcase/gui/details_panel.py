@@ -1,4 +1,5 @@
-"""The word details panel: the current word's tag, probability, alternatives and why it is flagged.
+"""The word details panel: the current word's tag, probability, alternatives and why it is flagged, and the
+punctuation mark restored after it: proposed, what it is now, and the model's probability of each mark.
 
 A dock beside the cue list (View › Word Details).  Everything in it is plain
 text: subtitle words go into QLabels with Qt.PlainText and into table items,
@@ -16,7 +17,8 @@ from PySide6.QtWidgets import QAbstractItemView, QDockWidget, QHeaderView, QLabe
     QTableWidgetItem, QVBoxLayout, QWidget
 
 from subcase.casing import TAG_NAMES, Tag
-from subcase.review import ReviewState, flag_reasons, look_of
+from subcase.casing.marks import MARK_NAMES, MARKS
+from subcase.review import ReviewState, ReviewWord, flag_reasons, look_of, mark_look_of
 
 from .cue_delegates import LOOK_NAMES, MARKERS
 
@@ -73,6 +75,13 @@ class WordDetailsDock(QDockWidget):
         alt_title.setText("Alternatives")
         box.addWidget(alt_title)
         box.addWidget(self.alts, 1)
+        # the mark restored after the word, when there is one
+        self.mark_title = _label(body, bold=True)
+        self.mark_title.setText("Restored punctuation mark")
+        self.mark_label = _label(body)
+        self.mark_probs_label = _label(body)
+        for w in (self.mark_title, self.mark_label, self.mark_probs_label):
+            box.addWidget(w)
         body.setMinimumWidth(260)
         self.setWidget(body)
         self.show_nothing()
@@ -84,6 +93,7 @@ class WordDetailsDock(QDockWidget):
             w.setText("")
         self.why_title.hide()
         self.alts.setRowCount(0)
+        self._show_mark(None, 0.0)
 
     def show_word(self, state: ReviewState, pos: tuple[int, int], form: FormFn) -> None:
         w = state.word(pos)
@@ -117,6 +127,28 @@ class WordDetailsDock(QDockWidget):
                     font.setBold(True)
                     item.setFont(font)
                 self.alts.setItem(i, col, item)
+        self._show_mark(w, state.mark_threshold)
+
+    def _show_mark(self, w: ReviewWord | None, mark_threshold: float) -> None:
+        """The restored mark after ``w``: proposed, now, its state, and the head's probability of each mark (in
+        the head's order: none, comma, full stop, question mark, exclamation mark)."""
+        m = w.mark if w is not None else None
+        look = mark_look_of(w, mark_threshold) if w is not None else None
+        for label in (self.mark_title, self.mark_label, self.mark_probs_label):
+            label.setVisible(m is not None)
+        if m is None or look is None:
+            self.mark_label.setText("")
+            self.mark_probs_label.setText("")
+            return
+        now = "" if m.now == m.proposed else f" \u00b7 now {MARK_NAMES[m.now]}"
+        self.mark_label.setText(f"Proposed {MARK_NAMES[m.proposed]} {m.confidence:.0%}{now} \u00b7 "
+                                f"{LOOK_NAMES[look]}")
+        lines = []
+        for mark, p in zip(MARKS, m.probs):
+            sign = f" ({mark})" if mark else ""
+            notes = [n for n, on in (("proposed", mark == m.proposed), ("in the text", mark == m.now)) if on]
+            lines.append(f"{MARK_NAMES[mark]}{sign}: {p:.0%}" + (f" ({', '.join(notes)})" if notes else ""))
+        self.mark_probs_label.setText("\n".join(lines))
 
     def _activated(self, item: QTableWidgetItem) -> None:
         self.tag_chosen.emit(Tag(item.data(Qt.ItemDataRole.UserRole)))

@@ -12,8 +12,11 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QHeaderView, QLabel, QM
 from PySide6.QtCore import Qt
 
 INTRO = ("Review by keyboard: N jumps to the next word to review, L/T/U/M set its tag, "
-         "Space cycles tags, Enter accepts it. Words with a \"?\" and an orange fill "
-         "and underline are under the review threshold. With a video or audio file open "
+         "Space cycles tags, Enter accepts it (and the punctuation mark restored after it). "
+         "\".\" cycles the mark after the word (none, comma, full stop, question mark, exclamation mark) "
+         "and Ctrl+. takes it away. Words with a \"?\" and an orange fill "
+         "and underline are under the review threshold, and so are restored marks in a box with an orange fill. "
+         "With a video or audio file open "
          "(Media menu), K plays the current cue, R replays it and O plays on from it.")
 
 

@@ -25,7 +25,7 @@ from .media_window import WindowMedia
 from .opening import Opening
 from .review_commands import ReviewCommands
 from .saving import Saving
-from .settings import MODES, STYLES, THEMES, Settings
+from .settings import MODES, PUNCTUATE, STYLES, THEMES, Settings
 
 if TYPE_CHECKING:
     from subcase.review.profiles.apply import ProfileApplication
@@ -125,12 +125,24 @@ class Menus:
         self.act_accept = A("&Accept Word", self.commands.accept_word, ["Return", "Enter"], review=True)
         self.act_accept_cue = A("Accept &Rest of Cue", self.commands.accept_cue, ["Ctrl+Return", "Ctrl+Enter"], review=True)
         self.act_alternatives = A("Show &Alternatives", self.commands.show_alternatives_for_current, ["A"], review=True)
+        # The mark after the current word: "." is where the marks are typed; Ctrl with it takes the mark away.
+        self.act_cycle_mark = A("Cycle Punctuation Mar&k", self.commands.cycle_mark, ["."], review=True,
+                                tip="The mark after the current word: none, comma, full stop, question mark, "
+                                    "exclamation mark (adds one where none is)")
+        self.act_remove_mark = A("Remo&ve Punctuation Mark", self.commands.remove_mark, ["Ctrl+."], review=True,
+                                 tip="Take away the mark after the current word")
         self.act_threshold_down = A("Lower Threshold", lambda: self.window.nudge_threshold(-0.05), ["["])
         self.act_threshold_up = A("Raise Threshold", lambda: self.window.nudge_threshold(0.05), ["]"])
         self.act_threshold_reset = A("Model's Default Threshold", self.window.reset_threshold, [])
 
         # The mode applies to the open file too (re-cased in a worker, one undo step) and to the next ones.
         self.mode_group, self.act_modes = self._choices(MODES, self.settings.mode, self.commands.change_mode)
+        # Restoring punctuation is part of opening a file: the choice is for the next one (and the batches).
+        from subcase.casing.restoring import PUNCTUATE_HELP, Punctuate
+        self.punctuate_group, self.act_punctuate = self._choices(
+            PUNCTUATE, self.settings.punctuate, lambda p: setattr(self.settings, "punctuate", p))
+        for name, a in self.act_punctuate.items():
+            a.setStatusTip(PUNCTUATE_HELP[Punctuate(name)].capitalize())
 
         # House style (casing/housestyle.py): what the editor proposes for the next file opened;
         # within a file, the first fix in a category sets its style anyway.
@@ -286,9 +298,11 @@ class Menus:
         m = mb.addMenu("&Review")
         add(m, (self.act_next, self.act_prev, self.act_next_word, self.act_prev_word, None,
                 *self.act_tag.values(), self.act_cycle, self.act_alternatives, None,
+                self.act_cycle_mark, self.act_remove_mark, None,
                 self.act_accept, self.act_accept_cue, None,
                 self.act_threshold_down, self.act_threshold_up, self.act_threshold_reset))
         add(m.addMenu("Casing &Mode"), self.act_modes.values())
+        add(m.addMenu("P&unctuation (next file opened)"), self.act_punctuate.values())
         add(m.addMenu("&Sound Cues (next file opened)"), self.act_styles["sound-cues"].values())
         add(m.addMenu("S&peaker Labels (next file opened)"), self.act_styles["speaker-labels"].values())
         add(m.addMenu("Style &Guide (next file opened)"), self.act_presets.values())
@@ -329,7 +343,7 @@ class Menus:
         has_doc = self.window.session is not None and not self.window.busy
         for a in (self.act_save, self.act_save_as, self.act_edit_text, self.act_next, self.act_prev,
                   self.act_next_word, self.act_prev_word, self.act_cycle, self.act_accept, self.act_accept_cue,
-                  self.act_alternatives, *self.act_tag.values()):
+                  self.act_alternatives, self.act_cycle_mark, self.act_remove_mark, *self.act_tag.values()):
             a.setEnabled(has_doc)
         self.act_cancel.setEnabled(self.window.busy)
         self.act_profile_contents.setEnabled(has_doc and self.window.profile_app is not None)

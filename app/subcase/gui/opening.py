@@ -130,7 +130,7 @@ class Opening:
             return False
         self.start_casing(LoadAndCaseTask(path, self.engines, self.settings.mode, self.settings.threshold,
                                           self.settings.house_styles(), profile=self.settings.profile,
-                                          learning=self.settings.learning))
+                                          learning=self.settings.learning, punctuate=self.settings.punctuate))
         return True
 
     def start_casing(self, task: LoadAndCaseTask) -> None:

@@ -17,7 +17,8 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QMainWindow, QMenu, QPl
 
 from subcase.casing import TAG_NAMES, Tag, apply_tag, cue_context
 from subcase.casing.auto import mode_of_cue
-from subcase.review import Accept, AcceptCue, EditText, ReviewSession, SetTag
+from subcase.casing.marks import MARK_NAMES, MARKS
+from subcase.review import Accept, AcceptCue, EditText, ReviewSession, SetMark, SetTag
 from subcase.review.actions import Action, next_distinct_tag
 from subcase.review.remode import ChangeMode
 
@@ -31,6 +32,12 @@ if TYPE_CHECKING:
     from subcase.review.profiles.apply import ProfileApplication
 
     from .profile_dialog import ProfileDialog
+
+
+def next_mark(mark: str) -> str:
+    """The mark after ``mark`` in the cycle of the mark key: none, comma, full stop, question mark,
+    exclamation mark, none."""
+    return MARKS[(MARKS.index(mark) + 1) % len(MARKS)]
 
 
 class RunsLogged(Protocol):
@@ -136,10 +143,13 @@ class ReviewCommands:
             self.undo_stack.push(ReviewCommand(self.edit_log, session, action, performed=True))
 
     def on_session_changed(self, cues: tuple[int, ...]) -> None:
-        self.view.refresh(cues)
         session = self.window.session
         if session is None:  # a listener of the open session: it is never called without one
             return
+        # A sentence end set or taken away after a cue's last word re-cases the first word of the next cue,
+        # which the action does not list: that row is painted again too (one row, cheap).
+        n = len(session.doc.cues)
+        self.view.refresh(sorted(set(cues) | {c + 1 for c in cues if c + 1 < n}))
         self.goto(session.state.current)
         self.window._update_status()
         self.window._set_title()
@@ -303,12 +313,49 @@ class ReviewCommands:
         self._push(SetTag(pos, tag, self.write_tag))
 
     def accept_word(self) -> None:
+        """Accept the current word, and the mark restored after it, then go on to the next word to review."""
         pos = self.current_pos()
         if pos is None or self.window.session is None:
             return
-        if not self.window.session.state.word(pos).decided:
+        state = self.window.session.state
+        w = state.word(pos)
+        # a word decided before its mark (its tag set by hand) still has the mark to accept
+        if not w.decided or w.mark_needs_review(state.mark_threshold):
             self._push(Accept(pos))
         self._advance(pos)
+
+    def cycle_mark(self) -> None:
+        """The next mark after the current word (none, comma, full stop, question mark, exclamation mark),
+        on any word: a missing mark is added so.  One undo step; the cursor stays, so the key goes on
+        cycling."""
+        self.set_mark(None)
+
+    def remove_mark(self) -> None:
+        """Take away the mark after the current word."""
+        self.set_mark("")
+
+    def set_mark(self, mark: str | None) -> None:
+        """Make ``mark`` (one of MARKS; None: the next in the cycle) the mark after the current word; the
+        mark that is there already, chosen again, is accepted."""
+        pos = self.current_pos()
+        session = self.window.session
+        if pos is None or session is None or self.window.busy:
+            return
+        doc, state = session.doc, session.state
+        word = state.word(pos).form
+        if not SetMark.applies(doc, state, pos):
+            self.status_bar.showMessage(f"No mark can follow \u201c{word}\u201d: it ends inside a token", 5000)
+            return
+        now = SetMark.mark_at(doc, state, pos)
+        if mark is None:
+            mark = next_mark(now)
+        elif mark == now == "":
+            self.status_bar.showMessage(f"No mark after \u201c{word}\u201d to remove", 5000)
+            return
+        if state.current != pos:
+            self.goto(pos)
+        self._push(SetMark(pos, mark, self.write_tag))
+        self.status_bar.showMessage(f"Mark after \u201c{word}\u201d: {MARK_NAMES[mark]} (Ctrl+Z undoes it)", 5000)
 
     def accept_cue(self) -> None:
         if self.window.session is None:
@@ -318,7 +365,7 @@ class ReviewCommands:
         if row < 0:
             return
         state = self.window.session.state
-        if any(w.needs_review(state.threshold) for w in state.cues[row]):
+        if any(state.needs_review((row, s)) for s in range(len(state.cues[row]))):  # words, or marks after them
             self._push(AcceptCue(row, state.threshold))
         last = (row, max(0, len(state.cues[row]) - 1))
         nxt = state.next_to_review(last)
@@ -496,7 +543,27 @@ class ReviewCommands:
             a.setChecked(form == w.form)
             a.triggered.connect(lambda _c=False, t=tag: self.set_tag(t, advance=False))
         menu.addSeparator()
+        self._add_mark_choices(menu, (cue, slot))
         acc = menu.addAction("Accept as it is")
         acc.triggered.connect(self.accept_word)
         self.alternatives_menu = menu
         menu.popup(global_pos)
+
+    def _add_mark_choices(self, menu: QMenu, pos) -> None:
+        """The marks that can follow the word, with the model's probability of each where it restored one."""
+        session = self.window.session
+        assert session is not None
+        doc, state = session.doc, session.state
+        if not SetMark.applies(doc, state, pos):
+            return
+        now = SetMark.mark_at(doc, state, pos)
+        restored = state.word(state.pieces.get(pos, (pos,))[0]).mark
+        for k, mark in enumerate(MARKS):
+            label = f"Mark after: {MARK_NAMES[mark]}" + (f" ({mark})" if mark else "")
+            if restored is not None:
+                label += f"  ({restored.probs[k]:.0%})"
+            a = menu.addAction(label)
+            a.setCheckable(True)
+            a.setChecked(mark == now)
+            a.triggered.connect(lambda _c=False, m=mark: self.set_mark(m))
+        menu.addSeparator()

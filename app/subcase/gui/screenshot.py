@@ -23,6 +23,18 @@ With ``--profile LOG_DIR`` it builds a profile from the edit logs in LOG_DIR
 opens the file with it, and leaves the cursor on a word the profile asks about
 (else one it changed), so the details panel shows the profile's reason.
 
+    PYTHONPATH=app python -c "import sys; from subcase.evaluation.simulate import input_text; \
+        from subcase.subtitles import load; d = load(sys.argv[1]); [d.set_cue_text(c, input_text(q.text, \
+        q.tokens(), strip_punct=True, upper=False)) for c, q in enumerate(d.cues)]; \
+        sys.stdout.buffer.write(d.to_bytes())" FILE > /tmp/asr/FILE
+    xvfb-run -a -s "-screen 0 1600x1000x24" env PYTHONPATH=app \
+        python -m subcase.gui.screenshot --marks /tmp/asr/FILE resources/screenshot-marks.png
+
+With ``--marks`` the file (one without punctuation, as speech recognition writes it: the first command
+strips a subtitle file's) is opened with the default setting, which restores its marks; the first restored
+mark to review is accepted, the second cycled to the next mark, and the cursor left on the third, so the cue
+view shows the marks' looks and Word Details the mark's probabilities.
+
     xvfb-run -a -s "-screen 0 1600x1000x24" env PYTHONPATH=app \
         python -m subcase.gui.screenshot --media FILM.srt resources/screenshot-media.png
 
@@ -48,7 +60,8 @@ if TYPE_CHECKING:
 def main(argv: list[str]) -> int:
     learning = "--learning" in argv
     media = "--media" in argv
-    argv = [a for a in argv if a not in ("--learning", "--media")]
+    marks = "--marks" in argv
+    argv = [a for a in argv if a not in ("--learning", "--media", "--marks")]
     logs = None
     if "--profile" in argv:
         k = argv.index("--profile")
@@ -98,12 +111,14 @@ def main(argv: list[str]) -> int:
         if window.session is None:
             return 1
         state = window.session.state
-        if state.to_review() < 6:  # make sure the picture shows words to review
+        if state.to_review() < 6 and not marks:  # make sure the picture shows words to review
             confs = sorted(w.confidence for w in state.all_words())
             window.threshold_spin.setDecimals(3)
             window.threshold_spin.setValue(min(1.0, confs[min(len(confs) - 1, 7)] + 0.001))
         if logs is not None:
             _show_a_profile_reason(window)
+        elif marks:
+            _review_marks(window)
         elif learning:
             _teach_a_sound_cue(window)
         else:
@@ -197,6 +212,22 @@ def _show_a_profile_reason(window) -> None:
     places = sorted(app.asked) or sorted(p for p in app.by_pos if app.before[p] != window.session.state.word(p).form)
     if places:
         window.commands.goto(places[0])
+    window.statusBar().clearMessage()
+
+
+def _review_marks(window) -> None:
+    """Accept the first restored mark to review, cycle the second, and stop on the third."""
+    state = window.session.state
+    doubtful = [p for p in state.positions() if state.word(p).mark_needs_review(state.mark_threshold)]
+    if not doubtful:
+        print("screenshot: no restored mark to review", file=sys.stderr)
+        return
+    window.commands.goto(doubtful[0])
+    window.commands.accept_word()
+    if len(doubtful) > 2:
+        window.commands.goto(doubtful[1])
+        window.commands.cycle_mark()
+    window.commands.goto(doubtful[min(2, len(doubtful) - 1)])
     window.statusBar().clearMessage()
 
 

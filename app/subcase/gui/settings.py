@@ -13,6 +13,7 @@ from pathlib import Path
 from PySide6.QtCore import QByteArray, QSettings
 
 from subcase.casing.modes import NAMES as MODES
+from subcase.casing.restoring import Punctuate
 from subcase.media import DEFAULT_LEAD_MS
 
 MAX_RECENT = 10
@@ -21,6 +22,9 @@ MAX_RECENT = 10
 HEADER_KEY = "window/cue_header_v2"
 THEMES = ("system", "light", "dark")
 STYLES = ("model", "lower", "upper", "title")
+PUNCTUATE = tuple(p.value for p in Punctuate)  # auto, always, never
+# The editor reviews every mark it restores, so it restores them where the text carries none.
+DEFAULT_PUNCTUATE = Punctuate.AUTO.value
 DEFAULT_CPL = 42
 DEFAULT_CPS = 20.0
 
@@ -67,6 +71,16 @@ class Settings:
     @mode.setter
     def mode(self, value: str) -> None:
         self.q.setValue("casing/mode", value)
+
+    @property
+    def punctuate(self) -> str:
+        """Where missing punctuation is restored in the next file opened and in batches (casing/restoring.py)."""
+        v = self._get("casing/punctuate", DEFAULT_PUNCTUATE, str)
+        return v if v in PUNCTUATE else DEFAULT_PUNCTUATE
+
+    @punctuate.setter
+    def punctuate(self, value: str) -> None:
+        self.q.setValue("casing/punctuate", value)
 
     @property
     def learning(self) -> bool:

@@ -20,6 +20,7 @@ from PySide6.QtCore import QObject, QRunnable, Signal
 from subcase.casing import CasingCancelled, CasingEngine, ModelError, case_cue_text
 from subcase.casing.onnx_session import available_cores
 from subcase.casing.modes import Mode
+from subcase.casing.restoring import Punctuate
 from subcase.review import ReviewSession, ReviewState
 from subcase.review.opening import OpenOptions, open_review
 from subcase.errors import SubcaseError, describe_oserror
@@ -260,9 +261,10 @@ class BatchTask(CancellableTask):
     """
 
     def __init__(self, engines: EngineHolder, plan: OutputPlan, mode: str, styles: dict | None = None,
-                 profile=None, jobs: int = 1):
+                 profile=None, jobs: int = 1, punctuate: str = "never"):
         super().__init__()
         self.engines, self.plan, self.inputs = engines, plan, plan.sources
+        self.punctuate = punctuate
         self.mode, self.styles, self.jobs = mode, styles, max(1, jobs)
         self.profile = profile  # a review.profiles.profile.Profile applied to every file, or None
         self.signals = BatchSignals()
@@ -288,7 +290,8 @@ class BatchTask(CancellableTask):
                 self._done_files += 1
 
             # the driver checks the profile against the model before any file is cased
-            options = ConvertOptions(mode=Mode(self.mode), styles=self.styles, profile=self.profile, jobs=self.jobs)
+            options = ConvertOptions(mode=Mode(self.mode), punctuate=Punctuate(self.punctuate), styles=self.styles,
+                                     profile=self.profile, jobs=self.jobs)
             result = convert_batch(self.plan, options, progress, on_file_done, self._cancel.is_set, self.engines.get)
             self.signals.finished.emit(result)
         except ModelError as exc:  # the worker processes could not load the model
