@@ -201,12 +201,17 @@ class Document:
 
         The word's existing mark (its first run of mark characters: "." in "yes.", in
         ``<i>yes</i>.`` too, "?!" in "yes?!") is replaced where it stands; without one, the
-        mark is written right after the word as ``insert_marks`` does.  Closing quotes,
+        mark is written right after the word as ``insert_marks`` does.  A ``? ! : ;`` that replaces a mark
+        written with a no-break space before it ("mot\u00a0?") keeps the space; a comma or full stop is
+        written tight, as French typography writes them.  Closing quotes,
         brackets and markup stay.  MarkError if ``word_end`` is not the end of a word.
         """
         cue = self.cues[cue_index]
         marking.check_place(cue.text, cue.tokens(), cue_index, word_end, mark or ".", allow_marked=True)
         at, old = marking.existing_mark(cue.text, word_end)
+        space = old[:len(old) - len(old.lstrip("".join(marking.NO_BREAK)))]
+        if space and mark in ("?", "!", ":", ";"):
+            mark = space + mark  # French spacing: the mark that replaces a spaced one keeps its space
         edit = MarkEdit(cue_index, ((at, old, mark),) if old != mark else ())
         self._write_marks(edit)
         return edit

@@ -34,6 +34,9 @@ from .words import Token
 # (an existing ";" or "..." is given back exactly when a change is undone).
 CLOSING = frozenset(",.?!;:\u2026")
 OPENING = frozenset("\u00bf\u00a1")  # ¿ ¡
+# French typography writes a no-break space (or a narrow one) between a word and its ? ! : ;  -- part of the
+# word's mark, not a space between words: no line may break there, and "mot\u00a0?" is the word's question mark
+NO_BREAK = frozenset("\u00a0\u202f")
 _WORD_CHAR = re.compile(r"\w")
 
 
@@ -95,11 +98,28 @@ def _run(chars: Sequence[str]) -> tuple[str, bool]:
     return "".join(run), False
 
 
+def _past_no_break(after: list[str]) -> list[str]:
+    """The characters after a word's end from its mark on: past a no-break space when a mark follows it
+    ("mot\u00a0?"), so that the spaced mark counts as the word's own."""
+    k = 0
+    while k < len(after) and after[k] in NO_BREAK:
+        k += 1
+    return after[k:] if k and k < len(after) and after[k] in CLOSING else after
+
+
+def opening_before(text: str, word_start: int) -> str:
+    """The opening marks (``OPENING``) in the punctuation right before the word starting at ``word_start``
+    (markup skipped: ``<i>¿qué`` opens with "¿"), "" when it has none."""
+    run, _ = _run(_visible(text, word_start)[0])
+    return "".join(c for c in run if c in OPENING)
+
+
 def check_place(text: str, tokens: Sequence[Token], cue_index: int, offset: int, mark: str,
                 allow_marked: bool = False) -> None:
     """Raise MarkError unless ``mark`` may be written at ``offset`` of the cue text."""
     opening = bool(mark) and all(c in OPENING for c in mark)
-    if mark and not opening and not all(c in CLOSING for c in mark):
+    body = mark.lstrip("".join(NO_BREAK)) if not opening else mark
+    if mark and not opening and not (body and all(c in CLOSING for c in body)):
         raise MarkError(f"cue {cue_index + 1}: {mark!r} is not a punctuation mark")
     words = [t for t in tokens if t.is_word]
     before, after = _visible(text, offset) if 0 <= offset <= len(text) else ([], [])
@@ -114,6 +134,8 @@ def check_place(text: str, tokens: Sequence[Token], cue_index: int, offset: int,
         marked = f"the word ending at offset {offset} already has a mark"
     if not at_edge:
         raise MarkError(f"cue {cue_index + 1}: {not_edge}")
+    if not opening:
+        side = _past_no_break(side)
     run, glued = _run(side)
     if glued:
         raise MarkError(f"cue {cue_index + 1}: offset {offset} is inside a token ({run!r} joins two words)")
@@ -135,7 +157,8 @@ def insertions(text: str, tokens: Sequence[Token], cue_index: int, inserts: Iter
 
 def existing_mark(text: str, word_end: int) -> tuple[int, str]:
     """Where the mark after the word ending at ``word_end`` is, and its characters: the first run of mark
-    characters in the punctuation that follows the word ("yes.", ``<i>yes</i>.``, "yes?!"), or
+    characters in the punctuation that follows the word ("yes.", ``<i>yes</i>.``, "yes?!"; with the no-break
+    space before it when one is written right after the word, "mot\u00a0?"), or
     ``(word_end, "")`` when the word has none."""
     lo = word_end
     hi = text.find("\n", word_end)
@@ -147,6 +170,14 @@ def existing_mark(text: str, word_end: int) -> tuple[int, str]:
             pos = m.end()
             continue
         ch = text[pos]
+        if ch in NO_BREAK and pos == word_end:
+            end = pos
+            while end < hi and text[end] in NO_BREAK:
+                end += 1
+            if end < hi and text[end] in CLOSING:  # "mot\u00a0?": the space goes with the mark
+                while end < hi and text[end] in CLOSING:
+                    end += 1
+                return pos, text[pos:end]
         if ch.isspace() or _WORD_CHAR.match(ch):
             break
         if ch in CLOSING:
@@ -166,7 +197,7 @@ def apply(text: str, edit: MarkEdit) -> str:
     for start, old, new in edit.changes:
         if start < pos or text[start:start + len(old)] != old:
             raise ValueError(f"cue {edit.cue_index + 1}: {old!r} is not at offset {start}")
-        if not all(c in CLOSING or c in OPENING for c in old + new):
+        if not all(c in CLOSING or c in OPENING or c in NO_BREAK for c in old + new):
             raise ValueError(f"cue {edit.cue_index + 1}: {old!r} -> {new!r} is not a change of marks")
         parts.append(text[pos:start])
         parts.append(new)
