@@ -236,6 +236,11 @@ class Document:
             return False
         return True
 
+    def change_marks(self, edit: MarkEdit) -> None:
+        """Write an edit of marks made by the caller (``marking.apply`` checks that each change's ``old`` is
+        in the text and that only mark characters change; ValueError otherwise, and nothing changes)."""
+        self._write_marks(edit)
+
     def revert_marks(self, edit: MarkEdit) -> None:
         """Take back an edit from ``insert_marks`` or ``set_mark`` (it must be the cue's last change)."""
         self._write_marks(edit.inverse())

@@ -114,6 +114,24 @@ def opening_before(text: str, word_start: int) -> str:
     return "".join(c for c in run if c in OPENING)
 
 
+def opening_mark(text: str, word_start: int) -> tuple[int, str]:
+    """Where the opening marks right before the word starting at ``word_start`` are, and their characters
+    ("¿" in "¿qué", in ``¿<i>qué`` and ``"¿qué`` too), or ``(word_start, "")`` when the word has none."""
+    lo = text.rfind("\n", 0, word_start) + 1
+    found: tuple[int, str] = (word_start, "")
+    for span in reversed(markup.split(text[lo:word_start])):
+        if span.is_markup:
+            continue
+        for k in range(len(span.text) - 1, -1, -1):
+            ch = span.text[k]
+            if ch in OPENING:
+                at = lo + span.start + k
+                found = (at, ch + found[1] if found[1] else ch)
+            elif found[1] or ch.isspace() or _WORD_CHAR.match(ch):
+                return found
+    return found
+
+
 def check_place(text: str, tokens: Sequence[Token], cue_index: int, offset: int, mark: str,
                 allow_marked: bool = False) -> None:
     """Raise MarkError unless ``mark`` may be written at ``offset`` of the cue text."""
