@@ -1,5 +1,6 @@
 """A Spanish "?" or "!" set, changed or removed in review brings its opening mark along (``SetMark`` with
-review/pairing.py): added at the sentence start, switched "¿" <-> "¡", or removed, in the same undo step.
+review/pairing.py): added at the sentence start, switched "¿" <-> "¡", or removed, in the same undo step; and
+a French one is written after a no-break space.
 
 The casing is scripted (every word lower case and sure, the marks given), so only the rule is under test."""
 
@@ -120,3 +121,24 @@ def test_no_opening_mark_outside_spanish_or_without_a_known_sentence_start():
     doc, state = opened("y bien", "qué", "dices", "tú", "ahora")
     SetMark(at(state, 4, "ahora"), "?", form, "es").do(doc, state)
     assert texts(doc) == ["y bien", "qué", "dices", "tú", "ahora?"]
+
+
+def test_a_french_question_mark_is_spaced_as_the_file_spaces_its_marks_and_undone_exactly():
+    doc, state = opened("tu viens", "oui bien sûr", after={(0, "viens"): QUESTION}, language="fr")
+    assert texts(doc) == ["tu viens\u00a0?", "oui bien sûr"]
+    start = snapshot(doc, state)
+    pos = at(state, 0, "viens")
+    assert SetMark.mark_at(doc, state, pos) == "?"   # the spaced mark is the word's own
+    to_exclamation = SetMark(pos, "!", form, "fr")
+    to_exclamation.do(doc, state)
+    assert texts(doc)[0] == "tu viens\u00a0!"
+    to_stop = SetMark(pos, ".", form, "fr")
+    to_stop.do(doc, state)
+    assert texts(doc)[0] == "tu viens."          # a full stop is tight, its space goes with the old mark
+    spans_hold(doc, state)
+    new = SetMark(at(state, 1, "sûr"), "?", form, "fr")
+    new.do(doc, state)
+    assert texts(doc)[1] == "oui bien sûr\u00a0?"  # a new one spaced
+    for action in (new, to_stop, to_exclamation):
+        action.undo(doc, state)
+    assert snapshot(doc, state) == start

@@ -14,7 +14,7 @@ from typing import Sequence
 
 from subcase.casing import TAGS, TAG_NAMES, Tag, WordCasing
 from subcase.casing.tags import TagWriter, tag_of
-from subcase.casing.typesetting import SPANISH
+from subcase.casing.typesetting import FRENCH, OPENING_OF, SPANISH, french_space
 from subcase.casing.marks import MARK_NAMES, MARKS, SENTENCE_ENDS, classify, sentence_end_probability
 from subcase.subtitles import Document, MarkEdit
 from subcase.subtitles.marking import existing_mark
@@ -288,7 +288,8 @@ class SetMark(Action):
     keeps it.  Without ``write_tag`` no word is re-cased.
 
     In a Spanish cue (``language`` "es") the opening mark of a "?" or "!" follows it in the same undo step:
-    added at the sentence start, switched, or removed (review/pairing.py).
+    added at the sentence start, switched, or removed (review/pairing.py).  In a French cue a "?" or "!" is
+    written after a no-break space as the file spaces its own (``casing.typesetting.french_space``).
     """
 
     rewrites_words = True  # the words' offsets move with the cue text: an autosave keeps the cue in full
@@ -325,7 +326,10 @@ class SetMark(Action):
     def do(self, doc: Document, state: ReviewState) -> list[Decision]:
         c = self.pos[0]
         old = self.mark_at(doc, state, self.pos)
-        self._edit = doc.set_mark(c, self.word_end(state, self.pos), self.mark)
+        written = self.mark
+        if self.language == FRENCH and self.mark in OPENING_OF:  # "?" and "!": spaced as the file spaces them
+            written = french_space(doc, [FRENCH] * len(doc.cues)) + self.mark
+        self._edit = doc.set_mark(c, self.word_end(state, self.pos), written)
         _move_words(state.cues[c], self._edit)
         owner = state.pieces.get(self.pos, (self.pos,))[0]
         w = state.word(owner)
