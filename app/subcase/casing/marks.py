@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from subcase.subtitles.marking import NO_BREAK
+
 NONE: Final = ""
 COMMA: Final = ","
 FULL_STOP: Final = "."
@@ -27,8 +29,7 @@ SENTENCE_ENDS: Final = frozenset((FULL_STOP, QUESTION, EXCLAMATION))
 # Closing quotes and brackets follow a mark without changing it.
 CLOSERS: Final = frozenset("\"'\u2019\u201d\u00bb\u203a)]}")
 _AS_COMMA: Final = frozenset(",;:")
-# the spaces French typography writes before ? ! : ; (and » after «), and the marks that may follow one
-NO_BREAK: Final = frozenset("\u00a0\u202f")
+# the marks (and French closing quote) a no-break space may keep on its word's line: French "mot\u00a0?"
 _PUNCTUATION_AFTER_SPACE: Final = frozenset("?!:;\u00bb")
 _AS_FULL_STOP: Final = frozenset(".\u2026")
 

@@ -7,7 +7,9 @@ last letter, so it lands inside any closing markup (``<i>yes</i>`` becomes
 ``<i>yes.</i>``, ``{\\i1}yes{\\i0}`` becomes ``{\\i1}yes.{\\i0}``, a caption's
 ``<c> word</c>`` becomes ``<c> word.</c>``) and before closing quotes and
 brackets; an opening mark (Spanish ``¿`` and ``¡``) right before the word's
-first letter, inside any opening markup.
+first letter, inside any opening markup.  A mark written after a no-break space
+(French ``mot\u00a0?``) is the word's mark as much as one written tight: the
+space is written and taken out with it.
 
 Places are offsets in the cue text as the words' ``Token`` offsets give them
 (markup included), the offsets ``Document.recase`` takes: at a word's end there
@@ -105,13 +107,6 @@ def _past_no_break(after: list[str]) -> list[str]:
     while k < len(after) and after[k] in NO_BREAK:
         k += 1
     return after[k:] if k and k < len(after) and after[k] in CLOSING else after
-
-
-def opening_before(text: str, word_start: int) -> str:
-    """The opening marks (``OPENING``) in the punctuation right before the word starting at ``word_start``
-    (markup skipped: ``<i>¿qué`` opens with "¿"), "" when it has none."""
-    run, _ = _run(_visible(text, word_start)[0])
-    return "".join(c for c in run if c in OPENING)
 
 
 def opening_mark(text: str, word_start: int) -> tuple[int, str]:
