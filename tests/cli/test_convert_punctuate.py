@@ -108,3 +108,81 @@ def test_a_mark_the_text_refuses_is_dropped_alone():
     casing = write_marks(doc, DocumentCasing([], Mode.RESTORE, 0.9, marks=marks))
     assert doc.cues[0].text == "<i>jean-luc went home.</i>"
     assert casing.marks_written and [m.offset for m in casing.marks] == [text.index("</i>")]
+
+
+def _stripped(src: Path, dst: Path) -> Path:
+    """``src`` as speech recognition without punctuation gives it: each cue's words only, lower case, line by
+    line (``evaluation.simulate.input_text``, as ``evaluate --strip-punct`` reads it)."""
+    from subcase.evaluation.simulate import input_text
+    doc = load(src)
+    for c, cue in enumerate(doc.cues):
+        doc.set_cue_text(c, input_text(cue.text, cue.tokens(), True, False))
+    dst.write_bytes(doc.to_bytes())
+    return dst
+
+
+OPENING = {"?": "\u00bf", "!": "\u00a1"}
+
+
+def test_spanish_questions_and_exclamations_are_opened_with_the_real_model(dev_subtitles_ml, tmp_path):
+    bare = tmp_path / "bare"
+    bare.mkdir()
+    files = [_stripped(p, bare / p.name) for p in dev_subtitles_ml["es"]]
+    out = tmp_path / "out"
+    assert main(["convert", *map(str, files), "-o", str(out), "--punctuate", "auto", "-q"]) == 0
+    closed = 0
+    for src in files:
+        before = src.read_text(encoding="utf-8")
+        after = (out / src.name).read_text(encoding="utf-8")
+        # only marks (opening ones too) and letter case change
+        ops = difflib.SequenceMatcher(None, before.lower(), after.lower(), autojunk=False).get_opcodes()
+        for tag, i1, i2, j1, j2 in ops:
+            assert tag in ("equal", "insert"), (tag, before[i1:i2], after[j1:j2])
+            assert tag == "equal" or set(after[j1:j2]) <= MARK_CHARS | set(OPENING.values()), after[j1:j2]
+        # every ? and ! written has its opening mark in the same sentence, before it
+        text = " ".join(cue.text for cue in load(out / src.name).cues)
+        for m in re.finditer(r"[?!]", text):
+            sentence = re.split(r"[.?!\u2026]", text[:m.start()])[-1]
+            assert OPENING[m.group()] in sentence, (src.name, sentence + m.group())
+            closed += 1
+        # the converted file, opened again, is read as punctuated: nothing more changes
+        again = tmp_path / "again"
+        assert main(["convert", str(out / src.name), "-o", str(again), "--punctuate", "auto", "-q"]) == 0
+        assert (again / src.name).read_text(encoding="utf-8") == after, src.name
+    assert closed >= 5  # the model wrote question and exclamation marks here (not a near-tie: some 10)
+
+
+def test_punctuated_multilingual_files_convert_byte_identically_with_auto(dev_subtitles_ml, tmp_path):
+    paths = dev_subtitles_ml["es"] + dev_subtitles_ml["fr"]
+    plain, auto = tmp_path / "plain", tmp_path / "auto"
+    files = [str(p) for p in paths]
+    assert main(["convert", *files, "-o", str(plain), "-q"]) == 0
+    assert main(["convert", *files, "-o", str(auto), "--punctuate", "auto", "-q"]) == 0
+    for p in paths:
+        assert (auto / p.name).read_bytes() == (plain / p.name).read_bytes(), p.name
+
+
+def test_french_marks_are_spaced_and_read_back_as_marks_with_the_real_model(dev_subtitles_ml, tmp_path):
+    from subcase.evaluation.punctuation import cue_marks
+    bare = tmp_path / "bare"
+    bare.mkdir()
+    files = [_stripped(p, bare / p.name) for p in dev_subtitles_ml["fr"]]
+    out, again = tmp_path / "out", tmp_path / "again"
+    assert main(["convert", *map(str, files), "-o", str(out), "--punctuate", "auto", "-q"]) == 0
+    assert main(["convert", *[str(out / p.name) for p in files], "-o", str(again), "--punctuate", "auto", "-q"]) == 0
+    spaced = 0
+    for src in files:
+        before = src.read_text(encoding="utf-8")
+        after = (out / src.name).read_text(encoding="utf-8")
+        ops = difflib.SequenceMatcher(None, before.lower(), after.lower(), autojunk=False).get_opcodes()
+        for tag, i1, i2, j1, j2 in ops:
+            assert tag in ("equal", "insert"), (tag, before[i1:i2], after[j1:j2])
+            assert tag == "equal" or set(after[j1:j2]) <= MARK_CHARS | {"\u00a0"}, after[j1:j2]
+        # the file has no marks of its own: ? and ! after a no-break space, the others tight
+        assert not re.search(r"\w[?!]|[ \u202f][?!]|\u00a0[,.]", after), src.name
+        spaced += len(re.findall("\u00a0[?!]", after))
+        for cue in load(out / src.name).cues:  # scored as the word's own mark
+            assert cue_marks(cue.text).count("?") == cue.text.count("?"), cue.text
+        # opened again, the spaced marks are read as marks: no mark is added, nothing changes
+        assert (again / src.name).read_text(encoding="utf-8") == after, src.name
+    assert spaced >= 3  # some 20 in these files

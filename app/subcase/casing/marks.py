@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from subcase.subtitles.marking import NO_BREAK
+
 NONE: Final = ""
 COMMA: Final = ","
 FULL_STOP: Final = "."
@@ -27,6 +29,8 @@ SENTENCE_ENDS: Final = frozenset((FULL_STOP, QUESTION, EXCLAMATION))
 # Closing quotes and brackets follow a mark without changing it.
 CLOSERS: Final = frozenset("\"'\u2019\u201d\u00bb\u203a)]}")
 _AS_COMMA: Final = frozenset(",;:")
+# the marks (and French closing quote) a no-break space may keep on its word's line: French "mot\u00a0?"
+_PUNCTUATION_AFTER_SPACE: Final = frozenset("?!:;\u00bb")
 _AS_FULL_STOP: Final = frozenset(".\u2026")
 
 
@@ -46,9 +50,15 @@ def classify(run: str) -> str:
 def trailing_run(text: str, end: int) -> str:
     """The punctuation written right after the word that ends at ``end``, or "" when the word does not end a
     token there (another word follows without a space: "3.5", "U.S").  Closing quotes and brackets are left
-    out."""
+    out.  A no-break space between the word and its punctuation (French typography: "mot\u00a0?",
+    "dit\u202f:") belongs to the mark: no line may break there, so the mark is the word's own."""
     stop = end
     n = len(text)
+    while stop < n and text[stop] in NO_BREAK:
+        stop += 1
+    if stop > end and not (stop < n and text[stop] in _PUNCTUATION_AFTER_SPACE):
+        return ""
+    end = stop
     while stop < n and not text[stop].isspace() and not (text[stop].isalnum() or text[stop] == "_"):
         stop += 1
     if stop < n and not text[stop].isspace():

@@ -21,6 +21,7 @@ from .restoring import Punctuate
 from .rolling import find_rolled, with_rolled, without_rolled
 from .routing import _case_by_language, case_by_language
 from .stream import DocumentCasing, WordCasing, line_numbers
+from .typesetting import FRENCH, SPANISH, cue_languages, french_space, spanish_openings, written_mark
 
 
 @dataclass
@@ -64,15 +65,25 @@ def case_document(engine: CasingEngine, doc: Document, mode: Mode | str = DEFAUL
 def write_marks(doc: Document, casing: DocumentCasing) -> DocumentCasing:
     """Write the casing's restored marks into ``doc`` (characters inserted, nothing else moves: a mark that ends
     a cue goes inside its closing markup, see subtitles/marking.py) and return the casing with every offset
-    moved to the text with the marks in.  A casing without marks, or written already, comes back as it is."""
+    moved to the text with the marks in.  A casing without marks, or written already, comes back as it is.
+
+    A mark is written as its cue's language writes it (casing/typesetting.py): in Spanish a restored "?" or "!"
+    gets its opening mark at the start of its sentence, in French a no-break space before it (as the file
+    spaces its own marks).  Opening marks go in with the rest, so one edit per cue moves the words."""
     if not casing.marks or casing.marks_written:
         return casing
     # a mark the text refuses on its own (after "Jean" of "Jean-Luc", after a word a closing quote and a mark
     # follow) is dropped, not the cue's other marks with it
     kept = [m for m in casing.marks if doc.can_insert_mark(m.cue_index, m.offset, m.prediction.mark)]
+    languages = cue_languages(casing, len(doc.cues))
+    space = french_space(doc, languages) if languages and FRENCH in languages else ""
     by_cue: dict[int, list[tuple[int, str]]] = {}
     for m in kept:
-        by_cue.setdefault(m.cue_index, []).append((m.offset, m.prediction.mark))
+        mark = written_mark(m.prediction.mark, languages[m.cue_index], space) if languages else m.prediction.mark
+        by_cue.setdefault(m.cue_index, []).append((m.offset, mark))
+    if languages and SPANISH in languages:
+        for c, offset, mark in spanish_openings(doc, kept, languages, casing.restored):
+            by_cue.setdefault(c, []).append((offset, mark))
     edits = {c: doc.insert_marks(c, inserts) for c, inserts in by_cue.items()}
     words = []
     for w in casing.words:

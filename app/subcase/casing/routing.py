@@ -71,6 +71,7 @@ def _case_by_language(engine: CasingEngine, cues: Sequence[Sequence[Token]],
         casing = DocumentCasing(words, mode, main.info.review_threshold, passages=passages, marks=marks)
     casing.language = guess
     casing.methods = methods
+    casing.restored = list(restore) if restore is not None else None
     return casing
 
 

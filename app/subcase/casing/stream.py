@@ -78,6 +78,9 @@ class DocumentCasing:
     # has written them into the document, ``marks_written`` and every offset is one in the text with the marks
     marks: list[InsertedMark] = field(default_factory=list)
     marks_written: bool = False
+    # per cue, whether marks could be restored in it (``restoring.cues_to_restore``); None: every cue with a mark
+    # may be (a casing made without routing).  Spanish opening marks never reach before such a passage.
+    restored: list[bool] | None = None
 
     def summary(self) -> str:
         """One line: the file's language and how it was cased (for the status bar, logs and --details)."""
@@ -122,7 +125,7 @@ class DocumentCasing:
         """This casing with other words (the same file: language and methods are kept)."""
         return DocumentCasing(words, self.mode, self.threshold, language=self.language, methods=self.methods,
                               passages=self.passages, joined=self.joined, marks=self.marks,
-                              marks_written=self.marks_written)
+                              marks_written=self.marks_written, restored=self.restored)
 
     def cue_texts(self, texts: Sequence[str]) -> list[str]:
         """The given cue texts with every word replaced by its output form and the restored marks in."""

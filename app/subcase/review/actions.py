@@ -15,11 +15,13 @@ from typing import Sequence
 from subcase.casing import TAGS, TAG_NAMES, Tag, WordCasing
 from subcase.casing.joined import join_words
 from subcase.casing.tags import TagWriter, tag_of
+from subcase.casing.typesetting import FRENCH, OPENING_OF, SPANISH, french_space
 from subcase.casing.marks import MARK_NAMES, MARKS, SENTENCE_ENDS, classify, sentence_end_probability
 from subcase.subtitles import Document, MarkEdit
 from subcase.subtitles.marking import existing_mark
 from subcase.subtitles.words import has_letters
 
+from .pairing import opening_edit
 from .state import MarkReview, Pos, ReviewState, ReviewWord, Status
 
 
@@ -308,21 +310,27 @@ class SetMark(Action):
     lower-case word gets its capital; after a removed one a word that was Title case only for its place
     goes back to lower case (``positional_capital``).  A word whose form a human chose (changed or edited)
     keeps it.  Without ``write_tag`` no word is re-cased.
+
+    In a Spanish cue (``language`` "es") the opening mark of a "?" or "!" follows it in the same undo step:
+    added at the sentence start, switched, or removed (review/pairing.py).  In a French cue a "?" or "!" is
+    written after a no-break space as the file spaces its own (``casing.typesetting.french_space``).
     """
 
     rewrites_words = True  # the words' offsets move with the cue text: an autosave keeps the cue in full
     changes_text = True    # a full stop added or removed moves sentence starts
 
-    def __init__(self, pos: Pos, mark: str, write_tag: TagWriter | None = None):
+    def __init__(self, pos: Pos, mark: str, write_tag: TagWriter | None = None, language: str | None = None):
         if mark not in MARKS:
             raise ValueError(f"{mark!r} is not one of {MARKS}")
         self.pos, self.mark, self.write_tag = pos, mark, write_tag
+        self.language = language  # the cue's (casing/language.py): a Spanish "?" or "!" has its opening mark
         self.cues = (pos[0],)
         self.focus = pos
         self.label = f"Set mark to {MARK_NAMES[mark]}"
         self._edit: MarkEdit | None = None
         self._mark: MarkReview | None = None
         self._recased: list[tuple[Pos, str]] = []  # each piece of the next word re-cased, and its form before
+        self._opening: MarkEdit | None = None  # the Spanish opening mark that followed (review/pairing.py)
 
     @staticmethod
     def word_end(state: ReviewState, pos: Pos) -> int:
@@ -342,7 +350,10 @@ class SetMark(Action):
     def do(self, doc: Document, state: ReviewState) -> list[Decision]:
         c = self.pos[0]
         old = self.mark_at(doc, state, self.pos)
-        self._edit = doc.set_mark(c, self.word_end(state, self.pos), self.mark)
+        written = self.mark
+        if self.language == FRENCH and self.mark in OPENING_OF:  # "?" and "!": spaced as the file spaces them
+            written = french_space(doc, [FRENCH] * len(doc.cues)) + self.mark
+        self._edit = doc.set_mark(c, self.word_end(state, self.pos), written)
         _move_words(state.cues[c], self._edit)
         owner = state.pieces.get(self.pos, (self.pos,))[0]
         w = state.word(owner)
@@ -350,6 +361,11 @@ class SetMark(Action):
         if w.mark is not None:
             w.mark = w.mark.decided(self.mark)
         out = [Decision("changed_mark" if self.mark != old else "accepted_mark", c, _snap(w), self.mark, old)]
+        self._opening = opening_edit(doc, c, w.start, old, self.mark) if self.language == SPANISH else None
+        if self._opening is not None:
+            doc.change_marks(self._opening)
+            _move_words(state.cues[self._opening.cue_index], self._opening)
+            self.cues = tuple(sorted({c, self._opening.cue_index}))
         self._recased = []
         if self.write_tag is not None and (old in SENTENCE_ENDS) != (self.mark in SENTENCE_ENDS):
             out += self._recase_next(doc, state, self.mark in SENTENCE_ENDS, self._mark)
@@ -398,6 +414,9 @@ class SetMark(Action):
             w = state.word(pos)
             doc.recase(w.cue_index, [(w.start, w.end, before)])
             w.form = before
+        if self._opening is not None:
+            doc.revert_marks(self._opening)
+            _move_words(state.cues[self._opening.cue_index], self._opening.inverse())
         doc.revert_marks(self._edit)
         _move_words(state.cues[self.pos[0]], self._edit.inverse())
         state.word(state.pieces.get(self.pos, (self.pos,))[0]).mark = self._mark

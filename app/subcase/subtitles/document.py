@@ -201,12 +201,17 @@ class Document:
 
         The word's existing mark (its first run of mark characters: "." in "yes.", in
         ``<i>yes</i>.`` too, "?!" in "yes?!") is replaced where it stands; without one, the
-        mark is written right after the word as ``insert_marks`` does.  Closing quotes,
+        mark is written right after the word as ``insert_marks`` does.  A ``? ! : ;`` that replaces a mark
+        written with a no-break space before it ("mot\u00a0?") keeps the space; a comma or full stop is
+        written tight, as French typography writes them.  Closing quotes,
         brackets and markup stay.  MarkError if ``word_end`` is not the end of a word.
         """
         cue = self.cues[cue_index]
         marking.check_place(cue.text, cue.tokens(), cue_index, word_end, mark or ".", allow_marked=True)
         at, old = marking.existing_mark(cue.text, word_end)
+        space = old[:len(old) - len(old.lstrip("".join(marking.NO_BREAK)))]
+        if space and mark in ("?", "!", ":", ";"):
+            mark = space + mark  # French spacing: the mark that replaces a spaced one keeps its space
         edit = MarkEdit(cue_index, ((at, old, mark),) if old != mark else ())
         self._write_marks(edit)
         return edit
@@ -230,6 +235,11 @@ class Document:
         except MarkError:
             return False
         return True
+
+    def change_marks(self, edit: MarkEdit) -> None:
+        """Write an edit of marks made by the caller (``marking.apply`` checks that each change's ``old`` is
+        in the text and that only mark characters change; ValueError otherwise, and nothing changes)."""
+        self._write_marks(edit)
 
     def revert_marks(self, edit: MarkEdit) -> None:
         """Take back an edit from ``insert_marks`` or ``set_mark`` (it must be the cue's last change)."""

@@ -7,7 +7,9 @@ last letter, so it lands inside any closing markup (``<i>yes</i>`` becomes
 ``<i>yes.</i>``, ``{\\i1}yes{\\i0}`` becomes ``{\\i1}yes.{\\i0}``, a caption's
 ``<c> word</c>`` becomes ``<c> word.</c>``) and before closing quotes and
 brackets; an opening mark (Spanish ``¿`` and ``¡``) right before the word's
-first letter, inside any opening markup.
+first letter, inside any opening markup.  A mark written after a no-break space
+(French ``mot\u00a0?``) is the word's mark as much as one written tight: the
+space is written and taken out with it.
 
 Places are offsets in the cue text as the words' ``Token`` offsets give them
 (markup included), the offsets ``Document.recase`` takes: at a word's end there
@@ -34,6 +36,9 @@ from .words import Token
 # (an existing ";" or "..." is given back exactly when a change is undone).
 CLOSING = frozenset(",.?!;:\u2026")
 OPENING = frozenset("\u00bf\u00a1")  # ¿ ¡
+# French typography writes a no-break space (or a narrow one) between a word and its ? ! : ;  -- part of the
+# word's mark, not a space between words: no line may break there, and "mot\u00a0?" is the word's question mark
+NO_BREAK = frozenset("\u00a0\u202f")
 _WORD_CHAR = re.compile(r"\w")
 
 
@@ -95,11 +100,39 @@ def _run(chars: Sequence[str]) -> tuple[str, bool]:
     return "".join(run), False
 
 
+def _past_no_break(after: list[str]) -> list[str]:
+    """The characters after a word's end from its mark on: past a no-break space when a mark follows it
+    ("mot\u00a0?"), so that the spaced mark counts as the word's own."""
+    k = 0
+    while k < len(after) and after[k] in NO_BREAK:
+        k += 1
+    return after[k:] if k and k < len(after) and after[k] in CLOSING else after
+
+
+def opening_mark(text: str, word_start: int) -> tuple[int, str]:
+    """Where the opening marks right before the word starting at ``word_start`` are, and their characters
+    ("¿" in "¿qué", in ``¿<i>qué`` and ``"¿qué`` too), or ``(word_start, "")`` when the word has none."""
+    lo = text.rfind("\n", 0, word_start) + 1
+    found: tuple[int, str] = (word_start, "")
+    for span in reversed(markup.split(text[lo:word_start])):
+        if span.is_markup:
+            continue
+        for k in range(len(span.text) - 1, -1, -1):
+            ch = span.text[k]
+            if ch in OPENING:
+                at = lo + span.start + k
+                found = (at, ch + found[1] if found[1] else ch)
+            elif found[1] or ch.isspace() or _WORD_CHAR.match(ch):
+                return found
+    return found
+
+
 def check_place(text: str, tokens: Sequence[Token], cue_index: int, offset: int, mark: str,
                 allow_marked: bool = False) -> None:
     """Raise MarkError unless ``mark`` may be written at ``offset`` of the cue text."""
     opening = bool(mark) and all(c in OPENING for c in mark)
-    if mark and not opening and not all(c in CLOSING for c in mark):
+    body = mark.lstrip("".join(NO_BREAK)) if not opening else mark
+    if mark and not opening and not (body and all(c in CLOSING for c in body)):
         raise MarkError(f"cue {cue_index + 1}: {mark!r} is not a punctuation mark")
     words = [t for t in tokens if t.is_word]
     before, after = _visible(text, offset) if 0 <= offset <= len(text) else ([], [])
@@ -114,6 +147,8 @@ def check_place(text: str, tokens: Sequence[Token], cue_index: int, offset: int,
         marked = f"the word ending at offset {offset} already has a mark"
     if not at_edge:
         raise MarkError(f"cue {cue_index + 1}: {not_edge}")
+    if not opening:
+        side = _past_no_break(side)
     run, glued = _run(side)
     if glued:
         raise MarkError(f"cue {cue_index + 1}: offset {offset} is inside a token ({run!r} joins two words)")
@@ -135,7 +170,8 @@ def insertions(text: str, tokens: Sequence[Token], cue_index: int, inserts: Iter
 
 def existing_mark(text: str, word_end: int) -> tuple[int, str]:
     """Where the mark after the word ending at ``word_end`` is, and its characters: the first run of mark
-    characters in the punctuation that follows the word ("yes.", ``<i>yes</i>.``, "yes?!"), or
+    characters in the punctuation that follows the word ("yes.", ``<i>yes</i>.``, "yes?!"; with the no-break
+    space before it when one is written right after the word, "mot\u00a0?"), or
     ``(word_end, "")`` when the word has none."""
     lo = word_end
     hi = text.find("\n", word_end)
@@ -147,6 +183,14 @@ def existing_mark(text: str, word_end: int) -> tuple[int, str]:
             pos = m.end()
             continue
         ch = text[pos]
+        if ch in NO_BREAK and pos == word_end:
+            end = pos
+            while end < hi and text[end] in NO_BREAK:
+                end += 1
+            if end < hi and text[end] in CLOSING:  # "mot\u00a0?": the space goes with the mark
+                while end < hi and text[end] in CLOSING:
+                    end += 1
+                return pos, text[pos:end]
         if ch.isspace() or _WORD_CHAR.match(ch):
             break
         if ch in CLOSING:
@@ -166,7 +210,7 @@ def apply(text: str, edit: MarkEdit) -> str:
     for start, old, new in edit.changes:
         if start < pos or text[start:start + len(old)] != old:
             raise ValueError(f"cue {edit.cue_index + 1}: {old!r} is not at offset {start}")
-        if not all(c in CLOSING or c in OPENING for c in old + new):
+        if not all(c in CLOSING or c in OPENING or c in NO_BREAK for c in old + new):
             raise ValueError(f"cue {edit.cue_index + 1}: {old!r} -> {new!r} is not a change of marks")
         parts.append(text[pos:start])
         parts.append(new)
