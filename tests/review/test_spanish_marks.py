@@ -88,6 +88,7 @@ def test_a_new_question_mark_opens_its_sentence_after_the_last_sentence_end():
     action.do(doc, state)
     # one step: the opening mark in the cue before, the mark, and the capital of the next sentence
     assert texts(doc) == ["Vale. ¿y tú", "qué dices?", "Ya"]
+    assert action.cues == (0, 1, 2)  # the opening mark's cue and the re-cased word's are redrawn and autosaved
     spans_hold(doc, state)
     action.undo(doc, state)
     assert snapshot(doc, state) == start

@@ -249,8 +249,7 @@ def _fix_mark(prep: Prepared, engine: CasingEngine, session: ReviewSession, pos:
     c, last = state.pieces.get(pos, (pos,))[-1]
     want = prep.ref_marks[c][last]
     if SetMark.mark_at(doc, state, pos) != want and SetMark.applies(doc, state, pos):
-        languages = session.cue_languages
-        session.perform(SetMark(pos, want, engine.form, languages[c] if languages and c < len(languages) else None))
+        session.perform(SetMark(pos, want, engine.form, session.cue_language(c)))
         assert n.punctuation is not None
         n.punctuation["changes"] = n.punctuation.get("changes", 0) + 1
 

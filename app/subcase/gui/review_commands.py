@@ -354,7 +354,8 @@ class ReviewCommands:
             return
         if state.current != pos:
             self.goto(pos)
-        self._push(SetMark(pos, mark, self.write_tag))
+        # in the cue's language: a Spanish "?" opens its sentence with "¿", a French one is spaced
+        self._push(SetMark(pos, mark, self.write_tag, session.cue_language(pos[0])))
         self.status_bar.showMessage(f"Mark after \u201c{word}\u201d: {MARK_NAMES[mark]} (Ctrl+Z undoes it)", 5000)
 
     def accept_cue(self) -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 from PySide6.QtCore import QByteArray, QSettings
 
 from subcase.casing.modes import NAMES as MODES
+from subcase.casing import restoring
 from subcase.casing.restoring import Punctuate
 from subcase.media import DEFAULT_LEAD_MS
 
@@ -23,8 +24,7 @@ HEADER_KEY = "window/cue_header_v2"
 THEMES = ("system", "light", "dark")
 STYLES = ("model", "lower", "upper", "title")
 PUNCTUATE = tuple(p.value for p in Punctuate)  # auto, always, never
-# The editor reviews every mark it restores, so it restores them where the text carries none.
-DEFAULT_PUNCTUATE = Punctuate.AUTO.value
+DEFAULT_PUNCTUATE = restoring.DEFAULT_PUNCTUATE.value  # as the commands: where the text carries none
 DEFAULT_CPL = 42
 DEFAULT_CPS = 20.0
 

@@ -365,12 +365,13 @@ class SetMark(Action):
         if self._opening is not None:
             doc.change_marks(self._opening)
             _move_words(state.cues[self._opening.cue_index], self._opening)
-            self.cues = tuple(sorted({c, self._opening.cue_index}))
         self._recased = []
         if self.write_tag is not None and (old in SENTENCE_ENDS) != (self.mark in SENTENCE_ENDS):
             out += self._recase_next(doc, state, self.mark in SENTENCE_ENDS, self._mark)
-        # the next word may be in the next cue: it is repainted, and an autosave keeps it
-        self.cues = tuple(sorted({c, *(p[0] for p, _ in self._recased)}))
+        # the opening mark may be in an earlier cue and the next word in the next one: each is repainted, and an
+        # autosave keeps it
+        opening = () if self._opening is None else (self._opening.cue_index,)
+        self.cues = tuple(sorted({c, *opening, *(p[0] for p, _ in self._recased)}))
         return out
 
     def _recase_next(self, doc: Document, state: ReviewState, starts: bool,

@@ -257,10 +257,14 @@ class ReviewSession:
             "model_version": self.model_version,
             "model_sha256": self.model_sha256,
             "mode": self.mode,
-            "language": (self.cue_languages[cue_index] if self.cue_languages is not None and cue_index is not None
-                         and cue_index < len(self.cue_languages) else None),
+            "language": self.cue_language(cue_index) if cue_index is not None else None,
             "threshold": round(self.state.threshold, 4),
         }
+
+    def cue_language(self, cue_index: int) -> str | None:
+        """The language the cue was cased in (casing/language.py); None when the casing did not say."""
+        langs = self.cue_languages
+        return langs[cue_index] if langs is not None and 0 <= cue_index < len(langs) else None
 
     def _record(self, d: Decision) -> dict:
         r = self._base(d.action, d.cue_index)
