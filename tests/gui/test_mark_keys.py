@@ -107,6 +107,8 @@ def test_marks_are_cycled_removed_and_accepted_by_key_each_one_undo_step(qtbot, 
     assert window.details.mark_label.text().startswith(f"Proposed {MARK_NAMES[proposed]} ")
     assert [line.split(":")[0] for line in details] == [f"{MARK_NAMES[m]} ({m})" if m else "none" for m in MARKS]
     assert [line.split(": ")[1].split(" ")[0] for line in details] == [f"{p:.0%}" for p in w.mark.probs]
+    # the word's state says it is on the review list, for its casing or for its mark alone
+    assert "to review" in window.details.state_label.text()
     before = (doc.to_bytes(), w.mark)
     press(qtbot, window, Qt.Key_Period, Qt.KeyboardModifier.ControlModifier)
     assert mark_now(window, pos) == "" and state.word(pos).mark.now == ""

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QAbstractItemView, QDockWidget, QHeaderView, QLabe
 
 from subcase.casing import TAG_NAMES, Tag
 from subcase.casing.marks import MARK_NAMES, MARKS
-from subcase.review import ReviewState, ReviewWord, flag_reasons, look_of, mark_look_of
+from subcase.review import Look, ReviewState, ReviewWord, flag_reasons, look_of, mark_look_of
 
 from .cue_delegates import LOOK_NAMES, MARKERS
 
@@ -101,7 +101,10 @@ class WordDetailsDock(QDockWidget):
         marker = MARKERS[look]
         self.word_label.setText(f"\u201c{w.form}\u201d")
         self.where_label.setText(f"Cue {pos[0] + 1}, word {pos[1] + 1}")
-        self.state_label.setText(f"State: {LOOK_NAMES[look]}" + (f" ({marker})" if marker else ""))
+        state_text = f"State: {LOOK_NAMES[look]}" + (f" ({marker})" if marker else "")
+        if look is not Look.REVIEW and w.mark_needs_review(state.mark_threshold):
+            state_text += "; the mark after it to review"  # on the review list for its mark alone
+        self.state_label.setText(state_text)
         if w.probs is None or w.model_tag is None:
             self.model_label.setText(f"Tag {TAG_NAMES[w.tag]} \u00b7 typed by hand, no prediction")
         else:

@@ -196,7 +196,7 @@ def write_card(models: Path, evaluation: dict | None) -> Path:
                   f"{evaluation['words']:,} words)", "",
                   "Real human-cased subtitles (W3C accessibility talks, two Blender films, other talks), never "
                   "trained on; lower-cased, recased and scored with `subcase evaluate ../shared/data/dev-subtitles "
-                  "--json models/evaluation.json` on an Intel Xeon with AVX-512 VNNI and AMX. Not fully blind: the last data revision added example kinds "
+                  "--punctuate never --json models/evaluation.json` on an Intel Xeon with AVX-512 VNNI and AMX. Not fully blind: the last data revision added example kinds "
                   "chosen after reading the errors on this set.", "", *results_table(evaluation), "",
                   f"Per tag (punctuated): Title F1 {_pct(sub['punct']['T_f1'])} ({sub['punct']['T_support']} words), "
                   f"UPPER {_pct(sub['punct']['U_f1'])} ({sub['punct']['U_support']}), mixed "
@@ -215,7 +215,7 @@ def write_card(models: Path, evaluation: dict | None) -> Path:
         parts += ["", f"### Held-out set: {held['source']} ({held['files']} files, {held['words']:,} words)", "",
                   "Six Seinfeld episodes of the training corpus that no run trained on (S9E14-19; sitcom dialogue "
                   "with SDH sound cues, a genre the dev set lacks): blind. `python bench/seinfeld_heldout.py DIR` "
-                  "writes them as SRT (train extra), then `subcase evaluate DIR --no-per-cue --json FILE` and "
+                  "writes them as SRT (train extra), then `subcase evaluate DIR --no-per-cue --punctuate never --json FILE` and "
                   "`python -m subcase.training.card --heldout FILE --cpu CPU` (which keeps only the numbers)"
                   + (f"; measured on {held['cpu']}" if held.get("cpu") else "") + ".", "",
                   *results_table(held)]

@@ -221,7 +221,7 @@ def write_card(model_dir: Path, evaluation: dict, held_out: dict | None, speed: 
         *([punctuation_data(meta["punctuation"]), ""] if meta.get("punctuation") else []),
         "## Evaluation", "",
         "### Dev set: the shared multilingual dev subtitles, lower-cased input", "",
-        "`subcase evaluate ../shared/data/dev-subtitles-ml --no-per-cue` (real human-cased subtitles, never "
+        "`subcase evaluate ../shared/data/dev-subtitles-ml --no-per-cue --punctuate never` (real human-cased subtitles, never "
         "trained on): F1 / intrinsic F1 / SER in %, over non-lower-case words; in brackets this model's 90% "
         "bootstrap interval over files (1,000 resamples of the files), where the evaluation gives one. \"sentence starts\" is the rule "
         "baseline, \"English\" the English model forced onto the file.", "",
