@@ -72,6 +72,27 @@ def dev_subtitles() -> list[Path]:
     return sorted(p for p in DEV_SUBTITLES.iterdir() if p.suffix in (".srt", ".vtt"))
 
 
+@pytest.fixture
+def stripped_dev(dev_subtitles, tmp_path):
+    """stripped_dev(name) -> the path of a copy of that English dev subtitle as speech recognition writes it
+    (lower case, no punctuation; timing and layout as they were), in a folder of its own."""
+    from subcase.evaluation.simulate import input_text
+    from subcase.subtitles import load
+
+    def make(name: str) -> Path:
+        src = next((p for p in dev_subtitles if p.name == name), None)
+        if src is None:
+            pytest.skip(f"shared dev subtitle missing: {name}")
+        doc = load(src)
+        for c, cue in enumerate(doc.cues):
+            doc.set_cue_text(c, input_text(cue.text, cue.tokens(), strip_punct=True, upper=False))
+        path = tmp_path / "stripped" / name
+        path.parent.mkdir(exist_ok=True)
+        path.write_bytes(doc.to_bytes())
+        return path
+    return make
+
+
 DEV_SUBTITLES_ML = ROOT.parent / "shared" / "data" / "dev-subtitles-ml"
 
 

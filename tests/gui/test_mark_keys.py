@@ -14,7 +14,6 @@ import pytest
 from PySide6.QtCore import Qt
 
 from subcase.casing.marks import MARK_NAMES, MARKS
-from subcase.evaluation.simulate import input_text
 from subcase.review import Look, SetMark, Status, mark_look_of
 from subcase.subtitles import load
 
@@ -24,18 +23,9 @@ SINTEL = "meyer1994__srt__sintel_en.srt"
 
 
 @pytest.fixture
-def stripped(dev_subtitles, tmp_path) -> Path:
+def stripped(stripped_dev) -> Path:
     """Sintel's subtitles as speech recognition writes them: lower case, no punctuation."""
-    src = next((p for p in dev_subtitles if p.name == SINTEL), None)
-    if src is None:
-        pytest.skip(f"shared dev subtitle missing: {SINTEL}")
-    doc = load(src)
-    for c, cue in enumerate(doc.cues):
-        doc.set_cue_text(c, input_text(cue.text, cue.tokens(), strip_punct=True, upper=False))
-    path = tmp_path / "asr" / SINTEL
-    path.parent.mkdir()
-    path.write_bytes(doc.to_bytes())
-    return path
+    return stripped_dev(SINTEL)
 
 
 def mark_now(window, pos) -> str:

@@ -16,34 +16,15 @@ import json
 
 import pytest
 
-from subcase.casing import DocumentCasing, Tag, WordCasing, apply_casing
-from subcase.casing.pipeline import write_marks
-from subcase.casing.restoring import InsertedMark
+from subcase.casing import Tag, apply_casing
 from subcase.digest import file_sha256
-from subcase.evaluation.simulate import input_text
 from subcase.review import Accept, AcceptCue, EditText, ReviewSession, ReviewState, SetMark, SetTag, Status, autosave
 from subcase.review.opening import OpenOptions, open_review, reopen_options, resume_review
 from subcase.review.state import MarkReview
 from subcase.subtitles import load
 
 from .conftest import form
-from .test_mark_review import COMMA, FULL_STOP, MARKS_AFTER, PRED, QUESTION, SRT
-
-
-def scripted(path):
-    """The file as the editor opens it with its punctuation restored (marks written, then the casing)."""
-    doc = load(path)
-    words, marks = [], []
-    for c, cue in enumerate(doc.cues):
-        for k, tok in enumerate(cue.words()):
-            tag, probs = PRED.get(tok.text, (Tag.L, (0.99, 0.005, 0.003, 0.002)))
-            out = form(tok.text, tag)
-            words.append(WordCasing(c, k, tok.start, tok.end, tok.text, out, out, tag, probs))
-            if tok.text in MARKS_AFTER:
-                marks.append(InsertedMark(c, k, tok.end, MARKS_AFTER[tok.text]))
-    casing = write_marks(doc, DocumentCasing(words, "restore", 0.9, marks=marks))
-    apply_casing(doc, casing)
-    return doc, ReviewState.from_casing(len(doc.cues), casing)
+from .test_mark_review import COMMA, FULL_STOP, QUESTION, SRT, scripted
 
 
 def review_words(state) -> list:
@@ -225,21 +206,9 @@ def test_a_hand_edit_keeps_a_decided_mark_as_decided(asr):
 
 # -- the shipped model on a real file -------------------------------------------------------------------
 
-def _stripped(dev_subtitles, tmp_path, name):
-    src = next((p for p in dev_subtitles if p.name == name), None)
-    if src is None:
-        pytest.skip(f"shared dev subtitle missing: {name}")
-    doc = load(src)
-    for c, cue in enumerate(doc.cues):
-        doc.set_cue_text(c, input_text(cue.text, cue.tokens(), strip_punct=True, upper=False))
-    path = tmp_path / name
-    path.write_bytes(doc.to_bytes())
-    return path
-
-
 @pytest.mark.model
-def test_a_review_with_restored_marks_survives_a_crash(engine, dev_subtitles, tmp_path, data_dir):
-    path = _stripped(dev_subtitles, tmp_path, "meyer1994__srt__sintel_en.srt")
+def test_a_review_with_restored_marks_survives_a_crash(engine, stripped_dev, data_dir):
+    path = stripped_dev("meyer1994__srt__sintel_en.srt")
     session = open_review(path, engine, OpenOptions(mode="restore", learning=False, punctuate="auto"))
     doc, state = session.doc, session.state
     marked = [p for p in state.positions() if state.word(p).mark is not None]
@@ -273,12 +242,12 @@ def _proposals(state) -> list:
 
 
 @pytest.mark.model
-def test_a_change_of_mode_cases_the_text_as_opened_and_keeps_every_marks_review(engine, dev_subtitles, tmp_path):
+def test_a_change_of_mode_cases_the_text_as_opened_and_keeps_every_marks_review(engine, stripped_dev):
     from subcase.casing.marks import SENTENCE_ENDS
     from subcase.review.actions import positional_capital
     from subcase.review.remode import ChangeMode, recase_in_mode
 
-    path = _stripped(dev_subtitles, tmp_path, "ableplayer__ableplayer__media__blocks4all_captions_en.vtt")
+    path = stripped_dev("ableplayer__ableplayer__media__blocks4all_captions_en.vtt")
     session = open_review(path, engine, OpenOptions(mode="restore", learning=False, punctuate="auto"))
     doc, state = session.doc, session.state
     assert state.punctuate == "auto"

@@ -15,7 +15,6 @@ from subcase.casing import DocumentCasing, Tag, WordCasing, apply_casing
 from subcase.casing.pipeline import write_marks
 from subcase.casing.punctuation import MarkPrediction
 from subcase.casing.restoring import InsertedMark
-from subcase.evaluation.simulate import input_text
 from subcase.review import (Accept, AcceptCue, EditLog, ReviewSession, ReviewState, SetMark, SetTag, Status,
                             log_path_for, read_records)
 from subcase.review.editlog import EDITLOG_SCHEMA
@@ -40,11 +39,9 @@ QUESTION = MarkPrediction("?", (0.01, 0.01, 0.01, 0.97, 0.0))     # sure: not fl
 MARKS_AFTER = {"john": FULL_STOP, "london": COMMA, "said": QUESTION}
 
 
-@pytest.fixture
-def punctuated(tmp_path):
-    """The file as the editor opens it with its punctuation restored: marks written, then the casing."""
-    path = tmp_path / "asr.srt"
-    path.write_bytes(SRT)
+def scripted(path):
+    """The file as the editor opens it with its punctuation restored (marks written, then the casing), cased by
+    the script above instead of the model."""
     doc = load(path)
     words, marks = [], []
     for c, cue in enumerate(doc.cues):
@@ -56,7 +53,14 @@ def punctuated(tmp_path):
                 marks.append(InsertedMark(c, k, tok.end, MARKS_AFTER[tok.text]))
     casing = write_marks(doc, DocumentCasing(words, "restore", 0.9, marks=marks))
     apply_casing(doc, casing)
-    return path, doc, ReviewState.from_casing(len(doc.cues), casing)
+    return doc, ReviewState.from_casing(len(doc.cues), casing)
+
+
+@pytest.fixture
+def punctuated(tmp_path):
+    path = tmp_path / "asr.srt"
+    path.write_bytes(SRT)
+    return (path, *scripted(path))
 
 
 def texts(doc) -> list[str]:
@@ -223,18 +227,11 @@ def test_profiles_read_logs_of_schema_4_and_5():
 @pytest.mark.model
 @pytest.mark.parametrize("name", ["ableplayer__ableplayer__media__blocks4all_captions_en.vtt",
                                   "meyer1994__srt__sintel_en.srt"])
-def test_every_mark_restored_in_a_real_file_is_under_review(engine, dev_subtitles, tmp_path, name):
+def test_every_mark_restored_in_a_real_file_is_under_review(engine, stripped_dev, name):
     from subcase.casing import CasedFile, case_file
     from subcase.review.opening import OpenOptions, open_review
 
-    src = next((p for p in dev_subtitles if p.name == name), None)
-    if src is None:
-        pytest.skip(f"shared dev subtitle missing: {name}")
-    doc = load(src)
-    for c, cue in enumerate(doc.cues):
-        doc.set_cue_text(c, input_text(cue.text, cue.tokens(), strip_punct=True, upper=False))
-    path = tmp_path / name
-    path.write_bytes(doc.to_bytes())
+    path = stripped_dev(name)
     cased = case_file(engine, path, "restore", punctuate="auto")
     assert cased.casing.marks_written and cased.casing.marks
     # the editor opens the file itself with its punctuation restored: the same text as a conversion gives
