@@ -124,7 +124,6 @@ def _stripped(src: Path, dst: Path) -> Path:
 OPENING = {"?": "\u00bf", "!": "\u00a1"}
 
 
-
 def test_spanish_questions_and_exclamations_are_opened_with_the_real_model(dev_subtitles_ml, tmp_path):
     bare = tmp_path / "bare"
     bare.mkdir()
