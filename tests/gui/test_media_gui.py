@@ -249,6 +249,59 @@ def test_audio_other_than_wav_is_decoded_for_the_strip(qtbot, make_window, tmp_p
     assert loud > 0.5 and quiet < 0.05
 
 
+def test_the_decoder_is_driven_from_the_gui_thread_and_no_python_runs_off_it(qtbot, tmp_path):
+    """Driven from a pool thread (a nested event loop holding the GIL) the decoder could deadlock against the GUI
+    thread; each of its results, and its buffers, are handled on the GUI thread now.  A float WAV, which the
+    standard library cannot read, is decoded the same way; cancelling stops a decoding, which then reports
+    nothing; a file that is not sound fails with a message naming it."""
+    import threading
+
+    from PySide6.QtCore import Qt
+
+    from subcase.gui.sound_decoding import SoundDecoding
+
+    if not HAVE_FFMPEG:
+        pytest.skip("making a float WAV needs ffmpeg (Debian package)")
+    wav = write_wav(tmp_path / "tone.wav")
+    float_wav = tmp_path / "float.wav"
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", str(wav), "-c:a", "pcm_f32le", str(float_wav)], check=True)
+    gui = threading.get_ident()
+    threads: list[int] = []
+    results: list = []
+    decoding = SoundDecoding(float_wav)
+    # a direct connection runs in the emitting thread: it tells where the decoding's Python code ran
+    decoding.signals.ready.connect(lambda w: (threads.append(threading.get_ident()), results.append(w)),
+                                   Qt.ConnectionType.DirectConnection)
+    decoding._decoder.bufferReady.connect(lambda: threads.append(threading.get_ident()),
+                                          Qt.ConnectionType.AutoConnection)
+    decoding.start()
+    qtbot.waitUntil(lambda: decoding.done.is_set(), timeout=20_000)
+    assert results and set(threads) == {gui}
+    w = results[0]
+    assert abs(w.duration_ms - 6000) < 150
+    assert np.abs(w.samples[w.index(2300):w.index(3200)]).max() > 0.5
+    assert np.abs(w.samples[w.index(500):w.index(1800)]).max() < 0.05
+
+    cancelled = SoundDecoding(float_wav)
+    heard: list = []
+    cancelled.signals.ready.connect(heard.append)
+    cancelled.signals.failed.connect(heard.append)
+    cancelled.start()
+    cancelled.cancel()
+    assert cancelled.done.is_set()
+    qtbot.wait(300)
+    assert heard == []
+
+    junk = tmp_path / "junk.mp3"
+    junk.write_bytes(b"not sound at all" * 100)
+    broken = SoundDecoding(junk)
+    failures: list[str] = []
+    broken.signals.failed.connect(failures.append)
+    broken.start()
+    qtbot.waitUntil(lambda: bool(failures), timeout=20_000)
+    assert failures[0].startswith(f"{junk}: the sound cannot be decoded (")
+
+
 # ---------------------------------------------------------------- choosing and remembering
 def test_open_media_is_remembered_but_never_written_into_the_subtitle_or_log(qtbot, make_window, tmp_path):
     from PySide6.QtCore import Qt

@@ -142,3 +142,29 @@ def test_read_wav_refuses_what_is_not_a_wav(tmp_path):
     bad.write_bytes(b"RIFF\x00\x00\x00\x00WAVEnot really")
     with pytest.raises(MediaError, match="not a PCM WAV"):
         read_wav(bad)
+
+
+@pytest.mark.parametrize("rate, new_rate", [(48000, 8000), (44100, 8820), (22050, 11025), (8000, 8000), (6000, 6000)])
+def test_sound_thinned_chunk_by_chunk_keeps_each_blocks_peak_however_it_was_cut(rate, new_rate):
+    """Decoded sound arrives in buffers of any length; its thinning must not depend on where they were cut,
+    and each kept sample is the loudest of its block, so a click between two kept samples survives."""
+    from subcase.media import Thinning
+
+    rng = np.random.default_rng(3)
+    samples = (rng.random(rate // 3 + 7) * 0.2 - 0.1).astype(np.float32)
+    samples[1234] = -0.9  # a click
+    whole = Thinning()
+    whole.add(samples, rate)
+    cut = Thinning()
+    edges = np.sort(rng.choice(np.arange(1, len(samples)), 40, replace=False))
+    for chunk in np.split(samples, edges):
+        cut.add(chunk, rate)
+    a, b = whole.waveform(), cut.waveform()
+    assert a.rate == b.rate == new_rate
+    assert np.array_equal(a.samples, b.samples)
+    k = rate // new_rate
+    assert len(a.samples) == len(samples) // k
+    assert a.samples[1234 // k] == np.float32(-0.9)
+    assert np.array_equal(a.samples[:5], [samples[i * k:(i + 1) * k][np.abs(samples[i * k:(i + 1) * k]).argmax()]
+                                          for i in range(5)])
+    assert Thinning().waveform().duration_ms == 0  # nothing decoded: an empty strip, not an error

@@ -25,6 +25,7 @@ from subcase.subtitles import Document
 from .cue_view import COL_TEXT, CueView
 from .media import INSTALL_HINT, MediaController, MediaDock, multimedia_problem
 from .settings import Settings
+from .sound_decoding import SoundDecoding
 from .workers import MediaProbeTask, WaveformTask
 
 # Arrow keys held down move many cues a second: seek once they pause.
@@ -97,7 +98,7 @@ class WindowMedia:
         self.media_wave: Waveform | None = None
         self.pending_media: Path | None = None   # --media PATH, for the next file opened
         self._media_named = False
-        self._media_tasks: list[MediaProbeTask | WaveformTask] = []             # running workers (kept alive until done)
+        self._media_tasks: list[MediaProbeTask | WaveformTask | SoundDecoding] = []  # running (kept alive until done)
         self._probe_serial = 0
         self._follow_guard = False
         self.media_dock = MediaDock(parent)
@@ -205,11 +206,7 @@ class WindowMedia:
         else:
             self.media_dock.show_wave()
             if ref is not None:
-                task = WaveformTask(ref.path)
-                task.signals.ready.connect(lambda w, path=ref.path: self._on_wave(path, w))
-                task.signals.failed.connect(lambda msg: self.status_bar.showMessage(
-                    f"No waveform: {msg.splitlines()[0]}", 8000))
-                self._start_media_task(task)
+                self._extract_wave(ref.path)
         name = ref.name if ref is not None else "media"
         last = self.window.doc.cues[-1].end_ms if self.window.doc is not None and self.window.doc.cues else 0
         short = (f"; it ends at {duration_ms / 1000:.1f} s, before the last cue ({last / 1000:.1f} s)"
@@ -219,6 +216,31 @@ class WindowMedia:
         self._update_media_actions()
         self._show_current_cue()
         self.window.media_opened.emit(name)
+
+    def _extract_wave(self, path: Path) -> None:
+        """The waveform strip's samples: a PCM WAV read in a worker, any other sound decoded by Qt's decoder
+        on its own threads, driven from here (gui/sound_decoding.py)."""
+        if path.suffix.lower() == ".wav":
+            task = WaveformTask(path)
+            self._wire_wave(task.signals, path)
+            task.signals.not_pcm.connect(lambda: self._decode_wave(path))
+            self._start_media_task(task)
+        else:
+            self._decode_wave(path)
+
+    def _decode_wave(self, path: Path) -> None:
+        if self.media_ref is None or self.media_ref.path != path:
+            return  # another file was opened meanwhile
+        decoding = SoundDecoding(path, self.media_dock)
+        self._wire_wave(decoding.signals, path)
+        decoding.signals.ready.connect(decoding.deleteLater)
+        decoding.signals.failed.connect(decoding.deleteLater)
+        self._media_tasks = [t for t in self._media_tasks if not t.done.is_set()] + [decoding]
+        decoding.start()
+
+    def _wire_wave(self, signals, path: Path) -> None:
+        signals.ready.connect(lambda w: self._on_wave(path, w))
+        signals.failed.connect(lambda msg: self.status_bar.showMessage(f"No waveform: {msg.splitlines()[0]}", 8000))
 
     def _on_wave(self, path: Path, wave) -> None:
         if self.media_ref is None or self.media_ref.path != path:

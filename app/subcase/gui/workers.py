@@ -9,7 +9,6 @@ the GUI can display it while the worker still cases the original).
 from __future__ import annotations
 
 import threading
-import time
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
@@ -347,17 +346,13 @@ class MediaProbeTask(QRunnable):
 class WaveformSignals(QObject):
     ready = Signal(object)       # a media.Waveform
     failed = Signal(str)
-
-
-# The strip draws at most a few thousand columns for a few seconds of sound: 8 kHz mono
-# keeps a two-hour film's samples at 230 MB of float32 less than at 48 kHz stereo.
-WAVEFORM_RATE = 8000
-DECODER_SILENCE_S = 30
+    not_pcm = Signal()           # a WAV the standard library cannot read: for the decoder (gui/sound_decoding.py)
 
 
 class WaveformTask(CancellableTask):
-    """The samples of an audio file for the waveform strip: a PCM WAV read directly,
-    anything else decoded by QtMultimedia's decoder, in this worker thread."""
+    """The samples of a PCM WAV for the waveform strip, read directly in this worker thread.  Any
+    other sound is decoded by QtMultimedia's decoder, which is driven from the GUI thread
+    (gui/sound_decoding.py says why); a WAV this reader refuses (float, ADPCM...) goes there too."""
 
     def __init__(self, path: Path):
         super().__init__()
@@ -367,104 +362,13 @@ class WaveformTask(CancellableTask):
     def run(self) -> None:
         from subcase.media import MediaError, read_wav
         try:
-            if self.path.suffix.lower() == ".wav":
-                try:
-                    self.signals.ready.emit(read_wav(self.path))
-                    return
-                except MediaError:
-                    pass  # a WAV that is not PCM (float, ADPCM...): the decoder may still read it
-            self.signals.ready.emit(self._decode())
-        except MediaError as exc:
-            self.signals.failed.emit(str(exc))
+            self.signals.ready.emit(read_wav(self.path))
+        except MediaError:
+            self.signals.not_pcm.emit()
         except Exception:
             self.signals.failed.emit(traceback.format_exc())
         finally:
             self.done.set()
-
-    def _decode(self):
-        import numpy as np
-        from PySide6.QtCore import QEventLoop, QTimer, QUrl
-        from PySide6.QtMultimedia import QAudioDecoder, QAudioFormat
-
-        from subcase.media import MediaError
-
-        # The decoder's own format: asking QAudioDecoder (FFmpeg back-end, Qt 6.11) for another
-        # rate or sample format makes it decode nothing and never finish.
-        decoder = QAudioDecoder()
-        scale = {QAudioFormat.SampleFormat.UInt8: None, QAudioFormat.SampleFormat.Int16: ("<i2", 32768.0),
-                 QAudioFormat.SampleFormat.Int32: ("<i4", 2147483648.0), QAudioFormat.SampleFormat.Float: ("<f4", 1.0)}
-        chunks: list = []
-        errors: list[str] = []
-        rate = [0]
-        loop = QEventLoop()
-        last = [time.monotonic()]
-
-        def take() -> None:
-            last[0] = time.monotonic()
-            buf = decoder.read()
-            if not buf.isValid():
-                return
-            fmt = buf.format()
-            raw = bytes(buf.constData())
-            kind = scale.get(fmt.sampleFormat())
-            if kind is None:
-                data = (np.frombuffer(raw, dtype=np.uint8).astype(np.float32) - 128.0) / 128.0
-            else:
-                data = np.frombuffer(raw, dtype=kind[0]).astype(np.float32) / kind[1]
-            channels = max(1, fmt.channelCount())
-            data = data[:len(data) - len(data) % channels].reshape(-1, channels).mean(axis=1)
-            rate[0] = fmt.sampleRate()
-            chunks.append(data)
-            if self._cancel.is_set():
-                decoder.stop()
-                loop.quit()
-
-        decoder.bufferReady.connect(take)
-        decoder.finished.connect(loop.quit)
-        def failed(_error: object) -> None:
-            errors.append(decoder.errorString())
-            loop.quit()
-
-        decoder.error.connect(failed)
-        def check() -> None:
-            # a cancel, or a decoder that has gone quiet, ends the wait: a worker stuck here would
-            # keep the app from exiting
-            if self._cancel.is_set():
-                loop.quit()
-            elif time.monotonic() - last[0] > DECODER_SILENCE_S:
-                errors.append(f"the decoder gave nothing for {DECODER_SILENCE_S} s")
-                loop.quit()
-
-        poll = QTimer()
-        poll.timeout.connect(check)
-        poll.start(200)
-        decoder.setSource(QUrl.fromLocalFile(str(self.path)))
-        decoder.start()
-        loop.exec()
-        poll.stop()
-        decoder.stop()
-        if errors:
-            raise MediaError(f"{self.path}: the sound cannot be decoded ({errors[0] or 'unknown format'})")
-        samples = np.concatenate(chunks) if chunks else np.zeros(0, dtype=np.float32)
-        return thin(samples, rate[0] or WAVEFORM_RATE)
-
-
-def thin(samples, rate: int):
-    """The samples at about WAVEFORM_RATE: of each block of k, the one of largest magnitude
-    (so peaks survive), k a whole divisor of ``rate`` so the new rate is whole too."""
-    import numpy as np
-
-    from subcase.media import Waveform
-
-    k = max(1, rate // WAVEFORM_RATE)
-    while rate % k:
-        k -= 1
-    if k > 1:
-        usable = len(samples) - len(samples) % k
-        blocks = samples[:usable].reshape(-1, k)
-        pick = np.abs(blocks).argmax(axis=1)
-        samples = blocks[np.arange(len(blocks)), pick]
-    return Waveform(np.ascontiguousarray(samples, dtype=np.float32), rate // k)
 
 
 class TermImportSignals(QObject):

@@ -7,8 +7,8 @@ arithmetic and file reading that the tests check without a window.
 
 from .lookup import MEDIA_SUFFIXES, MediaError, MediaRef, fingerprint, media_ref, same_stem_media
 from .timing import DEFAULT_LEAD_MS, PlaySpan, cue_at, play_span
-from .waveform import Waveform, WaveformWindow, peaks, read_wav, strip_window
+from .waveform import WAVEFORM_RATE, Thinning, Waveform, WaveformWindow, peaks, read_wav, strip_window
 
 __all__ = ["MEDIA_SUFFIXES", "MediaError", "MediaRef", "fingerprint", "media_ref", "same_stem_media",
            "DEFAULT_LEAD_MS", "PlaySpan", "cue_at", "play_span",
-           "Waveform", "WaveformWindow", "peaks", "read_wav", "strip_window"]
+           "WAVEFORM_RATE", "Thinning", "Waveform", "WaveformWindow", "peaks", "read_wav", "strip_window"]
