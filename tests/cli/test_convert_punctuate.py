@@ -124,10 +124,25 @@ def _stripped(src: Path, dst: Path) -> Path:
 OPENING = {"?": "\u00bf", "!": "\u00a1"}
 
 
+# The files of each language where the model restores question or exclamation marks: the real-model tests
+# convert these few, not the whole folder, since the AVX2 pass runs them under valgrind (minutes per file).
+SPANISH_QUESTIONS = ("es__ableplayer__ableplayer__media__deadline_captions_es.vtt", "es__torpluston__translation__es.srt")
+FRENCH_QUESTIONS = ("fr__w3c__wai-website__wai-videos__perspectives__fr__perspectives_speech-recognition.fr.vtt",
+                    "fr__w3c__wai-website__wai-videos__perspectives__fr__perspectives_captions.fr.vtt",
+                    "fr__ableplayer__ableplayer__media__wwa_captions_fr.vtt")
+
+
+def _some(paths: list[Path], names: tuple[str, ...]) -> list[Path]:
+    chosen = [p for p in paths if p.name in names]
+    if len(chosen) != len(names):
+        pytest.skip(f"shared multilingual dev subtitles missing: {sorted(set(names) - {p.name for p in chosen})}")
+    return chosen
+
+
 def test_spanish_questions_and_exclamations_are_opened_with_the_real_model(dev_subtitles_ml, tmp_path):
     bare = tmp_path / "bare"
     bare.mkdir()
-    files = [_stripped(p, bare / p.name) for p in dev_subtitles_ml["es"]]
+    files = [_stripped(p, bare / p.name) for p in _some(dev_subtitles_ml["es"], SPANISH_QUESTIONS)]
     out = tmp_path / "out"
     assert main(["convert", *map(str, files), "-o", str(out), "--punctuate", "auto", "-q"]) == 0
     closed = 0
@@ -145,24 +160,25 @@ def test_spanish_questions_and_exclamations_are_opened_with_the_real_model(dev_s
         again = tmp_path / "again"
         assert main(["convert", str(out / src.name), "-o", str(again), "--punctuate", "auto", "-q"]) == 0
         assert (again / src.name).read_text(encoding="utf-8") == after, src.name
-    assert closed >= 5  # the model wrote question and exclamation marks here (not a near-tie: some 10)
+    assert closed >= 3  # the model wrote question and exclamation marks here (not a near-tie: 6 of them)
 
 
-def test_punctuated_multilingual_files_convert_byte_identically_with_auto(dev_subtitles_ml, tmp_path):
-    paths = dev_subtitles_ml["es"] + dev_subtitles_ml["fr"]
-    plain, auto = tmp_path / "plain", tmp_path / "auto"
-    files = [str(p) for p in paths]
-    assert main(["convert", *files, "-o", str(plain), "--punctuate", "never", "-q"]) == 0
-    assert main(["convert", *files, "-o", str(auto), "--punctuate", "auto", "-q"]) == 0
-    for p in paths:
-        assert (auto / p.name).read_bytes() == (plain / p.name).read_bytes(), p.name
+@pytest.mark.parametrize("lang", ["es", "fr", "de", "pt"])
+def test_auto_restores_no_mark_in_punctuated_multilingual_files(dev_subtitles_ml, lang):
+    """With ``auto`` the pipeline asks the model for marks only where ``cues_to_restore`` finds a passage without
+    punctuation; in a file a person punctuated it finds none, so the file goes down the same path as with
+    ``never`` (end to end, byte for byte, on the English files above).  Decided before the model runs: no model."""
+    from subcase.casing.restoring import Punctuate, cues_to_restore
+    for path in dev_subtitles_ml[lang]:
+        cues = [cue.tokens() for cue in load(path).cues]
+        assert cues_to_restore(cues, Punctuate.AUTO) is None, path.name
 
 
 def test_french_marks_are_spaced_and_read_back_as_marks_with_the_real_model(dev_subtitles_ml, tmp_path):
     from subcase.evaluation.punctuation import cue_marks
     bare = tmp_path / "bare"
     bare.mkdir()
-    files = [_stripped(p, bare / p.name) for p in dev_subtitles_ml["fr"]]
+    files = [_stripped(p, bare / p.name) for p in _some(dev_subtitles_ml["fr"], FRENCH_QUESTIONS)]
     out, again = tmp_path / "out", tmp_path / "again"
     assert main(["convert", *map(str, files), "-o", str(out), "--punctuate", "auto", "-q"]) == 0
     assert main(["convert", *[str(out / p.name) for p in files], "-o", str(again), "--punctuate", "auto", "-q"]) == 0
@@ -178,4 +194,4 @@ def test_french_marks_are_spaced_and_read_back_as_marks_with_the_real_model(dev_
             assert cue_marks(cue.text).count("?") == cue.text.count("?"), cue.text
         # opened again, the spaced marks are read as marks: no mark is added, nothing changes
         assert (again / src.name).read_text(encoding="utf-8") == after, src.name
-    assert spaced >= 3  # some 20 in these files
+    assert spaced >= 2  # 4 in these files
