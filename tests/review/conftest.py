@@ -54,9 +54,15 @@ def make_casing(doc) -> DocumentCasing:
     return DocumentCasing(words, "restore", 0.9)
 
 
-@pytest.fixture
-def cased(srt_file):
-    doc = load(srt_file)
+def cased_copy(path):
+    """The file read and cased by the script above, as it opens: a fresh document and review state each call
+    (what a crash recovery cases again)."""
+    doc = load(path)
     casing = make_casing(doc)
     apply_casing(doc, casing)
     return doc, ReviewState.from_casing(len(doc.cues), casing)
+
+
+@pytest.fixture
+def cased(srt_file):
+    return cased_copy(srt_file)

@@ -123,13 +123,10 @@ def test_a_restore_without_the_punctuation_choice_is_refused_not_half_applied(as
 def test_a_schema_2_snapshot_still_restores(srt_file, data_dir):
     """Written before the marks were kept (no ``punctuate``, words of 10 items): a file opened without
     restoring punctuation, cased again without it."""
-    from .conftest import make_casing
+    from .conftest import cased_copy
 
     def fresh():
-        doc = load(srt_file)
-        casing = make_casing(doc)
-        apply_casing(doc, casing)
-        return doc, ReviewState.from_casing(len(doc.cues), casing)
+        return cased_copy(srt_file)
 
     doc, state = fresh()
     session = ReviewSession(doc, state, srt_file, model_version="test", model_sha256="0" * 64)

@@ -92,18 +92,13 @@ def test_one_undo_step_in_a_session(cased, srt_file):
 def test_a_mark_survives_a_crash_recovery_of_the_changed_cues_only(srt_file, data_dir):
     """The snapshot holds only what changed, over the origin cased again: a cue whose mark changed is
     held in full (its text and its words' new offsets), or the mark would be lost on recovery."""
-    from subcase.casing import apply_casing
     from subcase.digest import file_sha256
-    from subcase.review import ReviewState
     from subcase.review.autosave import fingerprint, needs_casing, restore
 
-    from .conftest import make_casing
+    from .conftest import cased_copy
 
     def fresh():
-        doc = load(srt_file)
-        casing = make_casing(doc)
-        apply_casing(doc, casing)
-        return doc, ReviewState.from_casing(len(doc.cues), casing)
+        return cased_copy(srt_file)
 
     doc, state = fresh()
     session = ReviewSession(doc, state, srt_file, model_version="test", model_sha256="0" * 64)
