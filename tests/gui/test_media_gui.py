@@ -415,6 +415,9 @@ def test_the_process_holds_the_media_file_open(qtbot, make_window, tmp_path):
 
 # ---------------------------------------------------------------- without the extra
 def test_without_the_extra_the_app_works_and_says_how_to_add_it(qtbot, make_window, tmp_path, monkeypatch):
+    """The window's behaviour without a player, keys and all.  QtMultimedia is blocked only after the app's
+    modules were imported (with the extra): whether they import at all without it is for
+    tests/packaging/test_plain_install.py (the plain wheel) and tests/test_architecture.py."""
     from PySide6.QtCore import Qt
 
     monkeypatch.setitem(sys.modules, "PySide6.QtMultimedia", None)   # import fails as if not installed
