@@ -20,7 +20,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-pytest.importorskip("PySide6.QtMultimedia", reason="the media extra is not installed: pip install 'subcase[media]'")
+from subcase.gui.media import multimedia_problem
+
+# the app's own words: the extra missing, or a system library it needs (libpulse0 on a bare Debian)
+if multimedia_problem():
+    pytest.skip(multimedia_problem(), allow_module_level=True)
 
 from .conftest import needs_model, open_and_wait  # noqa: E402
 
