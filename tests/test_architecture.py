@@ -104,7 +104,7 @@ def load_time_nodes(body: Iterable[ast.stmt]) -> Iterator[ast.stmt]:
         yield node
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+        if isinstance(node, ast.If) and ast.unparse(node.test) in {"TYPE_CHECKING", "typing.TYPE_CHECKING"}:
             yield from load_time_nodes(node.orelse)
         elif isinstance(node, ast.Try):
             if not any(_catches_import_error(h) for h in node.handlers):
