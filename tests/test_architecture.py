@@ -8,7 +8,10 @@
   and nothing that runs in the app imports ``subcase.training``;
 - no two modules of subcase import each other, directly or round a longer loop;
 - a ``ReviewSession`` is made only by ``review.opening`` (``open_review``, ``resume_review``):
-  the app, simulate-review and batch conversion open a file for review the one same way.
+  the app, simulate-review and batch conversion open a file for review the one same way;
+- a package of an optional extra (pyproject.toml: QtMultimedia of ``media``, Dask of ``cluster``,
+  torch of ``train``...) is loaded as a module loads only by that extra's own feature
+  (OPTIONAL_FEATURES): everything else imports it where it is used, so the plain wheel runs.
 
 A new top-level module or package must be added to LAYERS, which is the point:
 where it sits is a decision, not an accident.
@@ -17,12 +20,17 @@ where it sits is a decision, not an accident.
 from __future__ import annotations
 
 import ast
+import importlib.metadata
+import re
 import sys
+import tomllib
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parents[1] / "app" / "subcase"
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "app" / "subcase"
 
 # part -> the parts it may import (a part is a top-level module or package of subcase).
 # The package root (``import subcase`` for __version__) and the leaf utilities
@@ -52,13 +60,15 @@ def module_name(path: Path) -> str:
     return ".".join(parts)
 
 
-def imported_modules(path: Path) -> list[tuple[int, str]]:
+def imported_modules(path: Path, as_it_loads: bool = False) -> list[tuple[int, str]]:
     """(line, absolute module name) for every import in the file, including
-    ``from package import submodule`` as that submodule."""
+    ``from package import submodule`` as that submodule.  ``as_it_loads``: only the imports
+    that run when the module is imported (``load_time_nodes``)."""
     name = module_name(path)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     out: list[tuple[int, str]] = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    for node in load_time_nodes(tree.body) if as_it_loads else ast.walk(tree):
         if isinstance(node, ast.Import):
             out += [(node.lineno, alias.name) for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -70,8 +80,44 @@ def imported_modules(path: Path) -> list[tuple[int, str]]:
                 target = node.module or ""
             for alias in node.names:  # "from . import formats" imports the module formats
                 candidate = f"{target}.{alias.name}"
-                out.append((node.lineno, candidate if _is_module(candidate) else target))
+                if target.split(".")[0] != "subcase":
+                    # another package's module or a name in it (unknowable without importing it): the
+                    # checks read its top-level package and, for PySide6, the module under it, so
+                    # "from PySide6 import QtMultimedia" is PySide6.QtMultimedia
+                    out.append((node.lineno, candidate))
+                else:
+                    out.append((node.lineno, candidate if _is_module(candidate) else target))
     return out
+
+
+def _catches_import_error(handler: ast.ExceptHandler) -> bool:
+    names = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+    return any(n is None or isinstance(n, ast.Name) and n.id in {"ImportError", "ModuleNotFoundError", "Exception",
+                                                                    "BaseException"} for n in names)
+
+
+def load_time_nodes(body: Iterable[ast.stmt]) -> Iterator[ast.stmt]:
+    """The statements that run as a module is imported: its body and the blocks in it, class bodies
+    included; not function bodies (they run when called), not ``if TYPE_CHECKING:`` (never runs),
+    not a ``try`` whose ``except`` takes an ImportError (the module loads without it)."""
+    for node in body:
+        yield node
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        if isinstance(node, ast.If) and ast.unparse(node.test) in {"TYPE_CHECKING", "typing.TYPE_CHECKING"}:
+            yield from load_time_nodes(node.orelse)
+        elif isinstance(node, ast.Try):
+            if not any(_catches_import_error(h) for h in node.handlers):
+                yield from load_time_nodes(node.body)
+            for h in node.handlers:
+                yield from load_time_nodes(h.body)
+            yield from load_time_nodes(node.orelse)
+            yield from load_time_nodes(node.finalbody)
+        else:
+            for field in ("body", "orelse", "finalbody"):  # if, for, while, with, class
+                block = getattr(node, field, None)
+                if isinstance(block, list):
+                    yield from load_time_nodes(block)
 
 
 def _is_module(name: str) -> bool:
@@ -212,6 +258,122 @@ def test_the_run_time_path_has_no_training_code() -> None:
     assert offenders == []
 
 
+# -- optional extras: loaded as a module loads only by their own feature -----------------------------
+#
+# A module that loads an extra's package as it is imported cannot be imported where the extra is
+# missing, and neither can any module that imports it at its top: the editor did not start on the
+# plain wheel (issue #53) because gui/sound_decoding.py imported QtMultimedia and the window imported
+# it.  CI installs the media extra for the tests, so no test that runs the app could see it (but
+# tests/packaging/test_plain_install.py, which installs the plain wheel).  The extras and their
+# distributions are read from pyproject.toml.
+
+# extra -> the modules that may load its packages as they load: its feature, which runs only where the
+# extra is installed and which the rest of the app imports where it is used.
+OPTIONAL_FEATURES: dict[str, set[str]] = {
+    # QtMultimedia's decoder: media_window imports it once a player exists (the extra is there)
+    "media": {"subcase.gui.sound_decoding"},
+    # the training pipeline is not in the wheel (pyproject.toml excludes it): it runs from a source tree
+    # installed with the train extra (pip install -e '.[train]'), and nothing of the app imports it
+    # (test_the_run_time_path_has_no_training_code)
+    "train": {"subcase.training"},
+}
+
+# distribution (normalised: lower case, "-") -> the top-level modules it installs, where they are not
+# its name with "_" for "-"
+IMPORT_NAMES: dict[str, set[str]] = {
+    "dask": {"dask", "distributed"},  # the extras ask for dask[distributed]
+    "pyinstaller": {"PyInstaller"},
+    "pytest-qt": {"pytestqt"},
+    "mkdocs-material": {"material"},
+    # PySide6-Addons adds modules to the PySide6 package itself: those of PySide6's that
+    # PySide6-Essentials (a run-time dependency) does not install (essential_qt)
+    "pyside6-addons": {"PySide6.*"},
+}
+
+
+def _distribution(requirement: str) -> str:
+    match = re.match(r"[A-Za-z0-9._-]+", requirement)
+    assert match, requirement
+    return re.sub(r"[-_.]+", "-", match.group(0)).lower()
+
+
+def optional_packages() -> dict[str, set[str]]:
+    """Top-level module (``PySide6.*`` for the addons' modules) -> the extras that install it; what a run-time
+    dependency installs too is not optional."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    required = {_distribution(r) for r in project["dependencies"]}
+    out: dict[str, set[str]] = {}
+    for extra, requirements in project["optional-dependencies"].items():
+        for dist in {_distribution(r) for r in requirements} - required:
+            for name in IMPORT_NAMES.get(dist, {dist.replace("-", "_")}):
+                out.setdefault(name, set()).add(extra)
+    return out
+
+
+def essential_qt() -> set[str]:
+    """The modules under PySide6 that PySide6-Essentials installs (it ships every module's .pyi stub, so
+    the stubs do not count)."""
+    files = importlib.metadata.files("PySide6-Essentials")
+    assert files, "PySide6-Essentials lists no files: a broken install"
+    return {f.parts[1].split(".")[0] for f in files if f.parts[0] == "PySide6" and len(f.parts) > 1
+            and f.suffix != ".pyi"}
+
+
+def optional_package(target: str, optional: dict[str, set[str]], essential: set[str]) -> tuple[str, set[str]]:
+    """The package an import's target is of (a module under PySide6, else the top-level package) and the
+    extras it comes with: none for what every install has."""
+    top, _, rest = target.partition(".")
+    if top == "PySide6":
+        under = rest.partition(".")[0]
+        return (f"PySide6.{under}", optional.get("PySide6.*", set())) if under and under not in essential else (top, set())
+    return top, optional.get(top, set())
+
+
+def loaded_with(module: str, imports: dict[str, list[tuple[int, str]]]) -> dict[str, list[str]]:
+    """What importing ``module`` loads: each module outside subcase -> the chain of subcase modules
+    (shortest first found) whose top-level imports reach it.  A subcase module loads its packages'
+    ``__init__`` first."""
+    chains: dict[str, list[str]] = {module: [module]}
+    found: dict[str, list[str]] = {}
+    queue = [module]
+    while queue:
+        here = queue.pop(0)
+        parts = here.split(".")
+        targets = [".".join(parts[:i]) for i in range(1, len(parts))] + [t for _, t in imports.get(here, [])]
+        for target in targets:
+            if target.split(".")[0] != "subcase":
+                found.setdefault(target, chains[here])
+            elif target in imports and target not in chains:
+                chains[target] = chains[here] + [target]
+                queue.append(target)
+    return found
+
+
+def optional_import_violations() -> list[str]:
+    optional, essential = optional_packages(), essential_qt()
+    imports = {module_name(p): imported_modules(p, as_it_loads=True) for p in sources()}
+    problems: dict[tuple[str, str], str] = {}
+    for module in sorted(imports):
+        allowed = {extra for extra, features in OPTIONAL_FEATURES.items()
+                   if any(module == f or module.startswith(f + ".") for f in features)}
+        for target, chain in sorted(loaded_with(module, imports).items()):
+            package, extras = optional_package(target, optional, essential)
+            if extras and not extras & allowed:
+                problems.setdefault((module, package), (
+                    f"{module} loads {package} (the {' or '.join(sorted(extras))} extra) as it is imported, "
+                    f"through {' -> '.join(chain)}: import it where it is used"))
+    return list(problems.values())
+
+
+def test_optional_extras_are_loaded_only_by_their_features() -> None:
+    optional = optional_packages()
+    # the check knows the extras it is for: without them it would pass on anything
+    assert {"PySide6.*", "dask", "distributed", "torch", "truecase", "nltk", "PyInstaller"} <= set(optional)
+    assert "QtMultimedia" not in essential_qt() and "QtWidgets" in essential_qt()
+    problems = optional_import_violations()
+    assert not problems, "\n".join(problems)
+
+
 # -- the checker checks: each rule fires on a file that breaks it ------------
 
 @pytest.mark.parametrize("part, source, expected", [
@@ -259,3 +421,26 @@ def test_a_session_made_elsewhere_is_reported(source: str, tmp_path, monkeypatch
     (fake / "evaluation" / "bad.py").write_text(source)
     monkeypatch.setattr(sys.modules[__name__], "PACKAGE", fake)
     assert [m.rpartition(":")[0] for m in session_makers()] == ["evaluation/bad.py"]
+
+
+@pytest.mark.parametrize("source, reported", [
+    ("from PySide6.QtMultimedia import QMediaPlayer\n", True),
+    ("from PySide6 import QtMultimedia\n", True),
+    ("import dask.distributed\n", True),
+    ("class Pane:\n    from truecase import TrueCaser\n", True),  # a class body runs as the module loads
+    ("from .sound_decoding import SoundDecoding\n", True),  # the feature, imported at the top
+    ("def decode():\n    from .sound_decoding import SoundDecoding\n", False),
+    ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from PySide6.QtMultimedia import QMediaPlayer\n", False),
+    ("try:\n    import torch\nexcept ImportError:\n    torch = None\n", False),
+    ("from PySide6.QtWidgets import QWidget\nimport numpy\n", False),  # what every install has
+])
+def test_an_optional_import_as_a_module_loads_is_reported(source: str, reported: bool, tmp_path, monkeypatch) -> None:
+    fake = tmp_path / "subcase"
+    (fake / "gui").mkdir(parents=True)
+    (fake / "__init__.py").write_text("")
+    (fake / "gui" / "__init__.py").write_text("")
+    (fake / "gui" / "sound_decoding.py").write_text("from PySide6.QtMultimedia import QAudioDecoder\n")  # the feature
+    (fake / "gui" / "window.py").write_text(source)
+    monkeypatch.setattr(sys.modules[__name__], "PACKAGE", fake)
+    problems = optional_import_violations()
+    assert [p.split(" loads ")[0] for p in problems] == (["subcase.gui.window"] if reported else []), problems

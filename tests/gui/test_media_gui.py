@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import struct
 import subprocess
 import sys
 import time
@@ -19,7 +20,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-pytest.importorskip("PySide6.QtMultimedia", reason="the media extra is not installed: pip install 'subcase[media]'")
+from subcase.gui.media import multimedia_problem
+
+# the app's own words: the extra missing, or a system library it needs (libpulse0 on a bare Debian)
+if multimedia_problem():
+    pytest.skip(multimedia_problem(), allow_module_level=True)
 
 from .conftest import needs_model, open_and_wait  # noqa: E402
 
@@ -46,12 +51,30 @@ needs_video_tools = pytest.mark.skipif(not (HAVE_FFMPEG and HAVE_ESPEAK),
                                        reason="making a test video needs ffmpeg and espeak-ng (Debian packages)")
 
 
-def write_wav(path: Path, seconds: float = 6.0) -> Path:
+def tone(seconds: float = 6.0) -> np.ndarray:
+    """Silence with a 440 Hz tone inside the middle cue, at RATE."""
     n = int(seconds * RATE)
     t = np.arange(n) / RATE
     samples = np.zeros(n)
     a, b = int(2.1 * RATE), int(3.4 * RATE)
     samples[a:b] = 0.8 * np.sin(2 * np.pi * 440 * t[a:b])
+    return samples
+
+
+def write_float_wav(path: Path) -> Path:
+    """The tone as a 32-bit float WAV (format 3, with its fact chunk), which the standard library's wave
+    module refuses: the strip then takes it from QtMultimedia's decoder (gui/sound_decoding.py)."""
+    data = tone().astype("<f4").tobytes()
+    fmt = struct.pack("<HHIIHHH", 3, 1, RATE, RATE * 4, 4, 32, 0)
+    fact = struct.pack("<I", len(data) // 4)
+    body = (b"WAVE" + b"fmt " + struct.pack("<I", len(fmt)) + fmt + b"fact" + struct.pack("<I", 4) + fact
+            + b"data" + struct.pack("<I", len(data)) + data)
+    path.write_bytes(b"RIFF" + struct.pack("<I", len(body)) + body)
+    return path
+
+
+def write_wav(path: Path, seconds: float = 6.0) -> Path:
+    samples = tone(seconds)
     with wave.open(str(path), "wb") as w:
         w.setnchannels(1)
         w.setsampwidth(2)
@@ -249,6 +272,23 @@ def test_audio_other_than_wav_is_decoded_for_the_strip(qtbot, make_window, tmp_p
     assert loud > 0.5 and quiet < 0.05
 
 
+def test_a_wav_the_reader_refuses_is_decoded_for_the_strip(qtbot, make_window, tmp_path):
+    """The window's own path to the decoder, which it imports only here (QtMultimedia, the media extra)."""
+    from subcase.media import MediaError, read_wav
+
+    sub = subtitle(tmp_path / "films")
+    wav = write_float_wav(sub.with_suffix(".wav"))
+    with pytest.raises(MediaError):
+        read_wav(wav)  # the worker's reader refuses it: the decoder takes over
+    window = make_window()
+    open_with_media(qtbot, window, sub)
+    qtbot.waitUntil(lambda: window.playback.media_wave is not None, timeout=20_000)
+    w = window.playback.media_wave
+    assert abs(w.duration_ms - 6000) < 150
+    assert np.abs(w.samples[w.index(2300):w.index(3200)]).max() > 0.5
+    assert np.abs(w.samples[w.index(500):w.index(1800)]).max() < 0.05
+
+
 def test_the_decoder_is_driven_from_the_gui_thread_and_no_python_runs_off_it(qtbot, tmp_path):
     """Driven from a pool thread (a nested event loop holding the GIL) the decoder could deadlock against the GUI
     thread; each of its results, and its buffers, are handled on the GUI thread now.  A float WAV, which the
@@ -260,11 +300,7 @@ def test_the_decoder_is_driven_from_the_gui_thread_and_no_python_runs_off_it(qtb
 
     from subcase.gui.sound_decoding import SoundDecoding
 
-    if not HAVE_FFMPEG:
-        pytest.skip("making a float WAV needs ffmpeg (Debian package)")
-    wav = write_wav(tmp_path / "tone.wav")
-    float_wav = tmp_path / "float.wav"
-    subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", str(wav), "-c:a", "pcm_f32le", str(float_wav)], check=True)
+    float_wav = write_float_wav(tmp_path / "float.wav")
     gui = threading.get_ident()
     threads: list[int] = []
     results: list = []
@@ -415,6 +451,9 @@ def test_the_process_holds_the_media_file_open(qtbot, make_window, tmp_path):
 
 # ---------------------------------------------------------------- without the extra
 def test_without_the_extra_the_app_works_and_says_how_to_add_it(qtbot, make_window, tmp_path, monkeypatch):
+    """The window's behaviour without a player, keys and all.  QtMultimedia is blocked only after the app's
+    modules were imported (with the extra): whether they import at all without it is for
+    tests/packaging/test_plain_install.py (the plain wheel) and tests/test_architecture.py."""
     from PySide6.QtCore import Qt
 
     monkeypatch.setitem(sys.modules, "PySide6.QtMultimedia", None)   # import fails as if not installed

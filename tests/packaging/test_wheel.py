@@ -2,14 +2,12 @@
 
 A wheel without models/ installs fine and then cannot case anything; one
 without resources/ runs the GUI without its stylesheet and icon.  These tests
-build the sdist and, from it, the wheel (``python -m build``, as a user or a
-packager would), or take the ones .ci/run built and installed
-(``SUBCASE_TEST_DIST``), and look inside.  Building takes about 10 s.
+look inside the sdist and the wheel of the ``dists`` fixture (conftest.py: the
+ones .ci/run built, or built here from a clean copy).
 """
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import subprocess
 import sys
@@ -23,33 +21,6 @@ import subcase
 from subcase.paths import MODEL_FILES
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _clean_copy(root: Path, dest: Path) -> None:
-    """.ci/clean_copy.py: the files a fresh clone would have, never ignored build debris."""
-    spec = importlib.util.spec_from_file_location("_clean_copy", root / ".ci" / "clean_copy.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    module.clean_copy(root, dest)
-
-
-@pytest.fixture(scope="session")
-def dists(tmp_path_factory) -> tuple[Path, Path]:
-    """(sdist, wheel) of this source tree."""
-    given = os.environ.get("SUBCASE_TEST_DIST")
-    if given:
-        out = Path(given)
-    else:
-        pytest.importorskip("build", reason="the test extra's `build` is needed to build the wheel")
-        src = tmp_path_factory.mktemp("src")
-        _clean_copy(ROOT, src)  # no egg-info or build/ folder can leak into the wheel
-        out = tmp_path_factory.mktemp("dist")
-        proc = subprocess.run([sys.executable, "-m", "build", "--outdir", str(out), str(src)],
-                              capture_output=True, text=True, timeout=600)
-        assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
-    sdists, wheels = sorted(out.glob("subcase-*.tar.gz")), sorted(out.glob("subcase-*.whl"))
-    assert len(sdists) == 1 and len(wheels) == 1, f"expected one sdist and one wheel in {out}"
-    return sdists[0], wheels[0]
 
 
 def _resources() -> list[str]:

@@ -22,6 +22,10 @@ from PySide6.QtWidgets import QDockWidget, QLabel, QSizePolicy, QStackedWidget, 
 from subcase.media import PlaySpan, Waveform, WaveformWindow, peaks
 
 INSTALL_HINT = "pip install 'subcase[media]'"
+# The system libraries QtMultimedia links against that a bare Linux may lack, and their Debian and Ubuntu
+# packages: PySide6-Addons' QtMultimedia and its FFmpeg plugin need PulseAudio's client library, which a
+# desktop has and a server or container without sound does not (ldd on Debian 12; nothing else was missing).
+SYSTEM_LIBRARIES = {"libpulse.so.0": "libpulse0"}
 # How often a playing span's end is checked: a cue stops within this (plus the
 # back-end's own position step) of its end.
 STOP_POLL_MS = 10
@@ -36,9 +40,20 @@ def multimedia_problem() -> str | None:
     except ImportError as exc:
         if importlib.util.find_spec("PySide6.QtMultimedia") is None:
             return f"Playing video and audio needs the media extra: {INSTALL_HINT}"
-        # installed but broken (a library missing from an install or a bundle): say what broke
-        return f"QtMultimedia is installed but cannot be loaded ({exc}); reinstall it: {INSTALL_HINT}"
+        return broken_multimedia(str(exc))
     return None
+
+
+def broken_multimedia(error: str) -> str:
+    """What to do when QtMultimedia is installed but its import fails with ``error``."""
+    library = error.split(":")[0].strip()
+    if "cannot open shared object file" in error:
+        # reinstalling the extra does not bring a system library: name it, and its package where known
+        package = SYSTEM_LIBRARIES.get(library)
+        where = f" (Debian and Ubuntu: apt-get install {package})" if package else ""
+        return f"Playing video and audio needs the system library {library}, which is missing{where}"
+    # a file missing from the install or a bundle: say what broke
+    return f"QtMultimedia is installed but cannot be loaded ({error}); reinstall it: {INSTALL_HINT}"
 
 
 class MediaController(QObject):

@@ -11,7 +11,7 @@ or the edit log.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, QThreadPool, Qt, QTimer, SignalInstance
 from PySide6.QtGui import QAction
@@ -25,8 +25,11 @@ from subcase.subtitles import Document
 from .cue_view import COL_TEXT, CueView
 from .media import INSTALL_HINT, MediaController, MediaDock, multimedia_problem
 from .settings import Settings
-from .sound_decoding import SoundDecoding
 from .workers import MediaProbeTask, WaveformTask
+
+if TYPE_CHECKING:
+    # it imports QtMultimedia (the optional media extra) as it loads: imported where used, in _decode_wave
+    from .sound_decoding import SoundDecoding
 
 # Arrow keys held down move many cues a second: seek once they pause.
 SHOW_FRAME_DELAY_MS = 60
@@ -231,6 +234,10 @@ class WindowMedia:
     def _decode_wave(self, path: Path) -> None:
         if self.media_ref is None or self.media_ref.path != path:
             return  # another file was opened meanwhile
+        # here, not at the top: it imports QtMultimedia, which only the media extra installs, and the
+        # window must start without it (issue #53); a player exists, so the extra is there
+        from .sound_decoding import SoundDecoding
+
         decoding = SoundDecoding(path, self.media_dock)
         self._wire_wave(decoding.signals, path)
         decoding.signals.ready.connect(decoding.deleteLater)

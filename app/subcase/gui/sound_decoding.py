@@ -6,6 +6,10 @@ that runs here.  Driven from a worker thread instead (a nested event loop in a p
 before), it deadlocked now and then: the worker, holding the GIL, called into the decoder, whose
 FFmpeg plugin waited for Qt's signal-slot mutex, which the GUI thread held while it waited for the
 GIL to finish deallocating a Python object.  Here no Python code runs off the GUI thread.
+
+This module imports QtMultimedia, which only the optional media extra installs: import it only where a
+player exists (``media_window.WindowMedia._decode_wave``), never at the top of a module the window loads
+(tests/test_architecture.py).
 """
 
 from __future__ import annotations
