@@ -69,7 +69,11 @@ def quantize(src: Path, dst: Path) -> None:
     # fused ops carry no type information for the quantizer: tell it activations are float.
     # Per-channel weight scales: same speed as per-tensor here, and on held-out windows the
     # int8 model then agrees with fp32 on 99.5% of words instead of 98.7%.
-    quantize_dynamic(str(src), str(dst), weight_type=QuantType.QInt8, per_channel=True,
+    # 7-bit weights (reduce_range): AVX2's int8 kernel adds pairs of u8 x s8 products in 16 bits
+    # with saturation, VNNI and AMX do not; with |weight| <= 64 no pair saturates, so every x86
+    # CPU computes the same integers (training/reduce_range.py,
+    # docs/research/2026-11-29-one-answer-on-every-cpu.md).
+    quantize_dynamic(str(src), str(dst), weight_type=QuantType.QInt8, per_channel=True, reduce_range=True,
                      extra_options={"DefaultTensorType": onnx.TensorProto.FLOAT})
 
 
