@@ -10,7 +10,7 @@ import pytest
 from subcase.casing import case_texts
 
 HERE = Path(__file__).resolve().parent
-GOLDEN = {"exact": HERE / "golden_ml.json", "avx2": HERE / "golden_ml-avx2.json"}
+GOLDEN = HERE / "golden_ml.json"
 TOLERANCE = 2e-3
 
 
@@ -25,29 +25,22 @@ def companion(engine):
 
 
 @pytest.fixture(scope="module")
-def goldens() -> dict[str, dict]:
-    return {kernel: json.loads(path.read_text(encoding="utf-8")) for kernel, path in GOLDEN.items()}
+def golden() -> dict:
+    return json.loads(GOLDEN.read_text(encoding="utf-8"))
 
 
-def test_golden_matches_the_shipped_multilingual_model(companion, goldens):
-    for kernel, golden in goldens.items():
-        assert golden["sha256"] == companion.info.sha256, (
-            f"models/multilingual/model.onnx changed ({GOLDEN[kernel].name}): regenerate with "
-            "`python tests/casing/make_golden_ml.py` and review the differences")
-        assert golden["languages"] == list(companion.languages) and golden["cases"]
+def test_golden_matches_the_shipped_multilingual_model(companion, golden):
+    assert golden["sha256"] == companion.info.sha256, (
+        "models/multilingual/model.onnx changed: regenerate with `python tests/casing/make_golden_ml.py` "
+        "and review the differences")
+    assert golden["languages"] == list(companion.languages) and golden["cases"]
 
 
-def test_golden_outputs_of_this_cpus_int8_kernel(companion, goldens):
-    """Tags exactly, probabilities within the tolerance, of the golden file this CPU's int8
-    arithmetic reproduces (the closer one; see test_golden.py for why there are two)."""
-    observed = {lang: case_texts(companion, e["texts"]).words for lang, e in goldens["exact"]["cases"].items()}
-    diffs = {k: max(abs(p - q) for lang, words in observed.items()
-                    for w, e in zip(words, g["cases"][lang]["words"]) for p, q in zip(w.probs, e["probs"]))
-             for k, g in goldens.items()}
-    kernel = min(diffs, key=diffs.__getitem__)
-    for lang, words in observed.items():
-        expected = goldens[kernel]["cases"][lang]["words"]
+def test_golden_outputs(companion, golden):
+    """Tags exactly, probabilities within the tolerance, on every CPU (one file: see test_golden.py)."""
+    for lang, case in golden["cases"].items():
+        words = case_texts(companion, case["texts"]).words
         got = [{"cue": w.cue_index, "input": w.input, "output": w.output, "tag": w.tag.value} for w in words]
-        assert got == [{k: e[k] for k in ("cue", "input", "output", "tag")} for e in expected], (lang, kernel)
-        for w, e in zip(words, expected):
-            assert list(w.probs) == pytest.approx(e["probs"], abs=TOLERANCE), (lang, w.input, GOLDEN[kernel].name)
+        assert got == [{k: e[k] for k in ("cue", "input", "output", "tag")} for e in case["words"]], lang
+        for w, e in zip(words, case["words"]):
+            assert list(w.probs) == pytest.approx(e["probs"], abs=TOLERANCE), (lang, w.input)
