@@ -92,10 +92,13 @@ def compare(a: dict, b: dict) -> dict:
             "marks": len(a["marks"]), "mark_flips": mark_flips, "max_mark_prob_diff": max(mark_diffs, default=0.0)}
 
 
-def avx2_command() -> list[str]:
-    """bench/avx2_only.py's way to the AVX2 kernel on this host (as .ci/run once picked it)."""
+def avx2_command(way: str | None = None) -> list[str]:
+    """bench/avx2_only.py's way to the AVX2 kernel on this host: ``way`` (its option "--patch" or "--valgrind"), or the
+    first that runs here (the shim, then --patch, then --valgrind)."""
     sys.path.insert(0, str(HERE))
     import avx2_only
+    if way is not None:
+        return [sys.executable, str(HERE / "avx2_only.py"), way]
     if avx2_only.available() is None:
         return [sys.executable, str(HERE / "avx2_only.py")]
     if avx2_only.patch_available() is None:
@@ -112,6 +115,8 @@ def main() -> int:
                     "default: the shared English and multilingual dev sets)")
     ap.add_argument("--model-dir", type=Path, help="the model folder to check (default: the installed one)")
     ap.add_argument("--json", type=Path, help="also write the comparison here")
+    ap.add_argument("--way", choices=["patch", "valgrind"], help="reach the AVX2 kernel this way "
+                    "(default: the fastest that runs here)")
     ap.add_argument("--record", type=Path, help=argparse.SUPPRESS)  # the child: write this kernel's record
     args = ap.parse_args()
     folders = args.dev or DEV
@@ -122,12 +127,13 @@ def main() -> int:
     if args.record:
         args.record.write_text(json.dumps(record(folders)), encoding="utf-8")
         return 0
+    way = f"--{args.way}" if args.way else None
     env = dict(os.environ)
     if args.model_dir:
         env["SUBCASE_MODEL_DIR"] = str(args.model_dir.resolve())
     records, seconds = {}, {}
     with tempfile.TemporaryDirectory() as tmp:
-        for label, prefix in (("native", []), ("avx2", avx2_command())):
+        for label, prefix in (("native", []), ("avx2", avx2_command(way))):
             out = Path(tmp) / f"{label}.json"
             cmd = [*prefix, sys.executable, __file__, "--record", str(out)]
             for d in folders:
@@ -140,7 +146,7 @@ def main() -> int:
     result.update({"kernels": {k: r["kernel"] for k, r in records.items()}, "seconds": seconds,
                    "files": len(dev_files(folders)), "forms": list(FORMS)})
     print(f"native: {result['kernels']['native']} ({seconds['native']} s)\n"
-          f"avx2:   {result['kernels']['avx2']} ({seconds['avx2']} s, {' '.join(avx2_command()[1:]) or 'shim'})")
+          f"avx2:   {result['kernels']['avx2']} ({seconds['avx2']} s, {' '.join(avx2_command(way)[1:])})")
     print(f"{result['files']} files x {len(FORMS)} forms: {result['words']:,} words, "
           f"{len(result['tag_flips'])} tags or outputs differ, {result['words_moved']:,} words' probabilities "
           f"differ at all, largest difference {result['max_prob_diff']:.6f}")
