@@ -25,18 +25,17 @@ def test_sentence_split_over_cues_is_cased_as_one(engine):
     # cased cue by cue, each cue looks like a new sentence
     across = case_texts(engine, FILM).cue_texts(FILM)
     assert across[:3] == ["So we flew to New York", "on Monday with John Smith", "and the FBI was waiting."]
-    # alone, the cue could as well open a sentence: "and" is a near coin flip between lower and
-    # Title, where in context the model leans clearly to lower.  The bounds hold for both ways
-    # onnxruntime computes int8 products (see test_golden.py), measured with onnxruntime 1.32.0:
-    #   exact (VNNI/AMX, this Xeon):        in context L 0.831, T 0.169; alone L 0.511, T 0.489
-    #   vpmaddubsw (AVX2, qemu -cpu Haswell): in context L 0.762, T 0.238; alone L 0.561, T 0.438
-    # (the old bounds, 0.75 / 2x / 0.2, failed on AVX2 by the ratio, 1.84).
+    # alone, the cue could as well open a sentence: "and" is nearer a coin flip between lower and
+    # Title, where in context the model leans more clearly to lower.  Measured with the 7-bit model
+    # (onnxruntime 1.32.0), the same on the VNNI and AVX2 kernels (test_golden.py):
+    #   in context L 0.691, T 0.309; alone L 0.592, T 0.408
+    # (the 8-bit model leaned further: in context L 0.831 on VNNI, 0.762 on AVX2; alone L 0.511 / 0.561).
     in_context = next(w for w in case_texts(engine, FILM).words if w.cue_index == 2)
     alone = case_texts(engine, [FILM[2]]).words[0]
-    assert in_context.output == "and" and in_context.confidence > 0.7
+    assert in_context.output == "and" and in_context.confidence > 0.65
     title = TAGS.index(Tag.T)
-    assert alone.probs[title] > 1.5 * in_context.probs[title]
-    assert alone.confidence < in_context.confidence - 0.15
+    assert alone.probs[title] > 1.2 * in_context.probs[title]
+    assert alone.confidence < in_context.confidence - 0.07
 
 
 def test_split_sentence_keeps_its_names(engine):

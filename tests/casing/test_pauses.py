@@ -74,10 +74,12 @@ def test_a_silence_leaves_a_word_already_capitalised_and_a_sure_lower_case_word(
 
 
 # Through the real model: inputs whose every asserted decision has a margin of at least MARGIN between
-# the two likeliest tags on every int8 kernel (measured natively with VNNI and under the AVX2 kernel,
-# bench/avx2_only.py; the kernels differ by up to 0.09 on the golden inputs, tests/casing/test_golden.py).
-# A model whose margin falls under it fails here on any CPU rather than flipping on some.
-MARGIN = 0.2
+# the two likeliest tags (measured natively with VNNI and on the AVX2 kernel, bench/avx2_only.py).  With
+# the 7-bit weights the kernels compute the same integers and differ only by float rounding: up to 2e-3 on
+# the golden inputs (tests/casing/test_golden.py), 0.006 on these.  The 8-bit weights differed by up to
+# 0.09, and this was 0.2.  A model whose margin falls under it fails here on any CPU rather than flipping
+# on some.
+MARGIN = 0.1
 
 
 def margin(probs) -> float:
@@ -87,12 +89,12 @@ def margin(probs) -> float:
 
 
 def test_a_cue_after_a_silence_opens_a_sentence_with_the_model(engine: CasingEngine, tmp_path: Path) -> None:
-    # "which" at a cue start: lower case (P 0.79 natively, 0.77 on AVX2), Title after the silence (0.68, 0.70)
-    texts = [*FIRST, "which was strange"]
+    # "but" at a cue start: lower case (P 0.753 on both kernels), Title after the silence (0.724)
+    texts = [*FIRST, "but it was strange"]
     close = _cue_words(engine, _srt(tmp_path / "close.srt", texts, [0, 100, 100]), 2)
     paused = _cue_words(engine, _srt(tmp_path / "paused.srt", texts, [0, 100, 1500]), 2)
-    assert close[0].output == "which" and margin(close[0].probs) >= MARGIN
-    assert paused[0].output == "Which" and margin(paused[0].probs) >= MARGIN
+    assert close[0].output == "but" and margin(close[0].probs) >= MARGIN
+    assert paused[0].output == "But" and margin(paused[0].probs) >= MARGIN
     lower = close[0].probs[0]
     assert paused[0].probs[0] == pytest.approx(lower / (lower + LIKELIHOOD_RATIO * (1 - lower)))
     assert paused[0].confidence < engine.info.review_threshold
@@ -106,7 +108,7 @@ def test_a_silence_is_weighed_not_obeyed(engine: CasingEngine, tmp_path: Path) -
     paused = _cue_words(engine, _srt(tmp_path / "paused.srt", texts, [0, 100, 1500]), 2)
     assert close[0].output == paused[0].output == "to"
     assert paused[0].probs[0] < close[0].probs[0]
-    assert margin(paused[0].probs) >= MARGIN  # P(lower) 0.81 natively, 0.80 on AVX2
+    assert margin(paused[0].probs) >= MARGIN  # P(lower) 0.802 on both kernels
 
 
 def test_a_punctuated_file_keeps_the_models_casing_after_a_silence(engine: CasingEngine, tmp_path: Path) -> None:
@@ -126,14 +128,14 @@ def test_a_sound_cue_after_a_silence_is_left_to_the_house_style(engine: CasingEn
 
 def test_evaluate_reads_the_timing_of_the_reference(engine: CasingEngine, tmp_path: Path) -> None:
     path = _srt(tmp_path / "ref.srt", ["We waited at the station for an hour", "The train never came that morning",
-                                       "Which was strange"], [0, 100, 1500])
+                                       "But it was strange"], [0, 100, 1500])
     ref = load_reference(path)
     assert ref.pauses == [False, False, True]
     unpunctuated = model_input(ref, punctuated=False)
     hyp, conf = run_model(engine, unpunctuated, pauses=ref.pauses)
-    assert hyp[2][0] == "Which" and conf[2][0] >= 0.5 + MARGIN / 2  # Title 0.68 natively, 0.70 on AVX2
+    assert hyp[2][0] == "But" and conf[2][0] >= 0.5 + MARGIN / 2  # Title 0.724 on both kernels
     # cue by cue, the file decides whether it marks sentence ends, not each cue alone
     alone, conf_alone = run_model(engine, unpunctuated, per_cue=True)
     hyp, conf = run_model(engine, unpunctuated, per_cue=True, pauses=ref.pauses)
-    assert alone[2][0] == "which" and conf_alone[2][0] >= 0.5 + MARGIN / 2  # a cue alone: the model thinks it goes on
-    assert hyp[2][0] == "Which" and conf[2][0] >= 0.5 + MARGIN / 2  # but the file marks no sentence ends
+    assert alone[2][0] == "but" and conf_alone[2][0] >= 0.5 + MARGIN / 2  # a cue alone: it goes on (0.620)
+    assert hyp[2][0] == "But" and conf[2][0] >= 0.5 + MARGIN / 2  # but the file marks no sentence ends (0.830)

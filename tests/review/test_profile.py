@@ -237,8 +237,12 @@ def test_simulate_review_with_a_profile_fixes_what_it_knows(tmp_path, engine, lo
     ref.write_text(EPISODES[2].replace("proog", "Proog").replace("\nwe", "\nWe").replace("\nthe", "\nThe"),
                    encoding="utf-8")
     out = {}
+    # The model writes an unknown "proog" in lower case and is fairly sure of it (0.985 and 0.988 with model
+    # 0.2.0's 7-bit weights, against the default threshold 0.975): a threshold of 0.999 sends the editor to
+    # both without leaning on where the model's calibration puts them.
     for name, extra in (("with", ["--profile", "Proog show"]), ("without", [])):
-        assert main(["simulate-review", str(ref), "--json", str(tmp_path / f"{name}.json"), *extra]) == 0
+        assert main(["simulate-review", str(ref), "--threshold", "0.999", "--json", str(tmp_path / f"{name}.json"),
+                     *extra]) == 0
         out[name] = json.loads((tmp_path / f"{name}.json").read_text())["total"]
     assert out["with"]["learned_fixed"] >= 2 and out["with"]["learned_broken"] == 0
     assert out["with"]["residual_errors"] <= out["without"]["residual_errors"]
