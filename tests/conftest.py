@@ -28,18 +28,19 @@ DEV_SUBTITLES = ROOT.parent / "shared" / "data" / "dev-subtitles"
 
 # -- the `model` marker: tests that run the shipped ONNX model ------------------------------------------
 #
-# Their results rest on the int8 arithmetic, which differs between CPU kernels (tests/casing/test_golden.py),
-# so .ci/run runs them a second time under the AVX2 kernel (`pytest -m model`, bench/avx2_only.py).  A test
-# is marked when it asks for a fixture that loads the model (MODEL_FIXTURES) or says so itself
-# (`pytestmark = pytest.mark.model`, or on the test).  Every other test runs with the model out of reach
-# (SUBCASE_MODEL_DIR pointing at a folder that does not exist), so one that loads it unmarked fails here,
-# on every machine, instead of escaping the AVX2 pass.
+# Their results rest on the int8 arithmetic, which can differ between CPU kernels (tests/casing/test_golden.py),
+# so `pytest -m model` selects them for the run on the users' AVX2 kernel (bench/avx2_only.py) that
+# docs/dev/testing.md gives, made by hand when the model or its quantization changes; CI runs them once, with
+# every other test.  A test is marked when it asks for a fixture that loads the model (MODEL_FIXTURES) or says
+# so itself (`pytestmark = pytest.mark.model`, or on the test).  Every other test runs with the model out of
+# reach (SUBCASE_MODEL_DIR pointing at a folder that does not exist), so one that loads it unmarked fails
+# here, on every machine, instead of escaping the AVX2 run.
 MODEL_FIXTURES = {"engine", "engines", "make_window"}
 
 
 def pytest_configure(config):
-    config.addinivalue_line("markers", "model: runs the shipped ONNX model (.ci/run repeats these under the "
-                                       "AVX2 kernel); other tests see no model")
+    config.addinivalue_line("markers", "model: runs the shipped ONNX model (the AVX2-kernel run of "
+                                       "docs/dev/testing.md selects these); other tests see no model")
 
 
 def pytest_collection_modifyitems(config, items):

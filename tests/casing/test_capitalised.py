@@ -23,8 +23,8 @@ def _words(engine: CasingEngine, texts: list[str], lang: str = "de"):
 
 
 @pytest.fixture(scope="module")
-def engine() -> CasingEngine:
-    engine = CasingEngine()
+def engine(engine: CasingEngine) -> CasingEngine:
+    """The session's engine (tests/conftest.py), when it has the German capitalised words."""
     if engine.engine_for("de") is None or not engine.engine_for("de").capitalised.get("de"):
         pytest.skip("the multilingual model or its capitalised words are not installed")
     return engine

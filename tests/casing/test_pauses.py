@@ -13,11 +13,6 @@ from subcase.evaluation.runner import load_reference, model_input, run_model
 FIRST = ["we waited at the station for an hour", "the train never came that morning"]
 
 
-@pytest.fixture(scope="module")
-def engine() -> CasingEngine:
-    return CasingEngine()
-
-
 def _srt(path: Path, texts: list[str], gaps_ms: list[int]) -> Path:
     """Cues of 2 s each, cue i starting ``gaps_ms[i]`` after the end of cue i - 1."""
     def stamp(ms: int) -> str:

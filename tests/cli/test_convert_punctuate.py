@@ -125,7 +125,8 @@ OPENING = {"?": "\u00bf", "!": "\u00a1"}
 
 
 # The files of each language where the model restores question or exclamation marks: the real-model tests
-# convert these few, not the whole folder, since the AVX2 pass runs them under valgrind (minutes per file).
+# convert these few, not the whole folder: the AVX2-kernel run of docs/dev/testing.md, under valgrind, takes
+# minutes per file.
 SPANISH_QUESTIONS = ("es__ableplayer__ableplayer__media__deadline_captions_es.vtt", "es__torpluston__translation__es.srt")
 FRENCH_QUESTIONS = ("fr__w3c__wai-website__wai-videos__perspectives__fr__perspectives_speech-recognition.fr.vtt",
                     "fr__w3c__wai-website__wai-videos__perspectives__fr__perspectives_captions.fr.vtt",
