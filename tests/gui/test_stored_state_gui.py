@@ -18,7 +18,6 @@ from subcase.review.storage import file_key
 
 from .conftest import needs_model, open_and_wait
 
-pytestmark = needs_model
 
 
 def decide_a_word(qtbot, window) -> None:
@@ -27,6 +26,7 @@ def decide_a_word(qtbot, window) -> None:
     qtbot.keyClick(window.view, Qt.Key_U)
 
 
+@needs_model
 def test_a_snapshot_never_chooses_the_file_the_edit_log_appends_to(qtbot, make_window, sample, tmp_path):
     """Repro 2: a planted "log" field made every decision after Restore append a JSON line to that file."""
     crashed = make_window()
@@ -63,6 +63,7 @@ def write_wav(path) -> None:
 
 
 @pytest.mark.parametrize("fingerprint", ["x", "0" * 64])
+@needs_model
 def test_a_remembered_media_path_is_opened_only_with_its_fingerprint(qtbot, make_window, tmp_path, fingerprint):
     """Repro 3: a settings entry pointing at /etc/shadow with fingerprint "x" was opened as media.  Here the
     file it points at is a playable WAV, so the player would open it if asked: it must not be asked."""
@@ -95,6 +96,7 @@ def test_a_remembered_media_path_is_opened_only_with_its_fingerprint(qtbot, make
     assert Settings().media_for(sub) is None or Settings().media_for(sub).fingerprint == fingerprint
 
 
+@needs_model
 def test_bad_settings_are_reset_to_their_defaults_and_the_user_told_once(qtbot, make_window):
     """Repro 4: threshold=NaN became 1.000 (every word to review), font_size=100000 an unusable table."""
     from subcase.gui.settings import Settings
@@ -117,6 +119,7 @@ def test_bad_settings_are_reset_to_their_defaults_and_the_user_told_once(qtbot, 
     assert "reset" not in second.statusBar().currentMessage()  # told once
 
 
+@needs_model
 def test_a_corrupt_autosave_is_moved_aside_and_the_user_told(qtbot, make_window):
     """Repro 6, last bullet: a corrupt autosave was silently ignored and left in place."""
     folder = autosave.autosave_dir()
@@ -132,3 +135,30 @@ def test_a_corrupt_autosave_is_moved_aside_and_the_user_told(qtbot, make_window)
     boxes = [b for b in window.findChildren(QMessageBox) if b.isVisible()]
     assert len(boxes) == 1 and boxes[0].textFormat() == Qt.TextFormat.PlainText
     boxes[0].accept()
+
+
+BAD = {"review/threshold": "inf", "casing/mode": "rm", "casing/punctuate": 3, "review/learning": "maybe",
+       "review/profile": "../../etc/passwd", "batch/output_dir": "x" * 5000, "batch/output_format": "x\0y",
+       "batch/jobs": "-1", "view/theme": "", "view/font_size": "11.5", "view/show_tags": "2",
+       "view/cpl_limit": "9", "view/cps_limit": "nan", "media/lead_in_ms": "5001", "media/lead_out_ms": "x",
+       "media/follow": "", "media/play_at_flagged": "on"}
+
+
+def test_every_setting_has_a_range_and_a_bad_value_is_reset_to_its_default(private_dirs):
+    from subcase.gui.settings import SPECS, Settings
+
+    assert set(BAD) == set(SPECS)  # a new setting gets its bad value here
+    stored = Settings()
+    for key, value in BAD.items():
+        stored.q.setValue(key, value)
+    stored.q.setValue("style/sound-cues", "shout")
+    stored.q.setValue("files/recent", ["/films/a.srt", "x" * 5000])
+    stored.q.sync()
+    settings = Settings()
+    reset = settings.check()
+    assert len(reset) == len(BAD) + 2
+    assert [settings._value(key) for key in SPECS] == [spec.default for spec in SPECS.values()]
+    assert settings.house_style("sound-cues") == "model" and settings.recent_files == []
+    notice = settings.take_notice()
+    assert notice is not None and notice.startswith("Settings reset") and "\n" not in notice
+    assert settings.take_notice() is None and Settings().check() == []  # told once; fixed on disk

@@ -77,9 +77,11 @@ class Recovery:
             self.window.notify("Damaged autosave set aside",
                                f"An autosaved review could not be read ({bad.reason}); {where}.", error=True)
         for rec in found.recoverable:
+            # Save writes to the file last saved to: named when it is not the one opened, as the snapshot says so
+            saved_as = f"last saved as {rec.data['base']}, " if rec.data["base"] != str(rec.source) else ""
             answer = self.window.ask("Restore unsaved review",
                               f"subcase closed unexpectedly while you were reviewing\n{rec.source}\n"
-                              f"(autosaved {rec.time}).\n\nRestore that review?",
+                              f"({saved_as}autosaved {rec.time}).\n\nRestore that review?",
                               QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes)
             if answer != QMessageBox.StandardButton.Yes:
                 rec.path.unlink(missing_ok=True)

@@ -84,6 +84,14 @@ def _text(value: object) -> str:
     return value
 
 
+def _profile(value: object) -> str:
+    from subcase.review.profiles.profile import valid_name
+    name = _text(value)
+    if name and not valid_name(name):
+        raise ValueError("not a profile name")
+    return name
+
+
 def _threshold(value: object) -> float | None:
     return None if value == "" else _number(0.0, 1.0)(value)
 
@@ -104,7 +112,7 @@ SPECS: dict[str, Spec] = {
     "casing/mode": Spec("casing mode", MODES[0], _choice(MODES)),
     "casing/punctuate": Spec("punctuation", DEFAULT_PUNCTUATE, _choice(PUNCTUATE)),
     "review/learning": Spec("learning", True, _flag),
-    "review/profile": Spec("profile", "", _text),
+    "review/profile": Spec("profile", "", _profile),
     "batch/output_dir": Spec("batch output folder", "", _text),
     "batch/output_format": Spec("batch output format", "keep", _text),
     "batch/jobs": Spec("batch jobs", 0, _whole(0, 1024)),  # 0: automatic (parallel.auto_jobs)

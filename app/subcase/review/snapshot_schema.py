@@ -178,8 +178,9 @@ def check(data: object, readable_schemas: tuple[int, ...]) -> dict:
     _float(data.get("threshold"), "threshold")
     if data.get("punctuate") is not None:
         _str(data["punctuate"], "punctuate", choices=_PUNCTUATE)
-    for key in ("model_version", "model_sha256", "session"):
-        _optional_str(data.get(key), key, 256)
+    for key in ("model_version", "model_sha256"):  # a restored review logs them
+        _str(data.get(key), key, 256)
+    _optional_str(data.get("session"), "session", 256)
     # "log" named the edit log before #54; it is never used, only allowed to be there
     _optional_str(data.get("log"), "log", MAX_PATH)
     current = data.get("current")
