@@ -49,7 +49,7 @@ from .opening import Opening
 from .recovery import Recovery
 from .review_commands import ReviewCommands
 from .saving import Saving
-from .settings import Settings
+from .settings import MAX_FONT_SIZE, MIN_FONT_SIZE, Settings
 from .workers import EngineHolder, LoadAndCaseTask, ModeTask, WarmUpTask
 
 if TYPE_CHECKING:
@@ -74,6 +74,7 @@ class MainWindow(QMainWindow):
         super().__init__()
         self.engines = engines or EngineHolder()
         self.settings = settings or Settings()
+        self.settings.check()  # every stored value in range before any is used; the bad ones reset
         self.session: ReviewSession | None = None
         self.profile_app: ProfileApplication | None = None  # the open file's profile, as applied (review/profiles/apply.py)
         self.task: LoadAndCaseTask | ModeTask | None = None
@@ -134,6 +135,9 @@ class MainWindow(QMainWindow):
         self._restore_layout()
         self._update_actions()
         self._update_status()
+        notice = self.settings.take_notice()  # told once: the values are reset in the settings file
+        if notice:
+            self.statusBar().showMessage(notice, 20000)
 
         self._warmup = WarmUpTask(self.engines)
         self._warmup.signals.ready.connect(lambda _e: self._update_status())
@@ -341,7 +345,7 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------------ view, help
     def apply_font_size(self, size: int, save: bool = False) -> None:
-        size = max(6, min(48, size))
+        size = max(MIN_FONT_SIZE, min(MAX_FONT_SIZE, size))
         if save:
             self.settings.font_size = size
         font = self.view.font()

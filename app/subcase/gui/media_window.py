@@ -152,6 +152,8 @@ class WindowMedia:
         task = MediaProbeTask(source, path, remembered)
         task.signals.found.connect(lambda ref: self._on_media_found(serial, ref))
         task.signals.none.connect(lambda: self._on_media_none(serial))
+        task.signals.mismatch.connect(lambda name: self.status_bar.showMessage(
+            f"Remembered media not opened: {name} is no longer the file chosen for these subtitles", 10000))
         task.signals.failed.connect(lambda msg: self._on_media_failed(msg) if serial == self._probe_serial else None)
         self._start_media_task(task)
 

@@ -68,11 +68,20 @@ class Recovery:
         self.opening = opening  # casing a snapshot's origin again runs as opening a file does
 
     def check_recovery(self) -> bool:
-        """Offer to restore a review the app lost in a crash; True if one was restored."""
-        for rec in autosave.find_recoverable():
+        """Offer to restore a review the app lost in a crash; True if one was restored.  A snapshot
+        that is damaged is moved aside (``NAME.corrupt``), and the user told where."""
+        found = autosave.scan()
+        for bad in found.set_aside:
+            where = (f"moved to {bad.moved_to}" if bad.moved_to is not None
+                     else "it could not be moved aside and is left in place")
+            self.window.notify("Damaged autosave set aside",
+                               f"An autosaved review could not be read ({bad.reason}); {where}.", error=True)
+        for rec in found.recoverable:
+            # Save writes to the file last saved to: named when it is not the one opened, as the snapshot says so
+            saved_as = f"last saved as {rec.data['base']}, " if rec.data["base"] != str(rec.source) else ""
             answer = self.window.ask("Restore unsaved review",
                               f"subcase closed unexpectedly while you were reviewing\n{rec.source}\n"
-                              f"(autosaved {rec.time}).\n\nRestore that review?",
+                              f"({saved_as}autosaved {rec.time}).\n\nRestore that review?",
                               QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes)
             if answer != QMessageBox.StandardButton.Yes:
                 rec.path.unlink(missing_ok=True)
@@ -88,6 +97,7 @@ class Recovery:
     def restore_snapshot(self, data: dict) -> None:
         """Restore a snapshot; one of the changed cues only first cases its origin again in a
         worker (``finish_restore`` ends it), a complete one is restored at once."""
+        autosave.validate(data)  # stored state is data: every field in range before any is used
         if autosave.needs_casing(data):
             autosave.check_files(data)  # RestoreError now, before any casing
             from subcase.casing.housestyle import Category, Style
@@ -112,8 +122,8 @@ class Recovery:
         self.window.casing_finished.emit()
 
     def _resume(self, data: dict, doc, state, cue_languages: list[str] | None = None) -> None:
-        go_on, log = self.edit_log.open_edit_log(Path(data["log"]) if data.get("log")
-                                                 else log_path_for(Path(data["source"])))
+        # the log's place comes from the data folder and the file's path, never from the snapshot (issue #54)
+        go_on, log = self.edit_log.open_edit_log(log_path_for(Path(data["source"])))
         if not go_on:
             raise autosave.RestoreError("restoring was cancelled: the edit log could not be opened")
         self.window.close_session()

@@ -307,13 +307,14 @@ class MediaSignals(QObject):
     found = Signal(object)       # a media.MediaRef, checked and fingerprinted
     none = Signal()              # nothing to open (no same-stem media, none remembered)
     failed = Signal(str)
+    mismatch = Signal(str)       # the remembered media's file is not the one chosen: its name (not opened)
 
 
 class MediaProbeTask(QRunnable):
     """Which media file goes with a subtitle file, checked and fingerprinted off the GUI thread.
 
     ``explicit`` (File › Open Media…, ``--media``) wins; then the file remembered for this
-    subtitle, if it is still there; then the same-stem file beside it.  The player opens
+    subtitle, if it is still there with its fingerprint; then the same-stem file beside it.  The player opens
     the file itself, asynchronously, once this has found it."""
 
     def __init__(self, subtitle: Path | None, explicit: Path | None = None, remembered=None):
@@ -324,11 +325,14 @@ class MediaProbeTask(QRunnable):
         self.done = threading.Event()
 
     def run(self) -> None:
-        from subcase.media import MediaError, media_ref, same_stem_media
+        from subcase.media import MediaError, media_ref, same_stem_media, still_matches
         try:
             path = self.explicit
             if path is None and self.remembered is not None and self.remembered.path.is_file():
-                path = self.remembered.path
+                if still_matches(self.remembered):
+                    path = self.remembered.path
+                else:  # another file now has that path, or the entry is damaged or planted: never opened
+                    self.signals.mismatch.emit(self.remembered.name)
             if path is None and self.subtitle is not None:
                 path = same_stem_media(self.subtitle)
             if path is None:

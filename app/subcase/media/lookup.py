@@ -95,6 +95,15 @@ def fingerprint(path: Path) -> str:
     return h.hexdigest()
 
 
+def still_matches(ref: MediaRef) -> bool:
+    """True if ``ref.path`` is a regular file with ``ref``'s fingerprint: a remembered path is data
+    (settings, a snapshot), and only the very file that was chosen is opened from it (reads 2 MiB)."""
+    try:
+        return ref.path.is_file() and fingerprint(ref.path) == ref.fingerprint
+    except OSError:
+        return False
+
+
 def media_ref(path: Path) -> MediaRef:
     """Check that ``path`` is a readable regular file and fingerprint it (reads 2 MiB: off the GUI thread)."""
     path = Path(path)

@@ -44,6 +44,7 @@ from subcase.errors import SubcaseError
 from subcase.subtitles import Document, load
 from subcase.subtitles.atomic import write_atomic
 
+from . import snapshot_schema
 from .state import MarkReview, ReviewState, ReviewWord, Status
 from .storage import data_dir, file_key
 
@@ -80,7 +81,8 @@ class SnapshotV3(TypedDict, total=False):
     model_version: Annotated[str, "Model version the file was cased with."]
     model_sha256: Annotated[str, "sha256 of that model; a restore with another model is refused."]
     session: Annotated[str, "Id of the review session (as in the edit log)."]
-    log: Annotated[str | None, "Path of the edit log the review writes to."]
+    log: Annotated[str | None, "Not written since issue #54 and ignored when read: the edit log is always the "
+                               "one of source in the data folder (older releases wrote its path here)."]
     threshold: Annotated[float, "Review threshold."]
     current: Annotated[list[int] | None, "The current word: [cue index, slot]."]
     complete: Annotated[bool, "True if cues holds every cue of the file (restored without casing)."]
@@ -177,7 +179,7 @@ def _cue_entry(doc: Document, state: ReviewState, c: int, full: bool) -> dict:
 
 
 def snapshot(doc: Document, state: ReviewState, source: Path, base: Path, base_sha256: str, *, mode: str,
-             model_version: str, model_sha256: str, session_id: str, log_path: Path | None,
+             model_version: str, model_sha256: str, session_id: str,
              changed: Iterable[int] | None = None, rewritten: Iterable[int] = (), origin: Path | None = None,
              origin_sha256: str | None = None, origin_fingerprint: str | None = None,
              styles: dict[str, str] | None = None, origin_mode: str | None = None, punctuate: str = "never") -> dict:
@@ -200,7 +202,6 @@ def snapshot(doc: Document, state: ReviewState, source: Path, base: Path, base_s
         "model_version": model_version,
         "model_sha256": model_sha256,
         "session": session_id,
-        "log": str(log_path) if log_path else None,
         "threshold": state.threshold,
         "current": list(state.current) if state.current else None,
         "complete": complete,
@@ -294,7 +295,9 @@ def remove_snapshot(source: Path) -> None:
         pass  # no snapshot (or no folder one could be in): nothing to remove
 
 
-def _alive(pid: int) -> bool:
+def _alive(pid: object) -> bool:
+    if isinstance(pid, bool) or not isinstance(pid, int) or not 0 < pid < 2 ** 31:
+        return False  # no process: the schema check says what is wrong with it
     if pid == os.getpid():
         return False
     try:
@@ -318,22 +321,80 @@ class Recoverable:
         return Path(self.data["base"]).is_file()
 
 
-def find_recoverable() -> list[Recoverable]:
-    """Snapshots left by a process that is no longer running, newest first."""
-    out: list[Recoverable] = []
+@dataclass
+class SetAside:
+    """A snapshot that was not a snapshot of this schema: moved to ``moved_to`` (None if even that failed)."""
+
+    path: Path
+    moved_to: Path | None
+    reason: str
+
+
+@dataclass
+class Scan:
+    recoverable: list[Recoverable]
+    set_aside: list[SetAside]
+
+
+def set_aside(path: Path) -> Path:
+    """Move ``path`` to ``NAME.corrupt`` (``NAME.1.corrupt``... if that is taken), atomically and never over
+    another file: kept for a look, and no longer offered."""
+    for n in range(1000):
+        target = path.with_name(f"{path.name}.corrupt" if n == 0 else f"{path.name}.{n}.corrupt")
+        try:
+            # a hard link fails on an existing name where a rename would replace it; the unlink then
+            # leaves the one name
+            os.link(path, target, follow_symlinks=False)
+        except FileExistsError:
+            continue
+        except OSError:
+            # no hard links here (FAT, some shares): a rename, which Windows never lets replace a file
+            if os.path.lexists(target):
+                continue
+            os.rename(path, target)
+            return target
+        os.unlink(path)
+        return target
+    raise OSError(f"{path}: no free .corrupt name")
+
+
+def scan() -> Scan:
+    """Snapshots left by a process that is no longer running, newest first; any that cannot be
+    read or break the schema (``snapshot_schema``) are moved aside (``set_aside``) and listed."""
+    out = Scan([], [])
     directory = autosave_dir()
     if not directory.is_dir():
         return out
     for p in directory.glob("*.json"):
+        if p.is_symlink() or not p.is_file():
+            reason = "not a regular file"
+        else:
+            try:
+                raw = json.loads(p.read_bytes().decode("utf-8"))
+                if isinstance(raw, dict) and raw.get("schema") not in READABLE_SCHEMAS:
+                    continue  # written by a later release: left for it
+                if isinstance(raw, dict) and _alive(raw.get("pid")):
+                    continue  # a running instance's live work
+                data = snapshot_schema.check(raw, READABLE_SCHEMAS)
+            except (ValueError, RecursionError, snapshot_schema.CorruptSnapshot) as exc:
+                reason = str(exc) or type(exc).__name__
+            except OSError as exc:
+                reason = exc.strerror or str(exc)
+            else:
+                out.recoverable.append(Recoverable(p, Path(data["source"]), data.get("time", ""), data))
+                continue
         try:
-            data = json.loads(p.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
-        if data.get("schema") not in READABLE_SCHEMAS or _alive(int(data.get("pid", 0))):
-            continue
-        out.append(Recoverable(p, Path(data["source"]), data.get("time", ""), data))
-    out.sort(key=lambda r: r.time, reverse=True)
+            moved: Path | None = set_aside(p)
+        except OSError:
+            moved = None
+        out.set_aside.append(SetAside(p, moved, reason))
+    out.recoverable.sort(key=lambda r: r.time, reverse=True)
     return out
+
+
+def find_recoverable() -> list[Recoverable]:
+    """Snapshots left by a process that is no longer running, newest first (``scan``)."""
+    return scan().recoverable
 
 
 class RestoreError(SubcaseError):
@@ -347,6 +408,15 @@ def _word(cue_index: int, item: list) -> ReviewWord:
     return ReviewWord(cue_index, wi, start, end, inp, prop, form, Tag(tag) if tag else None,
                       tuple(probs) if probs else None, Status(status), raised=raised,
                       mark=_mark(item[10]) if len(item) > 10 else None)
+
+
+def validate(data: object) -> dict:
+    """``data`` if it is a snapshot of a readable schema with every field in range (``snapshot_schema``);
+    RestoreError saying which field is not."""
+    try:
+        return snapshot_schema.check(data, READABLE_SCHEMAS)
+    except snapshot_schema.CorruptSnapshot as exc:
+        raise RestoreError(f"the snapshot is damaged ({exc})") from None
 
 
 def needs_casing(data: dict) -> bool:
@@ -383,6 +453,7 @@ def restore(data: dict, fresh: tuple[Document, ReviewState] | None = None) -> tu
 
     A snapshot of the changed cues only (``needs_casing``) needs ``fresh``: the origin as casing
     it again gives it (same model, mode and styles), before any profile or learning."""
+    validate(data)
     check_files(data)
     if data.get("schema") == 1:
         return _restore_v1(data)
@@ -405,6 +476,8 @@ def restore(data: dict, fresh: tuple[Document, ReviewState] | None = None) -> tu
         if "words" in entry:
             if doc.cues[c].text != entry["text"]:
                 doc.set_cue_text(c, entry["text"])
+            if any(item[2] > len(entry["text"]) for item in entry["words"]):
+                raise RestoreError(f"cue {c + 1} of the snapshot has a word past the end of its text")
             state.cues[c] = [_word(c, item) for item in entry["words"]]
             continue
         words = state.cues[c]
@@ -413,6 +486,8 @@ def restore(data: dict, fresh: tuple[Document, ReviewState] | None = None) -> tu
         spans = []
         for item in entry["review"]:
             slot, form, status, raised = item[:4]
+            if slot >= len(words):
+                raise RestoreError(f"cue {c + 1} of the snapshot names word {slot + 1} of {len(words)}")
             w = words[slot]
             if form != w.form:
                 spans.append((w.start, w.end, form))
@@ -422,9 +497,18 @@ def restore(data: dict, fresh: tuple[Document, ReviewState] | None = None) -> tu
         if spans:
             doc.recase(c, spans)
     state.threshold = float(data["threshold"])
-    state.current = tuple(data["current"]) if data.get("current") else None
+    state.current = _current(data, state)
     state.punctuate = punctuate_of(data)
     return doc, state
+
+
+def _current(data: dict, state: ReviewState) -> tuple[int, int] | None:
+    """The snapshot's current word, if the restored review has it."""
+    current = data.get("current")
+    if not current:
+        return None
+    c, slot = current
+    return (c, slot) if c < len(state.cues) and slot < len(state.cues[c]) else None
 
 
 def _restore_v1(data: dict) -> tuple[Document, ReviewState]:
@@ -436,5 +520,5 @@ def _restore_v1(data: dict) -> tuple[Document, ReviewState]:
             doc.set_cue_text(i, text)
     cues = [[_word(c, item) for item in words] for c, words in enumerate(data["words"])]
     state = ReviewState(cues, float(data["threshold"]))
-    state.current = tuple(data["current"]) if data.get("current") else None
+    state.current = _current(data, state)
     return doc, state

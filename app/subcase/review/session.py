@@ -232,7 +232,7 @@ class ReviewSession:
         """A crash-recovery snapshot of the unsaved review (see ``autosave``)."""
         return autosave.snapshot(self.doc, self.state, self.source, self.doc.path or self.source, self.base_sha256,
                                  mode=self.mode, model_version=self.model_version, model_sha256=self.model_sha256,
-                                 session_id=self.session_id, log_path=self.log.path if self.log else None,
+                                 session_id=self.session_id,
                                  changed=self.changed_cues, rewritten=self.rewritten_cues, origin=self.origin, origin_sha256=self.origin_sha256,
                                  origin_fingerprint=self.origin_fingerprint, styles=self.styles,
                                  origin_mode=self.origin_mode, punctuate=self.punctuate)
