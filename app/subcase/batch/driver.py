@@ -74,12 +74,30 @@ def convert_batch(plan: OutputPlan, options: ConvertOptions = DEFAULTS,
             from subcase.casing import CasingEngine
 
             eng = CasingEngine(options.model_dir, info=info)
-        result = run_in_process(eng, plan, options, progress, on_file_done, cancel)
+        result = _run_in_process_until_ctrl_c(eng, plan, options, progress, on_file_done, cancel)
     else:
         from .pool import run_in_pool
         result = run_in_pool(plan, options, info, jobs, progress, on_file_done, cancel)
     if options.details is not None:
         write_details(options.details, result.results)
+    return result
+
+
+def _run_in_process_until_ctrl_c(eng: CasingEngine, plan: OutputPlan, options: ConvertOptions,
+                                 progress: ProgressFn | None, on_file_done: Callable[[FileResult], None] | None,
+                                 cancel: ShouldCancel | None) -> BatchResult:
+    """``run_in_process`` with Ctrl-C taken as a cancel (between two batches of windows, or two
+    files), then raised as KeyboardInterrupt: a file written is always a file reported, so the
+    count the CLI prints after an interrupt is the count on disk."""
+    from .pool import deferred_ctrl_c
+
+    with deferred_ctrl_c() as ctrl_c:
+        def stop() -> bool:
+            return ctrl_c.is_set() or (cancel is not None and cancel())
+
+        result = run_in_process(eng, plan, options, progress, on_file_done, stop)
+    if ctrl_c.is_set():
+        raise KeyboardInterrupt
     return result
 
 
