@@ -140,6 +140,20 @@ def test_output_folder_holding_the_input_folder_is_one_clear_line(tmp_path, caps
                      "does not hold the inputs"]
 
 
+def test_files_named_into_their_own_folder_fail_before_the_model_loads(tmp_path, capsys):
+    """``subcase convert in/0.srt in/1.srt -o in``: one line per file, from the plan, and no model is
+    looked for (before: the model loaded first, here the missing model's line and no file named)."""
+    src = make_inputs(tmp_path)
+    before = snapshot(src)
+    rc = main(["convert", str(src / "0.srt"), str(src / "1.srt"), "-o", str(src),
+               "--model", str(tmp_path / "no-model-here"), "-q"])
+    err = capsys.readouterr().err.splitlines()
+    assert rc == 1
+    assert err == [f"FAILED {src / name}: the output {src / name} would overwrite the input itself; choose another "
+                   "output folder" for name in ("0.srt", "1.srt")]
+    assert snapshot(src) == before
+
+
 def test_output_folder_inside_the_input_folder_still_converts(tmp_path, capsys):
     """``subcase convert in -o in/cased`` is the documented way; a second run skips the first's outputs."""
     src = make_inputs(tmp_path)
