@@ -138,12 +138,13 @@ def convert_options(args) -> ConvertOptions:
 
 
 def cmd_convert(args) -> int:
-    from subcase.batch import BatchProgress, collect_batch_inputs, convert_batch, plan_outputs
+    from subcase.batch import BatchProgress, check_input_folders, collect_batch_inputs, convert_batch, plan_outputs
 
     out_dir = Path(args.output)
     if out_dir.exists() and not out_dir.is_dir():
         print(safe(f"subcase: output {out_dir} exists and is not a folder"), file=sys.stderr)
         return 1
+    check_input_folders(args.paths, out_dir)
     found, bad = collect_batch_inputs(args.paths, (out_dir,))
     for r in bad:
         print(_failure(r), file=sys.stderr)
@@ -152,6 +153,7 @@ def cmd_convert(args) -> int:
         return 1
     # The one plan every back-end runs, made before the model loads or any file is read (batch/plan.py).
     plan = plan_outputs(found, out_dir, args.format, _existing(args))
+    plan.check_folder()  # an output folder nothing can be written in stops the run here, not after casing
     inputs = plan.sources
     if plan.refused:
         for line in plan.taken_lines():
@@ -168,7 +170,11 @@ def cmd_convert(args) -> int:
     def progress(i: int, n: int, done: int, total: int) -> None:
         bar.update(overall.update(i, done, total), inputs[min(i, n - 1)].name)
 
+    written = 0
+
     def on_done(r) -> None:
+        nonlocal written
+        written += r.ok
         if r.ok and r.not_by_model:  # one line: why (some of) this file was not cased by the model
             bar.close()
             print(f"note {r.src}: {r.casing_summary}", file=sys.stderr)
@@ -185,7 +191,14 @@ def cmd_convert(args) -> int:
             bar.close()
             print(safe(f"warning {r.dst}: {w}"), file=sys.stderr)
 
-    result = convert_batch(plan, options, progress, on_done)
+    try:
+        result = convert_batch(plan, options, progress, on_done)
+    except KeyboardInterrupt:
+        bar.close()
+        to_write = sum(e.converts for e in plan)
+        print(f"subcase: interrupted; {written} of {to_write} files written; "
+              "run again with --skip-existing to finish", file=sys.stderr)
+        return 130
     bar.close()
     elapsed = time.perf_counter() - t0
     ok = result.succeeded

@@ -176,7 +176,8 @@ def test_ctrl_c_stops_cleanly(tmp_path):
     if "subcase: interrupted" not in err and "Traceback" not in err:
         pytest.skip(f"the batch finished before Ctrl-C arrived (exit {proc.returncode})")
     assert proc.returncode == 130
-    assert err.strip().splitlines()[-1] == "subcase: interrupted"
+    assert re.fullmatch(r"subcase: interrupted; \d+ of \d+ files written; run again with --skip-existing to finish",
+                        err.strip().splitlines()[-1])
     assert "Traceback" not in err
     converted = [p for p in out_dir.iterdir() if not p.name.startswith(".")]
     assert 0 < len(converted) < 40 * len(GOOD)  # stopped part-way

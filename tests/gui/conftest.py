@@ -78,6 +78,7 @@ def make_window(qtbot, engines):
     def make():
         w = MainWindow(engines=engines, settings=Settings())
         w.ask = lambda *a: QMessageBox.Discard  # tests never wait for a human
+        w.saving.offer_save_as = lambda _reason: False  # a failed save: no Save As
         qtbot.addWidget(w)
         w.show()
         made.append(w)

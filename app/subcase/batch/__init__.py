@@ -12,9 +12,10 @@ from .convert import BatchProgress, BatchResult, FileResult, write_details
 from .driver import convert_batch
 from .inputs import collect_batch_inputs, collect_inputs
 from .options import ConvertOptions
-from .plan import BatchInput, Existing, OutputPlan, PlannedOutput, check_report_path, plan_outputs
+from .plan import (BatchInput, Existing, OutputPlan, PlannedOutput, check_input_folders, check_report_path,
+                   plan_outputs)
 from .pool import SMALL_BATCH_BYTES, auto_jobs, default_jobs
 
 __all__ = ["BatchInput", "BatchProgress", "BatchResult", "ConvertOptions", "Existing", "FileResult", "OutputPlan",
-           "PlannedOutput", "SMALL_BATCH_BYTES", "auto_jobs", "check_report_path", "collect_batch_inputs",
+           "PlannedOutput", "SMALL_BATCH_BYTES", "auto_jobs", "check_input_folders", "check_report_path", "collect_batch_inputs",
            "collect_inputs", "convert_batch", "default_jobs", "plan_outputs", "write_details"]

@@ -220,6 +220,7 @@ def run_on_cluster(plan: OutputPlan, options: ConvertOptions, info: ModelInfo,
         return BatchResult(order.released)
     except KeyboardInterrupt:
         _cancel(client, stop, futures)
+        order.flush()  # the files that did finish are reported, so "N of M files written" is true
         raise
     finally:
         if owned:

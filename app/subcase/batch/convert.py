@@ -153,7 +153,9 @@ def convert_file(engine: CasingEngine, planned: PlannedOutput, options: ConvertO
 
 def check_plan(plan: OutputPlan) -> None:
     """Refuse to run a plan whose taken output names the user has not answered for (a caller's
-    mistake: the CLI and the GUI list them and ask first)."""
+    mistake: the CLI and the GUI list them and ask first), or one whose output folder cannot be
+    written at all (before the model loads, not after every file is cased)."""
+    plan.check_folder()
     if plan.refused:
         raise OutputExistsError(f"{len(plan.taken)} output(s) exist already in the output folder and would be "
                                 "replaced; say whether to overwrite or skip them", plan.out_dir)

@@ -3,7 +3,8 @@
 
 In order, before any file is read: the output plan is checked (the only time:
 the back-ends and ``convert_file`` trust it), the ``--details`` file is
-checked against the plan, the model's card is read (once: the engine, the
+checked against the plan (a plan that converts nothing ends there, without a
+model), the model's card is read (once: the engine, the
 worker processes and the Dask workers' model check all get this reading), and
 the profile and term lists are resolved.  Then one back-end runs the plan:
 
@@ -22,7 +23,7 @@ from typing import TYPE_CHECKING, Callable
 
 from subcase.casing.engine import ModelInfo, ShouldCancel, load_model_info
 
-from .convert import BatchResult, FileResult, ProgressFn, check_plan, run_in_process, write_details
+from .convert import BatchResult, FileResult, ProgressFn, check_plan, run_in_process, unconverted, write_details
 from .options import ConvertOptions
 from .plan import OutputPlan, check_report_path
 
@@ -55,6 +56,11 @@ def convert_batch(plan: OutputPlan, options: ConvertOptions = DEFAULTS,
         planned = [p.dst for p in plan if p.dst is not None]
         check_report_path(options.details, "--details", plan.sources, planned, folders=[plan.out_dir])
     converting = sum(e.converts for e in plan)
+    if not converting:  # every input failed its plan or is skipped: their lines come without loading a model
+        result = _without_casing(plan, progress, on_file_done)
+        if options.details is not None:
+            write_details(options.details, result.results)
+        return result
     jobs = options.jobs
     if jobs is None:
         from .pool import auto_jobs
@@ -74,12 +80,43 @@ def convert_batch(plan: OutputPlan, options: ConvertOptions = DEFAULTS,
             from subcase.casing import CasingEngine
 
             eng = CasingEngine(options.model_dir, info=info)
-        result = run_in_process(eng, plan, options, progress, on_file_done, cancel)
+        result = _run_in_process_until_ctrl_c(eng, plan, options, progress, on_file_done, cancel)
     else:
         from .pool import run_in_pool
         result = run_in_pool(plan, options, info, jobs, progress, on_file_done, cancel)
     if options.details is not None:
         write_details(options.details, result.results)
+    return result
+
+
+def _without_casing(plan: OutputPlan, progress: ProgressFn | None,
+                    on_file_done: Callable[[FileResult], None] | None) -> BatchResult:
+    """The results of a plan that converts nothing (``-o`` at the inputs' own folder, every output
+    skipped), reported as a back-end reports them."""
+    results = [unconverted(planned) for planned in plan]
+    for i, r in enumerate(results):
+        if progress is not None:
+            progress(i, len(results), 1, 1)
+        if on_file_done is not None:
+            on_file_done(r)
+    return BatchResult(results)
+
+
+def _run_in_process_until_ctrl_c(eng: CasingEngine, plan: OutputPlan, options: ConvertOptions,
+                                 progress: ProgressFn | None, on_file_done: Callable[[FileResult], None] | None,
+                                 cancel: ShouldCancel | None) -> BatchResult:
+    """``run_in_process`` with Ctrl-C taken as a cancel (between two batches of windows, or two
+    files), then raised as KeyboardInterrupt: a file written is always a file reported, so the
+    count the CLI prints after an interrupt is the count on disk."""
+    from .pool import deferred_ctrl_c
+
+    with deferred_ctrl_c() as ctrl_c:
+        def stop() -> bool:
+            return ctrl_c.is_set() or (cancel is not None and cancel())
+
+        result = run_in_process(eng, plan, options, progress, on_file_done, stop)
+    if ctrl_c.is_set():
+        raise KeyboardInterrupt
     return result
 
 

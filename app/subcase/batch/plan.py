@@ -33,6 +33,14 @@ Rules (docs/guide/command-line.md and docs/guide/batch.md):
 - A report file (``--details``, ``--json``) must not be an input or an
   output, and its folder must exist and be writable; otherwise the whole
   run stops before it starts, with one line.
+- The output folder must be writable (or, when it does not exist yet, the
+  folder it is to be made in): a file is created there and removed at once,
+  since permission bits alone say nothing to root or about a read-only
+  mount.  Otherwise the whole run stops before the model loads, with one
+  line, rather than failing every file after casing it.
+- An input folder must not be the output folder or lie inside it: every
+  output would land on its input, or the walk, which leaves the output
+  folder out, would find nothing.  The run stops with one line naming both.
 - Files inside the output folder are not inputs: converting a folder again
   into ``FOLDER/cased`` must not pick up the previous run's outputs.
 - FIFOs, devices and sockets are refused by looking at them (stat), never by
@@ -53,8 +61,9 @@ from subcase.errors import OutputConflictError, SpecialFileError, SubcaseError
 from subcase.subtitles import formats
 from subcase.subtitles.files import check_readable_file, special_kind
 
-__all__ = ["BatchInput", "check_readable_file", "check_report_path", "Existing", "ignores_case", "is_within",
-           "output_path", "OutputPlan", "plan_outputs", "PlannedOutput", "same_file_key", "special_kind"]
+__all__ = ["BatchInput", "check_input_folders", "check_readable_file", "check_report_path", "Existing",
+           "folder_not_writable", "ignores_case", "is_within", "output_path", "OutputPlan", "plan_outputs",
+           "PlannedOutput", "same_file_key", "special_kind"]
 
 
 def same_file_key(path: Path) -> str:
@@ -124,6 +133,7 @@ class OutputPlan:
     out_format: str | None
     existing: Existing
     entries: tuple[PlannedOutput, ...]
+    folder_error: str | None = None  # why nothing at all can be written in out_dir (no run starts)
 
     def __iter__(self) -> Iterator[PlannedOutput]:
         return iter(self.entries)
@@ -148,6 +158,11 @@ class OutputPlan:
     def taken_lines(self) -> list[str]:
         """One line per taken output name, as ``subcase convert`` lists them before refusing."""
         return [f"exists {e.dst} ({e.taken}; the output of {e.src})" for e in self.taken]
+
+    def check_folder(self) -> None:
+        """Raise the one line that says why no output can be written (before the model loads)."""
+        if self.folder_error is not None:
+            raise SubcaseError(self.folder_error, self.out_dir)
 
     def with_existing(self, existing: Existing) -> OutputPlan:
         """The same plan with another answer to the outputs that exist (the GUI asks after planning)."""
@@ -262,7 +277,64 @@ def plan_outputs(inputs: Sequence[BatchInput | Path], out_dir: Path, out_format:
             continue
         owner[key] = src
         plan.append(PlannedOutput(src, dst, None, out_dir, relative, taken))
-    return OutputPlan(out_dir, out_format, Existing.REFUSE, tuple(plan)).with_existing(existing)
+    folder_error = folder_not_writable(out_dir) if any(e.dst is not None for e in plan) else None
+    return OutputPlan(out_dir, out_format, Existing.REFUSE, tuple(plan), folder_error).with_existing(existing)
+
+
+WRITE_CHECK_NAME = "subcase-write-check"
+
+
+def folder_not_writable(out_dir: Path) -> str | None:
+    """Why no output can be written in ``out_dir``, or None when one can.
+
+    Tried for real in the first folder the run writes to: ``out_dir``, or the
+    nearest folder above it that exists (where ``out_dir`` will be made).  A
+    file is created there and removed at once: ``os.access`` says yes to root
+    on a read-only mount.  The file is created exclusively (never through a
+    link) under the atomic writer's temporary name, so even a kill between the
+    two steps leaves only what the next save sweeps away."""
+    from subcase.subtitles.atomic import temp_name
+
+    out_dir = Path(out_dir)
+    here = out_dir
+    while not os.path.lexists(here) and here != here.parent:
+        here = here.parent
+    if not here.is_dir():
+        return f"the output folder cannot be made: {here} is not a folder"
+    probe = temp_name(here / WRITE_CHECK_NAME)
+    try:
+        fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        if here == out_dir:
+            return f"the output folder is not writable ({reason}); nothing was converted"
+        return f"the output folder cannot be made in {here} ({reason}); nothing was converted"
+    os.close(fd)
+    try:
+        os.unlink(probe)
+    except OSError:
+        pass  # the name is a temporary's: the next save in this folder sweeps it
+    return None
+
+
+def check_input_folders(paths: Iterable[Path | str], out_dir: Path) -> None:
+    """Refuse an output folder that is an input folder or holds one, before the inputs are walked.
+
+    Outputs mirror an input folder below the output folder, so with ``-o`` at
+    the input folder every output would be its own input; and the walk leaves
+    the output folder out (so a second run into ``FOLDER/cased`` does not take
+    the first run's outputs as inputs), which would leave nothing to convert.
+    An output folder inside an input folder is fine.  Raises
+    ``OutputConflictError`` with one line naming both."""
+    out_dir = Path(out_dir)
+    for p in map(Path, paths):
+        if not p.is_dir() or not is_within(p, out_dir):
+            continue
+        if same_file_key(p) == same_file_key(out_dir):
+            raise OutputConflictError(f"the output folder is the input folder {p}, so every output would replace "
+                                      f"its input; choose another output folder (such as {p / 'cased'})", out_dir)
+        raise OutputConflictError(f"the input folder {p} is inside the output folder; choose an output folder "
+                                  "that does not hold the inputs", out_dir)
 
 
 def check_report_path(path: Path, option: str, inputs: Iterable[Path], outputs: Iterable[Path],

@@ -273,20 +273,29 @@ def _run_pool(plan: OutputPlan, options: ConvertOptions, info: ModelInfo, jobs: 
                 break
         if cancelled:
             _stop(pool, futures, stop)
-            for f, i in futures.items():
-                if f.done() and not f.cancelled() and f.exception() is None:
-                    order.add(i, f.result())
+            _report_finished(futures, order)
             return BatchResult(order.flush(), cancelled=True)
         if ctrl_c.is_set():
             raise KeyboardInterrupt  # pressed as the last file finished: still an interrupted run
         return BatchResult(order.released)
     except KeyboardInterrupt:
-        _stop(pool, futures if "futures" in locals() else {}, stop)
+        running = futures if "futures" in locals() else {}
+        _stop(pool, running, stop)
+        # every file written before the workers stopped is reported, so "N of M files written" is true
+        _report_finished(running, order)
+        order.flush()
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
         progress_q.close()
         progress_q.join_thread()
+
+
+def _report_finished(futures: dict[Future[FileResult], int], order: InOrder) -> None:
+    """Hand ``order`` the files that finished while the workers were being stopped."""
+    for f, i in futures.items():
+        if f.done() and not f.cancelled() and f.exception() is None and i not in order.finished:
+            order.add(i, f.result())
 
 
 def _stop(pool: ProcessPoolExecutor, futures: dict[Future[FileResult], int], stop: Any) -> None:

@@ -23,7 +23,8 @@ from PySide6.QtWidgets import QAbstractButton, QComboBox, QDialog, QFileDialog, 
     QVBoxLayout, QWidget
 
 from subcase.batch import (SMALL_BATCH_BYTES, BatchProgress, BatchResult, Existing, FileResult, OutputPlan,
-                           auto_jobs, collect_batch_inputs, default_jobs, plan_outputs)
+                           auto_jobs, check_input_folders, collect_batch_inputs, default_jobs, plan_outputs)
+from subcase.errors import SubcaseError
 from subcase.subtitles import FORMATS as SUBTITLE_FORMATS
 
 from .settings import MODES, Settings
@@ -239,12 +240,23 @@ class BatchDialog(QDialog):
         return answers.get(box.clickedButton())
 
     def _plan(self, out_dir: Path, fmt: str | None) -> OutputPlan | None:
-        """The plan for this folder, after asking about outputs that exist; None when the user cancels."""
+        """The plan for this folder, after asking about outputs that exist; None when the user cancels
+        or the folder cannot take the outputs (the report says why, before any file is cased)."""
         while True:
+            try:
+                check_input_folders(self.paths, out_dir)
+            except SubcaseError as exc:
+                self.report.setPlainText(str(exc))
+                return None
             if out_dir != self.inputs_for:  # another output folder: walk again without it
                 self._collect(out_dir)
                 self._fill_table()
             plan = plan_outputs(self.batch_inputs, out_dir, fmt)
+            try:
+                plan.check_folder()
+            except SubcaseError as exc:
+                self.report.setPlainText(str(exc))
+                return None
             if not self.inputs or not plan.taken:
                 return plan
             answer = self.ask_existing(plan)

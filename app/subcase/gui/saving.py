@@ -4,13 +4,20 @@
 (the document core's atomic save, the edit-log record, the hash crash
 recovery checks); the controller asks for a file name, reports errors and
 warnings, and marks the undo stack clean.
+
+A save that fails (a read-only folder, a full disk, a name the file system
+refuses) says why and offers Save As, so the edits can go somewhere that
+works; until a save succeeds the autosave snapshot holds them (written at
+once when the save fails, removed only by a save that succeeds).
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Protocol
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QStatusBar, QWidget
 
@@ -25,6 +32,17 @@ from .settings import Settings
 
 if TYPE_CHECKING:
     from subcase.review.profiles.apply import ProfileApplication
+
+
+def on_read_only_file_system(path: Path) -> bool:
+    """True when the file system that holds ``path`` is mounted read-only (a CD, a read-only share)."""
+    statvfs = getattr(os, "statvfs", None)  # not on Windows, where read-only media fail the write itself
+    if statvfs is None:
+        return False
+    try:
+        return bool(statvfs(path).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
 
 
 class SavingWindow(Protocol):
@@ -57,6 +75,9 @@ class Saving:
         self.status_bar = status_bar
         self.edit_log = edit_log
         self.autosaving = autosaving
+        # offer_save_as(text) -> True to choose another file; tests and scripts replace it
+        self.offer_save_as: Callable[[str], bool] = self._save_as_box
+        self.save_failed_box: QMessageBox | None = None  # while it is showing, for tests
 
     def save(self) -> bool:
         session = self.window.session
@@ -94,6 +115,9 @@ class Saving:
             try:
                 saved = session.save(path, fmt, log=False)
             except ReadOnlyError as exc:
+                if on_read_only_file_system(exc.path or Path(path)):
+                    # nothing can be written there, whatever the user answers: no "save over it anyway?"
+                    raise SubcaseError("cannot save: the file system is read-only", exc.path) from None
                 # The core never replaces a read-only file on its own; the user decides.
                 answer = self.window.ask("Read-only file",
                                          f"{exc.path} is read-only.\n\nSave over it anyway? "
@@ -105,8 +129,7 @@ class Saving:
                     return False
                 saved = session.save(path, fmt, allow_read_only=True, log=False)
         except (SubcaseError, UnicodeError) as exc:
-            self.window.notify("Cannot save", str(exc), error=True)
-            return False
+            return self._save_failed(str(exc))
         # The file is written; its record in the edit log must be too (or the user says otherwise).
         self.edit_log.run_logged(lambda: session.log_saved(saved), can_cancel=False)
         self.window.restored_unsaved = False
@@ -124,6 +147,32 @@ class Saving:
         else:
             self.status_bar.showMessage(f"Saved {saved.path}" + profile_note, 5000)
         return True
+
+    def _save_failed(self, reason: str) -> bool:
+        """Say why the save failed and offer Save As; True when the review got saved elsewhere."""
+        self.autosaving.save_now()  # the edits are on disk in the snapshot until a save succeeds
+        self.status_bar.showMessage(f"Not saved: {reason}", 8000)
+        if self.offer_save_as(reason):
+            return self.save_as_dialog()
+        return False
+
+    def _save_as_box(self, reason: str) -> bool:
+        """The message box of a failed save: Save As… or Cancel."""
+        box = QMessageBox(QMessageBox.Icon.Warning, "Cannot save",
+                          f"{reason}\n\nSave the subtitles under another name or in another folder? "
+                          "Until a save succeeds, the edits are kept in the autosave.",
+                          QMessageBox.StandardButton.NoButton, self.parent)
+        box.setTextFormat(Qt.TextFormat.PlainText)  # file names and error text are untrusted
+        save_as = box.addButton("Save As…", QMessageBox.ButtonRole.AcceptRole)
+        cancel = box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(save_as)
+        box.setEscapeButton(cancel)
+        self.save_failed_box = box
+        try:
+            box.exec()
+        finally:
+            self.save_failed_box = None
+        return box.clickedButton() is save_as
 
     def _update_profile(self) -> str:
         """The open file's profile learns from this file's log (review/profiles/build.py, ``updated``)."""
