@@ -468,6 +468,19 @@ def _megabytes(text: str) -> float:
     return mb
 
 
+def _kilobytes(text: str) -> tuple[int, ...]:
+    """``--long-cue``'s sizes: whole numbers of KB, comma-separated; 0 alone for none."""
+    try:
+        sizes = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not whole numbers of KB, comma-separated: {text!r}") from None
+    if sizes == (0,):
+        return ()
+    if any(kb < 1 for kb in sizes):
+        raise argparse.ArgumentTypeError("each size must be at least 1 KB (0 alone skips the files)")
+    return sizes
+
+
 def _jobs(text: str) -> int:
     try:
         n = int(text)
@@ -481,6 +494,7 @@ def _jobs(text: str) -> int:
 def build_parser() -> argparse.ArgumentParser:
     from subcase.casing import modes
     from subcase.subtitles import formats
+    from subcase.evaluation.bench import LONG_CUE_KB
     from subcase.subtitles.files import MAX_SIZE_MB
 
     ap = argparse.ArgumentParser(prog="subcase", description="Truecasing editor for subtitles.")
@@ -575,8 +589,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="skip the films in Spanish, French, German and Portuguese (the multilingual model)")
     b.add_argument("--no-punctuation", action="store_true",
                    help="skip the film without its marks (converted with --punctuate never and auto)")
-    b.add_argument("--long-cue", type=int, default=1000, metavar="KB",
-                   help="also convert a file of one cue this large (default 1000 KB; 0 skips it)")
+    b.add_argument("--long-cue", type=_kilobytes, default=LONG_CUE_KB, metavar="KB[,KB...]",
+                   help="also convert a file of one cue of one line of each size, a row each with time and peak "
+                        f"memory (default {','.join(map(str, LONG_CUE_KB))}; 0 skips them)")
     b.set_defaults(func=cmd_bench)
 
     pr = sub.add_parser("profile", help="profiles: what the editor taught in one series, for the next file")

@@ -16,10 +16,10 @@ from pathlib import Path
 from subcase.errors import SpecialFileError, SubcaseError
 
 # The largest file read by default, in MB (10^6 bytes).  Casing costs time and memory linear in a file's
-# size, but memory is what runs out: about 4 GB per MB of one-line text, 9 GB per MB of bare punctuation
-# (docs/research/2026-11-29-bounded-work.md); at 2 MB the worst shape stays under 20 GB, within 24 GB with
-# room to spare, and a feature film (60-120 kB) is far below it.
-MAX_SIZE_MB = 2.0
+# size, but memory is what runs out: about 2.7 GB per MB of one long line of ordinary words, 8.6 GB per MB of
+# one-letter words, the densest shape measured (docs/research/2026-11-29-bounded-work.md).  At 1 MB the
+# worst stays under 10 GB, within 24 GB with room to spare; a feature film is 60-120 kB.
+MAX_SIZE_MB = 1.0
 
 
 class FileTooLargeError(SubcaseError):
