@@ -134,7 +134,7 @@ def convert_options(args) -> ConvertOptions:
     return ConvertOptions(mode=args.mode, lang=args.lang, punctuate=args.punctuate, styles=_styles(args),
                           profile_name=args.profile,
                           terms=tuple(args.terms or ()), details=Path(args.details) if args.details else None,
-                          model_dir=args.model, jobs=args.jobs, cluster=args.cluster)
+                          model_dir=args.model, jobs=args.jobs, cluster=args.cluster, max_size_mb=args.max_size)
 
 
 def cmd_convert(args) -> int:
@@ -161,6 +161,12 @@ def cmd_convert(args) -> int:
         print(safe(f"subcase: {len(plan.taken)} output(s) exist already in {out_dir}; nothing was converted. "
                    "Use --overwrite to replace them, --skip-existing to convert only the other files, "
                    "or choose another output folder"), file=sys.stderr)
+        return 1
+    # a file over the size limit stops the run here, unread, before the model loads (subtitles/files.py)
+    too_large = _too_large([p.src for p in plan if p.converts], args.max_size)
+    if too_large:
+        for line in too_large:
+            print(safe(f"subcase: {line}"), file=sys.stderr)
         return 1
     options = convert_options(args)
     bar = ProgressBar(len(inputs), args.quiet)
@@ -452,6 +458,42 @@ def _add_punctuate_arg(p: argparse.ArgumentParser) -> None:
                         + f" (default: {DEFAULT_PUNCTUATE.value})")
 
 
+def _too_large(paths, max_mb: float) -> list[str]:
+    """``PATH: reason`` for each of ``paths`` over ``max_mb`` megabytes."""
+    from subcase.subtitles.files import FileTooLargeError, check_size
+
+    lines = []
+    for path in paths:
+        try:
+            check_size(path, max_mb)
+        except FileTooLargeError as exc:
+            lines.append(str(exc))
+    return lines
+
+
+def _megabytes(text: str) -> float:
+    try:
+        mb = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of megabytes: {text!r}") from None
+    if not mb >= 0 or mb == float("inf"):  # NaN fails the comparison
+        raise argparse.ArgumentTypeError("must be a number of megabytes, 0 or more")
+    return mb
+
+
+def _kilobytes(text: str) -> tuple[int, ...]:
+    """``--long-cue``'s sizes: whole numbers of KB, comma-separated; 0 alone for none."""
+    try:
+        sizes = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not whole numbers of KB, comma-separated: {text!r}") from None
+    if sizes == (0,):
+        return ()
+    if any(kb < 1 for kb in sizes):
+        raise argparse.ArgumentTypeError("each size must be at least 1 KB (0 alone skips the files)")
+    return sizes
+
+
 def _jobs(text: str) -> int:
     try:
         n = int(text)
@@ -465,6 +507,8 @@ def _jobs(text: str) -> int:
 def build_parser() -> argparse.ArgumentParser:
     from subcase.casing import modes
     from subcase.subtitles import formats
+    from subcase.evaluation.bench import LONG_CUE_KB
+    from subcase.subtitles.files import MAX_SIZE_MB
 
     ap = argparse.ArgumentParser(prog="subcase", description="Truecasing editor for subtitles.")
     ap.add_argument("--version", action="version", version=f"subcase {__version__}")
@@ -501,6 +545,9 @@ def build_parser() -> argparse.ArgumentParser:
     where.add_argument("--cluster", metavar="ADDRESS",
                    help="send the files to a Dask cluster (e.g. tcp://host:8786); inputs and output folder "
                         "must be on a path every worker sees (needs the 'cluster' extra)")
+    c.add_argument("--max-size", type=_megabytes, default=MAX_SIZE_MB, metavar="MB",
+                   help=f"refuse, unread, any input larger than this (default: {MAX_SIZE_MB:g} MB, within 24 GB of "
+                        "memory for any file; 0: no limit)")
     c.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     c.add_argument("-v", "--verbose", action="store_true", help="list parse warnings")
     c.set_defaults(func=cmd_convert)
@@ -555,8 +602,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="skip the films in Spanish, French, German and Portuguese (the multilingual model)")
     b.add_argument("--no-punctuation", action="store_true",
                    help="skip the film without its marks (converted with --punctuate never and auto)")
-    b.add_argument("--long-cue", type=int, default=1000, metavar="KB",
-                   help="also convert a file of one cue this large (default 1000 KB; 0 skips it)")
+    b.add_argument("--long-cue", type=_kilobytes, default=LONG_CUE_KB, metavar="KB[,KB...]",
+                   help="also convert a file of one cue of one line of each size, a row each with time and peak "
+                        f"memory (default {','.join(map(str, LONG_CUE_KB))}; 0 skips them)")
     b.set_defaults(func=cmd_bench)
 
     pr = sub.add_parser("profile", help="profiles: what the editor taught in one series, for the next file")

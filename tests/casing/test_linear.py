@@ -19,6 +19,8 @@ import time
 from pathlib import Path
 
 from subcase.casing import DocumentCasing, Mode, Tag, WordCasing, apply_casing, case_file
+from subcase.casing.pipeline import case_document, write_marks
+from subcase.casing.restoring import Punctuate
 from subcase.casing.stream import line_numbers
 from subcase.review import ReviewState
 from subcase.subtitles import loads
@@ -103,3 +105,26 @@ def test_one_long_cue_costs_what_short_cues_cost(engine) -> None:
     # the same words and windows either way: about 1.0.  Quadratic work in the
     # cue's length made this about 90 at 6,000 words (and 65 s against 3 s at 21,000).
     assert t_long < 2.0 * t_short, (t_long, t_short)
+
+
+def one_line(n_words: int) -> bytes:
+    """One cue of one line, lower-cased and without its marks: ``--punctuate`` restores one every few words."""
+    words = [WORDS[i % len(WORDS)].lower().strip(",.:") for i in range(n_words)]
+    return ("1\n00:00:01,000 --> 01:00:00,000\n" + " ".join(words) + "\n").encode()
+
+
+def test_restoring_marks_in_one_long_line_is_linear(engine) -> None:
+    """Issue #54, repro 5: 40,000 words on one line took 262 s, 400,000 ran past 600 s.  Writing the
+    restored marks read the whole line, and every token of the cue, at every mark, and moved every word
+    past every mark; 4x the words cost 16x the lines.  Counted lines, not seconds: the model's part runs
+    first, untraced."""
+
+    def marks_lines(n_words: int) -> tuple[int, int]:
+        doc = loads(one_line(n_words))
+        casing = case_document(engine, doc, Mode.RESTORE, punctuate=Punctuate.AUTO)
+        assert len(casing.marks) > n_words // 20  # the head restores marks in unpunctuated text
+        return executed_lines(write_marks, doc, casing), len(casing.marks)
+
+    (small, small_marks), (large, large_marks) = marks_lines(1_000), marks_lines(4_000)
+    # linear: about 4 (as the marks grow); every mark reading the whole line gave about 16
+    assert large / small < 1.25 * large_marks / small_marks, (small, large, small_marks, large_marks)

@@ -12,7 +12,7 @@ from subcase.cli import main
 @pytest.mark.model
 def test_bench_prints_a_row_per_system(capsys):
     # with ../shared the film's 14th cue has a number among its words: baselines must skip it
-    rc = main(["bench", "--cues", "60", "--runs", "2", "--films", "2", "--long-cue", "30"])
+    rc = main(["bench", "--cues", "60", "--runs", "2", "--films", "2", "--long-cue", "30,60"])
     out = capsys.readouterr().out
     assert rc == 0
     rows = {line.split()[0]: line for line in out.splitlines()
@@ -31,6 +31,12 @@ def test_bench_prints_a_row_per_system(capsys):
     assert [j for j, _ in jobs] == ["1", "2"] and jobs[0][1] == jobs[1][1] == str(2 * int(words))
     long_cue = re.search(r"one cue of 30 KB \(([\d,]+) words\): convert ([\d.]+) s", out)
     assert long_cue and int(long_cue.group(1).replace(",", "")) > 4000, out
+    # a row per size, each with its time and peak memory, and both per MB (issue #54: cost against size)
+    sizes = re.findall(r"^one cue of (\d+) KB \(([\d,]+) words\): convert ([\d.]+) s \(.*peak RSS (\d+) MB\); "
+                       r"per MB: ([\d.]+) s, ([\d,]+) MB above the film's peak$", out, re.M)
+    assert [row[0] for row in sizes] == ["30", "60"], out
+    words = [int(row[1].replace(",", "")) for row in sizes]
+    assert 1.8 < words[1] / words[0] < 2.2 and all(int(row[3]) > 0 for row in sizes)
     # every language model: a film per language, cased by the multilingual model
     from subcase.evaluation.bench import SHARED_DEV_ML
     if SHARED_DEV_ML.is_dir():
@@ -40,6 +46,13 @@ def test_bench_prints_a_row_per_system(capsys):
         for lang, words, rate, cap, detected, threshold in langs:
             assert int(words) > 100 and int(rate) > 0 and int(cap) > int(rate) / 2 and detected == lang
             assert threshold != f"{0:.3f}"
+
+
+@pytest.mark.parametrize("sizes", ["10,x", "-5", "10,0"])
+def test_long_cue_sizes_must_be_kilobytes(sizes, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["bench", "--long-cue", sizes])
+    assert stop.value.code == 2 and "--long-cue" in capsys.readouterr().err
 
 
 def test_bench_without_other_languages(capsys):

@@ -23,6 +23,7 @@ from subcase.casing.engine import OnProgress, ShouldCancel
 from subcase.errors import SubcaseError, describe_oserror
 from subcase.subtitles import Document, save
 from subcase.subtitles.atomic import OutputExistsError, write_in_folder
+from subcase.subtitles.files import check_size
 from subcase.subtitles.losses import conversion_losses
 
 from .options import ConvertOptions
@@ -116,6 +117,7 @@ def convert_file(engine: CasingEngine, planned: PlannedOutput, options: ConvertO
     folder, relative = Path(planned.folder), Path(planned.relative)
     try:
         dst = folder / relative
+        check_size(src, options.max_size_mb)  # the CLI checked before the model loaded; the GUI's batch did not
         cased = case_file(engine, result.src, options.mode, progress, cancel, options.lang, options.punctuate)
         result.marks = len(cased.casing.marks)
         result.casing_summary = cased.casing.summary()

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 from subcase.casing.modes import Mode
 from subcase.casing.restoring import Punctuate
+from subcase.subtitles.files import MAX_SIZE_MB
 
 if TYPE_CHECKING:
     from subcase.casing.housestyle import Category, Style
@@ -40,6 +41,7 @@ class ConvertOptions:
     # files at a time, each in its own process; None: one per core, one for a small batch (pool.auto_jobs)
     jobs: int | None = None
     cluster: Any = None              # a Dask scheduler's address or a distributed.Client (``--cluster``)
+    max_size_mb: float | None = MAX_SIZE_MB  # a larger input is refused unread (``--max-size``; None or 0: none)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "mode", Mode(self.mode))

@@ -28,7 +28,7 @@ import codecs
 from typing import Sequence
 
 from subcase.subtitles import Document
-from subcase.subtitles.marking import NO_BREAK, existing_mark, opening_mark
+from subcase.subtitles.marking import NO_BREAK, existing_mark
 from subcase.subtitles.words import Token
 
 from .marks import EXCLAMATION, QUESTION, SENTENCE_ENDS, classify
@@ -81,7 +81,7 @@ def spanish_openings(doc: Document, marks: Sequence[InsertedMark], languages: Se
 
 
 def _opening(doc: Document, sentence: list[tuple[int, Token]], mark: str) -> list[tuple[int, int, str]]:
-    if any(opening_mark(doc.cues[c].text, t.start)[1] for c, t in sentence):
+    if any(doc.cues[c].mark_places().opening_mark(t.start)[1] for c, t in sentence):
         return []  # the writer opened the question or exclamation already, where it begins
     c, first = sentence[0]
     return [(c, first.start, mark)] if doc.can_insert_mark(c, first.start, mark) else []

@@ -16,8 +16,11 @@ any host even where the absolute figures do not (int8 inference differs about
 - the raw onnxruntime ceiling: the engine's own batches for the film replayed
   through the session alone (sub-tokens/s, and the words/s that caps);
 - ``subcase convert --jobs N`` on a folder of several films, whole process;
-- a single cue of about 1 MB (``--long-cue``), where anything quadratic in a
-  cue's length would show; the target is under 10 s;
+- one cue of one line at each size ``--long-cue`` gives (100 and 250 KB by
+  default), its words bare of marks so that they are restored (``--punctuate
+  auto``, the default): a row per size with its time and peak memory, and both
+  per MB, which stay level where cost is linear in a cue's length (anything
+  quadratic shows as a rise; issue #54);
 - every other language model: a film of the same length in each of Spanish,
   French, German and Portuguese (the multilingual dev subtitles, lower-cased),
   cased by subcase as the English film is, with the ratio to the English film
@@ -79,23 +82,23 @@ def make_film(path: Path, n_cues: int, source: Path = SHARED_DEV, bare: bool = F
 
 
 def make_long_cue(path: Path, n_bytes: int) -> int:
-    """An SRT file of one cue holding about ``n_bytes`` of lower-cased dev subtitle text
-    (lines of about 40 characters); returns its word count.  Casing must stay linear in a
-    cue's length: this is the case where anything quadratic shows."""
+    """An SRT file of one cue of one line holding about ``n_bytes`` of the dev subtitles' words, lower-cased
+    and bare of marks (as speech recognition writes them); returns its word count.  Casing and restoring
+    marks must stay linear in a cue's length: this is the shape where anything quadratic shows."""
     film = path.with_name("long-cue-source.srt")
-    make_film(film, 2000)
+    make_film(film, 2000, bare=True)
     from subcase.subtitles import load
 
     doc = load(film)
     texts = [doc.plain_text(i).replace("\n", " ") for i in range(len(doc.cues))]
-    lines, size, words, i = [], 0, 0, 0
+    parts, size, words, i = [], 0, 0, 0
     while size < n_bytes:
-        line = texts[i % len(texts)]
-        lines.append(line)
-        size += len(line.encode("utf-8")) + 1
-        words += len(line.split())
+        text = texts[i % len(texts)]
+        parts.append(text)
+        size += len(text.encode("utf-8")) + 1
+        words += len(text.split())
         i += 1
-    path.write_text("1\n00:00:01,000 --> 01:00:00,000\n" + "\n".join(lines) + "\n", encoding="utf-8")
+    path.write_text("1\n00:00:01,000 --> 01:00:00,000\n" + " ".join(parts) + "\n", encoding="utf-8")
     film.unlink()
     return words
 
@@ -293,6 +296,9 @@ def _run_worker(system: str, film: Path, runs: int, model: Path | str | None, ce
     return row
 
 
+LONG_CUE_KB = (100, 250)  # the one-cue files of the default run: two sizes, a ratio, in under a minute
+
+
 @dataclass(frozen=True)
 class BenchOptions:
     """``subcase bench``'s options (see its --help)."""
@@ -305,7 +311,7 @@ class BenchOptions:
     model: Path | None = None
     no_baseline: bool = False
     no_languages: bool = False    # skip the films in the other languages
-    long_cue: int = 1000          # KB of the one-cue file (0 skips it)
+    long_cue: tuple[int, ...] = LONG_CUE_KB  # KB of each one-cue file (none: skip them)
     no_punctuation: bool = False  # skip the film without its marks (--punctuate never and auto)
 
 
@@ -352,11 +358,14 @@ def run_bench(args: BenchOptions) -> int:
             make_film(bare, args.cues, bare=True)
             punctuation = [(how, _run_worker("subcase", bare, runs, args.model, ceiling=False, punctuate=how))
                            for how in ("never", "auto")]
-        long_cue = None
-        if args.long_cue > 0:
-            path = Path(tmp) / "long-cue.srt"
-            make_long_cue(path, args.long_cue * 1000)
-            long_cue = _run_worker("subcase", path, 1, args.model, ceiling=False)
+        from subcase.casing.restoring import DEFAULT_PUNCTUATE  # not at import: the CLI's parser reads this module
+
+        long_cues: list[tuple[int, dict | str]] = []
+        for kb in args.long_cue:
+            path = Path(tmp) / f"long-cue-{kb}.srt"
+            make_long_cue(path, kb * 1000)
+            long_cues.append((kb, _run_worker("subcase", path, 1, args.model, ceiling=False,
+                                              punctuate=DEFAULT_PUNCTUATE.value)))
 
     load_after = _load()
     flags = ", ".join(f"{k} {'yes' if v else 'no'}" for k, v in cpu["flags"].items()) if cpu["known"] else "unknown"
@@ -416,12 +425,8 @@ def run_bench(args: BenchOptions) -> int:
         _print_languages(languages, by.get("subcase"), args.cues)
     if punctuation:
         _print_punctuation(punctuation, args.cues)
-    if isinstance(long_cue, dict):
-        verdict = "OK" if long_cue["convert_s"] < 10 else "OVER 10 s"
-        print(f"one cue of {args.long_cue:,} KB ({long_cue['words']:,} words): convert {long_cue['convert_s']:.1f} s "
-              f"({long_cue['words_per_s']:,.0f} words/s, peak RSS {long_cue['peak_rss_mb']:.0f} MB) {verdict}")
-    elif long_cue is not None:
-        print(f"one cue of {args.long_cue:,} KB: not run ({long_cue})")
+    if long_cues:
+        _print_long_cues(long_cues, by.get("subcase"))
     print()
     print("Absolute figures depend on the host (int8 speed differs about 3x between AVX2-only CPUs and CPUs with "
           "VNNI); compare ratios across hosts.")
@@ -430,6 +435,23 @@ def run_bench(args: BenchOptions) -> int:
         print(f"This host's int8 kernel is {cpu['int8_kernel']}; for the AVX2 kernel of AVX2-only CPUs, natively "
               "here: python bench/avx2_only.py subcase bench (a source checkout; docs/performance.md).")
     return 0
+
+
+def _print_long_cues(rows: list[tuple[int, dict | str]], film: dict | None) -> None:
+    """A row per one-cue file: time and peak memory, and each per MB of the file over what casing the film
+    took (start-up excluded; the process's memory before any file, about the film's peak, counted as base)."""
+    print()
+    print("one cue of one line, marks restored (--punctuate auto): time and peak memory against size")
+    base = film["peak_rss_mb"] if film else 0.0
+    for kb, r in rows:
+        if isinstance(r, str):
+            print(f"one cue of {kb:,} KB: not run ({r})")
+            continue
+        mb = kb / 1000
+        print(f"one cue of {kb:,} KB ({r['words']:,} words): convert {r['convert_s']:.1f} s "
+              f"({r['words_per_s']:,.0f} words/s, peak RSS {r['peak_rss_mb']:.0f} MB); per MB: "
+              f"{r['convert_s'] / mb:.1f} s, {max(r['peak_rss_mb'] - base, 0.0) / mb:,.0f} MB above the film's peak")
+    print("(linear in the cue's length: the per-MB figures stay level as the size grows)")
 
 
 def _print_punctuation(rows: list[tuple[str, dict | str]], cues: int) -> None:

@@ -14,7 +14,8 @@ from PySide6.QtCore import QThreadPool, SignalInstance
 from PySide6.QtWidgets import QDoubleSpinBox, QFileDialog, QMessageBox, QProgressBar, QPushButton, QStatusBar, \
     QWidget
 
-from subcase.subtitles.files import special_kind
+from subcase.errors import SubcaseError
+from subcase.subtitles.files import check_size, special_kind
 from subcase.review import log_path_for
 from subcase.subtitles import FORMATS, Document
 
@@ -125,6 +126,12 @@ class Opening:
             message = f"{path}: is {kind}, not a regular file; subcase only opens regular files"
             self.window.notify("Cannot open file", message, error=True)
             self.window.casing_failed.emit(message)
+            return False
+        try:
+            check_size(path)  # the command line's default limit: memory grows with a file's size
+        except SubcaseError as exc:
+            self.window.notify("Cannot open file", str(exc), error=True)
+            self.window.casing_failed.emit(str(exc))
             return False
         if not self.confirm_discard():
             return False

@@ -52,6 +52,8 @@ class Cue:
     # (text, tokens) of the last tokenisation: a cue's words are asked for
     # more than once between edits (casing, evaluation, text edits).
     _tokens: tuple[str, list[Token]] | None = field(default=None, repr=False, compare=False)
+    # where marks may go in the text of the last ``mark_places``: read once for all of a cue's marks
+    _places: marking.Places | None = field(default=None, repr=False, compare=False)
 
     def head_key(self) -> tuple[str | None, int, int, str]:
         return (self.identifier, self.start_ms, self.end_ms, self.settings)
@@ -69,6 +71,12 @@ class Cue:
 
     def words(self) -> list[Token]:
         return [t for t in self.tokens() if t.is_word]
+
+    def mark_places(self) -> marking.Places:
+        """Where punctuation marks may go in the text as it is now (``marking.Places``)."""
+        if self._places is None or self._places.text != self.text:
+            self._places = marking.Places(self.text, self.tokens())
+        return self._places
 
     def plain_text(self) -> str:
         return markup.plain(self.text)
@@ -192,7 +200,7 @@ class Document:
         MarkError, and nothing changes.  Returns the edit; ``revert_marks`` takes it back.
         """
         cue = self.cues[cue_index]
-        edit = marking.insertions(cue.text, cue.tokens(), cue_index, inserts)
+        edit = marking.insertions(cue.mark_places(), cue_index, inserts)
         self._write_marks(edit)
         return edit
 
@@ -207,7 +215,7 @@ class Document:
         brackets and markup stay.  MarkError if ``word_end`` is not the end of a word.
         """
         cue = self.cues[cue_index]
-        marking.check_place(cue.text, cue.tokens(), cue_index, word_end, mark or ".", allow_marked=True)
+        cue.mark_places().check(cue_index, word_end, mark or ".", allow_marked=True)
         at, old = marking.existing_mark(cue.text, word_end)
         space = old[:len(old) - len(old.lstrip("".join(marking.NO_BREAK)))]
         if space and mark in ("?", "!", ":", ";"):
@@ -222,7 +230,7 @@ class Document:
         ``"yes".``) instead of losing the cue's other marks to one MarkError."""
         cue = self.cues[cue_index]
         try:
-            marking.check_place(cue.text, cue.tokens(), cue_index, offset, mark)
+            cue.mark_places().check(cue_index, offset, mark)
         except MarkError:
             return False
         return bool(mark)
@@ -231,7 +239,7 @@ class Document:
         """Whether ``set_mark`` accepts ``word_end`` (it is a word's end, not inside a token)."""
         cue = self.cues[cue_index]
         try:
-            marking.check_place(cue.text, cue.tokens(), cue_index, word_end, ".", allow_marked=True)
+            cue.mark_places().check(cue_index, word_end, ".", allow_marked=True)
         except MarkError:
             return False
         return True

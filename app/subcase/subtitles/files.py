@@ -1,4 +1,4 @@
-"""Which paths may be read at all: special files are refused unopened.
+"""Which paths may be read at all: special files are refused unopened, files over the size limit unread.
 
 Opening a FIFO blocks until someone writes to it, and a device may never end;
 neither is a subtitle file.  ``special_kind`` looks with stat (which follows
@@ -13,7 +13,17 @@ import os
 import stat
 from pathlib import Path
 
-from subcase.errors import SpecialFileError
+from subcase.errors import SpecialFileError, SubcaseError
+
+# The largest file read by default, in MB (10^6 bytes).  Casing costs time and memory linear in a file's
+# size, but memory is what runs out: about 2.7 GB per MB of one long line of ordinary words, 8.6 GB per MB of
+# one-letter words, the densest shape measured (docs/research/2026-11-29-bounded-work.md).  At 1 MB the
+# worst stays under 10 GB, within 24 GB with room to spare; a feature film is 60-120 kB.
+MAX_SIZE_MB = 1.0
+
+
+class FileTooLargeError(SubcaseError):
+    """A file over the size limit: refused unread, before any work on it starts."""
 
 
 def special_kind(path: Path | str) -> str | None:
@@ -36,3 +46,17 @@ def check_readable_file(path: Path | str) -> None:
     kind = special_kind(path)
     if kind is not None:
         raise SpecialFileError(f"is {kind}, not a regular file; subcase only reads regular files", path)
+
+
+def check_size(path: Path | str, max_mb: float | None = MAX_SIZE_MB) -> None:
+    """FileTooLargeError when ``path`` is over ``max_mb`` megabytes (None or 0: no limit); looks with stat,
+    so a refused file is never read."""
+    if not max_mb:
+        return
+    try:
+        size = os.stat(path).st_size
+    except OSError:
+        return  # the read that follows says what is wrong with the path
+    if size > max_mb * 1e6:
+        raise FileTooLargeError(f"is {size:,} bytes, over the limit of {max_mb:g} MB; nothing was read "
+                                f"(--max-size MB raises the limit)", path)

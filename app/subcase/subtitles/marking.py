@@ -25,8 +25,10 @@ where a second one would be written doubled.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Iterable, Sequence
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass, field
+from itertools import accumulate
+from typing import Iterable, Iterator, Sequence
 
 from . import markup
 from .errors import MarkError
@@ -50,6 +52,15 @@ class MarkEdit:
 
     cue_index: int
     changes: tuple[tuple[int, str, str], ...]
+    # the changes' offsets in order and the running sum of their length changes, so that ``shift_span`` is a
+    # binary search: a one-cue film has some 100k marks and as many words to move
+    _at: list[int] = field(init=False, repr=False, compare=False)
+    _shift: list[int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        ordered = sorted(self.changes)
+        object.__setattr__(self, "_at", [at for at, _, _ in ordered])
+        object.__setattr__(self, "_shift", [0, *accumulate(len(new) - len(old) for _, old, new in ordered)])
 
     def inverse(self) -> MarkEdit:
         out, shift = [], 0
@@ -61,30 +72,116 @@ class MarkEdit:
     def shift_span(self, start: int, end: int) -> tuple[int, int]:
         """Where a word at ``start``-``end`` in the text before the edit is after it.  A mark written at a
         word's first letter (an opening mark) moves the word; one written at its end does not."""
-        d_start = sum(len(new) - len(old) for at, old, new in self.changes if at <= start)
-        d_end = sum(len(new) - len(old) for at, old, new in self.changes if at < end)
-        return start + d_start, end + d_end
+        return (start + self._shift[bisect_right(self._at, start)],
+                end + self._shift[bisect_left(self._at, end)])
 
 
-def _visible(text: str, offset: int) -> tuple[list[str], list[str]]:
-    """The visible characters of ``offset``'s line before it (nearest first) and from it on, tags
-    skipped, entities and ASS hard breaks read as what they show."""
-    lo = text.rfind("\n", 0, offset) + 1
-    hi = text.find("\n", offset)
-    hi = len(text) if hi < 0 else hi
-    before: list[str] = []
-    after: list[str] = []
-    for span in markup.split(text[lo:hi]):
-        shown = markup.plain(span.text) if span.is_markup else span.text
-        at = lo + span.start
-        if span.is_markup:
-            (before if at < offset else after).extend(shown)
+class Places:
+    """Where marks may go in one cue text: its markup and its words' edges, found once.  Each question
+    (``check``, ``opening_mark``) then reads only the characters around its offset, up to the nearest white
+    space or word, so checking every mark of a cue costs time linear in the cue, however long its lines
+    (the whole line at every mark made one 5,000-word line take 34 s)."""
+
+    __slots__ = ("text", "_spans", "_starts", "_word_starts", "_word_ends")
+
+    def __init__(self, text: str, tokens: Sequence[Token]):
+        self.text = text
+        self._spans = markup.split(text)
+        self._starts = [span.start for span in self._spans]
+        self._word_starts = {t.start for t in tokens if t.is_word}
+        self._word_ends = {t.end for t in tokens if t.is_word}
+
+    def after(self, offset: int) -> Iterator[str]:
+        """The visible characters of ``offset``'s line from it on, tags skipped, entities and ASS hard
+        breaks read as what they show, then the line break that ends the run as white space does."""
+        text, spans = self.text, self._spans
+        for k in range(max(bisect_right(self._starts, offset) - 1, 0), len(spans)):
+            span = spans[k]
+            if span.is_markup:
+                if span.start >= offset:  # markup that starts before the offset is read before it
+                    yield from markup.plain(span.text)
+                continue
+            for pos in range(max(span.start, offset), span.end):
+                if text[pos] == "\n":
+                    yield "\n"
+                    return
+                yield text[pos]
+        yield "\n"
+
+    def before(self, offset: int) -> Iterator[str]:
+        """The visible characters of ``offset``'s line before it, nearest first, as ``after`` reads them."""
+        text, spans = self.text, self._spans
+        for k in range(bisect_right(self._starts, offset - 1) - 1, -1, -1):
+            span = spans[k]
+            if span.is_markup:
+                if span.start < offset:
+                    yield from reversed(markup.plain(span.text))
+                continue
+            for pos in range(min(span.end, offset) - 1, span.start - 1, -1):
+                if text[pos] == "\n":
+                    yield "\n"
+                    return
+                yield text[pos]
+        yield "\n"
+
+    def check(self, cue_index: int, offset: int, mark: str, allow_marked: bool = False) -> None:
+        """Raise MarkError unless ``mark`` may be written at ``offset`` of the cue text."""
+        opening = bool(mark) and all(c in OPENING for c in mark)
+        body = mark.lstrip("".join(NO_BREAK)) if not opening else mark
+        if mark and not opening and not (body and all(c in CLOSING for c in body)):
+            raise MarkError(f"cue {cue_index + 1}: {mark!r} is not a punctuation mark")
+        # an opening mark is read before the word's start, a closing one after its end: the same checks, mirrored
+        if opening:
+            at_edge, own = offset in self._word_starts, OPENING
+            not_edge = f"an opening mark goes right before a word; offset {offset} is not the start of one"
+            marked = f"the word at offset {offset} already opens with a mark"
         else:
-            for k, ch in enumerate(shown):
-                (before if at + k < offset else after).append(ch)
-    # the line break ends the run, as white space does
-    before.reverse()
-    return before + ["\n"], after + ["\n"]
+            at_edge, own = offset in self._word_ends, CLOSING
+            not_edge = f"a mark goes right after a word; offset {offset} is not the end of one"
+            marked = f"the word ending at offset {offset} already has a mark"
+        if not at_edge:
+            raise MarkError(f"cue {cue_index + 1}: {not_edge}")
+        side = _head(self.before(offset) if opening else self.after(offset))
+        if not opening:
+            side = _past_no_break(side)
+        run, glued = _run(side)
+        if glued:
+            raise MarkError(f"cue {cue_index + 1}: offset {offset} is inside a token ({run!r} joins two words)")
+        if not allow_marked and any(c in own for c in run):
+            raise MarkError(f"cue {cue_index + 1}: {marked}" + ("" if opening else f" ({run!r})"))
+
+    def opening_mark(self, word_start: int) -> tuple[int, str]:
+        """``opening_mark`` of this text."""
+        text, spans = self.text, self._spans
+        found: tuple[int, str] = (word_start, "")
+        for k in range(bisect_right(self._starts, word_start - 1) - 1, -1, -1):
+            span = spans[k]
+            if span.is_markup:
+                continue
+            for pos in range(min(span.end, word_start) - 1, span.start - 1, -1):
+                ch = text[pos]
+                if ch == "\n":
+                    return found
+                if ch in OPENING:
+                    found = (pos, ch + found[1] if found[1] else ch)
+                elif found[1] or ch.isspace() or _WORD_CHAR.match(ch):
+                    return found
+        return found
+
+
+def _head(chars: Iterator[str]) -> list[str]:
+    """The characters ``_past_no_break`` and ``_run`` read: any no-break spaces, then up to and with the
+    first white space or word character (the run's end; every line's characters end with a line break)."""
+    out: list[str] = []
+    leading = True
+    for ch in chars:
+        out.append(ch)
+        if leading and ch in NO_BREAK:
+            continue
+        leading = False
+        if ch.isspace() or _WORD_CHAR.match(ch):
+            break
+    return out
 
 
 def _run(chars: Sequence[str]) -> tuple[str, bool]:
@@ -111,60 +208,26 @@ def _past_no_break(after: list[str]) -> list[str]:
 
 def opening_mark(text: str, word_start: int) -> tuple[int, str]:
     """Where the opening marks right before the word starting at ``word_start`` are, and their characters
-    ("¿" in "¿qué", in ``¿<i>qué`` and ``"¿qué`` too), or ``(word_start, "")`` when the word has none."""
-    lo = text.rfind("\n", 0, word_start) + 1
-    found: tuple[int, str] = (word_start, "")
-    for span in reversed(markup.split(text[lo:word_start])):
-        if span.is_markup:
-            continue
-        for k in range(len(span.text) - 1, -1, -1):
-            ch = span.text[k]
-            if ch in OPENING:
-                at = lo + span.start + k
-                found = (at, ch + found[1] if found[1] else ch)
-            elif found[1] or ch.isspace() or _WORD_CHAR.match(ch):
-                return found
-    return found
+    ("¿" in "¿qué", in ``¿<i>qué`` and ``"¿qué`` too), or ``(word_start, "")`` when the word has none.
+    Reads the whole text; ``Cue.mark_places`` answers many such questions about one cue for one reading."""
+    return Places(text, ()).opening_mark(word_start)
 
 
 def check_place(text: str, tokens: Sequence[Token], cue_index: int, offset: int, mark: str,
                 allow_marked: bool = False) -> None:
-    """Raise MarkError unless ``mark`` may be written at ``offset`` of the cue text."""
-    opening = bool(mark) and all(c in OPENING for c in mark)
-    body = mark.lstrip("".join(NO_BREAK)) if not opening else mark
-    if mark and not opening and not (body and all(c in CLOSING for c in body)):
-        raise MarkError(f"cue {cue_index + 1}: {mark!r} is not a punctuation mark")
-    words = [t for t in tokens if t.is_word]
-    before, after = _visible(text, offset) if 0 <= offset <= len(text) else ([], [])
-    # an opening mark is read before the word's start, a closing one after its end: the same checks, mirrored
-    if opening:
-        at_edge, side, own = any(t.start == offset for t in words), before, OPENING
-        not_edge = f"an opening mark goes right before a word; offset {offset} is not the start of one"
-        marked = f"the word at offset {offset} already opens with a mark"
-    else:
-        at_edge, side, own = any(t.end == offset for t in words), after, CLOSING
-        not_edge = f"a mark goes right after a word; offset {offset} is not the end of one"
-        marked = f"the word ending at offset {offset} already has a mark"
-    if not at_edge:
-        raise MarkError(f"cue {cue_index + 1}: {not_edge}")
-    if not opening:
-        side = _past_no_break(side)
-    run, glued = _run(side)
-    if glued:
-        raise MarkError(f"cue {cue_index + 1}: offset {offset} is inside a token ({run!r} joins two words)")
-    if not allow_marked and any(c in own for c in run):
-        raise MarkError(f"cue {cue_index + 1}: {marked}" + ("" if opening else f" ({run!r})"))
+    """Raise MarkError unless ``mark`` may be written at ``offset`` of the cue text (``Places.check``)."""
+    Places(text, tokens).check(cue_index, offset, mark, allow_marked)
 
 
-def insertions(text: str, tokens: Sequence[Token], cue_index: int, inserts: Iterable[tuple[int, str]]) -> MarkEdit:
-    """The edit that writes each ``(offset, mark)`` at its place, checked (``check_place``)."""
+def insertions(places: Places, cue_index: int, inserts: Iterable[tuple[int, str]]) -> MarkEdit:
+    """The edit that writes each ``(offset, mark)`` at its place in ``places``' text, checked (``Places.check``)."""
     todo = sorted(inserts)
     for k, (offset, mark) in enumerate(todo):
         if not mark:
             raise MarkError(f"cue {cue_index + 1}: an empty mark at offset {offset}")
         if k and todo[k - 1][0] == offset:
             raise MarkError(f"cue {cue_index + 1}: two marks at offset {offset}")
-        check_place(text, tokens, cue_index, offset, mark)
+        places.check(cue_index, offset, mark)
     return MarkEdit(cue_index, tuple((offset, "", mark) for offset, mark in todo))
 
 
