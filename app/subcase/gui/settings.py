@@ -226,7 +226,7 @@ class Settings:
         raw = self.q.value(f"media-files/{file_key(source)}")
         try:
             return MediaRef.from_dict(json.loads(raw)) if isinstance(raw, str) and raw else None
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON, or JSON nested deeper than json.loads goes
             return None
 
     def set_media_for(self, source: Path, ref) -> None:

@@ -306,6 +306,14 @@ def _alive(pid: int) -> bool:
     return True
 
 
+def _offerable(data: object) -> bool:
+    """Whether a snapshot has the fields the start-up offer reads, of their types: any other file in the
+    autosave folder (damaged, or not a snapshot) is passed over, never a reason not to start."""
+    return (isinstance(data, dict) and data.get("schema") in READABLE_SCHEMAS
+            and type(data.get("pid")) is int and 0 <= data["pid"] < 2 ** 31  # os.kill takes a C int
+            and isinstance(data.get("source"), str) and isinstance(data.get("time", ""), str))
+
+
 @dataclass
 class Recoverable:
     path: Path
@@ -327,9 +335,9 @@ def find_recoverable() -> list[Recoverable]:
     for p in directory.glob("*.json"):
         try:
             data = json.loads(p.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):  # RecursionError: JSON nested too deep for json.loads
             continue
-        if data.get("schema") not in READABLE_SCHEMAS or _alive(int(data.get("pid", 0))):
+        if not _offerable(data) or _alive(data["pid"]):
             continue
         out.append(Recoverable(p, Path(data["source"]), data.get("time", ""), data))
     out.sort(key=lambda r: r.time, reverse=True)
