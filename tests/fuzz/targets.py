@@ -13,6 +13,7 @@ CI; ``tests/fuzz/run.py`` runs them for as long as asked with fresh random seeds
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import sys
@@ -370,6 +371,60 @@ def check_autosave_folder(files: list[bytes]) -> None:
         assert isinstance(r.time, str) and isinstance(r.source, Path)
 
 
+# The restore of one snapshot: a complete snapshot of a real file, then some of its fields replaced.
+RESTORE_SRT = b"1\n00:00:01,000 --> 00:00:02,000\nwe met john\n"
+_WORDS = [[0, 0, 2, "we", "We", "We", "T", [0.1, 0.8, 0.05, 0.05], "untouched", None],
+          [1, 3, 6, "met", "met", "met", "L", [0.9, 0.05, 0.03, 0.02], "accepted", None],
+          [2, 7, 11, "john", "John", "JOHN", "T", [0.1, 0.8, 0.05, 0.05], "changed", None]]
+_FIELDS = ("schema", "base", "base_sha256", "n_cues", "threshold", "current", "complete", "cues", "cues.0",
+           "cues.0.cue", "cues.0.text", "cues.0.words", "cues.0.words.0", "cues.0.words.1.2",
+           "cues.0.words.2.6", "cues.0.words.2.7", "cues.0.words.2.8", "cues.0.words.0.10")
+
+
+@st.composite
+def snapshot_edits(draw) -> list[tuple[str, object]]:
+    return draw(st.lists(st.tuples(st.sampled_from(_FIELDS), st.one_of(
+        ANY_JSON, st.integers(-3, 3), st.sampled_from([[0, 0], [5, 9], "nan", 1e308, -1.0, "L", "gone"]))),
+        min_size=1, max_size=3))
+
+
+def check_restore(edits: list[tuple[str, object]]) -> None:
+    """A snapshot chosen for restoring, some of its fields damaged: restored, or a one-line error."""
+    from subcase.digest import file_sha256
+    from subcase.review import autosave
+
+    with tempfile.TemporaryDirectory() as tmp:
+        base = Path(tmp) / "film.srt"
+        base.write_bytes(RESTORE_SRT)
+        data: dict = {"schema": 3, "time": "2026-11-29T01:00:00+00:00", "pid": 1, "source": str(base),
+                      "base": str(base), "base_sha256": file_sha256(base), "mode": "restore", "punctuate": "never",
+                      "threshold": 0.9, "current": [0, 1], "complete": True, "n_cues": 1,
+                      "cues": [{"cue": 0, "text": "We met JOHN", "words": json.loads(json.dumps(_WORDS))}]}
+        for where, value in edits:
+            _replace(data, where.split("."), copy.deepcopy(value))  # never the strategy's own list
+        data = json.loads(json.dumps(data))  # as read from disk
+        try:
+            autosave.restore(data)
+        except SubcaseError as exc:
+            _assert_one_line(exc)
+
+
+def _replace(node: object, path: list[str], value: object) -> None:
+    """Set the field at ``path`` ("cues", "0", "words") to ``value``, if an earlier edit left it there."""
+    for part in path[:-1]:
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            return
+    last = path[-1]
+    if isinstance(node, dict):
+        node[last] = value
+    elif isinstance(node, list) and last.isdigit() and int(last) < len(node):
+        node[int(last)] = value
+
+
 # -- settings -------------------------------------------------------------------------------------------------
 
 SETTING_KEYS = ("review/threshold", "casing/mode", "casing/punctuate", "review/learning", "review/profile",
@@ -459,6 +514,7 @@ TARGETS: dict[str, Target] = {t.name: t for t in (
     Target("autosave", st.lists(snapshot_file(), min_size=1, max_size=3), check_autosave_folder,
            "subcase.review.autosave.find_recoverable"),
     Target("settings", settings_file(), check_settings, "subcase.gui.settings.Settings"),
+    Target("restore", snapshot_edits(), check_restore, "subcase.review.autosave.restore"),
 )}
 
 
