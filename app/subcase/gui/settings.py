@@ -362,7 +362,7 @@ class Settings:
             return None
         try:
             return _media_entry(raw)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, RecursionError):  # RecursionError: JSON nested deeper than json.loads goes
             self._reset(key, "remembered media", raw)
             return None
 

@@ -165,6 +165,8 @@ class Profile:
             data = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, ValueError) as exc:
             raise ProfileError(f"{origin}: not a profile (invalid JSON: {exc})") from None
+        except RecursionError:  # json.loads gives up on arrays nested some thousand deep, no profile is
+            raise ProfileError(f"{origin}: not a profile (JSON nested too deep)") from None
         if not isinstance(data, dict):
             raise ProfileError(f"{origin}: not a profile (not a JSON object)")
         if data.get("schema") != PROFILE_SCHEMA:
