@@ -82,10 +82,6 @@ test_terms = _run("terms", BILLION_LAUGHS, XXE)
 test_profile = _run("profile", DEEP_JSON, b'{"a":' * 50_000)
 test_autosave = _run("autosave", *([bad] for bad in BAD_SNAPSHOTS), UNSORTABLE_TIMES)
 test_settings = _run("settings", DEEP_MEDIA)
-# Restoring a damaged snapshot still raises TypeError, ValueError, KeyError or IndexError at some twenty places
-# of autosave.restore (docs/research/2026-11-29-fuzzing.md): validating a snapshot against its schema is the
-# stored-state part of issue #54.  Strict, so this fails once that lands: then remove the mark.
-test_restore = pytest.mark.xfail(
-    strict=True, raises=(TypeError, ValueError, KeyError, IndexError, AttributeError),
-    reason="autosave.restore does not validate a snapshot yet (#54, stored state)")(
-        _run("restore", report_multiple_bugs=False))
+# Restoring a damaged snapshot raised TypeError, ValueError, KeyError or IndexError at some twenty places of
+# autosave.restore before snapshots were checked against their schema (review/snapshot_schema.py, #54).
+test_restore = _run("restore")
