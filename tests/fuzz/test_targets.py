@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import time
 
-import pytest
 from hypothesis import HealthCheck, example, given, settings
 
 from .targets import SLOWEST_S, TARGETS
