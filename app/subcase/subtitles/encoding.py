@@ -5,6 +5,14 @@ random legacy bytes almost never pass); the NUL-byte pattern of BOM-less
 UTF-16; and only then charset-normalizer for legacy 8-bit code pages.  Every
 candidate must re-encode to exactly the input bytes, otherwise an unedited
 save would not be byte-identical and the candidate is rejected.
+
+A short legacy file often fits several code pages about equally well.  The
+chosen one is the Western page among them when it fits as well as the rest;
+and a letter whose byte means something else in another page that fits
+(a letter of another case pair, or a mark) is *uncertain*: its case is never
+changed (``Document.recase`` keeps it), so its byte is written back as it was
+whichever page the file really is in.  Such a file gets one warning line
+(``Decoded.doubt``), and ``encoding=`` (``--encoding``) overrides detection.
 """
 
 from __future__ import annotations
@@ -32,6 +40,9 @@ class Decoded:
     text: str
     encoding: str  # a Python codec name, without BOM handling ("utf-8", "cp1252")
     bom: bool
+    # letters whose case must not change: their byte reads otherwise in another code page that fits
+    uncertain: frozenset[str] = frozenset()
+    doubt: str | None = None  # the one-line warning of a low-confidence guess, None when sure
 
 
 def normalize(encoding: str) -> tuple[str, bool | None]:
@@ -79,35 +90,90 @@ def _utf16_without_bom(data: bytes) -> str | None:
 # dashes and the middle dot do belong inside words and are not counted.
 _MOJIBAKE = re.compile(r"(?<=[^\W\d_])[^\w\s\x00-\x7f\u2018\u2019\u00b7\u2010-\u2014](?=[^\W\d_])")
 # Western European Windows text is by far the most common legacy subtitle
-# encoding; charset-normalizer often ranks a Baltic or Central European page
-# that decodes the same accented letters first, so it wins ties.
-_PREFERRED = ("cp1252", "latin_1", "iso8859_15")
+# encoding; charset-normalizer often ranks a Baltic, DOS or Central European page
+# that decodes the same accented letters first (and for short files may not list
+# cp1252 at all), so the Western pages are always tried and win ties.
+_PREFERRED = ("cp1252", "iso8859-1", "iso8859-15")  # as codecs.lookup names them
+# The legacy code pages subcase is tested on (tests/subtitles/test_encoding_property.py):
+# each is tried besides charset-normalizer's own candidates.
+LEGACY_CODECS = ("cp1252", "iso8859-1", "cp1250", "cp1251", "cp1253", "cp1254", "mac-roman")
 _CHAOS_MARGIN = 0.1
 
 
-def _legacy(data: bytes) -> Decoded | None:
-    """Pick among charset-normalizer's plausible 8-bit candidates."""
+@dataclass(frozen=True, slots=True)
+class _Candidate:
+    mojibake: int
+    preference: int
+    order: int
+    codec: str
+    text: str
+
+
+def _candidates(data: bytes) -> list[_Candidate]:
+    """Every code page tried that the bytes round-trip in and read about as cleanly as the cleanest."""
     # imported here: it costs ~30-60 ms at start-up and only legacy 8-bit files need it
     import charset_normalizer
+    from charset_normalizer.md import mess_ratio
 
-    results = list(charset_normalizer.from_bytes(data))
-    if not results:
-        return None
-    floor = min(m.chaos for m in results)
-    ranked = []
-    for order, match in enumerate(results):
-        if match.chaos > floor + _CHAOS_MARGIN:
-            continue
-        codec, _ = normalize(match.encoding)
+    # charset-normalizer's best guess, and the pages subcase supports: its other guesses are
+    # often obscure pages (mac-greek for Russian) that would only put every letter in doubt.
+    chaos: dict[str, float] = {}
+    best = charset_normalizer.from_bytes(data).best()
+    if best is not None:
+        chaos[normalize(best.encoding)[0]] = best.chaos
+    texts: dict[str, str] = {}
+    for codec in [*chaos, *(c for c in LEGACY_CODECS if c not in chaos)]:
         text = _roundtrips(data, codec)
-        if text is None:
+        if text is not None:
+            texts[codec] = text
+            if codec not in chaos:
+                chaos[codec] = mess_ratio(text)
+    if not texts:
+        return []
+    floor = min(chaos[c] for c in texts)
+    out = []
+    for order, (codec, text) in enumerate(texts.items()):
+        if chaos[codec] > floor + _CHAOS_MARGIN:
             continue
         preference = _PREFERRED.index(codec) if codec in _PREFERRED else len(_PREFERRED)
-        ranked.append((len(_MOJIBAKE.findall(text)), preference, order, codec, text))
+        out.append(_Candidate(len(_MOJIBAKE.findall(text)), preference, order, codec, text))
+    return out
+
+
+def _uncertain_letters(chosen: _Candidate, others: list[_Candidate]) -> frozenset[str]:
+    """The chosen text's non-ASCII letters whose recasing would not be a recasing in every other page.
+
+    A letter is safe when, in each other page, its byte is a letter too and the byte of each of its
+    other-case forms is that letter's same other-case form; then any case change written in the
+    chosen page is a case change of the same letter in the page the file is really in."""
+    out = set()
+    for ch in {c for c in chosen.text if c.isalpha() and not c.isascii()}:
+        byte = ch.encode(chosen.codec)
+        forms = [(f, f.encode(chosen.codec, errors="ignore")) for f in {ch.upper(), ch.lower()} if f != ch]
+        for other in others:
+            theirs = byte.decode(other.codec)
+            if not theirs.isalpha() or any(
+                    len(b) == 1 and b.decode(other.codec) not in (theirs.upper(), theirs.lower())
+                    for _f, b in forms):
+                out.add(ch)
+                break
+    return frozenset(out)
+
+
+def _legacy(data: bytes) -> Decoded | None:
+    """Pick among the plausible 8-bit code pages; note the letters they disagree on."""
+    ranked = sorted(_candidates(data), key=lambda c: (c.mojibake, c.preference, c.order))
     if not ranked:
         return None
-    *_, codec, text = min(ranked)
-    return Decoded(text, codec, False)
+    chosen, others = ranked[0], ranked[1:]
+    uncertain = _uncertain_letters(chosen, others)
+    doubt = None
+    if uncertain:
+        also = ", ".join(c.codec for c in others[:3]) + (", ..." if len(others) > 3 else "")
+        doubt = (f"text encoding guessed with low confidence: read as {chosen.codec} (also fits: {also}); "
+                 f"the case of {len(uncertain)} letter(s) whose byte reads otherwise in those is left as it is; "
+                 f"give --encoding to choose")
+    return Decoded(chosen.text, chosen.codec, False, uncertain, doubt)
 
 
 def check_single_encoding(data: bytes, name: str) -> None:
@@ -142,8 +208,13 @@ def check_single_encoding(data: bytes, name: str) -> None:
                 f"change its bytes for good; save the file as UTF-8 in a text editor and open it again", name)
 
 
-def decode(data: bytes, name: str) -> Decoded:
-    """Decode file bytes; SubtitleError if they are not text."""
+def decode(data: bytes, name: str, encoding: str | None = None) -> Decoded:
+    """Decode file bytes; SubtitleError if they are not text.
+
+    ``encoding``, when given, is used instead of detection (a BOM it implies or the file has is
+    still honoured); SubtitleError if the bytes are not text in it."""
+    if encoding is not None:
+        return _decode_as(data, name, encoding)
     for bom, codec in _BOMS:
         if data.startswith(bom):
             text = _roundtrips(data[len(bom):], codec)
@@ -165,6 +236,26 @@ def decode(data: bytes, name: str) -> Decoded:
     if legacy is not None:
         return legacy
     raise SubtitleError("cannot determine the text encoding; this does not look like a text file", name)
+
+
+def _decode_as(data: bytes, name: str, encoding: str) -> Decoded:
+    codec, _implied = normalize(encoding)
+    bom = _BOM_FOR.get(codec)
+    has_bom = bom is not None and data.startswith(bom)
+    body = data[len(bom):] if has_bom and bom is not None else data
+    text = _roundtrips(body, codec)
+    if text is None:
+        try:
+            body.decode(codec)
+        except UnicodeDecodeError as exc:
+            line = body.count(b"\n", 0, exc.start) + 1
+            raise SubtitleError(f"is not {codec} text (byte 0x{body[exc.start]:02x} on line {line}); "
+                                f"choose another --encoding or leave it out to detect it", name) from None
+        raise SubtitleError(f"does not read back byte for byte as {codec}; choose another --encoding "
+                            f"or leave it out to detect it", name)
+    if "\x00" in text and codec not in UNICODE_CODECS:
+        raise SubtitleError("contains binary data (NUL bytes); this is not a subtitle text file", name)
+    return Decoded(text, codec, has_bom)
 
 
 def encode(text: str, encoding: str, bom: bool, name: str = "file") -> bytes:
