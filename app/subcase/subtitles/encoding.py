@@ -51,9 +51,12 @@ def normalize(encoding: str) -> tuple[str, bool | None]:
     "utf-8-sig", "utf-16" and "utf-32" imply a BOM; None means "no opinion".
     """
     try:
-        name = codecs.lookup(encoding).name
+        info = codecs.lookup(encoding)
     except LookupError:
         raise SubtitleError(f"unknown text encoding {encoding!r}") from None
+    if not getattr(info, "_is_text_encoding", True):  # base64, rot13, zlib: codecs, but not of text
+        raise SubtitleError(f"unknown text encoding {encoding!r}")
+    name = info.name
     implied = {"utf-8-sig": ("utf-8", True), "utf-16": ("utf-16-le", True), "utf-32": ("utf-32-le", True)}
     if name in implied:
         return implied[name]
