@@ -151,16 +151,21 @@ def _uncertain_letters(chosen: _Candidate, others: list[_Candidate]) -> frozense
     chosen page is a case change of the same letter in the page the file is really in."""
     out = set()
     for ch in {c for c in chosen.text if c.isalpha() and not c.isascii()}:
-        byte = ch.encode(chosen.codec)
-        forms = [(f, f.encode(chosen.codec, errors="ignore")) for f in {ch.upper(), ch.lower()} if f != ch]
-        for other in others:
-            theirs = byte.decode(other.codec)
-            if not theirs.isalpha() or any(
-                    len(b) == 1 and b.decode(other.codec) not in (theirs.upper(), theirs.lower())
-                    for _f, b in forms):
-                out.add(ch)
-                break
+        # the other-case forms the page can write: a letter without one (CJK, "ß") is never recased
+        forms = [b for b in (f.encode(chosen.codec, errors="ignore") for f in {ch.upper(), ch.lower()} - {ch})
+                 if b]
+        if forms and not all(_same_letter(ch.encode(chosen.codec), forms, other.codec) for other in others):
+            out.add(ch)
     return frozenset(out)
+
+
+def _same_letter(byte: bytes, forms: list[bytes], codec: str) -> bool:
+    """Whether ``byte`` is a letter in ``codec`` and each of ``forms`` is that letter in another case."""
+    try:
+        theirs = byte.decode(codec)
+        return theirs.isalpha() and all(f.decode(codec) in (theirs.upper(), theirs.lower()) for f in forms)
+    except UnicodeDecodeError:  # a multi-byte page, where the lone byte is half a character
+        return False
 
 
 def _legacy(data: bytes) -> Decoded | None:
