@@ -181,7 +181,7 @@ def cmd_convert(args) -> int:
             print(_failure(r), file=sys.stderr)
         if r.encoding_doubt:  # always shown: the bytes may have been read in the wrong code page
             bar.close()
-            print(safe(f"warning {r.src}: {r.encoding_doubt}"), file=sys.stderr)
+            print(safe(f"warning {r.src}: {r.encoding_doubt}; give --encoding to choose"), file=sys.stderr)
         for loss in r.losses:  # always shown: the output lacks something the input had
             bar.close()
             print(safe(f"warning {r.src}: {loss}"), file=sys.stderr)

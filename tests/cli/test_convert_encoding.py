@@ -35,6 +35,7 @@ def test_short_cp1252_file_keeps_its_quote_bytes(engine, tmp_path, capsys) -> No
     err = capsys.readouterr().err.strip().splitlines()
     doubts = [line for line in err if "low confidence" in line]
     assert len(doubts) == 1 and doubts[0].startswith(f"warning {src}: ") and "read as cp1252" in doubts[0]
+    assert doubts[0].endswith("; give --encoding to choose")
     assert src.read_bytes() == SHORT_CP1252
 
 

@@ -179,8 +179,7 @@ def _legacy(data: bytes) -> Decoded | None:
     if uncertain:
         also = ", ".join(c.codec for c in others[:3]) + (", ..." if len(others) > 3 else "")
         doubt = (f"text encoding guessed with low confidence: read as {chosen.codec} (also fits: {also}); "
-                 f"the case of {len(uncertain)} letter(s) whose byte reads otherwise in those is left as it is; "
-                 f"give --encoding to choose")
+                 f"the case of {len(uncertain)} letter(s) whose byte reads otherwise in those is left as it is")
     return Decoded(chosen.text, chosen.codec, False, uncertain, doubt)
 
 
