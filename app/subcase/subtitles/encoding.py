@@ -101,6 +101,20 @@ _PREFERRED = ("cp1252", "iso8859-1", "iso8859-15")  # as codecs.lookup names the
 # each is tried besides charset-normalizer's own candidates.
 LEGACY_CODECS = ("cp1252", "iso8859-1", "cp1250", "cp1251", "cp1253", "cp1254", "mac-roman")
 _CHAOS_MARGIN = 0.1
+# Code pages differ only in bytes 0x80-0xFF, so they are compared on the lines holding such bytes, and on
+# at most this much of them: the cost of the comparison stays fixed however large the file.
+_SAMPLE_BYTES = 64 * 1024
+_NON_ASCII_LINE = re.compile(rb"[^\n]*[\x80-\xff][^\n]*")
+
+
+def _sample(data: bytes) -> bytes:
+    lines, size = [], 0
+    for match in _NON_ASCII_LINE.finditer(data):
+        lines.append(match.group())
+        size += len(lines[-1]) + 1
+        if size >= _SAMPLE_BYTES:
+            break
+    return b"\n".join(lines)
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,26 +134,22 @@ def _candidates(data: bytes) -> list[_Candidate]:
 
     # charset-normalizer's best guess, and the pages subcase supports: its other guesses are
     # often obscure pages (mac-greek for Russian) that would only put every letter in doubt.
-    chaos: dict[str, float] = {}
     best = charset_normalizer.from_bytes(data).best()
-    if best is not None:
-        chaos[normalize(best.encoding)[0]] = best.chaos
-    texts: dict[str, str] = {}
-    for codec in [*chaos, *(c for c in LEGACY_CODECS if c not in chaos)]:
-        text = _roundtrips(data, codec)
-        if text is not None:
-            texts[codec] = text
-            if codec not in chaos:
-                chaos[codec] = mess_ratio(text)
+    tried = [normalize(best.encoding)[0]] if best is not None else []
+    tried += [c for c in LEGACY_CODECS if c not in tried]
+    texts = {codec: text for codec in tried if (text := _roundtrips(data, codec)) is not None}
     if not texts:
         return []
-    floor = min(chaos[c] for c in texts)
+    sample = _sample(data)
+    seen = {codec: sample.decode(codec) for codec in texts}  # round-trips, as the whole file does
+    chaos = {codec: mess_ratio(text) for codec, text in seen.items()}
+    floor = min(chaos.values())
     out = []
     for order, (codec, text) in enumerate(texts.items()):
         if chaos[codec] > floor + _CHAOS_MARGIN:
             continue
         preference = _PREFERRED.index(codec) if codec in _PREFERRED else len(_PREFERRED)
-        out.append(_Candidate(len(_MOJIBAKE.findall(text)), preference, order, codec, text))
+        out.append(_Candidate(len(_MOJIBAKE.findall(seen[codec])), preference, order, codec, text))
     return out
 
 
@@ -150,7 +160,7 @@ def _uncertain_letters(chosen: _Candidate, others: list[_Candidate]) -> frozense
     other-case forms is that letter's same other-case form; then any case change written in the
     chosen page is a case change of the same letter in the page the file is really in."""
     out = set()
-    for ch in {c for c in chosen.text if c.isalpha() and not c.isascii()}:
+    for ch in {c for c in set(chosen.text) if c.isalpha() and not c.isascii()}:
         # the other-case forms the page can write: a letter without one (CJK, "ß") is never recased
         forms = [b for b in (f.encode(chosen.codec, errors="ignore") for f in {ch.upper(), ch.lower()} - {ch})
                  if b]
