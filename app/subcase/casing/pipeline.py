@@ -61,7 +61,19 @@ def case_document(engine: CasingEngine, doc: Document, mode: Mode | str = DEFAUL
         casing = _case_by_language(engine, token_lists, lines, Mode(mode), lang, progress, cancel,
                                    pauses=pauses_of(doc.cues), rolled=[r is not None for r in rolled],
                                    punctuate=Punctuate(punctuate))
-        return split_words(with_rolled(casing, whole, rolled), [joins for _, joins in joined])
+        return _sure_letters_only(split_words(with_rolled(casing, whole, rolled), [joins for _, joins in joined]),
+                                  doc.uncertain)
+
+
+def _sure_letters_only(casing: DocumentCasing, uncertain: frozenset[str]) -> DocumentCasing:
+    """The casing with every letter the code page guess is unsure of in the case the input has: the document
+    keeps them so (``Document.recase``), and the forms shown for review must be the ones written."""
+    if not uncertain:
+        return casing
+    words = [w._replace(output="".join(i if i in uncertain else o for i, o in zip(w.input, w.output)))
+             if len(w.output) == len(w.input) and not uncertain.isdisjoint(w.input) else w
+             for w in casing.words]
+    return casing.with_words(words)
 
 
 def write_marks(doc: Document, casing: DocumentCasing) -> DocumentCasing:
