@@ -39,9 +39,9 @@ def test_the_review_shows_the_forms_the_file_gets(qtbot, make_window, tmp_path):
     window = make_window()
     open_and_wait(qtbot, window, path)
     doc, state = window.session.doc, window.session.state
-    assert doc.uncertain == {"\u00fd"}
-    # the model would write "\u00ddes" and "\u00ddves"; "Z\u00fcrich" it may write
-    assert doc.cues[0].text.startswith("\u00fdes") and "Z\u00fcrich" in doc.cues[0].text
+    assert "\u00fd" in doc.uncertain
+    # the model would write "\u00ddes" and "\u00ddves"
+    assert doc.cues[0].text.startswith("\u00fdes") and "\u00fdves" in doc.cues[0].text
     for c, s in state.positions():
         form = state.word((c, s)).form
         assert form in doc.cues[c].text, (form, doc.cues[c].text)

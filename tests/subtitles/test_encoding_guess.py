@@ -33,16 +33,17 @@ def test_the_guess_is_doubted_in_one_line_and_its_unsure_letters_keep_their_case
     assert "read as cp1252" in doubt and "--encoding" not in doubt  # the CLI adds its option, the GUI does not
     # 0xe9 is "\u00e9" in cp1252 but "\u0398" (an upper-case letter) in cp775: its case is not sure to be a case
     assert "\u00e9" in doc.uncertain
-    recase_word(doc, 0, 2, "REN\u00c9")  # "ren\u00e9"
+    recase_word(doc, 0, 2, "REN\u00c9")  # "ren\u00e9": the whole word is kept, never "RENé"
+    recase_word(doc, 0, 1, "MET")
     out = doc.to_bytes()
-    assert b"REN\xe9" in out                       # the sure letters recased, the unsure byte kept
-    assert out.replace(b"REN", b"ren") == SHORT_CP1252
+    assert out == SHORT_CP1252.replace(b"met", b"MET")
 
 
 def test_a_sure_guess_has_no_doubt() -> None:
-    data = ("1\n00:00:01,000 --> 00:00:02,000\nCaf\u00e9 cr\u00e8me, s\u2019il vous pla\u00eet \u2013 "
-            "\u201cna\u00efve\u201d d\u00e9j\u00e0 vu\u2026 O\u00f9 est la gare? \u00c7a va tr\u00e8s bien.\n"
-            ).encode("cp1252")
+    """Six cues of French: enough bytes 0x80-0xff to tell the pages apart (encoding._EVIDENCE_BYTES)."""
+    text = ("Caf\u00e9 cr\u00e8me, s\u2019il vous pla\u00eet \u2013 \u201cna\u00efve\u201d d\u00e9j\u00e0 vu\u2026 "
+            "O\u00f9 est la gare? \u00c7a va tr\u00e8s bien.")
+    data = "".join(f"{i + 1}\n00:00:0{i},000 --> 00:00:0{i},900\n{text}\n\n" for i in range(6)).encode("cp1252")
     doc = loads(data, "long.srt")
     assert doc.encoding == "cp1252"
     assert doc.encoding_doubt is None and not doc.uncertain

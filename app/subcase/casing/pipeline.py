@@ -66,13 +66,13 @@ def case_document(engine: CasingEngine, doc: Document, mode: Mode | str = DEFAUL
 
 
 def _sure_letters_only(casing: DocumentCasing, uncertain: frozenset[str]) -> DocumentCasing:
-    """The casing with every letter the code page guess is unsure of in the case the input has: the document
-    keeps them so (``Document.recase``), and the forms shown for review must be the ones written."""
+    """The casing with every word that would recase a letter the code page guess is unsure of left as its
+    input writes it: the document keeps such words so (``Document.recase``), and the forms shown for review
+    must be the ones written."""
     if not uncertain:
         return casing
-    words = [w._replace(output="".join(i if i in uncertain else o for i, o in zip(w.input, w.output)))
-             if len(w.output) == len(w.input) and not uncertain.isdisjoint(w.input) else w
-             for w in casing.words]
+    words = [w._replace(output=w.input) if any(i != o and i in uncertain for i, o in zip(w.input, w.output))
+             else w for w in casing.words]
     return casing.with_words(words)
 
 

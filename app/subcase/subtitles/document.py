@@ -150,7 +150,8 @@ class Document:
         word's ``Token.start``/``end``); spans may come in any order but must not
         overlap or touch markup, and each form must differ from the text it
         replaces in letter case only.  Otherwise ValueError, and nothing changes.
-        A letter in ``self.uncertain`` keeps its case whatever the form says.
+        A span whose form would change the case of a letter in ``self.uncertain`` is left as it is
+        (the whole word, so that "CAF\u00c9" never becomes "caf\u00c9").
         The cost is linear in the length of the lines the spans touch, however
         many spans there are.
         """
@@ -177,8 +178,8 @@ class Document:
             old = text[start:end]
             if not _same_but_case(old, form):
                 raise ValueError(f"{form!r} is not a recasing of {old!r}")
-            if self.uncertain and old != form:
-                form = "".join(o if o in self.uncertain else f for o, f in zip(old, form))
+            if self.uncertain and any(o != f and o in self.uncertain for o, f in zip(old, form)):
+                form = old
             parts.append(text[pos:start])
             parts.append(form)
             pos = end

@@ -117,8 +117,15 @@ def _sample(data: bytes) -> bytes:
     return b"\n".join(lines)
 
 
+# Below this many bytes 0x80-0xFF, how cleanly a page reads says too little (one "\u00cc" or "\u00fd" reads as
+# well as its neighbours in most pages): every page the file round-trips in is then taken as possible.
+_EVIDENCE_BYTES = 64
+_HIGH_BYTES = bytes(range(0x80, 0x100))
+
+
 @dataclass(frozen=True, slots=True)
 class _Candidate:
+    chaos: float  # charset-normalizer's mess ratio of the sample: 0 reads cleanly
     mojibake: int
     preference: int
     order: int
@@ -126,8 +133,8 @@ class _Candidate:
     text: str
 
 
-def _candidates(data: bytes) -> list[_Candidate]:
-    """Every code page tried that the bytes round-trip in and read about as cleanly as the cleanest."""
+def _candidates(data: bytes) -> tuple[list[_Candidate], bool]:
+    """Every code page tried that the bytes round-trip in, and whether the evidence is too scant to tell."""
     # imported here: it costs ~30-60 ms at start-up and only legacy 8-bit files need it
     import charset_normalizer
     from charset_normalizer.md import mess_ratio
@@ -138,19 +145,13 @@ def _candidates(data: bytes) -> list[_Candidate]:
     tried = [normalize(best.encoding)[0]] if best is not None else []
     tried += [c for c in LEGACY_CODECS if c not in tried]
     texts = {codec: text for codec in tried if (text := _roundtrips(data, codec)) is not None}
-    if not texts:
-        return []
     sample = _sample(data)
-    seen = {codec: sample.decode(codec) for codec in texts}  # round-trips, as the whole file does
-    chaos = {codec: mess_ratio(text) for codec, text in seen.items()}
-    floor = min(chaos.values())
     out = []
     for order, (codec, text) in enumerate(texts.items()):
-        if chaos[codec] > floor + _CHAOS_MARGIN:
-            continue
+        seen = sample.decode(codec)  # round-trips, as the whole file does
         preference = _PREFERRED.index(codec) if codec in _PREFERRED else len(_PREFERRED)
-        out.append(_Candidate(len(_MOJIBAKE.findall(seen[codec])), preference, order, codec, text))
-    return out
+        out.append(_Candidate(mess_ratio(seen), len(_MOJIBAKE.findall(seen)), preference, order, codec, text))
+    return out, len(sample) - len(sample.translate(None, _HIGH_BYTES)) < _EVIDENCE_BYTES
 
 
 def _uncertain_letters(chosen: _Candidate, others: list[_Candidate]) -> frozenset[str]:
@@ -180,10 +181,14 @@ def _same_letter(byte: bytes, forms: list[bytes], codec: str) -> bool:
 
 def _legacy(data: bytes) -> Decoded | None:
     """Pick among the plausible 8-bit code pages; note the letters they disagree on."""
-    ranked = sorted(_candidates(data), key=lambda c: (c.mojibake, c.preference, c.order))
-    if not ranked:
+    candidates, scant = _candidates(data)
+    if not candidates:
         return None
-    chosen, others = ranked[0], ranked[1:]
+    # the cleanest readings compete: the fewest symbols wedged in words wins, then the Western pages
+    floor = min(c.chaos for c in candidates)
+    close = [c for c in candidates if c.chaos <= floor + _CHAOS_MARGIN]
+    chosen = min(close, key=lambda c: (c.mojibake, c.preference, c.order))
+    others = [c for c in (candidates if scant else close) if c is not chosen]
     uncertain = _uncertain_letters(chosen, others)
     doubt = None
     if uncertain:
