@@ -22,7 +22,7 @@ ENCODINGS = [("utf-8", b""), ("utf-8", codecs.BOM_UTF8), ("utf-16-le", codecs.BO
              *((codec, b"") for codec in LEGACY_CODECS)]
 assert {"cp1252", "iso8859-1", "cp1250", "cp1251", "cp1253", "cp1254", "mac-roman"} <= set(LEGACY_CODECS)
 
-RESTORED_MARKS = set(",.?!;:\u2026\u00bf\u00a1")
+RESTORED_MARKS = set(",.?!;:\u2026\u00bf\u00a1\u00a0")  # with French spacing before "?" and "!"
 # Not in cue text: markup and the timing arrow's characters would make it another file's structure.
 _STRUCTURE = set("<>{}\\&-\r\n")
 
@@ -35,7 +35,10 @@ def _characters(codec: str) -> tuple[str, str]:
     else:
         chars = bytes(range(0x20, 0x100)).decode(codec, errors="ignore")
     chars = "".join(sorted({c for c in chars if c.isprintable() or c == "\u00a0"} - _STRUCTURE))
-    return "".join(c for c in chars if c.isalpha()), "".join(c for c in chars if not c.isalpha())
+    # a letter whose other case is several characters ("\u03b0" -> "\u03a5\u0308\u0301", "\u00df" -> "SS")
+    # makes the casing fail with ValueError, another bug (reported with issue #54's part 1), so none is drawn
+    letters = "".join(c for c in chars if c.isalpha() and len(c.upper()) == len(c.lower()) == 1)
+    return letters, "".join(c for c in chars if not c.isalpha())
 
 
 @st.composite

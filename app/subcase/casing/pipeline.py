@@ -98,6 +98,13 @@ def write_marks(doc: Document, casing: DocumentCasing) -> DocumentCasing:
     if languages and SPANISH in languages:
         for c, offset, mark in spanish_openings(doc, kept, languages, casing.restored):
             by_cue.setdefault(c, []).append((offset, mark))
+    if doc.page_guessed:
+        # a guessed legacy code page: a non-ASCII mark ("\u00bf", "\u2026", a no-break space) is a byte that may
+        # read as a letter in the page the file is really in; ASCII reads the same in all of them
+        by_cue = {c: ascii_inserts for c, inserts in by_cue.items()
+                  if (ascii_inserts := [(at, mark.encode("ascii", "ignore").decode()) for at, mark in inserts
+                                        if mark.encode("ascii", "ignore")])}
+        kept = [m for m in kept if m.cue_index in by_cue]
     edits = {c: doc.insert_marks(c, inserts) for c, inserts in by_cue.items()}
     words = []
     for w in casing.words:

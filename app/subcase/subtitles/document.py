@@ -117,7 +117,8 @@ class Document:
 
     def __init__(self, fmt: str, encoding: str, bom: bool, newline: str,
                  segments: list[str | Cue], warnings: list[ParseWarning], path: Path | None = None,
-                 uncertain: frozenset[str] = frozenset(), encoding_doubt: str | None = None):
+                 uncertain: frozenset[str] = frozenset(), encoding_doubt: str | None = None,
+                 page_guessed: bool = False):
         self.format = fmt
         self.encoding = encoding
         self.bom = bom
@@ -134,6 +135,7 @@ class Document:
         # their case, so their bytes are written back as they were; the one-line warning that says so.
         self.uncertain = uncertain
         self.encoding_doubt = encoding_doubt
+        self.page_guessed = page_guessed  # a legacy code page guessed, not given: sure of ASCII bytes only
 
     def __repr__(self) -> str:
         return f"<Document {self.format} {self.encoding} {len(self.cues)} cues {self.path}>"
@@ -278,7 +280,7 @@ class Document:
             return self.copy()
         segments = target.from_cues(self.cues, self.newline)
         doc = Document(target.name, target.encoding or self.encoding, self.bom, self.newline, segments, [],
-                       self.path, self.uncertain, self.encoding_doubt)
+                       self.path, self.uncertain, self.encoding_doubt, self.page_guessed)
         doc.backed_up = self.backed_up  # one history of backups, whatever the format
         return doc
 

@@ -43,6 +43,7 @@ class Decoded:
     # letters whose case must not change: their byte reads otherwise in another code page that fits
     uncertain: frozenset[str] = frozenset()
     doubt: str | None = None  # the one-line warning of a low-confidence guess, None when sure
+    guessed: bool = False  # a legacy code page chosen by detection (not a BOM, UTF-8 or the caller's)
 
 
 def normalize(encoding: str) -> tuple[str, bool | None]:
@@ -195,7 +196,7 @@ def _legacy(data: bytes) -> Decoded | None:
         also = ", ".join(c.codec for c in others[:3]) + (", ..." if len(others) > 3 else "")
         doubt = (f"text encoding guessed with low confidence: read as {chosen.codec} (also fits: {also}); "
                  f"the case of {len(uncertain)} letter(s) whose byte reads otherwise in those is left as it is")
-    return Decoded(chosen.text, chosen.codec, False, uncertain, doubt)
+    return Decoded(chosen.text, chosen.codec, False, uncertain, doubt, guessed=True)
 
 
 def check_single_encoding(data: bytes, name: str) -> None:

@@ -41,7 +41,7 @@ def loads(data: bytes, name: str = "x.srt", format: str | None = None, encoding:
             "this is not an SRT or WebVTT file", name)
     newline = newline_in(decoded.text)
     return Document(fmt.name, decoded.encoding, decoded.bom, newline, segments, warnings,
-                    uncertain=decoded.uncertain, encoding_doubt=decoded.doubt)
+                    uncertain=decoded.uncertain, encoding_doubt=decoded.doubt, page_guessed=decoded.guessed)
 
 
 def load(path: Path | str, encoding: str | None = None) -> Document:
