@@ -131,7 +131,8 @@ def _add_terms_arg(p: argparse.ArgumentParser) -> None:
 def convert_options(args) -> ConvertOptions:
     """``subcase convert``'s options as the library takes them."""
     from subcase.batch import ConvertOptions
-    return ConvertOptions(mode=args.mode, lang=args.lang, punctuate=args.punctuate, styles=_styles(args),
+    return ConvertOptions(mode=args.mode, lang=args.lang, punctuate=args.punctuate, encoding=args.encoding,
+                          styles=_styles(args),
                           profile_name=args.profile,
                           terms=tuple(args.terms or ()), details=Path(args.details) if args.details else None,
                           model_dir=args.model, jobs=args.jobs, cluster=args.cluster, max_size_mb=args.max_size)
@@ -190,6 +191,9 @@ def cmd_convert(args) -> int:
         elif not r.ok:
             bar.close()
             print(_failure(r), file=sys.stderr)
+        if r.encoding_doubt:  # always shown: the bytes may have been read in the wrong code page
+            bar.close()
+            print(safe(f"warning {r.src}: {r.encoding_doubt}; give --encoding to choose"), file=sys.stderr)
         for loss in r.losses:  # always shown: the output lacks something the input had
             bar.close()
             print(safe(f"warning {r.src}: {loss}"), file=sys.stderr)
@@ -494,6 +498,17 @@ def _kilobytes(text: str) -> tuple[int, ...]:
     return sizes
 
 
+def _text_encoding(text: str) -> str:
+    """``--encoding``: a text encoding Python knows, else a usage error of one line."""
+    from subcase.subtitles.encoding import normalize
+    from subcase.subtitles.errors import SubtitleError
+    try:
+        normalize(text)
+    except SubtitleError:
+        raise argparse.ArgumentTypeError(f"unknown text encoding {text!r} (try cp1252, latin-1, utf-8)") from None
+    return text
+
+
 def _jobs(text: str) -> int:
     try:
         n = int(text)
@@ -532,6 +547,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="; ".join(f"{m.value}: {text}" for m, text in modes.HELP.items()))
     _add_punctuate_arg(c)
     c.add_argument("--format", choices=formats.NAMES, help="output format (default: same as input)")
+    c.add_argument("--encoding", type=_text_encoding, metavar="NAME",
+                   help="read every input in this text encoding (cp1252, utf-8, ...) instead of detecting it")
     c.add_argument("--details", metavar="FILE.jsonl", help="also write every word's tag, probabilities and highlight")
     c.add_argument("--profile", metavar="NAME", help="apply this profile (subcase profile list) after casing")
     _add_terms_arg(c)

@@ -54,6 +54,7 @@ class FileResult:
     casing: DocumentCasing | None = None
     casing_summary: str = ""  # the file's language and how it was cased, one line (DocumentCasing.summary)
     not_by_model: bool = False  # some of it is in a language the model cannot case (see casing/rules.py)
+    encoding_doubt: str | None = None  # a low-confidence guess of its text encoding, one line (encoding.py)
     skipped: bool = False     # its output existed and the user chose to skip such files: not a failure
 
 
@@ -118,7 +119,9 @@ def convert_file(engine: CasingEngine, planned: PlannedOutput, options: ConvertO
     try:
         dst = folder / relative
         check_size(src, options.max_size_mb)  # the CLI checked before the model loaded; the GUI's batch did not
-        cased = case_file(engine, result.src, options.mode, progress, cancel, options.lang, options.punctuate)
+        cased = case_file(engine, result.src, options.mode, progress, cancel, options.lang, options.punctuate,
+                          options.encoding)
+        result.encoding_doubt = cased.doc.encoding_doubt
         result.marks = len(cased.casing.marks)
         result.casing_summary = cased.casing.summary()
         result.not_by_model = any(m is not Method.MODEL for m in cased.casing.methods.values())

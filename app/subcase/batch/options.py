@@ -31,6 +31,7 @@ class ConvertOptions:
     mode: Mode = Mode.RESTORE
     lang: str = "auto"        # a language code, or "auto": detected per file and per cue
     punctuate: Punctuate = Punctuate.NEVER  # where missing marks are restored (casing/restoring.py)
+    encoding: str | None = None  # every input's text encoding (``--encoding``); None: detected per file
     # house style (casing/housestyle.py): a category's style; None or Style.MODEL keeps the model's casing
     styles: Mapping[Category, Style] | None = None
     profile: Profile | None = None   # a profile already loaded (the GUI), applied after casing

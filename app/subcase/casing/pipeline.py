@@ -33,12 +33,14 @@ class CasedFile:
 
 def case_file(engine: CasingEngine, path: Path | str, mode: Mode | str = DEFAULT,
               progress: OnProgress | None = None, cancel: ShouldCancel | None = None,
-              lang: str = "auto", punctuate: Punctuate | str = Punctuate.NEVER) -> CasedFile:
+              lang: str = "auto", punctuate: Punctuate | str = Punctuate.NEVER,
+              encoding: str | None = None) -> CasedFile:
     """Read a subtitle file, case it and apply the casing.  SubtitleError for a bad
     file; CasingCancelled when ``cancel`` says so (nothing is returned then).
+    ``encoding``: the file's text encoding, instead of detecting it (``--encoding``).
     ``lang``: "auto" detects the language of the file and of each cue (casing/language.py);
     ``punctuate``: where missing marks are restored (casing/restoring.py)."""
-    doc = load(path)
+    doc = load(path, encoding)
     casing = write_marks(doc, case_document(engine, doc, Mode(mode), progress, cancel, lang, Punctuate(punctuate)))
     return CasedFile(doc, casing, apply_casing(doc, casing))
 
@@ -59,7 +61,19 @@ def case_document(engine: CasingEngine, doc: Document, mode: Mode | str = DEFAUL
         casing = _case_by_language(engine, token_lists, lines, Mode(mode), lang, progress, cancel,
                                    pauses=pauses_of(doc.cues), rolled=[r is not None for r in rolled],
                                    punctuate=Punctuate(punctuate))
-        return split_words(with_rolled(casing, whole, rolled), [joins for _, joins in joined])
+        return _sure_letters_only(split_words(with_rolled(casing, whole, rolled), [joins for _, joins in joined]),
+                                  doc.uncertain)
+
+
+def _sure_letters_only(casing: DocumentCasing, uncertain: frozenset[str]) -> DocumentCasing:
+    """The casing with every word that would recase a letter the code page guess is unsure of left as its
+    input writes it: the document keeps such words so (``Document.recase``), and the forms shown for review
+    must be the ones written."""
+    if not uncertain:
+        return casing
+    words = [w._replace(output=w.input) if any(i != o and i in uncertain for i, o in zip(w.input, w.output))
+             else w for w in casing.words]
+    return casing.with_words(words)
 
 
 def write_marks(doc: Document, casing: DocumentCasing) -> DocumentCasing:
@@ -84,6 +98,13 @@ def write_marks(doc: Document, casing: DocumentCasing) -> DocumentCasing:
     if languages and SPANISH in languages:
         for c, offset, mark in spanish_openings(doc, kept, languages, casing.restored):
             by_cue.setdefault(c, []).append((offset, mark))
+    if doc.page_guessed:
+        # a guessed legacy code page: a non-ASCII mark ("\u00bf", "\u2026", a no-break space) is a byte that may
+        # read as a letter in the page the file is really in; ASCII reads the same in all of them
+        by_cue = {c: ascii_inserts for c, inserts in by_cue.items()
+                  if (ascii_inserts := [(at, mark.encode("ascii", "ignore").decode()) for at, mark in inserts
+                                        if mark.encode("ascii", "ignore")])}
+        kept = [m for m in kept if m.cue_index in by_cue]
     edits = {c: doc.insert_marks(c, inserts) for c, inserts in by_cue.items()}
     words = []
     for w in casing.words:

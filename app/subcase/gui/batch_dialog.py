@@ -345,7 +345,8 @@ class BatchDialog(QDialog):
                      + (f", {len(self.inputs) - len(result.results)} not started." if result.cancelled else "."))
         for r in ok:
             lines.append(f"OK      {r.src} -> {r.dst} ({r.changed} of {r.words} words changed)")
-            for w in r.losses + r.save_warnings + r.warnings:
+            doubts = [r.encoding_doubt] if r.encoding_doubt else []  # a code page guessed with low confidence
+            for w in doubts + r.losses + r.save_warnings + r.warnings:
                 lines.append(f"        warning: {w}")
         for r in skipped:
             lines.append(f"SKIPPED {r.src}: {r.dst} exists")

@@ -225,6 +225,8 @@ class Opening:
         app = self.window.profile_app
         from_profile = (f"; {len(app.by_pos)} from profile {app.profile.name}" if app is not None else "")
         words = sum(len(cue) for cue in session.state.cues)
+        doubt = session.doc.encoding_doubt  # a code page guessed with low confidence (subtitles/encoding.py)
         self.status_bar.showMessage(f"Cased {words} words{from_profile}; {left} to review (press N). "
-                                     f"Language: {session.casing_summary}", 15000)
+                                     f"Language: {session.casing_summary}"
+                                     + (f". Warning: {doubt}" if doubt else ""), 15000)
         self.window.casing_finished.emit()

@@ -124,7 +124,9 @@ class Document:
     """A subtitle file: its cues, and everything around them kept verbatim."""
 
     def __init__(self, fmt: str, encoding: str, bom: bool, newline: str,
-                 segments: list[str | Cue], warnings: list[ParseWarning], path: Path | None = None):
+                 segments: list[str | Cue], warnings: list[ParseWarning], path: Path | None = None,
+                 uncertain: frozenset[str] = frozenset(), encoding_doubt: str | None = None,
+                 page_guessed: bool = False):
         self.format = fmt
         self.encoding = encoding
         self.bom = bom
@@ -137,6 +139,11 @@ class Document:
             cue.index = i
         # Targets whose original content is already kept as NAME.bak (see saving.save).
         self.backed_up: set[Path] = set()
+        # Letters whose byte the encoding guess is unsure of (encoding.Decoded.uncertain): recase keeps
+        # their case, so their bytes are written back as they were; the one-line warning that says so.
+        self.uncertain = uncertain
+        self.encoding_doubt = encoding_doubt
+        self.page_guessed = page_guessed  # a legacy code page guessed, not given: sure of ASCII bytes only
 
     def __repr__(self) -> str:
         return f"<Document {self.format} {self.encoding} {len(self.cues)} cues {self.path}>"
@@ -153,6 +160,8 @@ class Document:
         word's ``Token.start``/``end``); spans may come in any order but must not
         overlap or touch markup, and each form must differ from the text it
         replaces in letter case only.  Otherwise ValueError, and nothing changes.
+        A span whose form would change the case of a letter in ``self.uncertain`` is left as it is
+        (the whole word, so that "CAF\u00c9" never becomes "caf\u00c9").
         The cost is linear in the length of the lines the spans touch, however
         many spans there are.
         """
@@ -179,6 +188,8 @@ class Document:
             old = text[start:end]
             if not _same_but_case(old, form):
                 raise ValueError(f"{form!r} is not a recasing of {old!r}")
+            if self.uncertain and any(o != f and o in self.uncertain for o, f in zip(old, form)):
+                form = old
             parts.append(text[pos:start])
             parts.append(form)
             pos = end
@@ -277,7 +288,7 @@ class Document:
             return self.copy()
         segments = target.from_cues(self.cues, self.newline)
         doc = Document(target.name, target.encoding or self.encoding, self.bom, self.newline, segments, [],
-                       self.path)
+                       self.path, self.uncertain, self.encoding_doubt, self.page_guessed)
         doc.backed_up = self.backed_up  # one history of backups, whatever the format
         return doc
 

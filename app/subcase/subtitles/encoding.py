@@ -5,6 +5,14 @@ random legacy bytes almost never pass); the NUL-byte pattern of BOM-less
 UTF-16; and only then charset-normalizer for legacy 8-bit code pages.  Every
 candidate must re-encode to exactly the input bytes, otherwise an unedited
 save would not be byte-identical and the candidate is rejected.
+
+A short legacy file often fits several code pages about equally well.  The
+chosen one is the Western page among them when it fits as well as the rest;
+and a letter whose byte means something else in another page that fits
+(a letter of another case pair, or a mark) is *uncertain*: its case is never
+changed (``Document.recase`` keeps it), so its byte is written back as it was
+whichever page the file really is in.  Such a file gets one warning line
+(``Decoded.doubt``), and ``encoding=`` (``--encoding``) overrides detection.
 """
 
 from __future__ import annotations
@@ -32,6 +40,10 @@ class Decoded:
     text: str
     encoding: str  # a Python codec name, without BOM handling ("utf-8", "cp1252")
     bom: bool
+    # letters whose case must not change: their byte reads otherwise in another code page that fits
+    uncertain: frozenset[str] = frozenset()
+    doubt: str | None = None  # the one-line warning of a low-confidence guess, None when sure
+    guessed: bool = False  # a legacy code page chosen by detection (not a BOM, UTF-8 or the caller's)
 
 
 def normalize(encoding: str) -> tuple[str, bool | None]:
@@ -40,9 +52,12 @@ def normalize(encoding: str) -> tuple[str, bool | None]:
     "utf-8-sig", "utf-16" and "utf-32" imply a BOM; None means "no opinion".
     """
     try:
-        name = codecs.lookup(encoding).name
+        info = codecs.lookup(encoding)
     except LookupError:
         raise SubtitleError(f"unknown text encoding {encoding!r}") from None
+    if not getattr(info, "_is_text_encoding", True):  # base64, rot13, zlib: codecs, but not of text
+        raise SubtitleError(f"unknown text encoding {encoding!r}")
+    name = info.name
     implied = {"utf-8-sig": ("utf-8", True), "utf-16": ("utf-16-le", True), "utf-32": ("utf-32-le", True)}
     if name in implied:
         return implied[name]
@@ -79,35 +94,109 @@ def _utf16_without_bom(data: bytes) -> str | None:
 # dashes and the middle dot do belong inside words and are not counted.
 _MOJIBAKE = re.compile(r"(?<=[^\W\d_])[^\w\s\x00-\x7f\u2018\u2019\u00b7\u2010-\u2014](?=[^\W\d_])")
 # Western European Windows text is by far the most common legacy subtitle
-# encoding; charset-normalizer often ranks a Baltic or Central European page
-# that decodes the same accented letters first, so it wins ties.
-_PREFERRED = ("cp1252", "latin_1", "iso8859_15")
+# encoding; charset-normalizer often ranks a Baltic, DOS or Central European page
+# that decodes the same accented letters first (and for short files may not list
+# cp1252 at all), so the Western pages are always tried and win ties.
+_PREFERRED = ("cp1252", "iso8859-1", "iso8859-15")  # as codecs.lookup names them
+# The legacy code pages subcase is tested on (tests/subtitles/test_encoding_property.py):
+# each is tried besides charset-normalizer's own candidates.
+LEGACY_CODECS = ("cp1252", "iso8859-1", "cp1250", "cp1251", "cp1253", "cp1254", "mac-roman")
 _CHAOS_MARGIN = 0.1
+# Code pages differ only in bytes 0x80-0xFF, so they are compared on the lines holding such bytes, and on
+# at most this much of them: the cost of the comparison stays fixed however large the file.
+_SAMPLE_BYTES = 64 * 1024
+_NON_ASCII_LINE = re.compile(rb"[^\n]*[\x80-\xff][^\n]*")
+
+
+def _sample(data: bytes) -> bytes:
+    lines, size = [], 0
+    for match in _NON_ASCII_LINE.finditer(data):
+        lines.append(match.group())
+        size += len(lines[-1]) + 1
+        if size >= _SAMPLE_BYTES:
+            break
+    return b"\n".join(lines)
+
+
+# Below this many bytes 0x80-0xFF, how cleanly a page reads says too little (one "\u00cc" or "\u00fd" reads as
+# well as its neighbours in most pages): every page the file round-trips in is then taken as possible.
+_EVIDENCE_BYTES = 64
+_HIGH_BYTES = bytes(range(0x80, 0x100))
+
+
+@dataclass(frozen=True, slots=True)
+class _Candidate:
+    chaos: float  # charset-normalizer's mess ratio of the sample: 0 reads cleanly
+    mojibake: int
+    preference: int
+    order: int
+    codec: str
+    text: str
+
+
+def _candidates(data: bytes) -> tuple[list[_Candidate], bool]:
+    """Every code page tried that the bytes round-trip in, and whether the evidence is too scant to tell."""
+    # imported here: it costs ~30-60 ms at start-up and only legacy 8-bit files need it
+    import charset_normalizer
+    from charset_normalizer.md import mess_ratio
+
+    # charset-normalizer's best guess, and the pages subcase supports: its other guesses are
+    # often obscure pages (mac-greek for Russian) that would only put every letter in doubt.
+    best = charset_normalizer.from_bytes(data).best()
+    tried = [normalize(best.encoding)[0]] if best is not None else []
+    tried += [c for c in LEGACY_CODECS if c not in tried]
+    texts = {codec: text for codec in tried if (text := _roundtrips(data, codec)) is not None}
+    sample = _sample(data)
+    out = []
+    for order, (codec, text) in enumerate(texts.items()):
+        seen = sample.decode(codec)  # round-trips, as the whole file does
+        preference = _PREFERRED.index(codec) if codec in _PREFERRED else len(_PREFERRED)
+        out.append(_Candidate(mess_ratio(seen), len(_MOJIBAKE.findall(seen)), preference, order, codec, text))
+    return out, len(sample) - len(sample.translate(None, _HIGH_BYTES)) < _EVIDENCE_BYTES
+
+
+def _uncertain_letters(chosen: _Candidate, others: list[_Candidate]) -> frozenset[str]:
+    """The chosen text's non-ASCII letters whose recasing would not be a recasing in every other page.
+
+    A letter is safe when, in each other page, its byte is a letter too and the byte of each of its
+    other-case forms is that letter's same other-case form; then any case change written in the
+    chosen page is a case change of the same letter in the page the file is really in."""
+    out = set()
+    for ch in {c for c in set(chosen.text) if c.isalpha() and not c.isascii()}:
+        # the other-case forms the page can write: a letter without one (CJK, "ß") is never recased
+        forms = [b for b in (f.encode(chosen.codec, errors="ignore") for f in {ch.upper(), ch.lower()} - {ch})
+                 if b]
+        if forms and not all(_same_letter(ch.encode(chosen.codec), forms, other.codec) for other in others):
+            out.add(ch)
+    return frozenset(out)
+
+
+def _same_letter(byte: bytes, forms: list[bytes], codec: str) -> bool:
+    """Whether ``byte`` is a letter in ``codec`` and each of ``forms`` is that letter in another case."""
+    try:
+        theirs = byte.decode(codec)
+        return theirs.isalpha() and all(f.decode(codec) in (theirs.upper(), theirs.lower()) for f in forms)
+    except UnicodeDecodeError:  # a multi-byte page, where the lone byte is half a character
+        return False
 
 
 def _legacy(data: bytes) -> Decoded | None:
-    """Pick among charset-normalizer's plausible 8-bit candidates."""
-    # imported here: it costs ~30-60 ms at start-up and only legacy 8-bit files need it
-    import charset_normalizer
-
-    results = list(charset_normalizer.from_bytes(data))
-    if not results:
+    """Pick among the plausible 8-bit code pages; note the letters they disagree on."""
+    candidates, scant = _candidates(data)
+    if not candidates:
         return None
-    floor = min(m.chaos for m in results)
-    ranked = []
-    for order, match in enumerate(results):
-        if match.chaos > floor + _CHAOS_MARGIN:
-            continue
-        codec, _ = normalize(match.encoding)
-        text = _roundtrips(data, codec)
-        if text is None:
-            continue
-        preference = _PREFERRED.index(codec) if codec in _PREFERRED else len(_PREFERRED)
-        ranked.append((len(_MOJIBAKE.findall(text)), preference, order, codec, text))
-    if not ranked:
-        return None
-    *_, codec, text = min(ranked)
-    return Decoded(text, codec, False)
+    # the cleanest readings compete: the fewest symbols wedged in words wins, then the Western pages
+    floor = min(c.chaos for c in candidates)
+    close = [c for c in candidates if c.chaos <= floor + _CHAOS_MARGIN]
+    chosen = min(close, key=lambda c: (c.mojibake, c.preference, c.order))
+    others = [c for c in (candidates if scant else close) if c is not chosen]
+    uncertain = _uncertain_letters(chosen, others)
+    doubt = None
+    if uncertain:
+        also = ", ".join(c.codec for c in others[:3]) + (", ..." if len(others) > 3 else "")
+        doubt = (f"text encoding guessed with low confidence: read as {chosen.codec} (also fits: {also}); "
+                 f"the case of {len(uncertain)} letter(s) whose byte reads otherwise in those is left as it is")
+    return Decoded(chosen.text, chosen.codec, False, uncertain, doubt, guessed=True)
 
 
 def check_single_encoding(data: bytes, name: str) -> None:
@@ -142,8 +231,13 @@ def check_single_encoding(data: bytes, name: str) -> None:
                 f"change its bytes for good; save the file as UTF-8 in a text editor and open it again", name)
 
 
-def decode(data: bytes, name: str) -> Decoded:
-    """Decode file bytes; SubtitleError if they are not text."""
+def decode(data: bytes, name: str, encoding: str | None = None) -> Decoded:
+    """Decode file bytes; SubtitleError if they are not text.
+
+    ``encoding``, when given, is used instead of detection (a BOM it implies or the file has is
+    still honoured); SubtitleError if the bytes are not text in it."""
+    if encoding is not None:
+        return _decode_as(data, name, encoding)
     for bom, codec in _BOMS:
         if data.startswith(bom):
             text = _roundtrips(data[len(bom):], codec)
@@ -165,6 +259,26 @@ def decode(data: bytes, name: str) -> Decoded:
     if legacy is not None:
         return legacy
     raise SubtitleError("cannot determine the text encoding; this does not look like a text file", name)
+
+
+def _decode_as(data: bytes, name: str, encoding: str) -> Decoded:
+    codec, _implied = normalize(encoding)
+    bom = _BOM_FOR.get(codec)
+    has_bom = bom is not None and data.startswith(bom)
+    body = data[len(bom):] if has_bom and bom is not None else data
+    text = _roundtrips(body, codec)
+    if text is None:
+        try:
+            body.decode(codec)
+        except UnicodeDecodeError as exc:
+            line = body.count(b"\n", 0, exc.start) + 1
+            raise SubtitleError(f"is not {codec} text (byte 0x{body[exc.start]:02x} on line {line}); "
+                                f"choose another --encoding or leave it out to detect it", name) from None
+        raise SubtitleError(f"does not read back byte for byte as {codec}; choose another --encoding "
+                            f"or leave it out to detect it", name)
+    if "\x00" in text and codec not in UNICODE_CODECS:
+        raise SubtitleError("contains binary data (NUL bytes); this is not a subtitle text file", name)
+    return Decoded(text, codec, has_bom)
 
 
 def encode(text: str, encoding: str, bom: bool, name: str = "file") -> bytes:

@@ -22,11 +22,12 @@ def sniff(text: str, name: str) -> formats.Format:
     return formats.for_path(name) or formats.SRT
 
 
-def loads(data: bytes, name: str = "x.srt", format: str | None = None) -> Document:
-    """A Document from file bytes; SubtitleError if they are not subtitles."""
+def loads(data: bytes, name: str = "x.srt", format: str | None = None, encoding: str | None = None) -> Document:
+    """A Document from file bytes; SubtitleError if they are not subtitles.
+    ``encoding`` overrides the detection of the text encoding (``--encoding``)."""
     if not data:
         raise SubtitleError("the file is empty", name)
-    decoded = decode(data, name)
+    decoded = decode(data, name, encoding)
     fmt = formats.get(format) if format else sniff(decoded.text, name)
     segments, warnings = fmt.parse(decoded.text)
     named = formats.for_path(name)
@@ -39,17 +40,18 @@ def loads(data: bytes, name: str = "x.srt", format: str | None = None) -> Docume
             "no subtitle cues found (no 'start --> end' timing line); "
             "this is not an SRT or WebVTT file", name)
     newline = newline_in(decoded.text)
-    return Document(fmt.name, decoded.encoding, decoded.bom, newline, segments, warnings)
+    return Document(fmt.name, decoded.encoding, decoded.bom, newline, segments, warnings,
+                    uncertain=decoded.uncertain, encoding_doubt=decoded.doubt, page_guessed=decoded.guessed)
 
 
-def load(path: Path | str) -> Document:
+def load(path: Path | str, encoding: str | None = None) -> Document:
     path = Path(path)
     check_readable_file(path)  # a FIFO or device would block the read forever
     try:
         data = path.read_bytes()
     except OSError as exc:
         raise SubtitleError(f"cannot read the file: {exc.strerror or exc}", path) from None
-    doc = loads(data, str(path))
+    doc = loads(data, str(path), encoding=encoding)
     doc.path = path
     return doc
 
