@@ -14,8 +14,7 @@ from PySide6.QtCore import QThreadPool, SignalInstance
 from PySide6.QtWidgets import QDoubleSpinBox, QFileDialog, QMessageBox, QProgressBar, QPushButton, QStatusBar, \
     QWidget
 
-from subcase.errors import SubcaseError
-from subcase.subtitles.files import check_size, special_kind
+from subcase.subtitles.files import GB_PER_MB_WORST, MAX_SIZE_MB, FileTooLargeError, check_size, special_kind
 from subcase.review import log_path_for
 from subcase.subtitles import FORMATS, Document
 
@@ -117,6 +116,25 @@ class Opening:
             return True
         return False
 
+    def size_accepted(self, path: Path) -> bool:
+        """Whether to open ``path``: at once under the command line's default size limit; past it, only if the
+        user says so, since casing's memory grows with a file's size (about 2.7 GB per MB of one long line;
+        subtitles.files.MAX_SIZE_MB).  A refusal is said as ``convert`` says it."""
+        try:
+            check_size(path)
+        except FileTooLargeError as exc:
+            size = path.stat().st_size
+            answer = self.window.ask(
+                "Large file",
+                f"{path.name} is {size / 1e6:.1f} MB, over the {MAX_SIZE_MB:g} MB the editor opens without asking. "
+                f"Casing it may take minutes and up to {size / 1e6 * GB_PER_MB_WORST:.0f} GB of memory. Open it anyway?",
+                QMessageBox.StandardButton.Open | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Cancel)
+            if answer == QMessageBox.StandardButton.Open:
+                return True
+            self.window.casing_failed.emit(str(exc))
+            return False
+        return True
+
     def open_file(self, path: Path) -> bool:
         path = Path(path)
         kind = special_kind(path)
@@ -127,11 +145,7 @@ class Opening:
             self.window.notify("Cannot open file", message, error=True)
             self.window.casing_failed.emit(message)
             return False
-        try:
-            check_size(path)  # the command line's default limit: memory grows with a file's size
-        except SubcaseError as exc:
-            self.window.notify("Cannot open file", str(exc), error=True)
-            self.window.casing_failed.emit(str(exc))
+        if not self.size_accepted(path):
             return False
         if not self.confirm_discard():
             return False

@@ -20,6 +20,7 @@ from subcase.errors import SpecialFileError, SubcaseError
 # one-letter words, the densest shape measured (docs/research/2026-11-29-bounded-work.md).  At 1 MB the
 # worst stays under 10 GB, within 24 GB with room to spare; a feature film is 60-120 kB.
 MAX_SIZE_MB = 1.0
+GB_PER_MB_WORST = 8.6  # peak memory per MB of the densest shape measured (one-letter words), for warnings
 
 
 class FileTooLargeError(SubcaseError):
