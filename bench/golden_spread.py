@@ -1,5 +1,9 @@
 """How far do the shipped model's probabilities move with the CPU's int8 kernels?
 
+(The golden inputs and lower-cased dev words only, on every kernel this host reaches, qemu's included.
+After a change to a model or its quantization, bench/kernel_agreement.py is the check: every dev file
+through the whole pipeline, marks included, on this CPU's kernel and on AVX2's.)
+
     python bench/golden_spread.py                  # this CPU, as onnxruntime picks
     python bench/golden_spread.py --all [--dev DIR] # every kernel this machine can reach, one table
     python bench/golden_spread.py --all --kernels native,Haswell --dev ../shared/data/dev-subtitles

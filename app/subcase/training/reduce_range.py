@@ -115,7 +115,7 @@ def reduce_range(model, hessians: dict[str, np.ndarray] | None = None):
         z = numpy_helper.to_array(inits[zero])
         if q.dtype != np.int8 or np.any(z != 0):
             raise ReduceRangeError(f"{weight}: not symmetric int8 (dtype {q.dtype}, zero points {np.unique(z)[:4]})")
-        if scale.endswith(("_scale",)) and s.ndim not in (0, 1):
+        if s.ndim not in (0, 1):
             raise ReduceRangeError(f"{scale}: a scale of shape {s.shape}")
         new_q, new_s = requantize(q, s)
         if hessians is not None and weight in hessians:
