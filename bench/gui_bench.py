@@ -148,7 +148,7 @@ def run_baseline(window, engines, path: Path, hb: Heartbeat) -> dict:
         t0 = time.perf_counter()
         doc = load(path)
         engine = engines.get()
-        casing = case_document(engine, doc, Mode.RESTORE)
+        casing = case_document(engine, doc, Mode.RESTORE, punctuate="never")
         apply_casing(doc, casing)
         state = ReviewState.from_casing(len(doc.cues), casing)
         window.view.set_document(doc, state)

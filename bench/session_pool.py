@@ -100,7 +100,7 @@ def main() -> None:
         recorded: list[tuple[np.ndarray, ...]] = []
         pool_run = engine.session.run_outputs
         engine.session.run_outputs = lambda names, *batch: (recorded.append(batch), pool_run(names, *batch))[1]
-        case_file(engine, film)
+        case_file(engine, film, punctuate="never")
         del engine.session.run_outputs
         words = sum(1 for _ in film.read_text(encoding="utf-8").split())
         builders = {f"1 session, {n} intra-op threads": lambda: IntraOp(model, n),
@@ -112,7 +112,7 @@ def main() -> None:
             before = rss_mb()
             systems[name] = build()
             engine.session = systems[name]  # type: ignore[assignment]
-            case_file(engine, film)
+            case_file(engine, film, punctuate="never")
             added[name] = rss_mb() - before
         model_s: dict[str, list[float]] = {k: [] for k in systems}
         whole_s: dict[str, list[float]] = {k: [] for k in systems}
@@ -124,7 +124,7 @@ def main() -> None:
                 model_s[name].append(time.perf_counter() - t)
                 engine.session = system  # type: ignore[assignment]
                 t = time.perf_counter()
-                case_file(engine, film)
+                case_file(engine, film, punctuate="never")
                 whole_s[name].append(time.perf_counter() - t)
     base = "1 session, 1 thread"
     print(f"film: {args.cues} cues, {words} whitespace words, {len(recorded)} batches; median of {args.runs} runs")

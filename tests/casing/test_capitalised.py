@@ -10,6 +10,7 @@ import pytest
 from subcase.casing import CasingEngine, Mode, capitalised
 from subcase.casing.capitalised import LIKELIHOOD_RATIO
 from subcase.casing.lexicon import load_capitalised
+from subcase.casing.restoring import Punctuate
 from subcase.casing.routing import case_by_language
 from subcase.paths import models_dir
 from subcase.subtitles.words import tokenize
@@ -19,7 +20,7 @@ GERMAN = ["wir haben das haus am see gekauft,", "und am abend essen wir dort zus
 
 def _words(engine: CasingEngine, texts: list[str], lang: str = "de"):
     cues = [tokenize(t) for t in texts]
-    return {w.input: w for w in case_by_language(engine, cues, None, Mode.RESTORE, lang=lang).words}
+    return {w.input: w for w in case_by_language(engine, cues, mode=Mode.RESTORE, lang=lang, punctuate=Punctuate.NEVER).words}
 
 
 @pytest.fixture(scope="module")

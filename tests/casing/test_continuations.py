@@ -19,7 +19,7 @@ def _cues(texts: list[str]):
 
 
 def _first_words(engine: CasingEngine, texts: list[str]):
-    return [w for w in case_token_lists(engine, _cues(texts), None, Mode.RESTORE).words if w.word_index == 0]
+    return [w for w in case_token_lists(engine, _cues(texts), Mode.RESTORE).words if w.word_index == 0]
 
 
 def test_continuing_words_are_cue_starts_after_a_comma_or_semicolon() -> None:

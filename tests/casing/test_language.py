@@ -48,7 +48,7 @@ def test_a_mixed_file_routes_each_cue_by_its_language(engine, tmp_path):
                "después fuimos a comer a un restaurante muy bonito."]
     cues = english + italian + english + spanish + english
     path = _write_srt(tmp_path / "mixed.srt", cues)
-    cased = case_file(engine, path)
+    cased = case_file(engine, path, punctuate="never")
     guess = cased.casing.language
     assert guess is not None and guess.language == "en"
     assert guess.cue_languages[3:5] == ["it", "it"] and guess.cue_languages[8:10] == ["es", "es"]
@@ -69,7 +69,7 @@ def test_short_english_lines_of_dialogue_stay_english(engine, tmp_path):
              "and then george started to yell at him.", "that is when the police showed up."]
     cues = [*story, *lines, *story]
     path = _write_srt(tmp_path / "dialogue.srt", cues)
-    guess = case_file(engine, path).casing.language
+    guess = case_file(engine, path, punctuate="never").casing.language
     assert guess is not None and guess.cue_languages == ["en"] * len(cues)
     tokens = load(path).cues[4].tokens()
     assert token_text(tokens) == "i love 'em."
@@ -85,7 +85,7 @@ def test_short_english_lines_without_punctuation_stay_english(engine, tmp_path):
     cues = [story[0], story[1], lines[0], story[2], lines[1], story[3], lines[2], *story]
     assert all(next(iter(Detector.probabilities(line))) != "en" for line in lines)  # each alone: not English
     path = _write_srt(tmp_path / "asr.srt", cues)
-    cased = case_file(engine, path)
+    cased = case_file(engine, path, punctuate="never")
     assert cased.casing.language is not None and cased.casing.language.cue_languages == ["en"] * len(cues)
     assert cased.doc.cues[2].text.startswith("You can pick")  # cased by the English model, not left as it was
 
@@ -99,7 +99,7 @@ def test_repeated_words_are_not_enough_to_move_a_passage(engine, tmp_path):
              "and then george started to yell at him", "that is when the police showed up"]
     cues = [*story, *lines, *story]
     path = _write_srt(tmp_path / "asr.srt", cues)
-    cased = case_file(engine, path)
+    cased = case_file(engine, path, punctuate="never")
     assert cased.casing.language is not None and cased.casing.language.cue_languages == ["en"] * len(cues)
     assert [cue.text for cue in cased.doc.cues[4:7]] != lines  # cased, not left as they were
 
@@ -146,7 +146,7 @@ def test_rule_languages_barely_touch_human_cased_files(dev_subtitles_ml, tmp_pat
     changed = words = 0
     for paths in dev_subtitles_ml.values():
         for path in paths:
-            cased = case_file(engine, path)
+            cased = case_file(engine, path, punctuate="never")
             changed += cased.changed
             words += len(cased.casing.words)
             assert set(cased.casing.methods.values()) <= {Method.SENTENCE_STARTS, Method.UNCHANGED}, path.name
@@ -201,9 +201,9 @@ def test_a_companion_model_is_loaded_only_for_its_languages(tmp_path, dev_subtit
     (companion / "model.json").write_text(json.dumps(card), encoding="utf-8")
     engine = CasingEngine(root)
     assert engine.model_languages == ("en", "es")
-    case_file(engine, dev_subtitles[0])
+    case_file(engine, dev_subtitles[0], punctuate="never")
     assert engine._companion is None  # English only: the second network was never loaded
-    cased = case_file(engine, dev_subtitles_ml["es"][0])
+    cased = case_file(engine, dev_subtitles_ml["es"][0], punctuate="never")
     assert engine._companion is not None and engine.engine_for("es") is engine._companion
     assert cased.casing.methods == {"es": Method.MODEL}
     assert engine.engine_for("fr") is None
@@ -240,7 +240,7 @@ def test_french_elided_names_the_lexicon_does_not_list_keep_their_article_lower(
     path = tmp_path / "fr.srt"
     path.write_text("\n".join(f"{i + 1}\n00:00:0{i},000 --> 00:00:0{i},900\n{t}\n" for i, t in enumerate(lines)),
                     encoding="utf-8")
-    cased = case_file(engine, path)
+    cased = case_file(engine, path, punctuate="never")
     assert [c.text for c in cased.doc.cues] == ["Elle habite à Paris, près de l'Élysée.",
                                                "Le président de l'Europe parle d'Internet."]
 
@@ -269,7 +269,7 @@ def test_each_file_is_highlighted_at_the_threshold_of_the_model_that_cased_it(en
         assert r["highlighted"] == (r["confidence"] < own.info.review_threshold), r
     assert {r["lang"] for r in records} == {"es", "en"}
     # the casing carries it, and the simulated editor reviews at it
-    assert case_document(engine, load_doc(spanish), Mode.RESTORE).threshold == companion.info.review_threshold
+    assert case_document(engine, load_doc(spanish), Mode.RESTORE, punctuate="never").threshold == companion.info.review_threshold
     prep = prepare(spanish, engine)
     own = simulate([prep], engine, None)["total"]["visited"]
     assert own == simulate([prep], engine, companion.info.review_threshold)["total"]["visited"]
@@ -284,7 +284,7 @@ def test_a_one_cue_file_is_judged_as_a_cue_is(engine, tmp_path):
     assert detect(["hola"]).language == "en"                         # too short to tell at all
     path = tmp_path / "one.srt"
     path.write_text("1\n00:00:01,000 --> 00:00:02,000\nel lunes fuimos a madrid con maría.\n", encoding="utf-8")
-    cased = case_file(engine, path)
+    cased = case_file(engine, path, punctuate="never")
     assert cased.casing.language is not None and cased.casing.language.language == "es"
     if "es" in engine.model_languages:  # the multilingual model, not the English one ("El Lunes Fuimos")
         assert cased.doc.cues[0].text == "El lunes fuimos a Madrid con María."

@@ -25,3 +25,22 @@ def test_a_word_ends_with_the_mark_written_after_it(text, expected):
 
 def test_closing_quotes_and_brackets_are_not_marks():
     assert classify('"') == NONE and classify(".\u201d") == FULL_STOP and classify(")") == NONE
+
+
+@pytest.mark.parametrize("text", ["I know... maybe", "I know\u2026 maybe"])
+def test_one_sentence_end_predicate_with_auto_modes_ellipsis_variant(text):
+    """"I know... maybe": the rule of sentence starts, the written marks and auto mode read the ellipsis
+    through one predicate of marks.py; auto mode's variant alone lets the sentence go on after it."""
+    from subcase.casing import auto
+    from subcase.casing.marks import ends_sentence, ends_sentence_firmly
+    from subcase.casing.rules import sentence_starts
+
+    tokens = tokenize(text)
+    ellipsis = [k for k, t in enumerate(tokens) if not t.is_word]
+    assert all(ends_sentence(tokens[k].text) for k in ellipsis)
+    assert not any(ends_sentence_firmly(tokens, k) for k in ellipsis)
+    assert ends_sentence(text[text.index("w") + 1:text.index(" m")]) and mark_after(text, 6) == FULL_STOP
+    assert [start for _, tok, start in sentence_starts([tokens]) if tok.text == "maybe"] == [True]
+    assert not hasattr(auto, "_ends_sentence")
+    question = tokenize("Why? maybe")
+    assert ends_sentence_firmly(question, 1) and ends_sentence("?!")

@@ -27,7 +27,7 @@ def _srt(path: Path, texts: list[str], gaps_ms: list[int]) -> Path:
 
 
 def _cue_words(engine: CasingEngine, path: Path, cue: int, mode: Mode = Mode.RESTORE):
-    return [w for w in case_file(engine, path, mode).casing.words if w.cue_index == cue]
+    return [w for w in case_file(engine, path, mode, punctuate="never").casing.words if w.cue_index == cue]
 
 
 def test_pauses_before_counts_the_silence_between_cues() -> None:

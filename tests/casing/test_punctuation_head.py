@@ -10,7 +10,11 @@ import pytest
 from subcase.casing.engine import StreamToken
 from subcase.casing.marks import MARKS, mark_after
 from subcase.casing.punctuation import HIDDEN, MarkPrediction, neighbours
-from subcase.casing.restoring import restore_marks
+from subcase.casing.hints import CueHints
+from subcase.casing.marks import SENTENCE_ENDS
+from subcase.casing.modes import Mode
+from subcase.casing.stream import case_token_lists
+from subcase.casing.tags import Tag
 from subcase.evaluation.runner import load_reference, model_input
 
 pytestmark = pytest.mark.model
@@ -62,7 +66,8 @@ def test_marks_go_only_after_words_without_one_and_only_in_cues_asked_for(engine
     texts = ["so that is what we did", "and then we went home.", "did you see him", "no i did not"]
     from subcase.subtitles.words import tokenize
     tokens = [tokenize(t) for t in texts]
-    inserted, starts = restore_marks(engine, tokens, [True, True, False, True])
+    casing = case_token_lists(engine, tokens, Mode.RESTORE, CueHints(restore=[True, True, False, True]))
+    inserted = casing.marks
     assert all(m.cue_index != 2 for m in inserted)
     # "home." keeps its written full stop and gets nothing more
     assert not any(m.cue_index == 1 and m.word_index == 4 for m in inserted)
@@ -70,10 +75,17 @@ def test_marks_go_only_after_words_without_one_and_only_in_cues_asked_for(engine
         assert m.prediction.mark in MARKS[1:]
         assert tokens[m.cue_index][[i for i, t in enumerate(tokens[m.cue_index]) if t.is_word][m.word_index]].end \
             == m.offset
-    # a word after a restored sentence end starts a sentence, as sure as the head is of that end
-    for (c, _), p_end in starts.items():
-        assert 0.0 < p_end <= 1.0 and c in (0, 1, 2, 3)
-    assert restore_marks(engine, tokens, [False] * 4) == ([], {})
+    # a word after a restored sentence end starts a sentence: never read as lower case
+    tags = {(w.cue_index, w.word_index): w.tag for w in casing.words}
+    ends = [(m.cue_index, m.word_index) for m in inserted if m.prediction.mark in SENTENCE_ENDS]
+    after = [tags.get((c, w + 1), tags.get((c + 1, 0))) for c, w in ends]
+    assert all(tag is not Tag.L for tag in after if tag is not None)
+    assert case_token_lists(engine, tokens, Mode.RESTORE, CueHints(restore=[False] * 4)).marks == []
+
+
+def _restored(engine, cues):
+    """The marks restored in every cue, as casing restores them (the same pass as the tags)."""
+    return case_token_lists(engine, cues, Mode.RESTORE, CueHints(restore=[True] * len(cues))).marks
 
 
 def test_on_real_subtitles_most_sentence_ends_are_found(engine, dev_subtitles):
@@ -84,7 +96,7 @@ def test_on_real_subtitles_most_sentence_ends_are_found(engine, dev_subtitles):
     for path in dev_subtitles:
         ref = load_reference(path)
         inp = model_input(ref, False)
-        inserted, _ = restore_marks(engine, inp, [True] * len(inp))
+        inserted = _restored(engine, inp)
         predicted = {(m.cue_index, m.word_index) for m in inserted if m.prediction.mark == "."}
         doc = load(path)
         gold = set()
@@ -103,7 +115,7 @@ def _full_stops(engine, path):
     the reference's own tokens."""
     ref = load_reference(path)
     inp = model_input(ref, False)
-    inserted, _ = restore_marks(engine, inp, [True] * len(inp))
+    inserted = _restored(engine, inp)
     predicted = {(m.cue_index, m.word_index) for m in inserted if m.prediction.mark == "."}
     gold = set()
     for c, tokens in enumerate(ref.cues):

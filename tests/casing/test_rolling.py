@@ -53,7 +53,7 @@ def _lines(text: str) -> list[list[str]]:
 def test_repeated_lines_cased_identically(engine, tmp_path):
     src = tmp_path / "roll.vtt"
     src.write_text(ROLLING, encoding="utf-8")
-    cased = case_file(engine, src)
+    cased = case_file(engine, src, punctuate="never")
     out = cased.doc.render()
     assert out.lower() == ROLLING.lower() and len(out) == len(ROLLING)
     cues = _lines(out)
@@ -79,12 +79,13 @@ class _Reading:
 
 def test_a_rolled_cue_goes_on_without_a_cue_boundary(engine):
     from subcase.casing.encoder import BOUNDARY
+    from subcase.casing.hints import CueHints
     from subcase.casing.stream import case_token_lists
     texts = ["we went down to", "we went down to\nthe river"]
     cues = [tokenize(t) for t in texts]
     rolled = find_rolled(texts, cues)
     reading = _Reading(engine)
-    casing = case_token_lists(reading, without_rolled(cues, rolled), None, Mode.RESTORE,
-                              rolled=[r is not None for r in rolled])
+    casing = case_token_lists(reading, without_rolled(cues, rolled), Mode.RESTORE,
+                              CueHints(rolled=[r is not None for r in rolled]))
     assert reading.streams == [[BOUNDARY, "we", "went", "down", "to", "the", "river"]]
     assert [w.input for w in casing.words] == ["we", "went", "down", "to", "the", "river"]

@@ -71,7 +71,7 @@ def _convert(engine, monkeypatch, tmp_path: Path, name: str, styles=None) -> tup
     src = tmp_path / "styled.srt"
     src.write_text(STYLED, encoding="utf-8")
     counting = Counting(engine, monkeypatch)
-    result = convert_batch(plan_outputs([src], tmp_path / name, None), ConvertOptions(styles=styles, jobs=1),
+    result = convert_batch(plan_outputs([src], tmp_path / name, None), ConvertOptions(styles=styles, jobs=1, punctuate="never"),
                            engine=lambda: engine)
     monkeypatch.undo()
     assert [r.ok for r in result.results] == [True]
@@ -94,7 +94,7 @@ def test_upper_house_style_does_not_run_the_model_again(engine, tmp_path, monkey
 
 
 def test_options_are_one_frozen_picklable_value():
-    options = ConvertOptions(mode="caps", styles=PRESETS["bbc"].style_map(), terms=["names.txt"], jobs=2)
+    options = ConvertOptions(mode="caps", styles=PRESETS["bbc"].style_map(), terms=["names.txt"], jobs=2, punctuate="never")
     assert pickle.loads(pickle.dumps(options)) == options  # what the worker processes and Dask receive
     assert options.terms == (Path("names.txt"),) and options.mode.value == "caps"
     with pytest.raises(AttributeError):

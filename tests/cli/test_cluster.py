@@ -57,9 +57,9 @@ def test_python_entry_point_with_a_client_loads_the_model_once_per_worker(cluste
     plan1, plan2 = plan_for(tmp_path, tmp_path / "out1"), plan_for(tmp_path, tmp_path / "out2")
     inputs = plan1.sources
     with distributed.Client(cluster.scheduler_address, set_as_default=False) as client:
-        first = convert_batch(plan1, ConvertOptions(cluster=client))
+        first = convert_batch(plan1, ConvertOptions(cluster=client, punctuate="never"))
         engines = client.run(lambda dask_worker: id(dask_worker.plugins[PLUGIN_NAME].engine()))
-        second = convert_batch(plan2, ConvertOptions(cluster=client))
+        second = convert_batch(plan2, ConvertOptions(cluster=client, punctuate="never"))
         again = client.run(lambda dask_worker: id(dask_worker.plugins[PLUGIN_NAME].engine()))
     assert [r.src for r in first.results] == inputs == [r.src for r in second.results]
     assert sorted(r.src.name for r in first.failed) == ["0-markup.srt", "bad.srt"]  # a name collision, a bad file
@@ -75,7 +75,7 @@ def test_cluster_cancel(cluster, tmp_path):
     plan = plan_for(tmp_path, tmp_path / "out")
     inputs = plan.sources
     done: list[Path] = []
-    result = convert_batch(plan, ConvertOptions(cluster=cluster.scheduler_address),
+    result = convert_batch(plan, ConvertOptions(cluster=cluster.scheduler_address, punctuate="never"),
                            on_file_done=lambda r: done.append(r.src), cancel=lambda: len(done) >= 2)
     assert result.cancelled
     assert 2 <= len(result.results) < len(inputs)
@@ -117,7 +117,7 @@ def test_a_worker_killed_with_its_file_gives_a_failed_line(tmp_path):
                 killed.append(pids[0])
                 os.kill(pids[0], signal.SIGKILL)
 
-        result = convert_batch(plan, ConvertOptions(cluster=client), on_file_done=kill_one)
+        result = convert_batch(plan, ConvertOptions(cluster=client, punctuate="never"), on_file_done=kill_one)
     assert killed and not result.cancelled
     assert [r.src for r in result.results] == inputs
     died = [r for r in result.failed if "every worker that tried it died" in (r.error or "")]

@@ -178,7 +178,7 @@ def test_a_link_put_in_after_planning_is_still_not_followed(engine, tmp_path):
     (out / "film1").symlink_to(elsewhere, target_is_directory=True)
     (out / "film2").mkdir()
     (out / "film2" / "English.srt").write_bytes(PRECIOUS)
-    result = convert_batch(plan, ConvertOptions(jobs=1), engine=lambda: engine)
+    result = convert_batch(plan, ConvertOptions(jobs=1, punctuate="never"), engine=lambda: engine)
     errors = [r.error for r in result.results]
     assert "is a symbolic link; subcase never writes through a link in the output folder" in errors[0]
     assert "exists already (it appeared while the run went on); not replaced" in errors[1]

@@ -141,7 +141,7 @@ def test_cancel_stops_the_workers(tmp_path):
         seen.append(i)
         fractions.append(overall.update(i, d, t))
 
-    result = convert_batch(plan, ConvertOptions(jobs=2), progress=progress,
+    result = convert_batch(plan, ConvertOptions(jobs=2, punctuate="never"), progress=progress,
                            on_file_done=lambda r: done.append(str(r.src)),
                            cancel=lambda: len(done) >= 3)
     assert result.cancelled
@@ -248,7 +248,7 @@ def test_a_killed_worker_gives_failed_lines_not_a_traceback(tmp_path):
             killed.append(workers[0].pid)
             workers[0].kill()
 
-    result = convert_batch(plan, ConvertOptions(jobs=2), progress=kill_a_worker)
+    result = convert_batch(plan, ConvertOptions(jobs=2, punctuate="never"), progress=kill_a_worker)
     assert killed and not result.cancelled
     assert [r.src for r in result.results] == inputs  # every file has a line, in input order
     lost = [r for r in result.failed if "stopped unexpectedly" in (r.error or "")]

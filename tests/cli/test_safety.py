@@ -215,7 +215,7 @@ def test_run_batch_progress_is_never_ahead(engine, tmp_path):
         seen.append(((i + done / total) / n, len(done_files)))
 
     plan = outputs.plan_outputs(inputs, tmp_path / "out", None)
-    convert_batch(plan, ConvertOptions(jobs=1), progress=progress, on_file_done=lambda r: done_files.append(1),
+    convert_batch(plan, ConvertOptions(jobs=1, punctuate="never"), progress=progress, on_file_done=lambda r: done_files.append(1),
                   engine=lambda: engine)
     for fraction, finished in seen:
         # While k files are finished the bar is within file k: at most (k + 1) / n.

@@ -143,7 +143,7 @@ def test_what_the_app_learned_is_rolled_back_with_the_decision(tmp_path, engine,
     path = tmp_path / "film.srt"
     path.write_text(FILM, encoding="utf-8")
     doc = load(path)
-    casing = case_document(engine, doc)
+    casing = case_document(engine, doc, punctuate="never")
     apply_casing(doc, casing)
     state = ReviewState.from_casing(len(doc.cues), casing)
     folder = tmpfs("64k")

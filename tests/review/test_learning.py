@@ -56,7 +56,7 @@ def open_session(tmp_path: Path, engine, text: str, log: bool = False):
     path = tmp_path / "file.srt"
     path.write_text(text, encoding="utf-8")
     doc = load(path)
-    casing = case_document(engine, doc)
+    casing = case_document(engine, doc, punctuate="never")
     apply_casing(doc, casing)
     state = ReviewState.from_casing(len(doc.cues), casing)
     editlog = EditLog(tmp_path / "log.jsonl") if log else None

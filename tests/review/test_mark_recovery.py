@@ -226,7 +226,7 @@ def test_a_review_with_restored_marks_survives_a_crash(engine, stripped_dev, dat
     assert [state2.word(p).mark.status for p in marked[:4]] == [Status.ACCEPTED, Status.CHANGED, Status.CHANGED,
                                                                  Status.ACCEPTED]
     # opened again without restoring marks, the origin is refused rather than restored without them
-    plain = open_review(path, engine, OpenOptions(mode="restore", learning=False))
+    plain = open_review(path, engine, OpenOptions(mode="restore", learning=False, punctuate="never"))
     with pytest.raises(autosave.RestoreError):
         autosave.restore(data, (plain.doc, plain.state))
     session.close()

@@ -22,8 +22,8 @@ def episode(tmp_path: Path, k: int) -> Path:
 def test_an_opened_file_has_its_origin_learner_flags_and_profile(tmp_path, engine, logs):  # noqa: F811
     profile = build_from_logs("Proog show", engine.info.version, logs)
     src = episode(tmp_path, 2)
-    plain = open_review(src, engine)
-    session = open_review(src, engine, OpenOptions(profile=profile))
+    plain = open_review(src, engine, OpenOptions(punctuate="never"))
+    session = open_review(src, engine, OpenOptions(profile=profile, punctuate="never"))
     places = positions(session.state, "proog")
     assert places and all(session.state.word(p).status is Status.PROFILE for p in places)
     assert plain.profile is None and session.profile is not None and set(session.profile.by_pos) == set(places)
@@ -33,15 +33,15 @@ def test_an_opened_file_has_its_origin_learner_flags_and_profile(tmp_path, engin
     assert session.changed_cues == {c for c, _ in places}
     assert session.learner is not None and session.state.flag_context.learner is session.learner
     assert session.state.flag_context.structure is session.structure
-    assert open_review(src, engine, OpenOptions(learning=False)).learner is None
+    assert open_review(src, engine, OpenOptions(learning=False, punctuate="never")).learner is None
 
 
 def test_batch_conversion_writes_the_document_the_editor_opens(tmp_path, engine, logs):  # noqa: F811
     profile = build_from_logs("Proog show", engine.info.version, logs)
     src = episode(tmp_path, 2)
-    cased = case_file(engine, src)
+    cased = case_file(engine, src, punctuate="never")
     changed = profile_adapter(profile, engine)(cased.doc, cased.casing)
-    opened = open_review(src, engine, OpenOptions(profile=profile))
+    opened = open_review(src, engine, OpenOptions(profile=profile, punctuate="never"))
     assert changed == len(opened.profile.by_pos) > 0
     assert cased.doc.to_bytes() == opened.doc.to_bytes()
 
@@ -59,9 +59,9 @@ def test_batch_conversion_with_a_house_style_and_a_profile_writes_what_the_edito
                    "2\n00:00:03,000 --> 00:00:04,000\n[dog barking]\nit is only me.\n", encoding="utf-8")
     styles = {Category.SOUND: Style.UPPER}
     profile = Profile("Film", engine.info.version, styles={"sound-cues": "lower"})
-    cased = case_file(engine, src)
+    cased = case_file(engine, src, punctuate="never")
     apply_styles(cased.doc, words_of(cased.casing, len(cased.doc.cues)), styles, engine)
     profile_adapter(profile, engine)(cased.doc, cased.casing)
-    opened = open_review(src, engine, OpenOptions(styles=styles, profile=profile))
+    opened = open_review(src, engine, OpenOptions(styles=styles, profile=profile, punctuate="never"))
     assert "[door slams]" in opened.doc.cues[0].text and "[dog barking]" in opened.doc.cues[1].text
     assert cased.doc.to_bytes() == opened.doc.to_bytes()

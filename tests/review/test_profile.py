@@ -32,7 +32,7 @@ EPISODES = [
 def open_file(path: Path, engine, log: Path | None = None) -> ReviewSession:
     from subcase.subtitles import load
     doc = load(path)
-    casing = case_document(engine, doc)
+    casing = case_document(engine, doc, punctuate="never")
     apply_casing(doc, casing)
     state = ReviewState.from_casing(len(doc.cues), casing)
     session = ReviewSession(doc, state, path, model_version=engine.info.version, model_sha256=engine.info.sha256,

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
 
 from subcase.casing.modes import Mode
-from subcase.casing.restoring import Punctuate
+from subcase.casing.restoring import DEFAULT_PUNCTUATE, Punctuate
 from subcase.subtitles.files import MAX_SIZE_MB
 
 if TYPE_CHECKING:
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 class ConvertOptions:
     mode: Mode = Mode.RESTORE
     lang: str = "auto"        # a language code, or "auto": detected per file and per cue
-    punctuate: Punctuate = Punctuate.NEVER  # where missing marks are restored (casing/restoring.py)
+    punctuate: Punctuate = DEFAULT_PUNCTUATE  # where missing marks are restored (casing/restoring.py)
     encoding: str | None = None  # every input's text encoding (``--encoding``); None: detected per file
     # house style (casing/housestyle.py): a category's style; None or Style.MODEL keeps the model's casing
     styles: Mapping[Category, Style] | None = None

@@ -37,7 +37,7 @@ from typing import Sequence
 
 from subcase.subtitles.words import Token
 
-from .marks import classify
+from .marks import classify, ends_sentence_firmly
 from .modes import is_caps_line
 
 
@@ -56,8 +56,7 @@ NOTES = {
 MIN_CUES = 3    # a lower-case or capitals passage at least this long (and MIN_WORDS) is not a person's choice
 MIN_WORDS = 10
 EVIDENCE = 0.9  # the model's confidence in a capital the input lacks, to count as evidence of lost casing
-_ENDS = {".", "!", "?"}
-_MARKS = _ENDS | {",", ";", ":"}
+_MARKS = {".", "!", "?", ",", ";", ":"}
 _OPEN = {"[", "("}
 _I = {"i", "i'm", "i'll", "i've", "i'd", "i\u2019m", "i\u2019ll", "i\u2019ve", "i\u2019d"}
 
@@ -79,15 +78,6 @@ def _kind(tokens: Sequence[Token]) -> str | None:
     return _CASED
 
 
-def _ends_sentence(tokens: Sequence[Token], k: int) -> bool:
-    """Token k closes a sentence: . ! or ?, but not an ellipsis written as dots."""
-    t = tokens[k].text
-    if t not in _ENDS:
-        return False
-    return not (t == "." and ((k > 0 and tokens[k - 1].text == ".") or
-                              (k + 1 < len(tokens) and tokens[k + 1].text == ".")))
-
-
 def _lower_evidence(cues: Sequence[Sequence[Token]], run: list[int], before_ends: bool) -> bool:
     """A lower-case passage writes the pronoun "i", or two sentence starts, in lower case.  A word
     after an opening bracket is a sound cue's, which house styles write in lower case."""
@@ -104,7 +94,7 @@ def _lower_evidence(cues: Sequence[Sequence[Token]], run: list[int], before_ends
                     if starts >= 2:
                         return True
                 at_start = False
-            elif _ends_sentence(tokens, k):
+            elif ends_sentence_firmly(tokens, k):
                 at_start = True
             elif tok.text in _OPEN or tok.text == ".":
                 at_start = False  # a sound cue, or an ellipsis: the sentence may go on
@@ -140,7 +130,7 @@ def decide(cues: Sequence[Sequence[Token]], capitals: Sequence[int] | None = Non
         decision = Passage.KEEP
         if kind == _LOWER:
             prev = cues[lettered[i - 1]] if i > 0 else None
-            before_ends = prev is None or _ends_sentence(prev, len(prev) - 1)
+            before_ends = prev is None or ends_sentence_firmly(prev, len(prev) - 1)
             if not cased_file or _lower_evidence(cues, run, before_ends):
                 decision = Passage.RESTORE
             else:

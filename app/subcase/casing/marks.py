@@ -9,9 +9,10 @@ signs than the model predicts; each counts as the mark it does the work of: ``;`
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, Sequence
 
 from subcase.subtitles.marking import NO_BREAK
+from subcase.subtitles.words import Token
 
 NONE: Final = ""
 COMMA: Final = ","
@@ -45,6 +46,23 @@ def classify(run: str) -> str:
     if any(c in _AS_COMMA for c in run):
         return COMMA
     return NONE
+
+
+def ends_sentence(run: str) -> bool:
+    """Whether a run of punctuation (or one punctuation token) ends a sentence, so the next word starts one:
+    the one sentence-end predicate.  An ellipsis does ("I know... maybe": a trailing-off sentence ends there)."""
+    return classify(run) in SENTENCE_ENDS
+
+
+def ends_sentence_firmly(tokens: Sequence[Token], k: int) -> bool:
+    """``ends_sentence`` for token k of a cue, except an ellipsis ("...", "\u2026"): the variant auto mode
+    weighs lower-case evidence with, where a sentence that trails off may go on in lower case
+    ("I know... maybe")."""
+    t = tokens[k].text
+    if not ends_sentence(t) or t == "\u2026":
+        return False
+    return not (t == "." and ((k > 0 and tokens[k - 1].text == ".") or
+                              (k + 1 < len(tokens) and tokens[k + 1].text == ".")))
 
 
 def trailing_run(text: str, end: int) -> str:

@@ -17,9 +17,10 @@ from .gcpause import paused_gc
 from .joined import join_words, split_words
 from .modes import DEFAULT, Mode
 from .pauses import pauses_of
-from .restoring import Punctuate
+from .restoring import DEFAULT_PUNCTUATE, Punctuate
 from .rolling import find_rolled, with_rolled, without_rolled
-from .routing import _case_by_language, case_by_language
+from .hints import CueHints
+from .routing import case_by_language
 from .stream import DocumentCasing, WordCasing, line_numbers
 from .typesetting import FRENCH, SPANISH, cue_languages, french_space, spanish_openings, written_mark
 
@@ -33,7 +34,7 @@ class CasedFile:
 
 def case_file(engine: CasingEngine, path: Path | str, mode: Mode | str = DEFAULT,
               progress: OnProgress | None = None, cancel: ShouldCancel | None = None,
-              lang: str = "auto", punctuate: Punctuate | str = Punctuate.NEVER,
+              lang: str = "auto", punctuate: Punctuate | str = DEFAULT_PUNCTUATE,
               encoding: str | None = None) -> CasedFile:
     """Read a subtitle file, case it and apply the casing.  SubtitleError for a bad
     file; CasingCancelled when ``cancel`` says so (nothing is returned then).
@@ -47,7 +48,7 @@ def case_file(engine: CasingEngine, path: Path | str, mode: Mode | str = DEFAULT
 
 def case_document(engine: CasingEngine, doc: Document, mode: Mode | str = DEFAULT,
                   progress: OnProgress | None = None, cancel: ShouldCancel | None = None,
-                  lang: str = "auto", punctuate: Punctuate | str = Punctuate.NEVER) -> DocumentCasing:
+                  lang: str = "auto", punctuate: Punctuate | str = DEFAULT_PUNCTUATE) -> DocumentCasing:
     """Case a document's cues as one stream; markup is never seen by the model.  Cues in
     a language the model cannot case get the rules of casing/rules.py instead.  A word broken by
     inline tags is cased as one (casing/joined.py); a line a rolling caption repeats is read
@@ -58,9 +59,8 @@ def case_document(engine: CasingEngine, doc: Document, mode: Mode | str = DEFAUL
         rolled = find_rolled([cue.text for cue in doc.cues], whole)
         token_lists = without_rolled(whole, rolled)
         lines = [line_numbers(cue.text, toks) for cue, toks in zip(doc.cues, token_lists)]
-        casing = _case_by_language(engine, token_lists, lines, Mode(mode), lang, progress, cancel,
-                                   pauses=pauses_of(doc.cues), rolled=[r is not None for r in rolled],
-                                   punctuate=Punctuate(punctuate))
+        hints = CueHints(lines=lines, pauses=pauses_of(doc.cues), rolled=[r is not None for r in rolled])
+        casing = case_by_language(engine, token_lists, hints, Mode(mode), lang, progress, cancel, Punctuate(punctuate))
         return _sure_letters_only(split_words(with_rolled(casing, whole, rolled), [joins for _, joins in joined]),
                                   doc.uncertain)
 
@@ -148,5 +148,7 @@ def case_cue_text(engine: CasingEngine, context: tuple[list[Cue], int], cue_inde
     cues[at].text = text
     tokens = [c.tokens() for c in cues]
     lines = [line_numbers(c.text, t) for c, t in zip(cues, tokens)]
-    casing = case_by_language(engine, tokens, lines, Mode(mode), lang, pauses=pauses_of(cues))
+    # the editor's own text: recased, never given marks it did not write
+    casing = case_by_language(engine, tokens, CueHints(lines=lines, pauses=pauses_of(cues)), Mode(mode), lang,
+                              punctuate=Punctuate.NEVER)
     return [w._replace(cue_index=cue_index) for w in casing.words if w.cue_index == at]

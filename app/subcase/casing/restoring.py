@@ -14,10 +14,8 @@ import numpy as np
 from subcase.subtitles.words import Token
 
 from .auto import unpunctuated
-from .encoder import BOUNDARY
-from .engine import CasingEngine, OnProgress, ShouldCancel, StreamItem, StreamToken
 from .marks import SENTENCE_ENDS, classify, sentence_end_probability
-from .punctuation import HIDDEN, MarkPrediction, PunctuationHead
+from .punctuation import MarkPrediction, PunctuationHead
 
 
 class Punctuate(str, Enum):
@@ -28,8 +26,8 @@ class Punctuate(str, Enum):
     NEVER = "never"
 
 
-# What the app and the commands do unless told otherwise: speech-recognition output without punctuation gets
-# it back, and nothing a writer punctuated is touched.  The library's functions restore only when asked.
+# What the app, the commands and the library's functions do unless told otherwise: speech-recognition output
+# without punctuation gets it back, and nothing a writer punctuated is touched.
 DEFAULT_PUNCTUATE = Punctuate.AUTO
 
 PUNCTUATE_HELP = {
@@ -91,18 +89,3 @@ def marks_from_hidden(head: PunctuationHead, cues: Sequence[Sequence[Token]], re
             nc, _, nw = where[j + 1]
             starts[(nc, nw)] = sentence_end_probability(pred.probs)
     return Restored(inserted, starts)
-
-
-def restore_marks(engine: CasingEngine, cues: Sequence[Sequence[Token]], restore: Sequence[bool],
-                  progress: OnProgress | None = None, cancel: ShouldCancel | None = None) -> Restored:
-    """``marks_from_hidden`` with a pass of its own over ``cues`` (a boundary before each cue, as casing reads
-    them); nothing without a head."""
-    head = engine.punctuation
-    if head is None or not any(restore):
-        return Restored([], {})
-    stream: list[StreamItem] = []
-    for tokens in cues:
-        stream.append(StreamToken(BOUNDARY, False))
-        stream.extend(tokens)
-    (hidden,) = engine.word_outputs(stream, (HIDDEN,), progress, cancel)
-    return marks_from_hidden(head, cues, restore, hidden[[t.is_word for t in stream]])

@@ -9,6 +9,7 @@ same single path as before languages were known, so its casing is unchanged.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Mapping, Sequence
 
 from subcase.subtitles.words import Token, has_letters
@@ -19,68 +20,53 @@ from .language import LanguageGuess, detect, token_text
 from .lower_case import LOWER_CASE
 from .modes import Mode
 from .pauses import for_unpunctuated
-from .restoring import InsertedMark, Punctuate, cues_to_restore
+from .restoring import DEFAULT_PUNCTUATE, InsertedMark, Punctuate, cues_to_restore
 from .rules import Method, marks_sentence_ends, method_for, one_hot, rule_form, rule_starts
 from .gcpause import paused_gc
-from .stream import DocumentCasing, WordCasing, _case_token_lists
+from .hints import NO_HINTS, CueHints
+from .stream import DocumentCasing, WordCasing, case_token_lists
 from .tags import tag_of
 
 
-def case_by_language(engine: CasingEngine, cues: Sequence[Sequence[Token]], line_of: Sequence[Sequence[int]] | None,
-                     mode: Mode = Mode.RESTORE, lang: str = "auto", progress: OnProgress | None = None,
-                     cancel: ShouldCancel | None = None, guess: LanguageGuess | None = None,
-                     pauses: Sequence[bool] | None = None, rolled: Sequence[bool] | None = None,
-                     punctuate: Punctuate = Punctuate.NEVER) -> DocumentCasing:
+def case_by_language(engine: CasingEngine, cues: Sequence[Sequence[Token]], hints: CueHints = NO_HINTS,
+                     mode: Mode = Mode.RESTORE, lang: str | LanguageGuess = "auto",
+                     progress: OnProgress | None = None, cancel: ShouldCancel | None = None,
+                     punctuate: Punctuate = DEFAULT_PUNCTUATE) -> DocumentCasing:
     """Case cues (token lists) as ``stream.case_token_lists`` does, by language.
 
-    ``lang`` is "auto" (detect) or a language code taken as given; ``guess``,
-    when known already, skips detection; ``pauses`` and ``rolled`` as for ``case_token_lists``;
+    ``lang`` is "auto" (detect), a language code taken as given, or the ``LanguageGuess`` made already;
+    ``hints``: the cues' ``lines``, ``pauses`` and ``rolled`` (casing/hints.py; the rest is found here);
     ``punctuate``, where missing marks are restored (casing/restoring.py)."""
     with paused_gc():
-        return _case_by_language(engine, cues, line_of, mode, lang, progress, cancel, guess, pauses, rolled,
-                                 punctuate)
+        hints = replace(hints, pauses=for_unpunctuated(cues, hints.pauses), restore=cues_to_restore(cues, punctuate),
+                        passages=None, file_start=True)
+        guess = lang if isinstance(lang, LanguageGuess) else \
+            detect([token_text(tokens) for tokens in cues], lang, engine.languages[0])
+        known = engine.model_languages
+        per_cue = [method_for(language, known) for language in guess.cue_languages]
+        methods = {language: method_for(language, known)
+                   for language in [guess.language, *sorted(set(guess.cue_languages) - {guess.language})]}
+        main = engine.engine_for(guess.language) or engine  # its threshold is the document's
+        if all(m is Method.MODEL for m in per_cue) and len(set(guess.cue_languages)) == 1:
+            # auto mode's passages are decided there, with what the model read as evidence
+            casing = case_token_lists(main, cues, mode, _for_model(hints, main, guess.cue_languages), progress, cancel)
+        else:
+            # cues cased by different models or rules: auto mode decides over the whole file from the letters alone
+            hints = replace(hints, passages=decide(cues) if mode is Mode.AUTO else None)
+            words, marks = _model_runs(engine, cues, mode, per_cue, guess.cue_languages, hints, progress, cancel)
+            words += _rule_words(cues, per_cue, hints.passages)
+            words.sort(key=lambda w: (w.cue_index, w.start))
+            casing = DocumentCasing(words, mode, main.info.review_threshold,
+                                    passages=list(hints.passages) if hints.passages is not None else None, marks=marks)
+        casing.language = guess
+        casing.methods = methods
+        casing.restored = list(hints.restore) if hints.restore is not None else None
+        return casing
 
 
-def _case_by_language(engine: CasingEngine, cues: Sequence[Sequence[Token]],
-                      line_of: Sequence[Sequence[int]] | None, mode: Mode = Mode.RESTORE, lang: str = "auto",
-                      progress: OnProgress | None = None, cancel: ShouldCancel | None = None,
-                      guess: LanguageGuess | None = None, pauses: Sequence[bool] | None = None,
-                      rolled: Sequence[bool] | None = None, punctuate: Punctuate = Punctuate.NEVER) -> DocumentCasing:
-    """``case_by_language`` for a caller that has paused the collector already (``pipeline.case_document``)."""
-    pauses = for_unpunctuated(cues, pauses)
-    restore = cues_to_restore(cues, punctuate)
-    if guess is None:
-        guess = detect([token_text(tokens) for tokens in cues], lang, engine.languages[0])
-    known = engine.model_languages
-    per_cue = [method_for(language, known) for language in guess.cue_languages]
-    methods = {language: method_for(language, known)
-               for language in [guess.language, *sorted(set(guess.cue_languages) - {guess.language})]}
-    main = engine.engine_for(guess.language) or engine  # its threshold is the document's
-    if all(m is Method.MODEL for m in per_cue) and len(set(guess.cue_languages)) == 1:
-        # auto mode's passages are decided there, with what the model read as evidence
-        casing = _case_token_lists(main, cues, line_of, mode, progress, cancel, pauses,
-                                  _capitalised(main, guess.cue_languages), file_start=True,
-                                  lower_case=_lower_case(guess.cue_languages), rolled=rolled, restore=restore)
-    else:
-        # cues cased by different models or rules: auto mode decides over the whole file from the letters alone
-        passages = decide(cues) if mode is Mode.AUTO else None
-        words, marks = _model_runs(engine, cues, line_of, mode, per_cue, guess.cue_languages, progress, cancel,
-                                   pauses, rolled, passages, restore)
-        words += _rule_words(cues, per_cue, passages)
-        words.sort(key=lambda w: (w.cue_index, w.start))
-        casing = DocumentCasing(words, mode, main.info.review_threshold, passages=passages, marks=marks)
-    casing.language = guess
-    casing.methods = methods
-    casing.restored = list(restore) if restore is not None else None
-    return casing
-
-
-def _model_runs(engine: CasingEngine, cues: Sequence[Sequence[Token]], line_of: Sequence[Sequence[int]] | None,
-                mode: Mode, per_cue: list[Method], languages: list[str], progress: OnProgress | None,
-                cancel: ShouldCancel | None, pauses: Sequence[bool] | None,
-                rolled: Sequence[bool] | None = None,
-                passages: Sequence[Passage] | None = None,
-                restore: Sequence[bool] | None = None) -> tuple[list[WordCasing], list[InsertedMark]]:
+def _model_runs(engine: CasingEngine, cues: Sequence[Sequence[Token]], mode: Mode, per_cue: list[Method],
+                languages: list[str], hints: CueHints, progress: OnProgress | None,
+                cancel: ShouldCancel | None) -> tuple[list[WordCasing], list[InsertedMark]]:
     """Runs of consecutive cues cased by the same model, each run as one stream: their words and restored
     marks."""
     words: list[WordCasing] = []
@@ -94,17 +80,18 @@ def _model_runs(engine: CasingEngine, cues: Sequence[Sequence[Token]], line_of: 
         end = c
         while end < len(cues) and per_cue[end] is Method.MODEL and engine.engine_for(languages[end]) is model:
             end += 1
-        run = _case_token_lists(model, cues[c:end], line_of[c:end] if line_of else None, mode, progress, cancel,
-                               pauses[c:end] if pauses else None, _capitalised(model, languages[c:end]),
-                               file_start=c == 0, lower_case=_lower_case(languages[c:end]),
-                               rolled=rolled[c:end] if rolled else None,
-                               passages=passages[c:end] if passages is not None else None,
-                               restore=restore[c:end] if restore is not None else None)
+        run = case_token_lists(model, cues[c:end], mode, _for_model(hints.slice(c, end), model, languages[c:end]),
+                               progress, cancel)
         words += [WordCasing(w.cue_index + c, w.word_index, w.start, w.end, w.input, w.output, w.model_form, w.tag,
                              w.probs) for w in run.words]
         marks += [m._replace(cue_index=m.cue_index + c) for m in run.marks]
         c = end
     return words, marks
+
+
+def _for_model(hints: CueHints, model: CasingEngine, languages: Sequence[str]) -> CueHints:
+    """``hints`` with the words the cues' languages write capitalised or in lower case, as ``model`` knows them."""
+    return replace(hints, capitalised=_capitalised(model, languages), lower_case=_lower_case(languages))
 
 
 def _per_cue(words: Mapping[str, frozenset[str]], languages: Sequence[str]) -> list[frozenset[str]] | None:

@@ -23,16 +23,16 @@ from typing import Iterator, Sequence
 
 from subcase.subtitles.words import Token, has_letters
 
+from .marks import ends_sentence
 from .tags import TAGS, Tag, apply_tag, tag_of
 
-SENTENCE_END = {".", "!", "?", "\u2026"}
 RULE_LANGUAGES = ("es", "fr", "de", "pt")
 PROBE_CUES = 200  # a punctuated file shows a sentence end long before this; keeps the check cheap on a film
 
 
 def marks_sentence_ends(cues: Sequence[Sequence[Token]]) -> bool:
     """Whether the text marks sentence ends at all (speech recognition output often does not)."""
-    return any(not t.is_word and t.text in SENTENCE_END for tokens in cues[:PROBE_CUES] for t in tokens)
+    return any(not t.is_word and ends_sentence(t.text) for tokens in cues[:PROBE_CUES] for t in tokens)
 
 
 class Method(str, Enum):
@@ -77,9 +77,9 @@ def sentence_starts(cues: Sequence[Sequence[Token]], cue_starts_sentence: bool =
         stop_end = None  # end of the sentence-ending marks just passed, if they made ``start``
         for tok in tokens:
             if not tok.is_word:
-                if tok.text in SENTENCE_END and (not start or stop_end is not None):
+                if ends_sentence(tok.text) and (not start or stop_end is not None):
                     start, stop_end = True, tok.end
-                elif tok.text not in SENTENCE_END:
+                elif not ends_sentence(tok.text):
                     stop_end = None
                 continue
             if stop_end is not None and tok.start == stop_end:

@@ -9,7 +9,7 @@ here is linear in the number of tokens, however they are spread over cues.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import AbstractSet, Mapping, NamedTuple, Sequence
+from typing import Mapping, NamedTuple, Sequence
 
 from subcase.subtitles.words import Token, has_letters, tokenize
 
@@ -20,6 +20,7 @@ from .encoder import BOUNDARY
 from .engine import CasingEngine, OnProgress, ShouldCancel, StreamItem, StreamToken, WordPrediction
 from .file_start import at_file_start, opening_word
 from .gcpause import paused_gc
+from .hints import NO_HINTS, CueHints
 from .language import LanguageGuess, name
 from .lower_case import weigh_lower
 from .auto import EVIDENCE, Passage, decide, short_passages
@@ -145,43 +146,24 @@ class DocumentCasing:
         return out
 
 
-def case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], line_of: Sequence[Sequence[int]] | None,
-                     mode: Mode = Mode.RESTORE, progress: OnProgress | None = None,
-                     cancel: ShouldCancel | None = None, pauses: Sequence[bool] | None = None,
-                     capitalised: Sequence[AbstractSet[str]] | None = None,
-                     file_start: bool = False,
-                     lower_case: Sequence[AbstractSet[str]] | None = None,
-                     rolled: Sequence[bool] | None = None,
-                     passages: Sequence[Passage] | None = None,
-                     restore: Sequence[bool] | None = None) -> DocumentCasing:
-    """Case cues given as token lists (offsets into each cue's text).
-
-    ``line_of[c][k]`` is the line number of token k of cue c, used by caps mode;
-    ``pauses[c]`` says that a silence comes before cue c, in a file that marks no sentence
-    ends (``pauses.for_unpunctuated``, decided for the whole file by the caller);
-    ``capitalised[c]``, the words cue c's language writes only capitalised (capitalised.py);
-    ``lower_case[c]``, those it writes in lower case wherever no sentence starts (lower_case.py);
-    ``file_start``, that the first cue opens the file (file_start.py; not for a run of cues from
-    the middle of a file);
-    ``rolled[c]``, that cue c goes on with the text of the cue before (a rolling caption whose
-    repeated lines were taken out, casing/rolling.py): the model sees no cue boundary there;
-    ``passages[c]``, auto mode's decision for cue c (casing/auto.py; decided from these cues when not given);
-    ``restore[c]``, that marks may be added after the words of cue c (casing/restoring.py; with a model that
-    has a punctuation head), then in the result's ``marks``.
+def case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], mode: Mode = Mode.RESTORE,
+                     hints: CueHints = NO_HINTS, progress: OnProgress | None = None,
+                     cancel: ShouldCancel | None = None) -> DocumentCasing:
+    """Case cues given as token lists (offsets into each cue's text), weighed by what ``hints`` knows of each
+    cue (casing/hints.py): ``lines`` for caps mode; ``pauses`` (decided for the whole file by the caller);
+    ``capitalised`` and ``lower_case`` (capitalised.py, lower_case.py); ``file_start`` (file_start.py);
+    ``rolled``: the model sees no cue boundary before such a cue; ``passages`` (decided from these cues when
+    not given); ``restore``: marks may be added after the cue's words (with a model that has a punctuation
+    head), then in the result's ``marks``.
     """
     with paused_gc():
-        return _case_token_lists(engine, cues, line_of, Mode(mode), progress, cancel, pauses, capitalised,
-                                 file_start, lower_case, rolled, passages, restore)
+        return _case_token_lists(engine, cues, Mode(mode), hints, progress, cancel)
 
 
-def _case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], line_of: Sequence[Sequence[int]] | None,
-                      mode: Mode, progress: OnProgress | None, cancel: ShouldCancel | None,
-                      pauses: Sequence[bool] | None,
-                      capitalised: Sequence[AbstractSet[str]] | None, file_start: bool,
-                      lower_case: Sequence[AbstractSet[str]] | None,
-                      rolled: Sequence[bool] | None = None,
-                      passages: Sequence[Passage] | None = None,
-                      restore: Sequence[bool] | None = None) -> DocumentCasing:
+def _case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], mode: Mode, hints: CueHints,
+                      progress: OnProgress | None, cancel: ShouldCancel | None) -> DocumentCasing:
+    line_of, pauses, capitalised, lower_case = hints.lines, hints.pauses, hints.capitalised, hints.lower_case
+    file_start, rolled, passages, restore = hints.file_start, hints.rolled, hints.passages, hints.restore
     hosts = {(c, k) for c, tokens in enumerate(cues) for k in host_word_indices(tokens)}
     openers = opening_words(cues, pauses)
     file_opener = opening_word(cues) if file_start else None
@@ -304,7 +286,7 @@ def case_texts(engine: CasingEngine, texts: Sequence[str], mode: Mode = Mode.RES
     """Case plain (markup-free) cue texts as one stream."""
     token_lists = [tokenize(t) for t in texts]
     lines = [line_numbers(t, toks) for t, toks in zip(texts, token_lists)]
-    return case_token_lists(engine, token_lists, lines, mode, progress, cancel)
+    return case_token_lists(engine, token_lists, mode, CueHints(lines=lines), progress, cancel)
 
 
 __all__ = ["WordCasing", "DocumentCasing", "case_texts", "case_token_lists", "line_numbers", "WordPrediction"]

@@ -8,10 +8,11 @@ data that cannot be downloaded here, so we tokenise with NLTKWordTokenizer
 
 from __future__ import annotations
 
+from subcase.casing.marks import ends_sentence
 from subcase.casing.tags import Tag, apply_tag
 from subcase.subtitles.words import Token, has_letters
 
-from .metrics import SENTENCE_END, scored_words
+from .metrics import scored_words
 
 _I_FORMS = {"i", "i'm", "i'll", "i've", "i'd", "i\u2019m", "i\u2019ll", "i\u2019ve", "i\u2019d"}
 
@@ -70,7 +71,7 @@ class TruecaseBaseline:
                 segments.append([])
             for tok in tokens:
                 segments[-1].append((c, tok))
-                if punctuated and tok.text in SENTENCE_END:
+                if punctuated and ends_sentence(tok.text):
                     segments.append([])
         out: list[list[str]] = [[] for _ in cues]
         for seg in segments:

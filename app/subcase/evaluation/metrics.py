@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 # the sentence-start scan is the casing rules' own (casing/rules.py): metrics and rules agree on it
-from subcase.casing.rules import SENTENCE_END, scored_words  # noqa: F401 (re-exported)
+from subcase.casing.rules import scored_words  # noqa: F401 (re-exported)
 from subcase.casing.tags import TAGS, Tag, tag_of
 
 

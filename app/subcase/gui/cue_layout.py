@@ -208,8 +208,3 @@ def layout_cue(text: str, words: Sequence[ReviewWord], font: QFont, max_width: f
         lines[-1] = Line(last.start, last.end, last.runs + (Run(ELISION, " " + ELLIPSIS, last.end, last.end, None, x,
                                                                 advance(" " + ELLIPSIS)),), True)
     return CueLayout(text, tuple(lines), more)
-
-
-def painted_text(layout: CueLayout) -> str:
-    """The cue text the layout paints: runs joined, lines joined by newlines, elisions left out."""
-    return "\n".join("".join(r.text for r in line.runs if r.kind != ELISION) for line in layout.lines)

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from PySide6.QtCore import QModelIndex, QPoint, QRect, Qt, Signal
+from PySide6.QtCore import QPoint, QRect, Qt, Signal
 from PySide6.QtGui import QFont, QFontMetrics
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QStyleOptionViewItem, QTableView
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from . import theme
 from .cue_delegates import LOOK_NAMES, MARKERS, REVIEW_MARK, CellDelegate, ReadingDelegate, RowGeometry, \
@@ -146,12 +146,6 @@ class CueView(QTableView):
         self.delegate.clear_cache(cues)
         self.cue_model.refresh(cues)
         self.fit_rows(cues)
-
-    def text_option(self, index: QModelIndex) -> QStyleOptionViewItem:
-        opt = QStyleOptionViewItem()
-        self.initViewItemOption(opt)
-        opt.rect = self.visualRect(index)
-        return opt
 
     def text_rect(self, cue: int) -> QRect:
         return self.visualRect(self.cue_model.index(cue, COL_TEXT))

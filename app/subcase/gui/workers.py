@@ -151,8 +151,8 @@ class LoadAndCaseTask(CancellableTask):
                 profile = profile_store.load(self.profile, engine.info.version)
             except ProfileError as exc:
                 note = f"Profile not applied: {exc}"
-        options = OpenOptions(self.mode, threshold=self.threshold, styles=self.styles, profile=profile,
-                              learning=self.learning, punctuate=self.punctuate)
+        options = OpenOptions(Mode(self.mode), threshold=self.threshold, styles=self.styles, profile=profile,
+                              learning=self.learning, punctuate=Punctuate(self.punctuate))
         session = open_review(self.path, engine, options, progress=lambda d, t: self.signals.progress.emit(d, t),
                               cancel=self._cancel.is_set)
         if self._cancel.is_set():

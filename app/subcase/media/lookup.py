@@ -49,10 +49,6 @@ class MediaRef:
             return None
 
 
-def is_audio_suffix(path: Path) -> bool:
-    return path.suffix.lower() in AUDIO_SUFFIXES
-
-
 def _stems(subtitle: Path) -> list[str]:
     """``film.en.srt`` goes with ``film.en.mkv`` and, failing that, ``film.mkv``."""
     stem = subtitle.stem

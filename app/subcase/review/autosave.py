@@ -316,10 +316,6 @@ class Recoverable:
     time: str
     data: dict
 
-    @property
-    def source_exists(self) -> bool:
-        return Path(self.data["base"]).is_file()
-
 
 @dataclass
 class SetAside:

@@ -33,7 +33,7 @@ from subcase.casing import CasedFile, CasingEngine, DocumentCasing, Mode, apply_
 from subcase.casing.engine import OnProgress, ShouldCancel
 from subcase.casing.housestyle import StyleMap, apply_styles
 from subcase.casing.pipeline import write_marks
-from subcase.casing.restoring import Punctuate
+from subcase.casing.restoring import DEFAULT_PUNCTUATE, Punctuate
 from subcase.digest import file_sha256
 from subcase.subtitles import load
 
@@ -52,15 +52,20 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class OpenOptions:
-    """The choices of opening a file for review; the defaults are the app's."""
+    """The choices of opening a file for review; the defaults are the app's.  ``mode`` and ``punctuate`` may
+    be given by name ("restore", "auto"): they are made ``Mode`` and ``Punctuate`` here, once."""
 
-    mode: Mode | str = Mode.RESTORE
+    mode: Mode = Mode.RESTORE
     lang: str = "auto"                 # "auto": detected per file and per cue (casing/language.py)
     threshold: float | None = None     # None: the calibrated threshold of the model that cased the file
     styles: StyleMap | None = None     # house styles applied after casing
     profile: Profile | None = None     # applied to the words nobody reviewed (review/profiles/apply.py)
     learning: bool = True              # the session learns from every decision (review/learning/)
-    punctuate: Punctuate | str = Punctuate.NEVER  # where missing marks are restored (casing/restoring.py)
+    punctuate: Punctuate = DEFAULT_PUNCTUATE  # where missing marks are restored (casing/restoring.py)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "mode", Mode(self.mode))
+        object.__setattr__(self, "punctuate", Punctuate(self.punctuate))
 
 
 def open_review(source: Path | str | CasedFile, engine: CasingEngine, options: OpenOptions = OpenOptions(), *,
@@ -72,7 +77,7 @@ def open_review(source: Path | str | CasedFile, engine: CasingEngine, options: O
     SubtitleError for a file that is not subtitles, CasingCancelled when ``cancel`` says so.
     A file read here is the session's origin (what crash recovery cases again); a given
     ``CasedFile`` has none."""
-    mode = Mode(options.mode)
+    mode = options.mode
     if isinstance(source, CasedFile):
         cased, path = source, source.doc.path or Path("simulated")
         # Cased elsewhere (a simulation, a batch conversion): no crash-recovery snapshot is made of it,
@@ -82,12 +87,11 @@ def open_review(source: Path | str | CasedFile, engine: CasingEngine, options: O
         path = Path(source)
         sha256, origin = file_sha256(path), True  # of the bytes the review starts from, read before the casing
         doc = load(path)
-        casing = write_marks(doc, case_document(engine, doc, mode, progress, cancel, options.lang,
-                                                Punctuate(options.punctuate)))
+        casing = write_marks(doc, case_document(engine, doc, mode, progress, cancel, options.lang, options.punctuate))
         cased = CasedFile(doc, casing, apply_casing(doc, casing))
     doc, casing = cased.doc, cased.casing
     state = cased_state(doc, casing, engine, options.threshold, options.styles)
-    state.punctuate = Punctuate(options.punctuate).value  # a given CasedFile: how it was cased, as the caller says
+    state.punctuate = options.punctuate.value  # a given CasedFile: how it was cased, as the caller says
     if not origin:
         _as_written(doc, state)
     cue_languages = casing.language.cue_languages if casing.language is not None else None
@@ -154,7 +158,8 @@ def reopen_options(data: dict) -> OpenOptions:
 
     styles = {Category(k): Style(v) for k, v in (data.get("styles") or {}).items()}
     return OpenOptions(mode=data.get("origin_mode", data["mode"]), threshold=float(data["threshold"]),
-                       styles=styles or None, learning=False, punctuate=autosave.punctuate_of(data))
+                       styles=styles or None, learning=False,
+                       punctuate=Punctuate(autosave.punctuate_of(data)))
 
 
 def profile_adapter(profile: Profile, engine: CasingEngine) -> Callable[[Document, DocumentCasing], int]:

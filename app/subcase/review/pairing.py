@@ -16,7 +16,7 @@ passage without punctuation), and no opening mark is guessed for it; nor where t
 
 from __future__ import annotations
 
-from subcase.casing.marks import SENTENCE_ENDS, classify
+from subcase.casing.marks import ends_sentence
 from subcase.casing.typesetting import OPENING_OF
 from subcase.subtitles import Document, MarkEdit, Token
 from subcase.subtitles.marking import existing_mark, opening_mark
@@ -44,7 +44,7 @@ def sentence_of(doc: Document, cue_index: int, word_start: int) -> tuple[list[tu
 
 
 def _ends_sentence(text: str, word: Token) -> bool:
-    return classify(existing_mark(text, word.end)[1]) in SENTENCE_ENDS
+    return ends_sentence(existing_mark(text, word.end)[1])
 
 
 def opening_edit(doc: Document, cue_index: int, word_start: int, old: str, new: str) -> MarkEdit | None:

@@ -203,13 +203,6 @@ class ReviewState:
         for words in self.cues:
             yield from words
 
-    def slot_at(self, cue_index: int, offset: int) -> int | None:
-        """The slot of the word covering ``offset`` in the cue text."""
-        for s, w in enumerate(self.cues[cue_index]):
-            if w.start <= offset < w.end:
-                return s
-        return None
-
     def clamp_current(self) -> None:
         """Keep the current word valid after a cue's words were rebuilt."""
         if self.current is None:

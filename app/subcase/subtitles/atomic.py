@@ -189,13 +189,6 @@ def _write_temp(path: Path, data: bytes, mode: int | None) -> _Temp:
     return _Temp(path, data, mode)
 
 
-def _unlink_quietly(path: Path) -> None:
-    try:
-        os.unlink(path)
-    except OSError:
-        pass
-
-
 def _held_by_a_writer(name: str, dir_fd: int | None) -> bool:
     """True when a live process holds the temporary's lock (it is between writing and renaming it)."""
     if fcntl is None:

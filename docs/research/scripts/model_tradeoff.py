@@ -202,7 +202,7 @@ def film_batches(engine, film: Path) -> tuple[int, list[tuple]]:
     recorder = Recorder(engine.session)
     engine.session = recorder
     try:
-        words = len(case_file(engine, film).casing.words)
+        words = len(case_file(engine, film, punctuate="never").casing.words)
     finally:
         engine.session = recorder.session
     return words, recorder.batches
@@ -224,7 +224,7 @@ def time_models(folders: list[Path], runs: int, cues: int) -> list[dict]:
         recorded = {f: film_batches(engines[f], film) for f in folders}
         words, batches = recorded[folders[0]]
         for engine in engines.values():  # warm-up: ORT's lazy set-up, the tokenizer cache
-            case_file(engine, film)
+            case_file(engine, film, punctuate="never")
         whole: dict[Path, list[float]] = {f: [] for f in folders}
         enc: dict[Path, list[float]] = {f: [] for f in folders}
         for r in range(runs):
@@ -232,7 +232,7 @@ def time_models(folders: list[Path], runs: int, cues: int) -> list[dict]:
             for f in order:
                 engine = engines[f]
                 c0 = time.process_time()
-                case_file(engine, film)
+                case_file(engine, film, punctuate="never")
                 whole[f].append(time.process_time() - c0)
                 c0 = time.process_time()
                 for batch in recorded[f][1]:
