@@ -264,13 +264,6 @@ def _finish_scoring(results: dict, report: Callable[[dict], str], json_path: str
     return 1 if results["skipped"] else 0
 
 
-def _with_terms(profile, paths: list[Path], model_version: str):
-    """``--terms``: the profile (or an empty one) with these term lists (review/terms.py); a list that
-    cannot be read stops the run before any file is cased."""
-    from subcase.review.terms import read_terms, with_terms
-    return with_terms(profile, [read_terms(p) for p in paths], model_version)
-
-
 def cmd_simulate_review(args) -> int:
     from subcase.casing.modes import Mode
     from subcase.casing.restoring import Punctuate
@@ -292,12 +285,8 @@ def cmd_simulate_review(args) -> int:
     engine = _engine(args.model)
     if args.series:
         return _simulate_series(inputs, engine, args)
-    profile = None
-    if args.profile:
-        from subcase.review.profiles import store as profile_store
-        profile = profile_store.load(args.profile, engine.info.version)
-    if args.terms:
-        profile = _with_terms(profile, args.terms, engine.info.version)
+    from subcase.review.profiles.stored import profile_for
+    profile = profile_for(args.profile or None, engine.info.version, args.terms or ())
     options = SimulateOptions(strip_punct=args.strip_punct, upper=args.upper, lang=args.lang, mode=Mode(args.mode),
                               punctuate=Punctuate(args.punctuate),
                               drop=args.drop, seed=args.seed, no_learning=args.no_learning,
@@ -327,8 +316,7 @@ def cmd_profile(args) -> int:
 
 def _profile_command(args, store) -> int:
     from subcase.review.editlog import log_dir
-    from subcase.review.profiles.profile import KINDS, ProfileError, valid_name
-    from subcase.review.profiles.build import Evidence, build_from_logs, decisions_from_corrected
+    from subcase.review.profiles.profile import KINDS, ProfileError
 
     what = args.profile_command
     if what == "list":
@@ -368,34 +356,11 @@ def _profile_command(args, store) -> int:
         print(f"imported profile {p.name} ({p.size()} entries)")
         return 0
     # build
-    if not valid_name(args.name):
-        raise ProfileError(f"invalid profile name {args.name!r} (letters, digits, spaces, . ( ) + - _)")
-    old = store.load(args.name) if store.exists(args.name) else None
-    removed = old.removed if old is not None and not args.reset else []
-    if args.from_subtitles:
-        from subcase.evaluation.simulate import prepare
-        from subcase.subtitles import SubtitleError, load
-        inputs, _ = _collect(args.from_subtitles)
-        ev = Evidence()
-        for src in inputs:
-            try:
-                # The model's forms for the same words, so that only what it gets wrong counts as a change.
-                prep = prepare(src, engine)
-                model = [[w.output for w in prep.casing.words if w.cue_index == c] for c in range(len(prep.ref_words))]
-                doc = load(src)
-            except SubtitleError as exc:
-                print(f"subcase: {exc}", file=sys.stderr)
-                continue
-            ok = all(len(m) == len(r) for m, r in zip(model, prep.ref_words))
-            ev.add_file(decisions_from_corrected(doc, model if ok else None), decisions_from_corrected(doc))
-        p = ev.profile(args.name, engine.info.version, removed)
-    else:
-        logs = args.logs or [log_dir()]
-        p = build_from_logs(args.name, engine.info.version, [Path(x) for x in logs], removed)
-    if old is not None:
-        from subcase.review.profiles.build import keep_imported
-        keep_imported(old, p)  # the term lists the user imported are no evidence of the logs: kept
-    path = store.save(p)
+    from subcase.review.profiles.stored import build_stored
+    store.path_of(args.name)  # an invalid name fails before the subtitles are looked for
+    subtitles = _collect(args.from_subtitles)[0] if args.from_subtitles else None
+    p, path = build_stored(args.name, engine, [Path(x) for x in args.logs or [log_dir()]], subtitles, args.reset,
+                           warn=lambda s: print(f"subcase: {s}", file=sys.stderr))
     sk = p.sources.get("skipped", {})
     print(f"built profile {p.name}: {p.size()} entries from {p.sources.get('files', 0)} files, "
           f"{p.sources.get('decisions', 0)} decisions; skipped {sk.get('corrupt', 0)} corrupt line(s), "

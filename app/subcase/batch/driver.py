@@ -29,7 +29,6 @@ from .plan import OutputPlan, check_report_path
 
 if TYPE_CHECKING:
     from subcase.casing import CasingEngine
-    from subcase.review.profiles.profile import Profile
 
 __all__ = ["convert_batch"]
 
@@ -70,8 +69,10 @@ def convert_batch(plan: OutputPlan, options: ConvertOptions = DEFAULTS,
     # a missing model fails here, before any worker starts; the engine reads no card of its own
     info: ModelInfo = eng.info if eng is not None else load_model_info(options.model_dir)
     if options.wants_profile:
-        options = dataclasses.replace(options, profile=resolve_profile(options, info.version), profile_name=None,
-                                      terms=())
+        from subcase.review.profiles.stored import profile_for
+        # a list that cannot be read stops the run before any file is cased; --terms never writes the stored profile
+        profile = profile_for(options.profile_name, info.version, options.terms, options.profile)
+        options = dataclasses.replace(options, profile=profile, profile_name=None, terms=())
     if options.cluster is not None:
         from .cluster import run_on_cluster
         result = run_on_cluster(plan, options, info, progress, on_file_done, cancel)
@@ -118,20 +119,3 @@ def _run_in_process_until_ctrl_c(eng: CasingEngine, plan: OutputPlan, options: C
     if ctrl_c.is_set():
         raise KeyboardInterrupt
     return result
-
-
-def resolve_profile(options: ConvertOptions, model_version: str) -> Profile | None:
-    """The profile every file gets: the one given, or the stored one named, checked against the model,
-    with the term lists added (to an empty profile when there is none); a list that cannot be read
-    stops the run before any file is cased.  ``--terms`` never writes the stored profile."""
-    from subcase.review.profiles import store as profile_store
-    from subcase.review.terms import read_terms, with_terms
-
-    profile = options.profile
-    if profile is not None:
-        profile_store.check_model(profile, model_version)
-    if options.profile_name is not None:
-        profile = profile_store.load(options.profile_name, model_version)
-    if options.terms or profile is None:
-        profile = with_terms(profile, [read_terms(p) for p in options.terms], model_version)
-    return profile

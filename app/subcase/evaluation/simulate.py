@@ -39,10 +39,9 @@ from typing import Callable
 from subcase.casing import CasedFile, CasingEngine, DocumentCasing, Mode, apply_casing, case_document, tag_of
 from subcase.casing.pipeline import write_marks
 from subcase.casing.restoring import Punctuate
-from subcase.review import Accept, EditLog, EditText, ReviewSession, SetMark, SetTag, Status
+from subcase.review import Accept, EditLog, EditText, OpenOptions, ReviewSession, SetMark, SetTag, Status, open_review
 from subcase.casing.housestyle import StyleMap
-from subcase.casing.stream import line_numbers
-from subcase.review.opening import OpenOptions, open_review
+from subcase.casing.uncased import input_text
 from subcase.review.profiles.profile import Profile
 from subcase.subtitles import Document, load
 from subcase.subtitles.words import has_letters
@@ -68,23 +67,6 @@ class Prepared:
     ref_marks: list[list[str]]      # per cue, the mark after each scored word in the reference
     styles: StyleMap | None = None  # the house style chosen for the file, applied as the editor opens it
     punctuate: Punctuate = Punctuate.NEVER  # where marks were restored (and so counted)
-
-
-def input_text(text: str, tokens, strip_punct: bool, upper: bool) -> str:
-    """A cue's text with its casing removed; with ``strip_punct`` only its words, line by line."""
-    recase = str.upper if upper else str.lower
-    words = [t for t in tokens if t.is_word]
-    if strip_punct:
-        lines: dict[int, list[str]] = {}
-        for t, line in zip(words, line_numbers(text, words)):
-            lines.setdefault(line, []).append(recase(t.text))
-        return "\n".join(" ".join(ws) for _, ws in sorted(lines.items()))
-    # one pass, left to right (a case change may alter a word's length: "ß" -> "SS")
-    parts, pos = [], 0
-    for t in words:
-        parts += [text[pos:t.start], recase(t.text)]
-        pos = t.end
-    return "".join(parts) + text[pos:]
 
 
 def prepare(path: Path, engine: CasingEngine, strip_punct: bool = False, upper: bool = False,

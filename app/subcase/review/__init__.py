@@ -8,11 +8,13 @@
 - ``flags``: why a word is flagged (human-readable reasons) and which look it has.
 - ``editlog``: the append-only JSON Lines log (versioned schema).
 - ``autosave``: crash-recovery snapshots of an unsaved review.
+- ``opening``: the one way a review is opened (``open_review`` with ``OpenOptions``).
 """
 
 from .actions import Accept, AcceptCue, Action, EditText, SetMark, SetTag
 from .flags import FlagReason, Look, flag_reasons, look_of, mark_look_of
 from .editlog import EDITLOG_SCHEMA, EditLog, EditLogError, log_path_for, read_records
+from .opening import OpenOptions, open_review
 from .session import ReviewSession
 from .state import MARK_THRESHOLD, MarkReview, ReviewState, ReviewWord, Status
 from .storage import data_dir
@@ -20,5 +22,5 @@ from .storage import data_dir
 __all__ = [
     "Accept", "AcceptCue", "FlagReason", "Look", "flag_reasons", "look_of", "Action", "EditText", "SetMark", "SetTag", "EDITLOG_SCHEMA", "EditLog", "EditLogError", "log_path_for",
     "read_records", "ReviewSession", "ReviewState", "ReviewWord", "Status", "data_dir", "MARK_THRESHOLD", "MarkReview",
-    "mark_look_of",
+    "mark_look_of", "OpenOptions", "open_review",
 ]

@@ -142,7 +142,8 @@ def import_into_profile(name: str, paths: list[Path], model_version: str):
     from .profiles.profile import Profile
 
     lists = [read_terms(Path(p)) for p in paths]
-    profile = profile_store.load(name) if profile_store.exists(name) else Profile(name, model_version)
+    stored = profile_store.find(name)
+    profile = stored if stored is not None else Profile(name, model_version)
     counts = [profile.add_terms(t) for t in lists]
     profile_store.save(profile)
     return profile, lists, counts

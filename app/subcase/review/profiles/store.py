@@ -51,6 +51,11 @@ def load(name: str, model_version: str | None = None) -> Profile:
     return profile
 
 
+def find(name: str) -> Profile | None:
+    """The stored profile called ``name``, of whatever model, or None when there is none."""
+    return load(name) if exists(name) else None
+
+
 def check_model(profile: Profile, model_version: str | None) -> None:
     if model_version is not None and profile.model_version != model_version:
         raise ProfileError(f"profile {profile.name} was built for model {profile.model_version}, not "
