@@ -42,7 +42,7 @@ def asr(tmp_path):
 def _session(path, punctuate="auto"):
     doc, state = scripted(path)
     session = ReviewSession(doc, state, path, model_version="test", model_sha256="0" * 64)
-    session.set_origin(path, file_sha256(path), autosave.fingerprint(state), punctuate=punctuate)
+    session.set_origin(autosave.Origin(path, file_sha256(path), autosave.fingerprint(state), session.mode), punctuate)
     return session
 
 
@@ -130,7 +130,7 @@ def test_a_schema_2_snapshot_still_restores(srt_file, data_dir):
 
     doc, state = fresh()
     session = ReviewSession(doc, state, srt_file, model_version="test", model_sha256="0" * 64)
-    session.set_origin(srt_file, file_sha256(srt_file), autosave.fingerprint(state))
+    session.set_origin(autosave.Origin(srt_file, file_sha256(srt_file), autosave.fingerprint(state), session.mode))
     session.perform(SetTag((1, 1), Tag.T, form))
     session.perform(EditText(2, "OK, 42 times!"))
     data = json.loads(autosave.encode(session.snapshot()))

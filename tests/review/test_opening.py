@@ -28,8 +28,8 @@ def test_an_opened_file_has_its_origin_learner_flags_and_profile(tmp_path, engin
     assert places and all(session.state.word(p).status is Status.PROFILE for p in places)
     assert plain.profile is None and session.profile is not None and set(session.profile.by_pos) == set(places)
     # the origin's fingerprint is the casing's, taken before the profile: a restore cases the file again
-    assert session.origin == src.resolve() and session.origin_fingerprint == plain.origin_fingerprint
-    assert plain.origin_fingerprint == fingerprint(plain.state)
+    assert session.origin.path == src.resolve() and session.origin.fingerprint == plain.origin.fingerprint
+    assert plain.origin.fingerprint == fingerprint(plain.state)
     assert session.changed_cues == {c for c, _ in places}
     assert session.learner is not None and session.state.flag_context.learner is session.learner
     assert session.state.flag_context.structure is session.structure

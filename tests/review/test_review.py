@@ -161,8 +161,8 @@ def test_autosave_roundtrip(cased, srt_file, data_dir):
     state.current = (1, 1)
     # as learning leaves a neighbour of a fix: flagged whatever its confidence
     state.cues[1][0].raised = "next to 'Hello', which you changed in cue 2"
-    data = autosave.snapshot(doc, state, srt_file, srt_file, autosave.file_sha256(srt_file), mode="restore",
-                             model_version="v", model_sha256="s", session_id="x")
+    data = autosave.snapshot(doc, state, autosave.ReviewIdentity(srt_file, srt_file, autosave.file_sha256(srt_file),
+                                                                    "restore", "v", "s", "x"))
     data["pid"] = 2 ** 22 + 12345  # a process that is not running: as after a crash
     autosave.write_snapshot(data)
     [rec] = autosave.find_recoverable()
@@ -190,8 +190,8 @@ def test_autosave_roundtrip(cased, srt_file, data_dir):
 
 def test_restore_refuses_a_changed_file(cased, srt_file, data_dir):
     doc, state = cased
-    data = autosave.snapshot(doc, state, srt_file, srt_file, autosave.file_sha256(srt_file), mode="restore",
-                             model_version="v", model_sha256="s", session_id="x")
+    data = autosave.snapshot(doc, state, autosave.ReviewIdentity(srt_file, srt_file, autosave.file_sha256(srt_file),
+                                                                    "restore", "v", "s", "x"))
     srt_file.write_bytes(srt_file.read_bytes() + b"\r\n")
     with pytest.raises(autosave.RestoreError, match="changed on disk"):
         autosave.restore(data)
@@ -199,8 +199,8 @@ def test_restore_refuses_a_changed_file(cased, srt_file, data_dir):
 
 def test_autosave_writer_never_resurrects_a_discarded_snapshot(cased, srt_file, data_dir):
     doc, state = cased
-    data = autosave.snapshot(doc, state, srt_file, srt_file, autosave.file_sha256(srt_file), mode="restore",
-                             model_version="v", model_sha256="s", session_id="x")
+    data = autosave.snapshot(doc, state, autosave.ReviewIdentity(srt_file, srt_file, autosave.file_sha256(srt_file),
+                                                                    "restore", "v", "s", "x"))
     writer = autosave.AutosaveWriter()
     try:
         writer.submit(data)

@@ -93,7 +93,7 @@ def test_a_mark_survives_a_crash_recovery_of_the_changed_cues_only(srt_file, dat
     """The snapshot holds only what changed, over the origin cased again: a cue whose mark changed is
     held in full (its text and its words' new offsets), or the mark would be lost on recovery."""
     from subcase.digest import file_sha256
-    from subcase.review.autosave import fingerprint, needs_casing, restore
+    from subcase.review.autosave import Origin, fingerprint, needs_casing, restore
 
     from .conftest import cased_copy
 
@@ -102,7 +102,7 @@ def test_a_mark_survives_a_crash_recovery_of_the_changed_cues_only(srt_file, dat
 
     doc, state = fresh()
     session = ReviewSession(doc, state, srt_file, model_version="test", model_sha256="0" * 64)
-    session.set_origin(srt_file, file_sha256(srt_file), fingerprint(state))
+    session.set_origin(Origin(srt_file, file_sha256(srt_file), fingerprint(state), session.mode))
     session.perform(SetMark((0, 2), ","))
     session.perform(SetTag((0, 3), "U", form))  # a word after the mark, recased at its moved offsets
     data = session.snapshot()

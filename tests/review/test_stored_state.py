@@ -22,8 +22,8 @@ DEAD_PID = 2 ** 22 + 12345  # a process that is not running: as after a crash
 
 def write_snapshot(doc, state, srt_file) -> dict:
     SetTag((1, 1), Tag.T, form).do(doc, state)
-    data = autosave.snapshot(doc, state, srt_file, srt_file, autosave.file_sha256(srt_file), mode="restore",
-                             model_version="v", model_sha256="s", session_id="x")
+    data = autosave.snapshot(doc, state, autosave.ReviewIdentity(srt_file, srt_file, autosave.file_sha256(srt_file),
+                                                                    "restore", "v", "s", "x"))
     data["pid"] = DEAD_PID
     autosave.write_snapshot(data)
     return data

@@ -32,10 +32,10 @@ import json
 import os
 import queue
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Annotated, Iterable, TypedDict
+from typing import Annotated, Iterable, Mapping, TypedDict
 
 from subcase.casing import Tag
 from subcase.casing.restoring import Punctuate
@@ -178,41 +178,77 @@ def _cue_entry(doc: Document, state: ReviewState, c: int, full: bool) -> dict:
     return {"cue": c, "model": _model_hash(words), "review": review}
 
 
-def snapshot(doc: Document, state: ReviewState, source: Path, base: Path, base_sha256: str, *, mode: str,
-             model_version: str, model_sha256: str, session_id: str,
-             changed: Iterable[int] | None = None, rewritten: Iterable[int] = (), origin: Path | None = None,
-             origin_sha256: str | None = None, origin_fingerprint: str | None = None,
-             styles: dict[str, str] | None = None, origin_mode: str | None = None, punctuate: str = "never") -> dict:
+@dataclass(frozen=True)
+class Origin:
+    """The file a review was cased from, and how: what a restore cases again.  Its content must still hash
+    to ``sha256``, and its casing give ``fingerprint`` (taken before anything else touched the state);
+    ``mode`` is the mode it was cased in (the session's may change later), ``styles`` the house styles
+    applied.  Where marks were restored is the state's (``ReviewState.punctuate``)."""
+
+    path: Path
+    sha256: str
+    fingerprint: str
+    mode: str
+    styles: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "path", Path(self.path).resolve())
+        object.__setattr__(self, "styles", dict(self.styles))
+
+
+@dataclass(frozen=True)
+class ReviewIdentity:
+    """Which review a snapshot is of: the file it edits (``source``), the file its document was last read
+    from or saved to (``base``, which must not change before a restore) and the model and session."""
+
+    source: Path
+    base: Path
+    base_sha256: str
+    mode: str
+    model_version: str
+    model_sha256: str
+    session_id: str
+
+
+def snapshot(doc: Document, state: ReviewState, identity: ReviewIdentity, origin: Origin | None = None,
+             changed: Iterable[int] | None = None, rewritten: Iterable[int] = ()) -> dict:
     """A snapshot of the cues in ``changed`` (every cue if None, or without an origin to case again);
-    the cues in ``rewritten`` (their words rebuilt, by a text edit) are held in full.  ``punctuate``: where
-    missing marks were restored when the origin was opened (``casing.restoring.Punctuate``)."""
-    complete = changed is None or origin is None or origin_sha256 is None or origin_fingerprint is None
+    the cues in ``rewritten`` (their words rebuilt, by a text edit) are held in full.  Where missing marks
+    were restored when the origin was opened is the state's ``punctuate`` (``casing.restoring.Punctuate``)."""
+    complete = changed is None or origin is None
     indices = range(len(doc.cues)) if complete else sorted(c for c in set(changed or ()) if 0 <= c < len(doc.cues))
     full = set(rewritten)
     data = {
         "schema": SNAPSHOT_SCHEMA,
         "time": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "pid": os.getpid(),
-        "source": str(Path(source).resolve()),
+        "source": str(Path(identity.source).resolve()),
         # The file the document was last read from or saved to; it must not have changed since.
-        "base": str(Path(base).resolve()),
-        "base_sha256": base_sha256,
-        "mode": mode,
-        "punctuate": punctuate,
-        "model_version": model_version,
-        "model_sha256": model_sha256,
-        "session": session_id,
+        "base": str(Path(identity.base).resolve()),
+        "base_sha256": identity.base_sha256,
+        "mode": identity.mode,
+        "punctuate": state.punctuate,
+        "model_version": identity.model_version,
+        "model_sha256": identity.model_sha256,
+        "session": identity.session_id,
         "threshold": state.threshold,
         "current": list(state.current) if state.current else None,
         "complete": complete,
         "n_cues": len(doc.cues),
         "cues": [_cue_entry(doc, state, c, complete or c in full) for c in indices],
     }
-    if not complete:
-        assert origin is not None
-        data.update(origin=str(Path(origin).resolve()), origin_sha256=origin_sha256,
-                    origin_fingerprint=origin_fingerprint, styles=dict(styles or {}), origin_mode=origin_mode or mode)
+    if origin is not None and not complete:
+        data.update(origin=str(origin.path), origin_sha256=origin.sha256, origin_fingerprint=origin.fingerprint,
+                    styles=dict(origin.styles), origin_mode=origin.mode)
     return data
+
+
+def origin_of(data: dict) -> Origin | None:
+    """The origin a snapshot names (``needs_casing``), or None when it holds every cue."""
+    if not needs_casing(data):
+        return None
+    return Origin(Path(data["origin"]), data["origin_sha256"], data["origin_fingerprint"],
+                  data.get("origin_mode", data["mode"]), data.get("styles") or {})
 
 
 def encode(data: dict) -> bytes:

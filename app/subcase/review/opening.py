@@ -96,11 +96,12 @@ def open_review(source: Path | str | CasedFile, engine: CasingEngine, options: O
         _as_written(doc, state)
     cue_languages = casing.language.cue_languages if casing.language is not None else None
     session = ReviewSession(doc, state, path, model_version=engine.info.version, model_sha256=engine.info.sha256,
-                            mode=mode.value, log=log, base_sha256=sha256, cue_languages=cue_languages)
+                            mode=mode.value, log=log, base_sha256=sha256)
+    session.cue_languages = cue_languages
     session.casing_summary = casing.summary()
     if origin:
         styles = {str(getattr(k, "value", k)): str(getattr(v, "value", v)) for k, v in (options.styles or {}).items()}
-        session.set_origin(path, sha256, autosave.fingerprint(state), styles)
+        session.set_origin(autosave.Origin(path, sha256, autosave.fingerprint(state), mode.value, styles))
     _equip(session, engine, options)
     return session
 
@@ -138,11 +139,11 @@ def resume_review(doc: Document, state: ReviewState, data: dict, engine: CasingE
     ``open_review`` with ``reopen_options(data)``)."""
     session = ReviewSession(doc, state, Path(data["source"]), model_version=data["model_version"],
                             model_sha256=data["model_sha256"], mode=data["mode"], log=log,
-                            base_sha256=data["base_sha256"], cue_languages=cue_languages)
-    if autosave.needs_casing(data):  # later snapshots stay proportional too
-        session.set_origin(Path(data["origin"]), data["origin_sha256"], data["origin_fingerprint"], data.get("styles"),
-                           autosave.punctuate_of(data))
-        session.origin_mode = data.get("origin_mode", data["mode"])
+                            base_sha256=data["base_sha256"])
+    session.cue_languages = cue_languages
+    origin = autosave.origin_of(data)
+    if origin is not None:  # later snapshots stay proportional too
+        session.set_origin(origin, autosave.punctuate_of(data))
         session.changed_cues.update(e["cue"] for e in data["cues"])
         session.rewritten_cues.update(e["cue"] for e in data["cues"] if "words" in e)
     _equip(session, engine, options)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 import uuid
+from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, NamedTuple
@@ -49,8 +50,7 @@ class Performed(NamedTuple):
 class ReviewSession:
     def __init__(self, doc: Document, state: ReviewState, source: Path, *, model_version: str,
                  model_sha256: str, mode: str = "restore", log: EditLog | None = None,
-                 session_id: str | None = None, base_sha256: str | None = None,
-                 cue_languages: list[str] | None = None):
+                 base_sha256: str | None = None):
         self.doc = doc
         self.state = state
         self.source = Path(source).resolve()
@@ -58,8 +58,9 @@ class ReviewSession:
         self.model_sha256 = model_sha256
         self.mode = mode
         self.log = log
-        self.cue_languages = cue_languages  # each cue's language (casing/language.py), recorded with each decision
-        self.session_id = session_id or uuid.uuid4().hex
+        # each cue's language (casing/language.py), recorded with each decision; set by whoever cased the file
+        self.cue_languages: list[str] | None = None
+        self.session_id = uuid.uuid4().hex
         self.listeners: list[Listener] = []
         # What the editor taught so far (review/learning/); None: nothing is learned.
         self.learner: Learner | None = None
@@ -80,19 +81,12 @@ class ReviewSession:
         # Without an origin (set by whoever cased the file, with ``set_origin``) snapshots hold every cue.
         self.changed_cues: set[int] = set()
         self.rewritten_cues: set[int] = set()  # cues whose words were rebuilt (a text edit): kept in full
-        self.origin: Path | None = None
-        self.origin_sha256: str | None = None
-        self.origin_fingerprint: str | None = None
-        self.styles: dict[str, str] = {}
-        self.origin_mode = mode
+        self.origin: autosave.Origin | None = None
 
-    def set_origin(self, path: Path, sha256: str, fingerprint: str, styles: dict[str, str] | None = None,
-                   punctuate: str | None = None) -> None:
-        """The file the review was cased from, its sha256 and the fingerprint of the casing
-        (``autosave.fingerprint``, before anything else touched the state), and the house styles and
-        punctuation restoring used (None: as the state says, ``ReviewState.punctuate``)."""
-        self.origin, self.origin_sha256, self.origin_fingerprint = Path(path).resolve(), sha256, fingerprint
-        self.styles = dict(styles or {})
+    def set_origin(self, origin: autosave.Origin, punctuate: str | None = None) -> None:
+        """The file the review was cased from and how (``autosave.Origin``), and the punctuation restoring
+        used (None: as the state says, ``ReviewState.punctuate``)."""
+        self.origin = origin
         if punctuate is not None:
             self.punctuate = punctuate
 
@@ -105,7 +99,6 @@ class ReviewSession:
     @punctuate.setter
     def punctuate(self, value: str) -> None:
         self.state.punctuate = value
-        self.origin_mode = self.mode  # the mode the origin was cased in (the mode may change later)
 
     # -- running actions -------------------------------------------------------
     def perform(self, action: Action) -> None:
@@ -205,9 +198,9 @@ class ReviewSession:
             self.doc = saved.document
             self.state.clamp_current()
             self.origin = None  # another format: the opened file no longer cases into this document
-        if self.origin is not None and saved.path.resolve() == self.origin:
+        if self.origin is not None and saved.path.resolve() == self.origin.path:
             # written over the opened file: its content lives on in the backup the save kept, if any
-            self.origin = saved.backup.resolve() if saved.backup is not None else None
+            self.origin = replace(self.origin, path=saved.backup) if saved.backup is not None else None
         self.base_sha256 = file_sha256(saved.path)
         if log:
             self.log_saved(saved)
@@ -230,12 +223,9 @@ class ReviewSession:
 
     def snapshot(self) -> dict:
         """A crash-recovery snapshot of the unsaved review (see ``autosave``)."""
-        return autosave.snapshot(self.doc, self.state, self.source, self.doc.path or self.source, self.base_sha256,
-                                 mode=self.mode, model_version=self.model_version, model_sha256=self.model_sha256,
-                                 session_id=self.session_id,
-                                 changed=self.changed_cues, rewritten=self.rewritten_cues, origin=self.origin, origin_sha256=self.origin_sha256,
-                                 origin_fingerprint=self.origin_fingerprint, styles=self.styles,
-                                 origin_mode=self.origin_mode, punctuate=self.punctuate)
+        identity = autosave.ReviewIdentity(self.source, self.doc.path or self.source, self.base_sha256, self.mode,
+                                           self.model_version, self.model_sha256, self.session_id)
+        return autosave.snapshot(self.doc, self.state, identity, self.origin, self.changed_cues, self.rewritten_cues)
 
     def _notify(self, cues: tuple[int, ...]) -> None:
         for listener in list(self.listeners):
