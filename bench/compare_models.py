@@ -20,6 +20,7 @@ from subcase.casing import CasingEngine
 from subcase.casing.language import detect, token_text
 from subcase.evaluation.intervals import LEVEL, f1_difference_interval
 from subcase.evaluation.metrics import WordOutcome, score
+from subcase.casing.restoring import Punctuate
 from subcase.evaluation.runner import load_reference, model_input, subcase_outcomes
 
 
@@ -41,7 +42,7 @@ def main(argv: list[str] | None = None) -> None:
         ref = load_reference(path)
         guess = detect([token_text(tokens) for tokens in ref.cues], args.lang, engines[0].model_languages[0])
         inp = model_input(ref, not args.strip_punct)
-        outcomes = [subcase_outcomes(engine, ref, inp, guess)[0] for engine in engines]
+        outcomes = [subcase_outcomes(engine, ref, inp, guess, punctuate=Punctuate.NEVER)[0] for engine in engines]
         for group in (groups.setdefault(guess.language, [[], []]), groups.setdefault("all", [[], []])):
             for side, mine in zip(group, outcomes):
                 side.append(mine)

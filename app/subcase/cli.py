@@ -231,7 +231,7 @@ def cmd_convert(args) -> int:
 def cmd_evaluate(args) -> int:
     from subcase.casing.modes import Mode
     from subcase.casing.restoring import Punctuate
-    from subcase.evaluation.runner import evaluate, format_report
+    from subcase.evaluation.runner import EvaluationOptions, evaluate, format_report
 
     inputs, _ = _collect(args.refs)
     if not inputs:
@@ -241,10 +241,10 @@ def cmd_evaluate(args) -> int:
         check_report_path(Path(args.json), "--json", inputs, [])  # before hours of evaluation, not after
     engine = None if args.baselines_only else _engine(args.model)
     punct = (True,) if args.punct_only else ((False,) if args.strip_punct else (True, False))
-    results = evaluate(inputs, engine, baselines=not args.no_baselines, per_cue=not args.no_per_cue,
-                       punct_settings=punct, log=lambda s: print(safe(s), file=sys.stderr),
-                       lang=args.lang, mode=Mode(args.mode), drop=args.drop, seed=args.seed,
-                       punctuate=Punctuate(args.punctuate))
+    options = EvaluationOptions(baselines=not args.no_baselines, per_cue=not args.no_per_cue, punct_settings=punct,
+                                lang=args.lang, mode=Mode(args.mode), drop=args.drop, seed=args.seed,
+                                punctuate=Punctuate(args.punctuate))
+    results = evaluate(inputs, engine, options, log=lambda s: print(safe(s), file=sys.stderr))
     return _finish_scoring(results, format_report, args.json)
 
 
@@ -299,9 +299,11 @@ def cmd_simulate_review(args) -> int:
 def _simulate_series(inputs: list[Path], engine, args) -> int:
     from subcase.casing.restoring import Punctuate
     from subcase.evaluation.series import format_series, run_series
+    from subcase.evaluation.simulate import SimulateOptions
 
-    result = run_series(inputs, engine, args.threshold, args.strip_punct, args.upper,
-                        punctuate=Punctuate(args.punctuate),
+    options = SimulateOptions(strip_punct=args.strip_punct, upper=args.upper, threshold=args.threshold,
+                              punctuate=Punctuate(args.punctuate))
+    result = run_series(inputs, engine, options,
                         log_dir=Path(args.keep_logs) if args.keep_logs else None,
                         progress=None if args.quiet else lambda s: print(safe(s), file=sys.stderr),
                         log=lambda s: print(safe(s), file=sys.stderr))

@@ -154,7 +154,8 @@ def test_rule_languages_barely_touch_human_cased_files(dev_subtitles_ml, tmp_pat
 
 
 def test_evaluate_groups_by_language(engine, dev_subtitles_ml, tmp_path, capsys):
-    from subcase.evaluation.runner import evaluate
+    from subcase.casing.restoring import Punctuate
+    from subcase.evaluation.runner import EvaluationOptions, evaluate
 
     paths = [dev_subtitles_ml["de"][0], dev_subtitles_ml["es"][0]]
     assert main(["evaluate", *map(str, paths), "--no-per-cue", "--punct-only", "--json", str(tmp_path / "e.json")]) == 0
@@ -172,7 +173,8 @@ def test_evaluate_groups_by_language(engine, dev_subtitles_ml, tmp_path, capsys)
     assert "the app's default highlight per language" in out
     # without a model for them, subcase writes the rule's forms: on lower-cased input no capital
     # inside a sentence, where the English model (forced) puts some, right or wrong
-    rule = evaluate(paths, _english_only(tmp_path), per_cue=False, punct_settings=(True,))
+    rule = evaluate(paths, _english_only(tmp_path),
+                    EvaluationOptions(per_cue=False, punct_settings=(True,), punctuate=Punctuate.NEVER))
     for lang in ("de", "es"):
         systems = rule["languages"][lang]["systems"]
         assert rule["languages"][lang]["method"] == "sentence starts"
@@ -250,7 +252,8 @@ def test_each_file_is_highlighted_at_the_threshold_of_the_model_that_cased_it(en
     """--details' "highlighted" and simulate-review use the review threshold of the model that
     cased the file, as the editor gets it in the app, not the English model's for every language."""
     from subcase.casing import Mode, case_document
-    from subcase.evaluation.simulate import prepare, simulate
+    from subcase.casing.restoring import Punctuate
+    from subcase.evaluation.simulate import SimulateOptions, prepare, simulate
     from subcase.subtitles import load as load_doc
 
     companion = engine.engine_for("es")
@@ -270,7 +273,7 @@ def test_each_file_is_highlighted_at_the_threshold_of_the_model_that_cased_it(en
     assert {r["lang"] for r in records} == {"es", "en"}
     # the casing carries it, and the simulated editor reviews at it
     assert case_document(engine, load_doc(spanish), Mode.RESTORE, punctuate="never").threshold == companion.info.review_threshold
-    prep = prepare(spanish, engine)
+    prep = prepare(spanish, engine, SimulateOptions(punctuate=Punctuate.NEVER))
     own = simulate([prep], engine, None)["total"]["visited"]
     assert own == simulate([prep], engine, companion.info.review_threshold)["total"]["visited"]
     assert own != simulate([prep], engine, engine.info.review_threshold)["total"]["visited"]

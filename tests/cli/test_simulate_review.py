@@ -7,12 +7,15 @@ import json
 import pytest
 
 from subcase.cli import main
-from subcase.evaluation.simulate import KEYS, prepare, simulate
+from subcase.casing.restoring import Punctuate
+from subcase.evaluation.simulate import KEYS, SimulateOptions, prepare, simulate
+
+NEVER = SimulateOptions(punctuate=Punctuate.NEVER)  # the input cased with the marks it has, none restored
 
 
 def test_simulate_review_plays_the_review_to_the_end(engine, dev_subtitles):
     path = next(p for p in dev_subtitles if "involving-users" in p.name)
-    prep = prepare(path, engine)
+    prep = prepare(path, engine, NEVER)
     threshold = engine.info.review_threshold
     plain = simulate([prep], engine, threshold)["total"]
     assert set(KEYS) <= set(plain)
@@ -49,7 +52,7 @@ def test_learning_in_the_simulated_review_fixes_a_film_s_names_and_breaks_nothin
     from subcase.evaluation.simulate import LEARNING, PLAIN
 
     path = next(p for p in dev_subtitles if "elephantsdream" in p.name)
-    prep = prepare(path, engine, strip_punct=True)
+    prep = prepare(path, engine, SimulateOptions(strip_punct=True, punctuate=Punctuate.NEVER))
     threshold = engine.info.review_threshold
     plain = simulate([prep], engine, threshold, PLAIN)["total"]
     taught = simulate([prep], engine, threshold, LEARNING)["total"]
@@ -73,7 +76,7 @@ def test_a_name_kept_in_a_parenthesis_does_not_confirm_a_learned_style(engine, d
     from subcase.evaluation.simulate import LEARNING, PLAIN
 
     path = next(p for p in dev_subtitles_ml["pt"] if "G1rOthIU-uo" in p.name)
-    prep = prepare(path, engine)
+    prep = prepare(path, engine, NEVER)
     plain = simulate([prep], engine, None, PLAIN)["total"]
     taught = simulate([prep], engine, None, LEARNING)["total"]
     assert taught["learned_broken"] == 0
@@ -82,7 +85,7 @@ def test_a_name_kept_in_a_parenthesis_does_not_confirm_a_learned_style(engine, d
 
 def test_simulate_review_totals_come_with_intervals_over_files(engine, dev_subtitles, capsys):
     paths = [p for p in dev_subtitles if "perspectives" in p.name][:4]
-    total = simulate([prepare(p, engine) for p in paths], engine, None)["total"]
+    total = simulate([prepare(p, engine, NEVER) for p in paths], engine, None)["total"]
     for key in ("review_load", "residual_rate"):
         low, high = total[f"{key}_interval"]
         assert low <= total[key] <= high

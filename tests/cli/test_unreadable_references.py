@@ -15,7 +15,10 @@ from pathlib import Path
 import pytest
 
 from subcase.cli import main
-from subcase.evaluation.simulate import prepare, simulate
+from subcase.casing.restoring import Punctuate
+from subcase.evaluation.simulate import SimulateOptions, prepare, simulate
+
+NEVER = SimulateOptions(punctuate=Punctuate.NEVER)  # the input cased with the marks it has, none restored
 
 pytestmark = pytest.mark.model  # evaluate and simulate-review run the shipped model
 
@@ -96,8 +99,8 @@ def test_nothing_readable_is_one_line_and_status_1(tmp_path, capsys):
 def test_a_reference_whose_words_do_not_line_up_is_skipped_not_raised(engine):
     """The simulated editor checks that the cased words are the reference's; a file where they are not
     (here the reference's words of one cue, changed after casing) is reported, and the others scored."""
-    good = prepare(FIXTURES / "markup.srt", engine)
-    other = prepare(FIXTURES / "features.vtt", engine)
+    good = prepare(FIXTURES / "markup.srt", engine, NEVER)
+    other = prepare(FIXTURES / "features.vtt", engine, NEVER)
     words = [list(ws) for ws in other.ref_words]
     c = next(i for i, ws in enumerate(words) if ws)
     words[c] = words[c] + ["extra"]

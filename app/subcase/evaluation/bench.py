@@ -103,8 +103,13 @@ def make_long_cue(path: Path, n_bytes: int) -> int:
     return words
 
 
+# The bench films carry their marks: the casing alone is measured, unless a run says otherwise (the bare film's
+# rows, the long cues at the default).
+CASING_ONLY = "never"
+
+
 def worker(system: str, film: Path, model: str | None, runs: int = 3, with_ceiling: bool = True,
-           punctuate: str = "never") -> dict:
+           punctuate: str = CASING_ONLY) -> dict:
     """Runs inside the child process; returns the numbers as a dict.  ``punctuate``: subcase's
     ``--punctuate``.
 
@@ -200,7 +205,7 @@ def onnx_ceiling(engine, film: Path, words: int, model_engine=None, repeats: int
 
     model_engine.session.run_outputs = record
     try:
-        case_file(engine, film, punctuate="never")  # the film carries its marks: the casing alone is measured
+        case_file(engine, film, punctuate=CASING_ONLY)
     finally:
         del model_engine.session.run_outputs  # the session's own method again
     subtokens = int(sum(int(batch[1].sum()) for batch in recorded))
@@ -282,7 +287,7 @@ def _load() -> str:
 
 
 def _run_worker(system: str, film: Path, runs: int, model: Path | str | None, ceiling: bool = True,
-                punctuate: str = "never") -> dict | str:
+                punctuate: str = CASING_ONLY) -> dict | str:
     """The worker's numbers, or the reason it did not run."""
     cmd = [sys.executable, "-m", "subcase.evaluation.bench", system, str(film), str(runs)] + \
           ([str(model)] if model else []) + ([] if ceiling else ["--no-ceiling"]) + [f"--punctuate={punctuate}"]
@@ -492,7 +497,7 @@ def _print_languages(languages: list[tuple[str, dict | str]], english: dict | No
 
 if __name__ == "__main__":
     argv = [a for a in sys.argv[1:] if a != "--no-ceiling" and not a.startswith("--punctuate=")]
-    how = next((a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--punctuate=")), "never")
+    how = next((a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--punctuate=")), CASING_ONLY)
     system, film, runs = argv[0], Path(argv[1]), int(argv[2])
     model = argv[3] if len(argv) > 3 else None
     print(json.dumps(worker(system, film, model, runs, with_ceiling="--no-ceiling" not in sys.argv, punctuate=how)))

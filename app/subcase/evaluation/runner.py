@@ -10,7 +10,7 @@ from subcase.casing import CasingEngine, DocumentCasing, Mode
 from subcase.casing.language import LanguageGuess, detect, token_text
 from subcase.casing.language import name as language_name
 from subcase.casing.pauses import for_unpunctuated, pauses_of
-from subcase.casing.restoring import InsertedMark, Punctuate
+from subcase.casing.restoring import DEFAULT_PUNCTUATE, InsertedMark, Punctuate
 from subcase.casing.hints import CueHints
 from subcase.casing.routing import case_by_language
 from subcase.casing.rules import method_for
@@ -110,10 +110,22 @@ def _score_entry(engine: CasingEngine | None, outcomes: list[WordOutcome], revie
     return entry
 
 
-def evaluate(paths: list[Path], engine: CasingEngine | None, baselines: bool = True, per_cue: bool = True,
-             punct_settings: tuple[bool, ...] = (True, False), log: Callable[[str], None] = lambda s: None,
-             lang: str = "auto", mode: Mode = Mode.AUTO, drop: float | None = None, seed: int = SEED,
-             punctuate: Punctuate = Punctuate.NEVER) -> dict:
+@dataclass(frozen=True)
+class EvaluationOptions:
+    """What ``evaluate`` scores, and how subcase cases the input (``subcase evaluate``'s options)."""
+
+    baselines: bool = True     # the rule and truecase baselines beside subcase
+    per_cue: bool = True       # subcase also cue by cue
+    punct_settings: tuple[bool, ...] = (True, False)  # the input with its punctuation, and without
+    lang: str = "auto"
+    mode: Mode = Mode.AUTO
+    drop: float | None = None  # a share of the words to drop (evaluation/drop.py)
+    seed: int = SEED
+    punctuate: Punctuate = DEFAULT_PUNCTUATE
+
+
+def evaluate(paths: list[Path], engine: CasingEngine | None, options: EvaluationOptions = EvaluationOptions(),
+             log: Callable[[str], None] = lambda s: None) -> dict:
     """Scores over all files ("systems"), and per language ("languages").
 
     "subcase" is what ``convert`` writes: the model for its languages, the rules
@@ -131,9 +143,11 @@ def evaluate(paths: list[Path], engine: CasingEngine | None, baselines: bool = T
     written; "subcase" and, for another mode, "subcase (restore)" are scored on all the words ("mixed"),
     on the dropped runs ("dropped") and on the rest ("kept"), with no baselines.
     """
+    baselines, per_cue, punct_settings = options.baselines, options.per_cue, options.punct_settings
+    lang, mode, punctuate = options.lang, options.mode, options.punctuate
     refs, skipped = read_each(paths, load_reference, log)
-    if drop is not None and engine is not None:
-        return _evaluate_dropped(refs, skipped, engine, lang, mode, drop, seed, log, punctuate)
+    if options.drop is not None and engine is not None:
+        return _evaluate_dropped(refs, skipped, engine, options, log)
     model_languages = engine.model_languages if engine is not None else ("en",)
     guesses = [detect([token_text(tokens) for tokens in ref.cues], lang, model_languages[0])
                for ref in refs]
@@ -212,7 +226,7 @@ def evaluate(paths: list[Path], engine: CasingEngine | None, baselines: bool = T
 
 def subcase_outcomes(engine: CasingEngine, ref: Reference, inp: list[list[Token]],
                      guess: LanguageGuess, mode: Mode = Mode.AUTO,
-                     punctuate: Punctuate = Punctuate.NEVER) -> tuple[list[WordOutcome], float]:
+                     punctuate: Punctuate = DEFAULT_PUNCTUATE) -> tuple[list[WordOutcome], float]:
     """What ``convert`` writes for one reference file's input, word by word against the reference, and
     the review threshold of the model that cased it."""
     outcomes, casing = subcase_casing(engine, ref, inp, guess, mode, punctuate)
@@ -220,7 +234,7 @@ def subcase_outcomes(engine: CasingEngine, ref: Reference, inp: list[list[Token]
 
 
 def subcase_casing(engine: CasingEngine, ref: Reference, inp: list[list[Token]], guess: LanguageGuess,
-                   mode: Mode = Mode.AUTO, punctuate: Punctuate = Punctuate.NEVER
+                   mode: Mode = Mode.AUTO, punctuate: Punctuate = DEFAULT_PUNCTUATE
                    ) -> tuple[list[WordOutcome], DocumentCasing]:
     """``subcase_outcomes`` with the casing itself (its threshold and restored marks)."""
     casing = case_by_language(engine, inp, CueHints(pauses=ref.pauses), mode, guess, punctuate=punctuate)
@@ -247,8 +261,10 @@ def mixed_input(ref: Reference, dropped: set[int]) -> list[list[Token]]:
             else list(tokens) for c, tokens in enumerate(ref.cues)]
 
 
-def _evaluate_dropped(refs: list[Reference], skipped, engine: CasingEngine, lang: str, mode: Mode, share: float,
-                      seed: int, log: Callable[[str], None], punctuate: Punctuate = Punctuate.NEVER) -> dict:
+def _evaluate_dropped(refs: list[Reference], skipped, engine: CasingEngine, options: EvaluationOptions,
+                      log: Callable[[str], None]) -> dict:
+    assert options.drop is not None
+    lang, mode, share, seed, punctuate = options.lang, options.mode, options.drop, options.seed, options.punctuate
     results: dict = {"files": len(refs), "words": sum(len(w) for r in refs for w in _ref_words(r)), "systems": {},
                      "languages": {}, "skipped": skipped.as_json(), "drop": {"share": share, "seed": seed}}
     modes = [("subcase", mode)] + ([("subcase (restore)", Mode.RESTORE)] if mode is not Mode.RESTORE else [])

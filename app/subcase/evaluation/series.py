@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import Callable
 
 from subcase.casing import CasingEngine
-from subcase.casing.restoring import Punctuate
 from subcase.review import ReviewSession, ReviewState
 from subcase.review.state import Pos
 from subcase.review.positions import sentence_initial
@@ -32,7 +31,7 @@ from subcase.review.profiles.build import build_from_logs, updated
 from subcase.subtitles import Document
 
 from .metrics import WordOutcome, score
-from .simulate import LEARNING, Counts, Opening, Prepared, prepare, simulate_file
+from .simulate import DEFAULTS, LEARNING, Counts, Opening, Prepared, SimulateOptions, prepare, simulate_file
 from .skipped import Skips, report_lines
 
 Progress = Callable[[str], None]
@@ -53,24 +52,27 @@ def _scores(outcomes: list[WordOutcome]) -> dict:
     return {"f1": s["f1"], "ser": s["ser"], "intrinsic_f1": s["intrinsic_f1"], "intrinsic_ser": s["intrinsic_ser"]}
 
 
-def run_series(paths: list[Path], engine: CasingEngine, threshold: float | None = None, strip_punct: bool = False,
-               upper: bool = False, name: str = "series", log_dir: Path | None = None,
-               progress: Progress | None = None, log: Log = lambda s: None,
-               punctuate: Punctuate = Punctuate.NEVER) -> dict:
-    """Both runs over the series; the edit logs go to ``log_dir`` (a temporary folder if None); ``punctuate``:
-    where marks are restored (and so counted), as in ``simulate``.
+def run_series(paths: list[Path], engine: CasingEngine, options: SimulateOptions = DEFAULTS,
+               name: str = "series", log_dir: Path | None = None, progress: Progress | None = None,
+               log: Log = lambda s: None) -> dict:
+    """Both runs over the series; the edit logs go to ``log_dir`` (a temporary folder if None).  Of
+    ``options``, ``threshold``, ``strip_punct``, ``upper`` and ``punctuate`` (where marks are restored, and so
+    counted) apply, as in ``simulate``.
     A file that cannot be read is left out of the series (evaluation/skipped.py), logged and listed."""
     # threshold None: each file's model's own (as the app uses it)
     ordered = sorted(paths, key=lambda p: Path(p).name)
     if log_dir is None:
         with tempfile.TemporaryDirectory(prefix="subcase-series-") as tmp:
-            return _run(ordered, engine, threshold, strip_punct, upper, name, Path(tmp), progress, log, punctuate)
+            return _run(ordered, engine, options, name, Path(tmp), progress, log)
     Path(log_dir).mkdir(parents=True, exist_ok=True)
-    return _run(ordered, engine, threshold, strip_punct, upper, name, Path(log_dir), progress, log, punctuate)
+    return _run(ordered, engine, options, name, Path(log_dir), progress, log)
 
 
-def _run(paths: list[Path], engine: CasingEngine, threshold: float | None, strip_punct: bool, upper: bool, name: str,
-         log_dir: Path, progress: Progress | None, log: Log, punctuate: Punctuate) -> dict:
+def _run(paths: list[Path], engine: CasingEngine, options: SimulateOptions, name: str, log_dir: Path,
+         progress: Progress | None, log: Log) -> dict:
+    threshold = options.threshold
+    # each file cased as the editor opens it, with only these choices of simulate-review's
+    casing = SimulateOptions(strip_punct=options.strip_punct, upper=options.upper, punctuate=options.punctuate)
     version = engine.info.version
     logs: list[Path] = []
     # The first file opens with an empty profile; after each file the profile is updated from
@@ -83,8 +85,7 @@ def _run(paths: list[Path], engine: CasingEngine, threshold: float | None, strip
     for k, path in enumerate(paths):
         if progress is not None:
             progress(f"{k + 1}/{len(paths)} {Path(path).name}")
-        prep = skips.attempt(Path(path), partial(prepare, path, engine, strip_punct, upper,
-                                                         punctuate=punctuate))
+        prep = skips.attempt(Path(path), partial(prepare, path, engine, casing))
         if prep is None:
             continue
         i = len(files)  # the file's place in the series (skipped files have none)

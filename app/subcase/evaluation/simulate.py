@@ -38,7 +38,7 @@ from typing import Callable
 
 from subcase.casing import CasedFile, CasingEngine, DocumentCasing, Mode, apply_casing, case_document, tag_of
 from subcase.casing.pipeline import write_marks
-from subcase.casing.restoring import Punctuate
+from subcase.casing.restoring import DEFAULT_PUNCTUATE, Punctuate
 from subcase.review import Accept, EditLog, EditText, OpenOptions, ReviewSession, SetMark, SetTag, Status, open_review
 from subcase.casing.housestyle import StyleMap
 from subcase.casing.uncased import input_text
@@ -66,15 +66,34 @@ class Prepared:
     casing: DocumentCasing
     ref_marks: list[list[str]]      # per cue, the mark after each scored word in the reference
     styles: StyleMap | None = None  # the house style chosen for the file, applied as the editor opens it
-    punctuate: Punctuate = Punctuate.NEVER  # where marks were restored (and so counted)
+    punctuate: Punctuate = DEFAULT_PUNCTUATE  # where marks were restored (and so counted)
 
 
-def prepare(path: Path, engine: CasingEngine, strip_punct: bool = False, upper: bool = False,
-            styles: StyleMap | None = None, lang: str = "auto", mode: Mode = Mode.AUTO,
-            drop: float | None = None, seed: int = SEED, punctuate: Punctuate = Punctuate.NEVER) -> Prepared:
-    """One reference file made into the editor's input and cased in ``mode``.  With ``drop`` (a share of
-    the words) the input is mixed (evaluation/drop.py): runs of cues lower-cased without punctuation, the
+@dataclass(frozen=True)
+class SimulateOptions:
+    """``subcase simulate-review``'s options for one run (see its --help)."""
+
+    strip_punct: bool = False
+    upper: bool = False
+    lang: str = "auto"
+    mode: Mode = Mode.AUTO
+    drop: float | None = None
+    seed: int = SEED
+    no_learning: bool = False
+    threshold: float | None = None
+    punctuate: Punctuate = DEFAULT_PUNCTUATE
+
+
+DEFAULTS = SimulateOptions()
+
+
+def prepare(path: Path, engine: CasingEngine, options: SimulateOptions = DEFAULTS,
+            styles: StyleMap | None = None) -> Prepared:
+    """One reference file made into the editor's input and cased in ``options.mode``.  With ``drop`` (a share
+    of the words) the input is mixed (evaluation/drop.py): runs of cues lower-cased without punctuation, the
     other cues as written (``strip_punct`` and ``upper`` then do not apply)."""
+    strip_punct, upper, lang, mode = options.strip_punct, options.upper, options.lang, options.mode
+    drop, seed, punctuate = options.drop, options.seed, options.punctuate
     ref = load(path)
     ref_words = [[t.text for t in cue.tokens() if t.is_word and has_letters(t.text)] for cue in ref.cues]
     doc = load(path)
@@ -305,21 +324,6 @@ def format_table(results: dict, per_file: bool) -> str:
     return "\n".join(lines)
 
 
-@dataclass(frozen=True)
-class SimulateOptions:
-    """``subcase simulate-review``'s options for one run (see its --help)."""
-
-    strip_punct: bool = False
-    upper: bool = False
-    lang: str = "auto"
-    mode: Mode = Mode.AUTO
-    drop: float | None = None
-    seed: int = SEED
-    no_learning: bool = False
-    threshold: float | None = None
-    punctuate: Punctuate = Punctuate.NEVER
-
-
 def run_simulation(paths: list[Path], engine: CasingEngine, options: SimulateOptions,
                    styles: StyleMap | None = None, profile=None,
                    log: Callable[[str], None] = lambda s: None) -> dict:
@@ -327,9 +331,7 @@ def run_simulation(paths: list[Path], engine: CasingEngine, options: SimulateOpt
 
     Chosen house styles are applied after casing, as the editor applies them when it opens a file;
     then the ``profile``, if any."""
-    preps, skipped = read_each(paths, lambda p: prepare(p, engine, options.strip_punct, options.upper, styles,
-                                                          options.lang, options.mode, options.drop,
-                                                          options.seed, options.punctuate), log)
+    preps, skipped = read_each(paths, lambda p: prepare(p, engine, options, styles), log)
     return simulate(preps, engine, options.threshold, Opening(learning=not options.no_learning, profile=profile),
                     skipped, log)
 
@@ -345,7 +347,9 @@ def card_runs(paths: list[Path], engine: CasingEngine, threshold: float | None =
     out: dict = {"threshold": engine.info.review_threshold if threshold is None else threshold,
                  "model": engine.info.version, "runs": {}}
     for name, strip, upper in CARD_RUNS:
-        preps = [prepare(p, engine, strip, upper) for p in paths]
+        # the reported runs measure the casing of text that keeps its marks or has none: nothing restored
+        preps = [prepare(p, engine, SimulateOptions(strip_punct=strip, upper=upper, punctuate=Punctuate.NEVER))
+                 for p in paths]
         for learning in (True, False):
             key = f"{name}, {'learning' if learning else 'no learning'}"
             out["runs"][key] = simulate(preps, engine, threshold, LEARNING if learning else PLAIN)

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Iterable, Protocol, Sequence
 
 from . import marking, markup
-from .encoding import encode
+from .encoding import SURE, EncodingGuess, encode
 from .errors import MarkError, ParseWarning
 from .lines import NEWLINE_RE, normalize_newlines
 from .marking import MarkEdit
@@ -125,8 +125,7 @@ class Document:
 
     def __init__(self, fmt: str, encoding: str, bom: bool, newline: str,
                  segments: list[str | Cue], warnings: list[ParseWarning], path: Path | None = None,
-                 uncertain: frozenset[str] = frozenset(), encoding_doubt: str | None = None,
-                 page_guessed: bool = False):
+                 guess: EncodingGuess = SURE):
         self.format = fmt
         self.encoding = encoding
         self.bom = bom
@@ -141,9 +140,9 @@ class Document:
         self.backed_up: set[Path] = set()
         # Letters whose byte the encoding guess is unsure of (encoding.Decoded.uncertain): recase keeps
         # their case, so their bytes are written back as they were; the one-line warning that says so.
-        self.uncertain = uncertain
-        self.encoding_doubt = encoding_doubt
-        self.page_guessed = page_guessed  # a legacy code page guessed, not given: sure of ASCII bytes only
+        self.uncertain = guess.uncertain
+        self.encoding_doubt = guess.doubt
+        self.page_guessed = guess.guessed  # a legacy code page guessed, not given: sure of ASCII bytes only
 
     def __repr__(self) -> str:
         return f"<Document {self.format} {self.encoding} {len(self.cues)} cues {self.path}>"
@@ -288,7 +287,7 @@ class Document:
             return self.copy()
         segments = target.from_cues(self.cues, self.newline)
         doc = Document(target.name, target.encoding or self.encoding, self.bom, self.newline, segments, [],
-                       self.path, self.uncertain, self.encoding_doubt, self.page_guessed)
+                       self.path, EncodingGuess(self.uncertain, self.encoding_doubt, self.page_guessed))
         doc.backed_up = self.backed_up  # one history of backups, whatever the format
         return doc
 

@@ -36,6 +36,19 @@ UNICODE_CODECS = frozenset(_BOM_FOR)
 
 
 @dataclass(frozen=True, slots=True)
+class EncodingGuess:
+    """How sure the reading of a file's bytes is; the default: sure (a BOM, UTF-8 or the caller's encoding)."""
+
+    # letters whose case must not change: their byte reads otherwise in another code page that fits
+    uncertain: frozenset[str] = frozenset()
+    doubt: str | None = None  # the one-line warning of a low-confidence guess, None when sure
+    guessed: bool = False  # a legacy code page chosen by detection (not a BOM, UTF-8 or the caller's)
+
+
+SURE = EncodingGuess()
+
+
+@dataclass(frozen=True, slots=True)
 class Decoded:
     text: str
     encoding: str  # a Python codec name, without BOM handling ("utf-8", "cp1252")
@@ -44,6 +57,10 @@ class Decoded:
     uncertain: frozenset[str] = frozenset()
     doubt: str | None = None  # the one-line warning of a low-confidence guess, None when sure
     guessed: bool = False  # a legacy code page chosen by detection (not a BOM, UTF-8 or the caller's)
+
+    @property
+    def guess(self) -> EncodingGuess:
+        return EncodingGuess(self.uncertain, self.doubt, self.guessed)
 
 
 def normalize(encoding: str) -> tuple[str, bool | None]:

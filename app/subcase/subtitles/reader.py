@@ -40,8 +40,7 @@ def loads(data: bytes, name: str = "x.srt", format: str | None = None, encoding:
             "no subtitle cues found (no 'start --> end' timing line); "
             "this is not an SRT or WebVTT file", name)
     newline = newline_in(decoded.text)
-    return Document(fmt.name, decoded.encoding, decoded.bom, newline, segments, warnings,
-                    uncertain=decoded.uncertain, encoding_doubt=decoded.doubt, page_guessed=decoded.guessed)
+    return Document(fmt.name, decoded.encoding, decoded.bom, newline, segments, warnings, guess=decoded.guess)
 
 
 def load(path: Path | str, encoding: str | None = None) -> Document:

@@ -80,10 +80,11 @@ def main() -> None:
     evaluation = None
     if DEV.is_dir():
         from subcase.casing import CasingEngine
-        from subcase.evaluation.runner import evaluate
+        from subcase.casing.restoring import Punctuate
+        from subcase.evaluation.runner import EvaluationOptions, evaluate
         from subcase.subtitles.formats import is_subtitle_path
         files = sorted(p for p in DEV.iterdir() if is_subtitle_path(p))
-        evaluation = evaluate(files, CasingEngine(args.out))
+        evaluation = evaluate(files, CasingEngine(args.out), EvaluationOptions(punctuate=Punctuate.NEVER))
         (args.out / "evaluation.json").write_text(json.dumps(evaluation, indent=2, default=str) + "\n")
     write_card(args.out, evaluation)
     if args.multilingual_minutes > 0:

@@ -81,7 +81,8 @@ def _one(root: Path, pattern: str) -> Path:
 def card(out: Path, run: Path, step_log: Path) -> None:
     """Evaluate the exported model on the shared multilingual dev files and write its card."""
     from subcase.casing import CasingEngine
-    from subcase.evaluation.runner import evaluate
+    from subcase.casing.restoring import Punctuate
+    from subcase.evaluation.runner import EvaluationOptions, evaluate
     from subcase.subtitles.formats import is_subtitle_path
 
     if not DEV_ML.is_dir() or not (out.parent / "model.onnx").is_file():
@@ -89,7 +90,7 @@ def card(out: Path, run: Path, step_log: Path) -> None:
         return
     engine = CasingEngine(out.parent)
     files = sorted(p for d in sorted(DEV_ML.iterdir()) if d.is_dir() for p in d.iterdir() if is_subtitle_path(p))
-    evaluation = evaluate(files, engine, per_cue=False)
+    evaluation = evaluate(files, engine, EvaluationOptions(per_cue=False, punctuate=Punctuate.NEVER))
     (run / "evaluation.json").write_text(json.dumps(evaluation, indent=2, default=str) + "\n", encoding="utf-8")
     companion = engine.engine_for("es")
     assert companion is not None

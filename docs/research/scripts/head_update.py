@@ -89,7 +89,8 @@ def collect(paths: list[Path], strip: bool, model_h: Path) -> list[dict]:
     from subcase.casing import TAGS, CasingEngine, tag_of
     from subcase.casing.engine import StreamToken
     from subcase.casing.stream import BOUNDARY
-    from subcase.evaluation.simulate import prepare
+    from subcase.casing.restoring import Punctuate
+    from subcase.evaluation.simulate import SimulateOptions, prepare
     from subcase.subtitles.words import has_letters
 
     engine = CasingEngine()
@@ -97,7 +98,7 @@ def collect(paths: list[Path], strip: bool, model_h: Path) -> list[dict]:
     index = {t: i for i, t in enumerate(TAGS)}
     files = []
     for path in paths:
-        prep = prepare(path, engine, strip_punct=strip)
+        prep = prepare(path, engine, SimulateOptions(strip_punct=strip, punctuate=Punctuate.NEVER))
         stream = []
         for cue in prep.source.cues:  # the stream case_document builds
             stream.append(StreamToken(BOUNDARY, False))

@@ -15,7 +15,8 @@ from pathlib import Path
 
 from subcase.casing import CasingEngine, pauses
 from subcase.evaluation.bench import SHARED_DEV
-from subcase.evaluation.runner import evaluate
+from subcase.casing.restoring import Punctuate
+from subcase.evaluation.runner import EvaluationOptions, evaluate
 
 HARD = 1e12
 SETTINGS: list[tuple[int, float]] = [(1000, 1.0), (1000, 2.0), (1000, 4.0), (1000, HARD), (500, 2.0), (2000, 2.0),
@@ -33,7 +34,8 @@ def main(folders: list[Path]) -> None:
     try:
         for ms, ratio in SETTINGS:
             pauses.PAUSE_MS, pauses.LIKELIHOOD_RATIO = ms, ratio
-            r = evaluate(paths, engine, baselines=False, per_cue=False, punct_settings=(False,))
+            r = evaluate(paths, engine, EvaluationOptions(baselines=False, per_cue=False, punct_settings=(False,),
+                                                          punctuate=Punctuate.NEVER))
             cells = []
             for lang, group in sorted(r["languages"].items()):
                 s = group["systems"]["subcase"]["nopunct"]

@@ -19,7 +19,8 @@ from pathlib import Path
 
 from subcase.casing import CasingEngine, case_file
 from subcase.evaluation.bench import SHARED_DEV, make_film
-from subcase.evaluation.runner import evaluate
+from subcase.casing.restoring import Punctuate
+from subcase.evaluation.runner import EvaluationOptions, evaluate
 
 
 def main(steps: list[int]) -> None:
@@ -29,7 +30,8 @@ def main(steps: list[int]) -> None:
         if not paths:
             print(f"step {s}: no dev subtitles at {SHARED_DEV}; accuracy not measured")
             continue
-        r = evaluate(paths, engine, baselines=False, per_cue=False, punct_settings=(True, False))["systems"]["subcase"]
+        r = evaluate(paths, engine, EvaluationOptions(baselines=False, per_cue=False, punct_settings=(True, False),
+                                                      punctuate=Punctuate.NEVER))["systems"]["subcase"]
         print(f"step {s}: dev F1 {100 * r['punct']['f1']:.2f} (SER {100 * r['punct']['ser']:.2f}), "
               f"no punct. F1 {100 * r['nopunct']['f1']:.2f} (SER {100 * r['nopunct']['ser']:.2f})", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
