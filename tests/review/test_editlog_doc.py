@@ -56,3 +56,26 @@ def test_the_edit_log_page_documents_every_field_a_session_writes(cased, srt_fil
     # context is documented field by field too (the WordContext table)
     context_keys = set().union(*(r["context"].keys() for r in records if r.get("context")))
     assert context_keys and context_keys <= fields
+
+
+def test_each_record_holds_the_fields_of_its_type_in_editlog(cased, srt_file, data_dir):
+    """The session builds every record from its TypedDict in review/editlog.py (mypy checks the building):
+    what is written has the fields that type declares, its base fields first, in their declared order."""
+    from typing import get_type_hints
+
+    from subcase.review.editlog import RECORD_TYPES, RecordBase
+
+    doc, state = cased
+    path = log_path_for(srt_file)
+    s = ReviewSession(doc, state, srt_file, model_version="v-test", model_sha256="ab" * 32, log=EditLog(path))
+    tag = SetTag((1, 1), Tag.T, form)
+    s.perform(tag)
+    s.revert(tag)
+    s.perform(EditText(2, "OK 42 times!"))
+    s.save()
+    s.close()
+    base = list(get_type_hints(RecordBase))
+    for record in read_records(path):
+        declared = get_type_hints(RECORD_TYPES[record["action"]])
+        assert list(record)[:len(base)] == base
+        assert set(record) <= set(declared), sorted(set(record) - set(declared))

@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Annotated, Iterable, TypedDict, get_type_hints
+from typing import Annotated, Iterable, Mapping, TypedDict, get_type_hints
 
 from subcase.errors import SubcaseError
 
@@ -148,6 +148,9 @@ class SavedRecord(RecordBase, total=False):
     saved_bytes: Annotated[int, "Size of the file written."]
 
 
+# Any record the log holds, as written (review/session.py builds each from its type, checked by mypy).
+EditRecord = DecisionRecord | MarkRecord | LearnedRecord | UndoRecord | SavedRecord
+
 RECORD_TYPES: dict[str, type] = {"accepted": DecisionRecord, "changed_tag": DecisionRecord,
                                  "edited_text": DecisionRecord, "accepted_mark": MarkRecord,
                                  "changed_mark": MarkRecord, "learned": LearnedRecord, "undo": UndoRecord,
@@ -192,7 +195,7 @@ class EditLog:
         except OSError as exc:
             raise EditLogError(f"cannot create the edit log: {exc.strerror or exc}", self.path) from None
 
-    def append(self, records: Iterable[dict]) -> None:
+    def append(self, records: Iterable[Mapping[str, object]]) -> None:
         """Write records and fsync; EditLogError if they are not all on disk.
 
         On failure the file is cut back to where it was, so a half-written

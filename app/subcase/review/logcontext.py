@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from subcase.subtitles import Document
 
+from .editlog import WordContext
 from .state import Pos, ReviewState, ReviewWord
 
 if TYPE_CHECKING:
@@ -45,9 +46,8 @@ def _pos(state: ReviewState, w: ReviewWord) -> Pos | None:
     return None
 
 
-def record_context(doc: Document, state: ReviewState, structure: Structure, w: ReviewWord) -> dict | None:
-    """``{"left": [...], "right": [...], "sep": [before, after], "initial": bool, "category": str | None}``
-    for the word, or None."""
+def record_context(doc: Document, state: ReviewState, structure: Structure, w: ReviewWord) -> WordContext | None:
+    """Where the word stands (``editlog.WordContext``), or None."""
     pos = _pos(state, w)
     if pos is None:
         return None
@@ -57,5 +57,5 @@ def record_context(doc: Document, state: ReviewState, structure: Structure, w: R
     right = [words[k].form for k in range(s + 1, min(len(words), s + 1 + WIDTH))]
     initial = structure.initial.get(pos, False)
     cat = structure.categories.get(pos)
-    return {"left": left, "right": right, "sep": separators(doc.cues[c].text, words, s), "initial": bool(initial),
-            "category": cat.value if cat is not None else None}
+    return WordContext(left=left, right=right, sep=separators(doc.cues[c].text, words, s), initial=bool(initial),
+                       category=cat.value if cat is not None else None)

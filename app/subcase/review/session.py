@@ -23,7 +23,8 @@ from subcase.subtitles import Document, Saved, save
 
 from . import autosave
 from .actions import Action, Decision, realign
-from .editlog import EDITLOG_SCHEMA, EditLog, EditLogError
+from .editlog import (EDITLOG_SCHEMA, CausedGroup, DecisionRecord, EditLog, EditLogError, EditRecord, LearnedRecord,
+                      MarkRecord, RecordBase, SavedRecord, UndoRecord)
 from .logcontext import record_context
 from .state import ReviewState
 from .structure import DocumentStructure
@@ -149,7 +150,8 @@ class ReviewSession:
         action.undo(self.doc, self.state)
         try:
             if done.seqs:  # one record per undo step, whatever it takes back
-                self._log([self._base("undo", action.cues[0] if action.cues else None) | {"undoes": done.seqs}])
+                self._log([UndoRecord(**self._base("undo", action.cues[0] if action.cues else None),
+                                      undoes=done.seqs)])
         except EditLogError:
             action.do(self.doc, self.state)
             self.state.current = current
@@ -218,8 +220,8 @@ class ReviewSession:
             size = path.stat().st_size
         except OSError:
             size = -1
-        self._log([self._base("saved", None) | {"saved_to": str(path), "saved_format": saved.document.format,
-                                                 "saved_sha256": self.base_sha256, "saved_bytes": size}])
+        self._log([SavedRecord(**self._base("saved", None), saved_to=str(path), saved_format=saved.document.format,
+                               saved_sha256=self.base_sha256, saved_bytes=size)])
 
     def snapshot(self) -> dict:
         """A crash-recovery snapshot of the unsaved review (see ``autosave``)."""
@@ -232,61 +234,60 @@ class ReviewSession:
             listener(cues)
 
     # -- records ---------------------------------------------------------------
-    def _base(self, action: str, cue_index: int | None) -> dict:
+    def _base(self, action: str, cue_index: int | None) -> RecordBase:
         cue = self.doc.cues[cue_index] if cue_index is not None and cue_index < len(self.doc.cues) else None
-        return {
-            "schema": EDITLOG_SCHEMA,
-            "seq": 0,
-            "time": datetime.now(timezone.utc).isoformat(timespec="milliseconds"),
-            "session": self.session_id,
-            "file": str(self.source),
-            "action": action,
-            "cue_index": cue_index,
-            "cue_id": cue.identifier if cue is not None else None,
-            "app_version": subcase.__version__,
-            "model_version": self.model_version,
-            "model_sha256": self.model_sha256,
-            "mode": self.mode,
-            "language": self.cue_language(cue_index) if cue_index is not None else None,
-            "threshold": round(self.state.threshold, 4),
-        }
+        return RecordBase(
+            schema=EDITLOG_SCHEMA,
+            seq=0,
+            time=datetime.now(timezone.utc).isoformat(timespec="milliseconds"),
+            session=self.session_id,
+            file=str(self.source),
+            action=action,
+            cue_index=cue_index,
+            cue_id=cue.identifier if cue is not None else None,
+            app_version=subcase.__version__,
+            model_version=self.model_version,
+            model_sha256=self.model_sha256,
+            mode=self.mode,
+            language=self.cue_language(cue_index) if cue_index is not None else None,
+            threshold=round(self.state.threshold, 4),
+        )
 
     def cue_language(self, cue_index: int) -> str | None:
         """The language the cue was cased in (casing/language.py); None when the casing did not say."""
         langs = self.cue_languages
         return langs[cue_index] if langs is not None and 0 <= cue_index < len(langs) else None
 
-    def _record(self, d: Decision) -> dict:
-        r = self._base(d.action, d.cue_index)
+    def _record(self, d: Decision) -> DecisionRecord | MarkRecord:
+        base = self._base(d.action, d.cue_index)
         w = d.word
         if d.action in MARK_ACTIONS and w is not None:
             m = w.mark
-            r.update(word_index=w.word_index, start=w.start, end=w.end, input=w.input, word=w.form,
-                     mark_proposed=m.proposed if m is not None else None,
-                     mark_probs=dict(zip((MARK_NAMES[k] for k in MARKS), (round(p, 6) for p in m.probs)))
-                     if m is not None else None,
-                     mark_confidence=round(m.confidence, 6) if m is not None else None,
-                     before=d.before, final=d.final)
-            return r
+            return MarkRecord(**base, word_index=w.word_index, start=w.start, end=w.end, input=w.input, word=w.form,
+                              mark_proposed=m.proposed if m is not None else None,
+                              mark_probs=dict(zip((MARK_NAMES[k] for k in MARKS), (round(p, 6) for p in m.probs)))
+                              if m is not None else None,
+                              mark_confidence=round(m.confidence, 6) if m is not None else None,
+                              before=d.before, final=d.final)
         if w is None:  # a whole-cue text edit
-            r.update(word_index=None, start=None, end=None, input=d.before, model_tag=None, model_probs=None,
-                     confidence=None, proposed=None, before=d.before, final=d.final, final_tag=None)
-        else:
-            r.update(word_index=w.word_index, start=w.start, end=w.end, input=w.input,
-                     model_tag=w.model_tag.value if w.model_tag else None,
-                     model_probs=dict(zip((t.value for t in TAGS), (round(p, 6) for p in w.probs)))
-                     if w.probs else None,
-                     confidence=round(w.confidence, 6) if w.probs else None,
-                     proposed=w.proposed, before=d.before, final=d.final, final_tag=w.tag.value)
-            if self.log is not None:  # neighbours, sentence start, category: a profile reads them
-                r["context"] = record_context(self.doc, self.state, self.structure.of(self.doc, self.state), w)
+            return DecisionRecord(**base, word_index=None, start=None, end=None, input=d.before, model_tag=None,
+                                  model_probs=None, confidence=None, proposed=None, before=d.before, final=d.final,
+                                  final_tag=None)
+        r = DecisionRecord(**base, word_index=w.word_index, start=w.start, end=w.end, input=w.input,
+                           model_tag=w.model_tag.value if w.model_tag else None,
+                           model_probs=dict(zip((t.value for t in TAGS), (round(p, 6) for p in w.probs)))
+                           if w.probs else None,
+                           confidence=round(w.confidence, 6) if w.probs else None,
+                           proposed=w.proposed, before=d.before, final=d.final, final_tag=w.tag.value)
+        if self.log is not None:  # neighbours, sentence start, category: a profile reads them
+            r["context"] = record_context(self.doc, self.state, self.structure.of(self.doc, self.state), w)
         return r
 
-    def _records(self, decisions: list[Decision]) -> list[dict]:
+    def _records(self, decisions: list[Decision]) -> list[EditRecord]:
         """One record per human decision; the app's own changes ("learned") are listed, compactly,
         in the record of the decision that caused them (``editlog.CausedGroup``)."""
         human = [(i, d) for i, d in enumerate(decisions) if d.action not in CAUSED]
-        records = {i: self._record(d) for i, d in human}
+        records: dict[int, DecisionRecord | MarkRecord | LearnedRecord] = {i: self._record(d) for i, d in human}
         caused: dict[int | None, list[Decision]] = {}
         for d in decisions:
             if d.action in CAUSED:
@@ -295,14 +296,14 @@ class ReviewSession:
             groups = caused_groups(learned)
             if cause is None:  # nothing human to hang them on: a record of their own
                 first = learned[0].cue_index
-                records[len(decisions)] = self._base("learned", first) | {
-                    "caused_by": None, "caused": groups, "caused_count": len(learned)}
+                records[len(decisions)] = LearnedRecord(**self._base("learned", first), caused_by=None, caused=groups,
+                                                        caused_count=len(learned))
             else:
                 records[cause]["caused"] = groups
                 records[cause]["caused_count"] = len(learned)
         return [records[k] for k in sorted(records)]
 
-    def _log(self, records: list[dict]) -> list[int]:
+    def _log(self, records: list[EditRecord]) -> list[int]:
         seqs = []
         seq = self._seq
         for r in records:
@@ -319,16 +320,16 @@ class ReviewSession:
             self.log.close()
 
 
-def caused_groups(learned: list[Decision]) -> list[dict]:
+def caused_groups(learned: list[Decision]) -> list[CausedGroup]:
     """The words the app changed, grouped by their status and the tag of their final form: a
     restyle of hundreds of words is a few short lists of positions, not a record per word."""
-    groups: dict[tuple[str, str], dict] = {}
+    groups: dict[tuple[str, str], CausedGroup] = {}
     for d in learned:
         w = d.word
         if w is None:
             continue
         tag = w.tag.value
-        g = groups.setdefault((w.status.value, tag), {"status": w.status.value, "tag": tag, "at": []})
+        g = groups.setdefault((w.status.value, tag), CausedGroup(status=w.status.value, tag=tag, at=[]))
         g["at"].append([w.cue_index, w.word_index])
         if tag == "M":  # the only tag whose form the word and the tag do not tell
             g.setdefault("forms", []).append(d.final)
