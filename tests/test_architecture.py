@@ -251,6 +251,51 @@ def test_review_sessions_are_made_only_by_open_review() -> None:
     assert session_makers() == []
 
 
+# A function that needs more than this many values wants a value that groups them (``casing.hints.CueHints``,
+# ``review.autosave.Origin``, an options dataclass).  ``self`` and ``cls`` do not count.
+MAX_PARAMETERS = 8
+# the parts the rule does not hold for yet: the training pipeline, and the GUI (issue 57's window rebuild)
+PARAMETER_RULE_EXEMPT = {"training", "gui"}
+
+
+def long_signatures() -> list[str]:
+    """Every function of app/ (outside ``PARAMETER_RULE_EXEMPT``) that takes more than ``MAX_PARAMETERS``."""
+    found = []
+    for path in sources():
+        rel = path.relative_to(PACKAGE)
+        if rel.parts[0] in PARAMETER_RULE_EXEMPT:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            a = node.args
+            names = [x.arg for x in [*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg] if x is not None]
+            n = len([x for x in names if x not in ("self", "cls")])
+            if n > MAX_PARAMETERS:
+                found.append(f"{rel.as_posix()}:{node.lineno} {node.name} takes {n}")
+    return found
+
+
+def private_imports() -> list[str]:
+    """Every ``from module import _name`` in app/: a private name is its module's own, not a second door
+    beside the public one."""
+    found = []
+    for path in sources():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if isinstance(node, ast.ImportFrom):
+                found += [f"{path.relative_to(PACKAGE).as_posix()}:{node.lineno} {alias.name}" for alias in node.names
+                          if alias.name.startswith("_") and not alias.name.startswith("__")]
+    return found
+
+
+def test_no_function_takes_more_than_eight_parameters() -> None:
+    assert long_signatures() == []
+
+
+def test_no_private_name_is_imported_from_another_module() -> None:
+    assert private_imports() == []
+
+
 def test_the_run_time_path_has_no_training_code() -> None:
     edges = graph()
     offenders = sorted(m for m, targets in edges.items() if part_of(m) != "training"
@@ -444,3 +489,26 @@ def test_an_optional_import_as_a_module_loads_is_reported(source: str, reported:
     monkeypatch.setattr(sys.modules[__name__], "PACKAGE", fake)
     problems = optional_import_violations()
     assert [p.split(" loads ")[0] for p in problems] == (["subcase.gui.window"] if reported else []), problems
+
+
+@pytest.mark.parametrize("source, reported", [
+    ("def f(a, b, c, d, e, f, g, h, i):\n    pass\n", True),
+    ("def f(a, b, c, d, *, e=1, f=2, g=3, h=4, **rest):\n    pass\n", True),
+    ("class C:\n    def f(self, a, b, c, d, e, f, g, h):\n        pass\n", False),
+    ("def f(a, b, c, d, e, f, g, *h):\n    pass\n", False),
+])
+def test_a_long_signature_is_reported(source: str, reported: bool, tmp_path, monkeypatch) -> None:
+    fake = tmp_path / "subcase"
+    for part in ("casing", "training"):
+        (fake / part).mkdir(parents=True)
+        (fake / part / "wide.py").write_text(source)  # training/ is exempt: only casing/ may be reported
+    monkeypatch.setattr(sys.modules[__name__], "PACKAGE", fake)
+    assert [p.split(":")[0] for p in long_signatures()] == (["casing/wide.py"] if reported else [])
+
+
+def test_a_private_import_is_reported(tmp_path, monkeypatch) -> None:
+    fake = tmp_path / "subcase"
+    (fake / "casing").mkdir(parents=True)
+    (fake / "casing" / "a.py").write_text("from .b import _twin, __version__, public\n")
+    monkeypatch.setattr(sys.modules[__name__], "PACKAGE", fake)
+    assert private_imports() == ["casing/a.py:1 _twin"]

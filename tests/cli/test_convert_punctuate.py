@@ -196,3 +196,26 @@ def test_french_marks_are_spaced_and_read_back_as_marks_with_the_real_model(dev_
         # opened again, the spaced marks are read as marks: no mark is added, nothing changes
         assert (again / src.name).read_text(encoding="utf-8") == after, src.name
     assert spaced >= 2  # 4 in these files
+
+
+def test_the_library_restores_punctuation_where_the_app_and_the_commands_do():
+    """One default: the app's setting, every command's --punctuate and the library's functions and options
+    (``OpenOptions`` says its defaults are the app's) all restore marks as ``DEFAULT_PUNCTUATE`` says."""
+    import inspect
+
+    from subcase.batch import ConvertOptions
+    from subcase.casing import case_document, case_file
+    from subcase.casing.restoring import DEFAULT_PUNCTUATE
+    from subcase.casing.routing import case_by_language
+    from subcase.cli import build_parser
+    from subcase.evaluation.simulate import SimulateOptions
+    from subcase.review.opening import OpenOptions
+
+    assert OpenOptions().punctuate is ConvertOptions().punctuate is SimulateOptions().punctuate is DEFAULT_PUNCTUATE
+    for f in (case_file, case_document, case_by_language):
+        assert inspect.signature(f).parameters["punctuate"].default is DEFAULT_PUNCTUATE, f.__name__
+    from subcase.evaluation.runner import EvaluationOptions
+    assert EvaluationOptions().punctuate is DEFAULT_PUNCTUATE
+    parser = build_parser()
+    for command in (["convert", "x.srt", "-o", "out"], ["evaluate", "x.srt"], ["simulate-review", "x.srt"]):
+        assert parser.parse_args(command).punctuate == DEFAULT_PUNCTUATE.value
