@@ -42,7 +42,7 @@ def case_file(engine: CasingEngine, path: Path | str, mode: Mode | str = DEFAULT
     ``lang``: "auto" detects the language of the file and of each cue (casing/language.py);
     ``punctuate``: where missing marks are restored (casing/restoring.py)."""
     doc = load(path, encoding)
-    casing = write_marks(doc, case_document(engine, doc, Mode(mode), progress, cancel, lang, Punctuate(punctuate)))
+    casing = write_marks(doc, case_document(engine, doc, mode, progress, cancel, lang, punctuate))
     return CasedFile(doc, casing, apply_casing(doc, casing))
 
 

@@ -157,7 +157,7 @@ def case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], mode
     head), then in the result's ``marks``.
     """
     with paused_gc():
-        return _case_token_lists(engine, cues, Mode(mode), hints, progress, cancel)
+        return _case_token_lists(engine, cues, mode, hints, progress, cancel)
 
 
 def _case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], mode: Mode, hints: CueHints,
