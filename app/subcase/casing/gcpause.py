@@ -5,6 +5,8 @@ results) and no reference cycles, yet each 700 allocations wake the collector,
 which then walks the young objects again and again: about 0.06 s of a 1.1 s
 film (measured on the `subcase bench` film).
 Reference counting still frees everything at once; only cycle detection waits.
+The entry points pause it, once: ``pipeline.case_document`` and ``case_cue_text``, ``stream.case_texts``
+and the evaluation's runs; ``routing.case_by_language`` and ``stream.case_token_lists`` run inside.
 """
 
 from __future__ import annotations

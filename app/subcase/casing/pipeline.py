@@ -148,7 +148,7 @@ def case_cue_text(engine: CasingEngine, context: tuple[list[Cue], int], cue_inde
     cues[at].text = text
     tokens = [c.tokens() for c in cues]
     lines = [line_numbers(c.text, t) for c, t in zip(cues, tokens)]
-    # the editor's own text: recased, never given marks it did not write
-    casing = case_by_language(engine, tokens, CueHints(lines=lines, pauses=pauses_of(cues)), Mode(mode), lang,
-                              punctuate=Punctuate.NEVER)
+    with paused_gc():  # the editor's own text: recased, never given marks it did not write
+        casing = case_by_language(engine, tokens, CueHints(lines=lines, pauses=pauses_of(cues)), Mode(mode), lang,
+                                  punctuate=Punctuate.NEVER)
     return [w._replace(cue_index=cue_index) for w in casing.words if w.cue_index == at]

@@ -22,7 +22,6 @@ from .modes import Mode
 from .pauses import for_unpunctuated
 from .restoring import DEFAULT_PUNCTUATE, InsertedMark, Punctuate, cues_to_restore
 from .rules import Method, marks_sentence_ends, method_for, one_hot, rule_form, rule_starts
-from .gcpause import paused_gc
 from .hints import NO_HINTS, CueHints
 from .stream import DocumentCasing, WordCasing, case_token_lists
 from .tags import tag_of
@@ -36,32 +35,32 @@ def case_by_language(engine: CasingEngine, cues: Sequence[Sequence[Token]], hint
 
     ``lang`` is "auto" (detect), a language code taken as given, or the ``LanguageGuess`` made already;
     ``hints``: the cues' ``lines``, ``pauses`` and ``rolled`` (casing/hints.py; the rest is found here);
-    ``punctuate``, where missing marks are restored (casing/restoring.py)."""
-    with paused_gc():
-        hints = replace(hints, pauses=for_unpunctuated(cues, hints.pauses), restore=cues_to_restore(cues, punctuate),
-                        passages=None, file_start=True)
-        guess = lang if isinstance(lang, LanguageGuess) else \
-            detect([token_text(tokens) for tokens in cues], lang, engine.languages[0])
-        known = engine.model_languages
-        per_cue = [method_for(language, known) for language in guess.cue_languages]
-        methods = {language: method_for(language, known)
-                   for language in [guess.language, *sorted(set(guess.cue_languages) - {guess.language})]}
-        main = engine.engine_for(guess.language) or engine  # its threshold is the document's
-        if all(m is Method.MODEL for m in per_cue) and len(set(guess.cue_languages)) == 1:
-            # auto mode's passages are decided there, with what the model read as evidence
-            casing = case_token_lists(main, cues, mode, _for_model(hints, main, guess.cue_languages), progress, cancel)
-        else:
-            # cues cased by different models or rules: auto mode decides over the whole file from the letters alone
-            hints = replace(hints, passages=decide(cues) if mode is Mode.AUTO else None)
-            words, marks = _model_runs(engine, cues, mode, per_cue, guess.cue_languages, hints, progress, cancel)
-            words += _rule_words(cues, per_cue, hints.passages)
-            words.sort(key=lambda w: (w.cue_index, w.start))
-            casing = DocumentCasing(words, mode, main.info.review_threshold,
-                                    passages=list(hints.passages) if hints.passages is not None else None, marks=marks)
-        casing.language = guess
-        casing.methods = methods
-        casing.restored = list(hints.restore) if hints.restore is not None else None
-        return casing
+    ``punctuate``, where missing marks are restored (casing/restoring.py).  The caller pauses the collector
+    (``gcpause``), once."""
+    hints = replace(hints, pauses=for_unpunctuated(cues, hints.pauses), restore=cues_to_restore(cues, punctuate),
+                    passages=None, file_start=True)
+    guess = lang if isinstance(lang, LanguageGuess) else \
+        detect([token_text(tokens) for tokens in cues], lang, engine.languages[0])
+    known = engine.model_languages
+    per_cue = [method_for(language, known) for language in guess.cue_languages]
+    methods = {language: method_for(language, known)
+               for language in [guess.language, *sorted(set(guess.cue_languages) - {guess.language})]}
+    main = engine.engine_for(guess.language) or engine  # its threshold is the document's
+    if all(m is Method.MODEL for m in per_cue) and len(set(guess.cue_languages)) == 1:
+        # auto mode's passages are decided there, with what the model read as evidence
+        casing = case_token_lists(main, cues, mode, _for_model(hints, main, guess.cue_languages), progress, cancel)
+    else:
+        # cues cased by different models or rules: auto mode decides over the whole file from the letters alone
+        hints = replace(hints, passages=decide(cues) if mode is Mode.AUTO else None)
+        words, marks = _model_runs(engine, cues, mode, per_cue, guess.cue_languages, hints, progress, cancel)
+        words += _rule_words(cues, per_cue, hints.passages)
+        words.sort(key=lambda w: (w.cue_index, w.start))
+        casing = DocumentCasing(words, mode, main.info.review_threshold,
+                                passages=list(hints.passages) if hints.passages is not None else None, marks=marks)
+    casing.language = guess
+    casing.methods = methods
+    casing.restored = list(hints.restore) if hints.restore is not None else None
+    return casing
 
 
 def _model_runs(engine: CasingEngine, cues: Sequence[Sequence[Token]], mode: Mode, per_cue: list[Method],

@@ -154,14 +154,8 @@ def case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], mode
     ``capitalised`` and ``lower_case`` (capitalised.py, lower_case.py); ``file_start`` (file_start.py);
     ``rolled``: the model sees no cue boundary before such a cue; ``passages`` (decided from these cues when
     not given); ``restore``: marks may be added after the cue's words (with a model that has a punctuation
-    head), then in the result's ``marks``.
+    head), then in the result's ``marks``.  The caller pauses the collector (``gcpause``), once.
     """
-    with paused_gc():
-        return _case_token_lists(engine, cues, mode, hints, progress, cancel)
-
-
-def _case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], mode: Mode, hints: CueHints,
-                      progress: OnProgress | None, cancel: ShouldCancel | None) -> DocumentCasing:
     line_of, pauses, capitalised, lower_case = hints.lines, hints.pauses, hints.capitalised, hints.lower_case
     file_start, rolled, passages, restore = hints.file_start, hints.rolled, hints.passages, hints.restore
     hosts = {(c, k) for c, tokens in enumerate(cues) for k in host_word_indices(tokens)}
@@ -284,9 +278,10 @@ def line_numbers(text: str, tokens: Sequence[Token]) -> list[int]:
 def case_texts(engine: CasingEngine, texts: Sequence[str], mode: Mode = Mode.RESTORE,
                progress: OnProgress | None = None, cancel: ShouldCancel | None = None) -> DocumentCasing:
     """Case plain (markup-free) cue texts as one stream."""
-    token_lists = [tokenize(t) for t in texts]
-    lines = [line_numbers(t, toks) for t, toks in zip(texts, token_lists)]
-    return case_token_lists(engine, token_lists, mode, CueHints(lines=lines), progress, cancel)
+    with paused_gc():
+        token_lists = [tokenize(t) for t in texts]
+        lines = [line_numbers(t, toks) for t, toks in zip(texts, token_lists)]
+        return case_token_lists(engine, token_lists, mode, CueHints(lines=lines), progress, cancel)
 
 
 __all__ = ["WordCasing", "DocumentCasing", "case_texts", "case_token_lists", "line_numbers", "WordPrediction"]

@@ -11,6 +11,7 @@ from subcase.casing.language import LanguageGuess, detect, token_text
 from subcase.casing.language import name as language_name
 from subcase.casing.pauses import for_unpunctuated, pauses_of
 from subcase.casing.restoring import DEFAULT_PUNCTUATE, InsertedMark, Punctuate
+from subcase.casing.gcpause import paused_gc
 from subcase.casing.hints import CueHints
 from subcase.casing.routing import case_by_language
 from subcase.casing.rules import method_for
@@ -90,8 +91,9 @@ def run_model(engine: CasingEngine, inp: list[list[Token]], per_cue: bool = Fals
     hyp: list[list[str]] = [[] for _ in inp]
     conf: list[list[float]] = [[] for _ in inp]
     for g in groups:
-        casing = case_token_lists(engine, [inp[i] for i in g], Mode.RESTORE,
-                                  CueHints(pauses=[pauses[i] for i in g] if pauses else None))
+        with paused_gc():
+            casing = case_token_lists(engine, [inp[i] for i in g], Mode.RESTORE,
+                                      CueHints(pauses=[pauses[i] for i in g] if pauses else None))
         for w in casing.words:
             hyp[g[w.cue_index]].append(w.output)
             conf[g[w.cue_index]].append(w.confidence)
@@ -237,7 +239,8 @@ def subcase_casing(engine: CasingEngine, ref: Reference, inp: list[list[Token]],
                    mode: Mode = Mode.AUTO, punctuate: Punctuate = DEFAULT_PUNCTUATE
                    ) -> tuple[list[WordOutcome], DocumentCasing]:
     """``subcase_outcomes`` with the casing itself (its threshold and restored marks)."""
-    casing = case_by_language(engine, inp, CueHints(pauses=ref.pauses), mode, guess, punctuate=punctuate)
+    with paused_gc():
+        casing = case_by_language(engine, inp, CueHints(pauses=ref.pauses), mode, guess, punctuate=punctuate)
     hyp, conf = _casing_words(casing, len(inp))
     return _outcomes(ref, hyp, conf, casing.threshold), casing
 
