@@ -113,17 +113,17 @@ def run_app(window, path: Path, hb: Heartbeat) -> dict:
     t0 = time.perf_counter()
     marks: dict[str, float] = {}
     done = []
-    window.casing_finished.connect(lambda: done.append(1))
-    window.casing_failed.connect(lambda m: done.append(m))
+    window.review.casing_finished.connect(lambda: done.append(1))
+    window.review.casing_failed.connect(lambda m: done.append(m))
     hb.start()
     window.opening.open_file(path)
-    window.task.signals.loaded.connect(lambda _d: marks.setdefault("first", time.perf_counter() - t0))
+    window.review.task.signals.loaded.connect(lambda _d: marks.setdefault("first", time.perf_counter() - t0))
     wait(lambda: bool(done))
     marks["done"] = time.perf_counter() - t0
     # let the first paint of the finished view happen inside the measurement
     wait(lambda: time.perf_counter() - t0 > marks["done"] + 0.2)
     gaps = hb.stop()
-    window.casing_finished.disconnect()
+    window.review.casing_finished.disconnect()
     if done[0] != 1:
         raise SystemExit(f"casing failed: {done[0]}")
     return {"first": marks.get("first", float("nan")), "done": marks["done"], "gaps": gaps}

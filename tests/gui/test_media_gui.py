@@ -106,7 +106,7 @@ def subtitle(folder: Path, stem: str = "film") -> Path:
 
 
 def open_with_media(qtbot, window, path: Path, timeout: int = 20_000) -> None:
-    with qtbot.waitSignal(window.media_opened, timeout=timeout):
+    with qtbot.waitSignal(window.playback.media_opened, timeout=timeout):
         open_and_wait(qtbot, window, path)
 
 
@@ -349,7 +349,7 @@ def test_open_media_is_remembered_but_never_written_into_the_subtitle_or_log(qtb
     window = make_window()
     open_with_media(qtbot, window, sub)
     assert window.playback.media_ref.name == "film.wav"
-    with qtbot.waitSignal(window.media_opened, timeout=20_000):
+    with qtbot.waitSignal(window.playback.media_opened, timeout=20_000):
         window.playback.open_media(other)                 # File > Open Media... without the dialog
     ref = window.settings.media_for(sub)
     assert ref is not None and ref.name == "dub.wav" and ref.path == other.resolve()
@@ -368,7 +368,7 @@ def test_open_media_is_remembered_but_never_written_into_the_subtitle_or_log(qtb
     window.close()
     # a new window remembers dub.wav for this subtitle file, over the same-stem film.wav
     again = make_window()
-    with qtbot.waitSignal(again.media_opened, timeout=20_000):
+    with qtbot.waitSignal(again.playback.media_opened, timeout=20_000):
         open_and_wait(qtbot, again, sub)
     assert again.playback.media_ref.name == "dub.wav"
 
@@ -387,7 +387,7 @@ def test_unusable_media_gives_one_message_and_review_goes_on(qtbot, make_window,
         media.mkdir()
     window = make_window()
     messages: list[str] = []
-    window.media_failed.connect(messages.append)
+    window.playback.media_failed.connect(messages.append)
     if named:
         window.playback.pending_media = media              # as `subcase FILE --media PATH`; else found by its stem
     open_and_wait(qtbot, window, sub)
@@ -410,7 +410,7 @@ def test_unusable_media_gives_one_message_and_review_goes_on(qtbot, make_window,
     window.view.setFocus()
     qtbot.keyClick(window.view, Qt.Key_N)
     qtbot.keyClick(window.view, Qt.Key_U)
-    assert window.is_modified()
+    assert window.review.is_modified()
     assert window.playback.play_cue() is False             # says "no media" in the status bar, plays nothing
 
 
@@ -426,7 +426,7 @@ def test_media_shorter_than_the_subtitles(qtbot, make_window, tmp_path):
     assert window.playback.media.last_span.clipped and window.playback.media.last_span.end_ms == 4500
     assert abs(pos - 4500) <= 100
     # a cue wholly past the end plays nothing and says so
-    window.doc.cues[2].start_ms, window.doc.cues[2].end_ms = 7000, 8000
+    window.review.doc.cues[2].start_ms, window.review.doc.cues[2].end_ms = 7000, 8000
     assert window.playback.play_cue(2) is False and "after the media ends" in window.statusBar().currentMessage()
 
 
@@ -470,7 +470,7 @@ def test_without_the_extra_the_app_works_and_says_how_to_add_it(qtbot, make_wind
     window.view.setFocus()
     qtbot.keyClick(window.view, Qt.Key_N)
     qtbot.keyClick(window.view, Qt.Key_U)
-    assert window.is_modified()
+    assert window.review.is_modified()
 
 
 def test_help_lists_the_media_keys(qtbot, make_window):

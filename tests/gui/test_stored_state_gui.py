@@ -44,7 +44,7 @@ def test_a_snapshot_never_chooses_the_file_the_edit_log_appends_to(qtbot, make_w
 
     window = make_window()
     window.ask = lambda *a: QMessageBox.Yes
-    with qtbot.waitSignal(window.casing_finished, timeout=180_000):
+    with qtbot.waitSignal(window.review.casing_finished, timeout=180_000):
         assert window.recovery.check_recovery()
     decide_a_word(qtbot, window)
     qtbot.keyClick(window.view, Qt.Key_Return)
@@ -82,7 +82,7 @@ def test_a_remembered_media_path_is_opened_only_with_its_fingerprint(qtbot, make
                           json.dumps({"path": str(secret), "name": "shadow.wav", "fingerprint": fingerprint}))
     window = make_window()
     opened: list[str] = []
-    window.media_opened.connect(opened.append)
+    window.playback.media_opened.connect(opened.append)
     messages: list[str] = []
     window.statusBar().messageChanged.connect(messages.append)
     start_notice = window.statusBar().currentMessage()
@@ -107,7 +107,8 @@ def test_bad_settings_are_reset_to_their_defaults_and_the_user_told_once(qtbot, 
     stored.q.setValue("view/theme", "<b>x</b>")
     stored.q.sync()
     window = make_window()
-    assert window.threshold_spin.value() == pytest.approx(0.9)  # the default, not 1.000
+    # the model's default, not 1.000 (and, with no file open, the model's own: issue #57)
+    assert window.threshold.spin.value() == pytest.approx(window.engines.get().info.review_threshold)
     assert window.view.font().pointSize() == 11
     notice = window.statusBar().currentMessage()
     assert "review threshold (was 'nan')" in notice and "font size (was '100000')" in notice

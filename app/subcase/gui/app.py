@@ -88,9 +88,9 @@ def smoke_test(path: Path | None, media: Path | None = None) -> int:
         outcome.setdefault(key, value)
         loop.quit()
 
-    window.casing_finished.connect(lambda: finish("ok", ""))
-    window.casing_failed.connect(lambda msg: finish("error", msg))
-    window.casing_cancelled.connect(lambda: finish("error", "cancelled"))
+    window.review.casing_finished.connect(lambda: finish("ok", ""))
+    window.review.casing_failed.connect(lambda msg: finish("error", msg))
+    window.review.casing_cancelled.connect(lambda: finish("error", "cancelled"))
     QTimer.singleShot(600_000, lambda: finish("error", "timed out after 600 s"))
     window.opening.open_file(path)
     loop.exec()
@@ -127,8 +127,8 @@ def _smoke_media(window, media: Path | None) -> int:
         outcome.setdefault(key, value)
         loop.quit()
 
-    window.media_opened.connect(lambda name: finish("ok", name))
-    window.media_failed.connect(lambda msg: finish("error", msg))
+    window.playback.media_opened.connect(lambda name: finish("ok", name))
+    window.playback.media_failed.connect(lambda msg: finish("error", msg))
     QTimer.singleShot(60_000, lambda: finish("error", "timed out after 60 s"))
     if window.playback.media_ref is None or not window.playback.media.ready:
         loop.exec()

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QThreadPool, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QAbstractButton, QComboBox, QDialog, QFileDialog, QFormLayout, QHBoxLayout, QHeaderView, QLineEdit, \
     QMessageBox, QPlainTextEdit, QProgressBar, QPushButton, QSpinBox, QTableWidget, QTableWidgetItem, \
     QVBoxLayout, QWidget
@@ -28,7 +28,8 @@ from subcase.errors import SubcaseError
 from subcase.subtitles import FORMATS as SUBTITLE_FORMATS
 
 from .settings import MODES, Settings
-from .workers import BatchTask, EngineHolder
+from .tasks import Task, run_task
+from .workers import FILE_DONE, PROGRESS, BatchJob, EngineHolder
 
 FORMATS = (("Keep each file's format", None),
            *((f"{f.label} ({f.suffix})", f.name) for f in SUBTITLE_FORMATS.values()))
@@ -60,7 +61,8 @@ class BatchDialog(QDialog):
         # The output folder is never walked for inputs: a second run into
         # FOLDER/cased must not convert the first run's outputs again.
         self._collect(out_dir)
-        self.task: BatchTask | None = None
+        self.task: Task | None = None
+        self.job: BatchJob | None = None  # what the task runs
         self.overall_progress = BatchProgress(len(self.inputs))
         self.batch_result: BatchResult | None = None  # not ``result``: that is QDialog's own method
         self.report_text = ""
@@ -303,18 +305,19 @@ class BatchDialog(QDialog):
         self.settings.batch_jobs = self.jobs_spin.value()
         jobs = self.jobs_spin.value() or auto_jobs(self.inputs)
         self.overall_progress = BatchProgress(len(self.inputs))
-        self.task = BatchTask(self.engines, plan, mode, self.settings.house_styles(), profile, jobs, punctuate)
-        s = self.task.signals
-        s.progress.connect(self._on_progress)
-        s.file_done.connect(self._on_file_done)
-        s.finished.connect(self._on_finished)
-        s.failed.connect(self._on_failed)
+        self.job = BatchJob(self.engines, plan, mode, self.settings.house_styles(), profile, jobs, punctuate)
         self.start_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
         for w in (self.out_edit, self.mode_combo, self.punctuate_combo, self.format_combo, self.jobs_spin, *self.style_combos.values()):
             w.setEnabled(False)
         self.report.setPlainText("Converting\u2026")
-        QThreadPool.globalInstance().start(self.task)
+        self.task = run_task(self.job, self._on_finished, self._on_failed, self._on_report)
+
+    def _on_report(self, kind: str, *values) -> None:
+        if kind == PROGRESS:
+            self._on_progress(*values)
+        elif kind == FILE_DONE:
+            self._on_file_done(*values)
 
     def cancel(self) -> None:
         if self.task is not None:

@@ -6,8 +6,8 @@ which samples).  Without the extra ``multimedia_problem()`` says how to add it
 and the window works as before.
 
 Nothing here blocks the GUI thread: finding and fingerprinting the file and
-extracting a waveform run in workers (``workers.MediaProbeTask``,
-``WaveformTask``); QMediaPlayer opens and seeks on its own threads and reports
+extracting a waveform run in tasks (``workers.probe_media``,
+``read_wave``); QMediaPlayer opens and seeks on its own threads and reports
 back by signals.
 """
 
