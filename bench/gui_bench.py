@@ -181,7 +181,7 @@ def main(argv=None) -> int:
         os.environ.setdefault("SUBCASE_CONFIG_DIR", str(Path(tmp) / "config"))
         from PySide6.QtWidgets import QMessageBox
 
-        from subcase.gui.app import make_app
+        from subcase.gui.application import make_app
 
         app = make_app()  # exactly as the app starts (incl. the GIL switch interval)
 

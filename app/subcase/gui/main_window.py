@@ -118,7 +118,8 @@ class MainWindow(QMainWindow):
             view, self.find_bar, self.details, self.threshold, self.view_options, self.opening, self.saving,
             self.drops, self.playback, self.navigation, self.decisions, self.cue_editing, self.mode_change,
             self.profiles))
-        self.menu_bar = MenuBar(self, self.menus, settings, self.opening.open_file, self.threshold.spin)
+        self.menu_bar = MenuBar(self, self.menus.layout(), settings, self.opening.open_file, self.menus.act_new_profile)
+        self.menu_bar.toolbar(self.menus.toolbar(), self.threshold.spin)
 
     def _subscribe(self) -> None:
         review = self.review

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction
@@ -26,16 +25,19 @@ from .cue_view import COL_TEXT, CueView
 from .media import INSTALL_HINT, MediaController, MediaDock, multimedia_problem
 from .open_review import OpenReview
 from .prompts import Prompts
+from .media_tasks import MediaTasks
 from .settings import Settings
-from .tasks import Task, run_task
-from .workers import MediaFound, probe_media, read_wave
-
-if TYPE_CHECKING:
-    # it imports QtMultimedia (the optional media extra) as it loads: imported where used, in _decode_wave
-    from .sound_decoding import SoundDecoding
+from .tasks import run_task
+from .workers import MediaFound, probe_media
 
 # Arrow keys held down move many cues a second: seek once they pause.
 SHOW_FRAME_DELAY_MS = 60
+
+
+def cue_times(doc: Document | None) -> tuple[list[int], list[int]]:
+    """The cues' starts and ends (none without a document)."""
+    cues = doc.cues if doc is not None else []
+    return [c.start_ms for c in cues], [c.end_ms for c in cues]
 
 
 def media_filter() -> str:
@@ -61,6 +63,20 @@ class LeadDialog(QDialog):
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
 
+    @classmethod
+    def open_for(cls, settings: Settings, parent: QWidget) -> LeadDialog:
+        """The dialog over ``parent``, the settings' lead-in and lead-out changed when it is accepted."""
+        dialog = cls(settings.lead_in_ms, settings.lead_out_ms, parent)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+
+        def apply() -> None:
+            settings.lead_in_ms = round(dialog.lead_in.value() * 1000)
+            settings.lead_out_ms = round(dialog.lead_out.value() * 1000)
+
+        dialog.accepted.connect(apply)
+        dialog.open()
+        return dialog
+
 
 class WindowMedia(QObject):
     """``media`` (a MediaController, None without the extra), ``media_dock``, ``media_ref``."""
@@ -85,10 +101,10 @@ class WindowMedia(QObject):
         self.media_wave: Waveform | None = None
         self.pending_media: Path | None = None   # --media PATH, for the next file opened
         self._media_named = False
-        self._media_tasks: list[Task | SoundDecoding] = []  # running (kept alive until done)
         self._probe_serial = 0
         self._follow_guard = False
         self.media_dock = MediaDock(parent)
+        self.tasks = MediaTasks(self.media_dock, self.status_bar)
         parent.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.media_dock)
         self._show_frame_timer = QTimer(parent)
         self._show_frame_timer.setSingleShot(True)
@@ -136,7 +152,7 @@ class WindowMedia(QObject):
         serial = self._probe_serial
         task = run_task(partial(probe_media, source, path, remembered), lambda found: self._on_media_probed(serial, found),
                         lambda msg: self._on_media_failed(msg) if serial == self._probe_serial else None)
-        self._keep_media_task(task)
+        self.tasks.keep(task)
 
     def _on_media_probed(self, serial: int, found: MediaFound) -> None:
         if found.mismatch:
@@ -146,10 +162,6 @@ class WindowMedia(QObject):
             self._on_media_none(serial)
         else:
             self._on_media_found(serial, found.ref)
-
-    def _keep_media_task(self, task: Task | SoundDecoding) -> None:
-        """Keep a running media task alive (and cancellable) until it is done."""
-        self._media_tasks = [t for t in self._media_tasks if not t.done.is_set()] + [task]
 
     def open_session_media(self) -> None:
         """A subtitle file was opened: its media, as given, remembered or beside it."""
@@ -162,7 +174,7 @@ class WindowMedia(QObject):
     def _on_media_found(self, serial: int, ref: MediaRef) -> None:
         if serial != self._probe_serial or self.media is None:
             return
-        self.cancel_media_tasks()
+        self.tasks.cancel()
         self.media_ref = ref
         self.media_has_video, self.media_wave = False, None
         self.media_dock.show_message(f"Opening {ref.name}\u2026")
@@ -177,13 +189,8 @@ class WindowMedia(QObject):
             return
         self.close_media()
 
-    def cancel_media_tasks(self) -> None:
-        """Stop waveform extraction in progress (a new file, closing the window)."""
-        for task in self._media_tasks:
-            task.cancel()
-
     def close_media(self) -> None:
-        self.cancel_media_tasks()
+        self.tasks.cancel()
         if self.media is not None:
             self.media.close()
         self.media_ref, self.media_has_video, self.media_wave = None, False, None
@@ -200,7 +207,8 @@ class WindowMedia(QObject):
         else:
             self.media_dock.show_wave()
             if ref is not None:
-                self._extract_wave(ref.path)
+                self.tasks.read_wave(ref.path, lambda path: self.media_ref is not None and self.media_ref.path == path,
+                                     self._on_wave)
         name = ref.name if ref is not None else "media"
         last = self.review.doc.cues[-1].end_ms if self.review.doc is not None and self.review.doc.cues else 0
         short = (f"; it ends at {duration_ms / 1000:.1f} s, before the last cue ({last / 1000:.1f} s)"
@@ -210,38 +218,6 @@ class WindowMedia(QObject):
         self.update_actions()
         self.show_current_cue()
         self.media_opened.emit(name)
-
-    def _extract_wave(self, path: Path) -> None:
-        """The waveform strip's samples: a PCM WAV read in a worker, any other sound decoded by Qt's decoder
-        on its own threads, driven from here (gui/sound_decoding.py)."""
-        if path.suffix.lower() == ".wav":
-            self._keep_media_task(run_task(
-                partial(read_wave, path),
-                lambda wave: self._on_wave(path, wave) if wave is not None else self._decode_wave(path),
-                lambda msg: self._no_wave(msg)))
-        else:
-            self._decode_wave(path)
-
-    def _decode_wave(self, path: Path) -> None:
-        if self.media_ref is None or self.media_ref.path != path:
-            return  # another file was opened meanwhile
-        # here, not at the top: it imports QtMultimedia, which only the media extra installs, and the
-        # window must start without it (issue #53); a player exists, so the extra is there
-        from .sound_decoding import SoundDecoding
-
-        decoding = SoundDecoding(path, self.media_dock)
-        self._wire_wave(decoding.signals, path)
-        decoding.signals.ready.connect(decoding.deleteLater)
-        decoding.signals.failed.connect(decoding.deleteLater)
-        self._keep_media_task(decoding)
-        decoding.start()
-
-    def _wire_wave(self, signals, path: Path) -> None:
-        signals.ready.connect(lambda w: self._on_wave(path, w))
-        signals.failed.connect(self._no_wave)
-
-    def _no_wave(self, message: str) -> None:
-        self.status_bar.showMessage(f"No waveform: {message.splitlines()[0]}", 8000)
 
     def _on_wave(self, path: Path, wave) -> None:
         if self.media_ref is None or self.media_ref.path != path:
@@ -270,10 +246,6 @@ class WindowMedia(QObject):
         self.media_failed.emit(message)
 
     # ------------------------------------------------------------------ playing
-    def _cue_times(self) -> tuple[list[int], list[int]]:
-        cues = self.review.doc.cues if self.review.doc is not None else []
-        return [c.start_ms for c in cues], [c.end_ms for c in cues]
-
     def _current_row(self) -> int | None:
         if self.review.session is None:
             return None
@@ -358,7 +330,7 @@ class WindowMedia(QObject):
         self.media_dock.wave_view.set_cursor(ms)
         if not self.settings.follow_playback or self.review.doc is None:
             return
-        starts, ends = self._cue_times()
+        starts, ends = cue_times(self.review.doc)
         row = cue_at(starts, ends, ms)
         if row is None or row == self.view.currentIndex().row():
             return
@@ -390,21 +362,11 @@ class WindowMedia(QObject):
     def _show_wave_window(self, row: int) -> None:
         if self.media_wave is None or self.review.doc is None or not (0 <= row < len(self.review.doc.cues)):
             return
-        starts, ends = self._cue_times()
+        starts, ends = cue_times(self.review.doc)
         self.media_dock.wave_view.set_span(strip_window(starts, ends, row))
 
-    # ------------------------------------------------------------------ settings
     def lead_dialog(self) -> LeadDialog:
-        dialog = LeadDialog(self.settings.lead_in_ms, self.settings.lead_out_ms, self.parent_window)
-        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-
-        def apply() -> None:
-            self.settings.lead_in_ms = round(dialog.lead_in.value() * 1000)
-            self.settings.lead_out_ms = round(dialog.lead_out.value() * 1000)
-
-        dialog.accepted.connect(apply)
-        dialog.open()
-        return dialog
+        return LeadDialog.open_for(self.settings, self.parent_window)
 
     def update_actions(self) -> None:
         if self.open_action is None:

@@ -25,6 +25,7 @@ from .decisions import Decisions
 from .drops import Drops
 from .find_bar import FindBar
 from .media_window import WindowMedia
+from .menu_bar import PROFILES, RECENT, Item
 from .mode_change import ModeChange
 from .navigation import Navigation
 from .open_review import OpenReview
@@ -257,6 +258,37 @@ class Menus:
             group.addAction(a)
             actions[name] = a
         return group, actions
+
+    def layout(self) -> list[tuple[str, list[Item]]]:
+        """The menu bar: each menu's title and items (menu_bar.Item)."""
+        media_hint: list[Item] = [self.act_media_hint, None] if self.playback.media_problem else []
+        return [
+            ("&File", [self.act_open, RECENT, self.act_open_media, self.act_save, self.act_save_as, None,
+                       self.act_import_terms, None, self.act_batch, self.act_cancel, None, self.act_quit]),
+            ("&Edit", [self.act_undo, self.act_redo, None, self.act_find, self.act_find_next, self.act_find_prev,
+                       None, self.act_edit_text]),
+            ("&Review", [self.act_next, self.act_prev, self.act_next_word, self.act_prev_word, None,
+                         *self.act_tag.values(), self.act_cycle, self.act_alternatives, None,
+                         self.act_cycle_mark, self.act_remove_mark, None, self.act_accept, self.act_accept_cue, None,
+                         self.act_threshold_down, self.act_threshold_up, self.act_threshold_reset,
+                         ("Casing &Mode", list(self.act_modes.values())),
+                         ("P&unctuation (next file opened)", list(self.act_punctuate.values())),
+                         ("&Sound Cues (next file opened)", list(self.act_styles["sound-cues"].values())),
+                         ("S&peaker Labels (next file opened)", list(self.act_styles["speaker-labels"].values())),
+                         ("Style &Guide (next file opened)", list(self.act_presets.values())),
+                         self.act_learning, PROFILES, self.act_profile_contents]),
+            ("&View", [self.act_details, self.act_show_tags, None, self.act_bigger, self.act_smaller, None,
+                       self.act_limits, ("&Theme", list(self.act_themes.values()))]),
+            # the media extra missing: how to add it comes first in the menu
+            ("&Media", [*media_hint, self.act_play_cue, self.act_replay, self.act_play_on, self.act_stop_media, None,
+                        self.act_follow, self.act_play_flagged, self.act_lead, None, self.act_media_pane]),
+            ("&Help", [self.act_help, self.act_about]),
+        ]
+
+    def toolbar(self) -> list[tuple[QAction | None, str]]:
+        """The toolbar's actions and their short names (None: a separator)."""
+        return [(self.act_open, "Open"), (self.act_save, "Save"), (None, ""), (self.act_prev, "\u25c0 Prev"),
+                (self.act_next, "Next \u25b6"), (self.act_accept, "Accept"), (self.act_accept_cue, "Accept cue")]
 
     def update_actions(self, *_signalled: object) -> None:
         has_doc = self.review.session is not None and not self.review.busy

@@ -89,7 +89,7 @@ def main(argv: list[str]) -> int:
 
         from subcase.casing import Tag
 
-        from .app import make_app
+        from .application import make_app
         from .main_window import MainWindow
 
         app = make_app()

@@ -8,7 +8,7 @@ FFmpeg plugin waited for Qt's signal-slot mutex, which the GUI thread held while
 GIL to finish deallocating a Python object.  Here no Python code runs off the GUI thread.
 
 This module imports QtMultimedia, which only the optional media extra installs: import it only where a
-player exists (``media_window.WindowMedia._decode_wave``), never at the top of a module the window loads
+player exists (``media_tasks.MediaTasks._decode``), never at the top of a module the window loads
 (tests/test_architecture.py).
 """
 
