@@ -500,3 +500,37 @@ def test_smoke_test_entry_point_opens_the_media(tmp_path):
     run = subprocess.run([sys.executable, "-m", "subcase", str(sub), "--smoke-test", "--media", str(bad)],
                          capture_output=True, text=True, env=env, timeout=300)
     assert run.returncode == 1 and "no such media file" in run.stderr
+
+
+@needs_video_tools
+def test_the_media_pane_is_big_enough_and_draws_the_cue_over_the_frame(qtbot, make_window, tmp_path):
+    """Issue #57: the pane was about 250x160, with no cue over the video and no time or playing state."""
+    from subcase.gui.media import FRAME_MIN_WIDTH
+
+    sub = subtitle(tmp_path / "films")
+    make_video(sub.parent)
+    window = make_window()
+    window.settings.follow_playback = False
+    open_with_media(qtbot, window, sub)
+    dock, frame = window.playback.media_dock, window.playback.media_dock.frame_view
+    qtbot.waitUntil(lambda: frame.width() >= FRAME_MIN_WIDTH and frame.height() >= FRAME_MIN_WIDTH * 9 // 16,
+                    timeout=5000)
+    select_row(qtbot, window, 1)
+    text = window.session.doc.cues[1].text
+    qtbot.waitUntil(lambda: frame.caption == text, timeout=5000)
+    duration = window.playback.media.duration_ms
+    assert dock.clock.text() == f"0:02.100 / 0:0{duration // 1000}.{duration % 1000:03d} \u00b7 paused"
+    # drawn over the picture as a player shows it: light text on a dark box
+    qtbot.waitUntil(lambda: frame.image is not None, timeout=5000)
+    img = frame.grab().toImage()
+    box = frame.caption_rect().toRect().intersected(frame.rect())
+    light = sum(img.pixelColor(x, y).lightness() > 200 for x in range(box.left(), box.right(), 2)
+                for y in range(box.top(), box.bottom(), 2))
+    assert light > 20, light
+    # playing, the clock says so; paused again after the lead-out, past the cue's end: no cue over the frame
+    stops: list[int] = []
+    window.playback.media.stopped.connect(stops.append)
+    assert window.playback.play_cue()
+    qtbot.waitUntil(lambda: "playing" in dock.clock.text(), timeout=5000)
+    qtbot.waitUntil(lambda: bool(stops), timeout=10_000)
+    assert stops[-1] > CUES[1][1] and dock.clock.text().endswith("paused") and frame.caption == ""

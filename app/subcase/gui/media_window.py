@@ -14,7 +14,6 @@ from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QDoubleSpinBox, QFileDialog, QFormLayout, QMainWindow, \
     QWidget
 
@@ -22,7 +21,7 @@ from subcase.media import MEDIA_SUFFIXES, MediaRef, Waveform, cue_at, play_span,
 from subcase.subtitles import Document
 
 from .cue_view import COL_TEXT, CueView
-from .media import INSTALL_HINT, MediaController, MediaDock, multimedia_problem
+from .media import FRAME_MIN_WIDTH, INSTALL_HINT, cue_times, MediaController, MediaDock, multimedia_problem
 from .open_review import OpenReview
 from .prompts import Prompts
 from .media_tasks import MediaTasks
@@ -32,12 +31,6 @@ from .workers import MediaFound, probe_media
 
 # Arrow keys held down move many cues a second: seek once they pause.
 SHOW_FRAME_DELAY_MS = 60
-
-
-def cue_times(doc: Document | None) -> tuple[list[int], list[int]]:
-    """The cues' starts and ends (none without a document)."""
-    cues = doc.cues if doc is not None else []
-    return [c.start_ms for c in cues], [c.end_ms for c in cues]
 
 
 def media_filter() -> str:
@@ -83,6 +76,7 @@ class WindowMedia(QObject):
 
     media_opened = Signal(str)  # the media file's name, once the player has it loaded
     media_failed = Signal(str)  # the one message shown for media that cannot be played
+    state_changed = Signal()    # opened, closed, playing or stopped: which play keys apply may have changed
 
     def __init__(self, parent: QMainWindow, review: OpenReview, prompts: Prompts, settings: Settings, view: CueView):
         super().__init__(parent)
@@ -92,8 +86,6 @@ class WindowMedia(QObject):
         self.settings = settings
         self.view = view
         self.status_bar = prompts.status_bar
-        self.play_actions: list[QAction] = []      # enabled while media is ready (``set_actions``)
-        self.open_action: QAction | None = None
         self.media_problem = multimedia_problem()
         self.media: MediaController | None = None
         self.media_ref: MediaRef | None = None
@@ -118,15 +110,11 @@ class WindowMedia(QObject):
             self.media.failed.connect(self._on_media_failed)
             self.media.frame.connect(self.media_dock.frame_view.set_image)
             self.media.position.connect(self._on_media_position)
-            self.media.stopped.connect(lambda _pos: self.update_actions())
+            self.media.stopped.connect(self._show_moment)
+            self.media.stopped.connect(lambda _pos: self.state_changed.emit())
             self.media_dock.show_message("No media open.\nFile \u203a Open Media\u2026 picks a video or audio file.")
         self.view.selectionModel().currentRowChanged.connect(self._media_row_changed)
         review.casing_finished.connect(self.open_session_media)
-
-    def set_actions(self, play: list[QAction], open_media: QAction) -> None:
-        """The window's play actions and Open Media, made after this controller."""
-        self.play_actions, self.open_action = play, open_media
-        self.update_actions()
 
     # ------------------------------------------------------------------ choosing the file
     def open_media_dialog(self) -> None:
@@ -182,7 +170,7 @@ class WindowMedia(QObject):
         self.media.open(ref.path)
         if self.review.session is not None:
             self.settings.set_media_for(self.review.session.source, ref)
-        self.update_actions()
+        self.state_changed.emit()
 
     def _on_media_none(self, serial: int) -> None:
         if serial != self._probe_serial or self.media is None:
@@ -197,13 +185,15 @@ class WindowMedia(QObject):
         self.media_dock.label.setText("")
         if self.media is not None:
             self.media_dock.show_message("No media open.\nFile \u203a Open Media\u2026 picks a video or audio file.")
-        self.update_actions()
+        self.state_changed.emit()
 
     def _on_media_opened(self, has_video: bool, duration_ms: int) -> None:
         ref = self.media_ref
         self.media_has_video = has_video
-        if has_video:
+        if has_video:  # a picture whose cue can be read: two fifths of the window, at least the frame's least
             self.media_dock.show_video()
+            self.parent_window.resizeDocks([self.media_dock], [max(FRAME_MIN_WIDTH + 24, self.parent_window.width() * 2 // 5)],
+                                           Qt.Orientation.Horizontal)
         else:
             self.media_dock.show_wave()
             if ref is not None:
@@ -215,7 +205,7 @@ class WindowMedia(QObject):
                  if duration_ms and last > duration_ms else "")
         self.media_dock.label.setText(f"{name} \u2014 {duration_ms / 1000:.1f} s{short}")
         self.status_bar.showMessage(f"Media: {name}{short}", 8000)
-        self.update_actions()
+        self.state_changed.emit()
         self.show_current_cue()
         self.media_opened.emit(name)
 
@@ -242,7 +232,7 @@ class WindowMedia(QObject):
         else:
             self.prompts.last_error = text
             self.status_bar.showMessage(text.replace("\n", " "), 15000)
-        self.update_actions()
+        self.state_changed.emit()
         self.media_failed.emit(message)
 
     # ------------------------------------------------------------------ playing
@@ -253,9 +243,6 @@ class WindowMedia(QObject):
             return self.review.session.state.current[0]
         row = self.view.currentIndex().row()
         return row if row >= 0 else None
-
-    def media_ready(self) -> bool:
-        return self._ready() is not None
 
     def _ready(self) -> tuple[MediaController, Document] | None:
         """The player and the document, when media is loaded beside an open file."""
@@ -284,7 +271,7 @@ class WindowMedia(QObject):
                 f"Cue {row + 1} starts after the media ends ({media.duration_ms / 1000:.1f} s)", 8000)
             return False
         media.play_span(span)
-        self.update_actions()
+        self.state_changed.emit()
         return True
 
     def replay(self) -> bool:
@@ -309,7 +296,7 @@ class WindowMedia(QObject):
         if row is None:
             return False
         media.play_on(max(0, doc.cues[row].start_ms - self.settings.lead_in_ms))
-        self.update_actions()
+        self.state_changed.emit()
         return True
 
     def stop_media(self) -> None:
@@ -322,12 +309,18 @@ class WindowMedia(QObject):
 
     def after_next(self) -> None:
         """N: play the cue of the flagged word reached, when the user turned that on."""
-        if self.settings.play_at_flagged and self.media_ready() and self.review.session is not None \
+        if self.settings.play_at_flagged and self._ready() is not None and self.review.session is not None \
                 and self.review.session.state.current is not None:
             self.play_cue(self.review.session.state.current[0])
 
+    def _show_moment(self, ms: int) -> None:
+        """The cue shown at ``ms`` over the frame; the time and whether it plays."""
+        if self.media is not None:
+            self.media_dock.show_moment(self.review.doc, ms, self.media.duration_ms, self.media.playing)
+
     def _on_media_position(self, ms: int) -> None:
         self.media_dock.wave_view.set_cursor(ms)
+        self._show_moment(ms)
         if not self.settings.follow_playback or self.review.doc is None:
             return
         starts, ends = cue_times(self.review.doc)
@@ -357,6 +350,7 @@ class WindowMedia(QObject):
             return
         if not self.media.playing:
             self.media.show_at(self.review.doc.cues[row].start_ms)
+            self._show_moment(self.review.doc.cues[row].start_ms)
         self._show_wave_window(row)
 
     def _show_wave_window(self, row: int) -> None:
@@ -365,17 +359,6 @@ class WindowMedia(QObject):
         starts, ends = cue_times(self.review.doc)
         self.media_dock.wave_view.set_span(strip_window(starts, ends, row))
 
-    def lead_dialog(self) -> LeadDialog:
-        return LeadDialog.open_for(self.settings, self.parent_window)
-
-    def update_actions(self) -> None:
-        if self.open_action is None:
-            return
-        ready = self.media is not None and self.media.ready and self.review.session is not None
-        for a in self.play_actions:
-            a.setEnabled(ready)
-        # without the extra it stays enabled: choosing it says how to add the extra
-        self.open_action.setEnabled(self.media is None or not self.review.busy)
 
 
 __all__ = ["WindowMedia", "INSTALL_HINT"]

@@ -24,7 +24,7 @@ from .cue_view import CueView
 from .decisions import Decisions
 from .drops import Drops
 from .find_bar import FindBar
-from .media_window import WindowMedia
+from .media_window import LeadDialog, WindowMedia
 from .menu_bar import PROFILES, RECENT, Item
 from .mode_change import ModeChange
 from .navigation import Navigation
@@ -72,7 +72,7 @@ class Menus:
         self.playback = parts.playback
         self._make_actions()
         for signal in (review.opened, review.closed, review.busy_changed, review.profile_changed,
-                       self.view.cue_model.modelReset):  # a file shown as it is cased can be searched
+                       self.playback.state_changed, self.view.cue_model.modelReset):  # a file shown as it is cased can be searched
             signal.connect(self.update_actions)
         # the open file's mode, checked again after a change is undone or did not happen
         review.changed.connect(self._show_mode)
@@ -222,7 +222,7 @@ class Menus:
                                   tip="N plays the cue of each word to review it reaches")
         self.act_play_flagged.setCheckable(True)
         self.act_play_flagged.setChecked(self.settings.play_at_flagged)
-        self.act_lead = A("&Lead-in and Lead-out\u2026", self.playback.lead_dialog,
+        self.act_lead = A("&Lead-in and Lead-out\u2026", lambda: LeadDialog.open_for(self.settings, self.parent),
                           tip="How much before a cue's start and after its end Play Cue plays")
         self.act_media_pane = self.playback.media_dock.toggleViewAction()
         self.act_media_pane.setText("Media &Pane")
@@ -230,8 +230,6 @@ class Menus:
         self.act_media_hint = QAction(self.playback.media_problem or "", self.parent)
         self.act_media_hint.setEnabled(False)
         self.act_next.triggered.connect(lambda _c=False: self.playback.after_next())
-        self.playback.set_actions([self.act_play_cue, self.act_replay, self.act_play_on, self.act_stop_media],
-                                  self.act_open_media)
 
         self.act_help = A("&Keyboard Shortcuts", self.parts.view_options.show_shortcuts, ["F1"])
         self.act_about = A("&About subcase", self.parts.view_options.show_about)
@@ -300,5 +298,10 @@ class Menus:
         self.act_profile_contents.setEnabled(has_doc and self.review.profile_app is not None)
         self.act_new_profile.setEnabled(has_doc)
         self.parts.find_bar.edit.setEnabled(self.view.cue_model.doc is not None)
-        self.playback.update_actions()
+        media = self.playback.media
+        ready = media is not None and media.ready and self.review.session is not None
+        for a in (self.act_play_cue, self.act_replay, self.act_play_on, self.act_stop_media):
+            a.setEnabled(ready)
+        # without the extra it stays enabled: choosing it says how to add the extra
+        self.act_open_media.setEnabled(media is None or not self.review.busy)
 
