@@ -3,7 +3,7 @@
     xvfb-run -a -s "-screen 0 1600x1000x24" env PYTHONPATH=app \
         python -m subcase.gui.screenshot FILE resources/screenshot-light.png [light|dark] [tags]
 
-Opens the file with the real model and default settings at 1600x1000,
+Opens the file with the real model and default settings in a 1280x800 window (SHOT_SIZE),
 makes a few review decisions so the looks show (to review, accepted,
 changed), moves to the next flagged word with the details panel open, and
 grabs the window.
@@ -39,7 +39,7 @@ view shows the marks' looks and Word Details the mark's probabilities.
         python -m subcase.gui.screenshot --media FILM.srt resources/screenshot-media.png
 
 With ``--media`` the subtitle file's same-stem video (FILM.mkv...) is copied beside it
-too; the window (1280x800) opens both, selects the first cue, waits for the media pane
+too; the window opens both, selects the first cue, waits for the media pane
 to show the frame at its start, and checks in /proc/self/fd that the process holds the
 media file open.
 """
@@ -52,6 +52,10 @@ import sys
 import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+# The docs show a screenshot about 760 px wide: taken at this size its text stays about 9 px high there
+# (at 1600x1000 it was about 7 px, too small to read), and the cue text still has room.
+SHOT_SIZE = (1280, 800)
 
 if TYPE_CHECKING:
     from PySide6.QtCore import QEventLoop
@@ -100,9 +104,10 @@ def main(argv: list[str]) -> int:
         window.view_options.set_theme(theme_name)
         window.view_options.set_show_tags(show_tags)
         window.show()
-        window.setGeometry(0, 0, 1600, 1000)  # the whole 1600x1000 screen (Xvfb has no window manager)
+        window.setGeometry(0, 0, *SHOT_SIZE)  # at the screen's corner (Xvfb has no window manager)
         if media:
             return _media_shot(app, window, work, out)
+        window.playback.media_dock.hide()  # no media in these pictures: the review and Word Details get the room
         loop = QEventLoop()
         window.review.casing_finished.connect(loop.quit)
         window.review.casing_failed.connect(lambda m: _fail(m, loop))
@@ -145,7 +150,7 @@ def _media_shot(app, window, work: Path, out: Path) -> int:
     """Open ``work`` with its same-stem media; the first cue selected, the frame at its start shown."""
     from PySide6.QtCore import QEventLoop, Qt, QTimer
 
-    window.setGeometry(0, 0, 1280, 800)
+    window.setGeometry(0, 0, *SHOT_SIZE)
     window.resizeDocks([window.playback.media_dock], [520], Qt.Orientation.Horizontal)
     window.details.hide()
     loop = QEventLoop()
