@@ -196,11 +196,11 @@ def test_fifo_behind_a_symlink_is_refused_by_the_worker_too(qtbot, engines, tmp_
     from functools import partial
 
     from subcase.gui.tasks import Task
-    from subcase.gui.workers import Opening, load_and_case
+    from subcase.gui.workers import OpenWith, load_and_case
 
     fifo = tmp_path / "b.srt"
     os.mkfifo(fifo)
-    task = Task(partial(load_and_case, fifo, engines, Opening()))
+    task = Task(partial(load_and_case, fifo, engines, OpenWith()))
     with qtbot.waitSignal(task.signals.failed, timeout=5000) as blocker:
         QTimer.singleShot(0, task.run)
     assert "FIFO" in blocker.args[0] and "Traceback" not in blocker.args[0]

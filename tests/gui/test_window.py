@@ -335,3 +335,25 @@ def test_save_as_switches_format(qtbot, make_window, sample, tmp_path):
         for w in state.cues[c]:
             assert cue.text[w.start:w.end] == w.form
     assert read_records(log_path_for(sample))[-1]["saved_format"] == "vtt"
+
+
+def test_one_key_refreshes_the_views_once(qtbot, make_window, sample):
+    """Issue #57: a key's edit and the move after it reach the views as one change of the open review (the
+    window used to repaint two or three times per key)."""
+    window = make_window()
+    open_and_wait(qtbot, window, sample)
+    ensure_words_to_review(qtbot, window, n=3)
+    window.view.setFocus()
+    qtbot.waitUntil(window.view.hasFocus)
+    qtbot.keyClick(window.view, Qt.Key_N)
+    state = window.session.state
+    before = state.current
+    changes: list[tuple[int, ...]] = []
+    window.review.changed.connect(changes.append)
+    qtbot.keyClick(window.view, Qt.Key_U)  # UPPER, then on to the next word to review
+    assert state.word(before).form == state.word(before).form.upper() and state.current != before
+    assert len(changes) == 1 and {before[0], state.current[0]} <= set(changes[0]), changes
+    assert window.view.currentIndex().row() == state.current[0]  # the view followed
+    assert window.status.word_label.text().startswith(f"Cue {state.current[0] + 1}:")
+    qtbot.keyClick(window.view, Qt.Key_Z, Qt.ControlModifier)  # an undo is one change too
+    assert len(changes) == 2 and before[0] in changes[1]

@@ -23,7 +23,7 @@ from .open_review import OpenReview
 from .prompts import Prompts
 from .settings import Settings
 from .tasks import Task, run_task
-from .workers import PREVIEW, CaseResult, EngineHolder, Opening as OpenWith, load_and_case
+from .workers import PREVIEW, CaseResult, EngineHolder, OpenWith, load_and_case
 
 
 def open_filter() -> str:

@@ -20,7 +20,7 @@ from .open_review import OpenReview
 from .opening import Opening
 from .prompts import Prompts
 from .settings import Settings
-from .workers import CaseResult, EngineHolder, Opening as OpenWith
+from .workers import CaseResult, EngineHolder, OpenWith
 
 
 class Recovery:

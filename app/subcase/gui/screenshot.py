@@ -211,7 +211,7 @@ def _store_profile(window, logs: Path) -> None:
 
 def _show_a_profile_reason(window) -> None:
     """The cursor on a word the profile asks about, else on one it changed."""
-    app = window.profile_app
+    app = window.review.profile_app
     if app is None:
         return
     places = sorted(app.asked) or sorted(p for p in app.by_pos if app.before[p] != window.session.state.word(p).form)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Callable
 from subcase.casing import CasingCancelled, CasingEngine, case_cue_text
 from subcase.casing.onnx_session import available_cores
 from subcase.casing.modes import Mode
-from subcase.casing.restoring import Punctuate
+from subcase.casing.restoring import DEFAULT_PUNCTUATE, Punctuate
 from subcase.review import ReviewSession, ReviewState
 from subcase.review.opening import OpenOptions, open_review
 from subcase.batch import OutputPlan
@@ -86,7 +86,7 @@ class CaseResult:
 
 
 @dataclass
-class Opening:
+class OpenWith:
     """What a file is opened with: the settings of the moment, or a crash-recovery snapshot's."""
 
     mode: str = "restore"
@@ -94,14 +94,14 @@ class Opening:
     styles: dict | None = None  # the house style chosen in the settings: what the editor is proposed
     profile: str | None = None  # the name of the profile chosen in the settings, if any
     learning: bool = True
-    punctuate: str = "never"  # where missing marks are restored (casing/restoring.py)
+    punctuate: str = DEFAULT_PUNCTUATE.value  # where missing marks are restored (casing/restoring.py)
     restoring: dict | None = field(default=None, repr=False)  # the crash-recovery snapshot this casing is for
 
 
 PREVIEW = "preview"  # load_and_case reports (PREVIEW, Document) once, then (done, total) windows
 
 
-def load_and_case(path: Path, engines: EngineHolder, opening: Opening, task: Task) -> CaseResult:
+def load_and_case(path: Path, engines: EngineHolder, opening: OpenWith, task: Task) -> CaseResult:
     """Load ``path``, report its preview, open it for review (``review.open_review``)."""
     path = Path(path)
     try:
@@ -165,7 +165,7 @@ class BatchJob:
     styles: dict | None = None
     profile: Profile | None = None  # applied to every file
     jobs: int = 1
-    punctuate: str = "never"
+    punctuate: str = DEFAULT_PUNCTUATE.value
 
     def __call__(self, task: Task):
         """Reports (FILE_STARTED, i), (PROGRESS, i, n, done, total) and (FILE_DONE, i, FileResult)."""
