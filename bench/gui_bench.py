@@ -113,17 +113,21 @@ def run_app(window, path: Path, hb: Heartbeat) -> dict:
     t0 = time.perf_counter()
     marks: dict[str, float] = {}
     done = []
-    window.casing_finished.connect(lambda: done.append(1))
-    window.casing_failed.connect(lambda m: done.append(m))
+    window.review.casing_finished.connect(lambda: done.append(1))
+    window.review.casing_failed.connect(lambda m: done.append(m))
     hb.start()
     window.opening.open_file(path)
-    window.task.signals.loaded.connect(lambda _d: marks.setdefault("first", time.perf_counter() - t0))
+    from subcase.gui.workers import PREVIEW
+
+    # the first report of the loading task is its preview: the cues shown, uncased
+    window.review.task.signals.progress.connect(
+        lambda values: marks.setdefault("first", time.perf_counter() - t0) if values[0] == PREVIEW else None)
     wait(lambda: bool(done))
     marks["done"] = time.perf_counter() - t0
     # let the first paint of the finished view happen inside the measurement
     wait(lambda: time.perf_counter() - t0 > marks["done"] + 0.2)
     gaps = hb.stop()
-    window.casing_finished.disconnect()
+    window.review.casing_finished.disconnect()
     if done[0] != 1:
         raise SystemExit(f"casing failed: {done[0]}")
     return {"first": marks.get("first", float("nan")), "done": marks["done"], "gaps": gaps}
@@ -181,7 +185,7 @@ def main(argv=None) -> int:
         os.environ.setdefault("SUBCASE_CONFIG_DIR", str(Path(tmp) / "config"))
         from PySide6.QtWidgets import QMessageBox
 
-        from subcase.gui.app import make_app
+        from subcase.gui.application import make_app
 
         app = make_app()  # exactly as the app starts (incl. the GIL switch interval)
 

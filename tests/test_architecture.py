@@ -419,6 +419,97 @@ def test_optional_extras_are_loaded_only_by_their_features() -> None:
     assert not problems, "\n".join(problems)
 
 
+# -- the GUI's shape (issue #57): one OpenReview, no window protocols, small parts ------------
+
+MAX_CLASS_LINES = 300   # every class in app/, training/ aside
+MAX_GUI_PARAMETERS = 8  # every function in gui/, self and cls aside (the core has its own test)
+GUI_FLOORS = 9          # the longest chain of imports between gui/'s own modules (11 before issue #57)
+
+
+def app_trees() -> list[tuple[str, ast.Module]]:
+    """(path relative to the package, parsed) for every source file, training/ aside."""
+    return [(path.relative_to(PACKAGE).as_posix(), ast.parse(path.read_text(encoding="utf-8"), str(path)))
+            for path in sources() if part_of(module_name(path)) != "training"]
+
+
+def gui_trees() -> list[tuple[str, ast.Module]]:
+    return [(rel, tree) for rel, tree in app_trees() if rel.startswith("gui/")]
+
+
+def window_protocols() -> list[str]:
+    """A ``*Window`` Protocol makes the window's internals a contract: controllers take the OpenReview instead."""
+    return [f"{rel}:{node.lineno} {node.name}" for rel, tree in gui_trees() for node in ast.walk(tree)
+            if isinstance(node, ast.ClassDef) and node.name.endswith("Window")
+            and any(ast.unparse(base).split(".")[-1] == "Protocol" for base in node.bases)]
+
+
+def private_reaches() -> list[str]:
+    """``x._name`` on anything but ``self`` or ``cls``: one part reaching into another's internals."""
+    found = []
+    for rel, tree in gui_trees():
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__")
+                    and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))):
+                found.append(f"{rel}:{node.lineno} {ast.unparse(node)}")
+    return found
+
+
+def long_classes() -> list[str]:
+    return [f"{rel}:{node.lineno} {node.name} ({node.end_lineno - node.lineno + 1} lines)"
+            for rel, tree in app_trees() for node in ast.walk(tree)
+            if isinstance(node, ast.ClassDef) and node.end_lineno - node.lineno + 1 > MAX_CLASS_LINES]
+
+
+def parameter_count(node: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
+    args = node.args
+    names = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
+    if names and names[0] in ("self", "cls"):
+        names = names[1:]
+    return len(names) + (args.vararg is not None) + (args.kwarg is not None)
+
+
+def long_gui_signatures() -> list[str]:
+    return [f"{rel}:{node.lineno} {node.name} ({parameter_count(node)} parameters)"
+            for rel, tree in gui_trees() for node in ast.walk(tree)
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and parameter_count(node) > MAX_GUI_PARAMETERS]
+
+
+def floors(package: str) -> dict[str, int]:
+    """Each module of ``package`` -> its floor: 1 for one that imports none of the package's modules, else one
+    more than the highest it imports (every import, TYPE_CHECKING ones too: a type is a dependency)."""
+    edges = {m: {t for t in targets if t.startswith(package + ".")} - {m}
+             for m, targets in graph().items() if m.startswith(package + ".")}
+    memo: dict[str, int] = {}
+
+    def floor(m: str) -> int:
+        if m not in memo:
+            memo[m] = 1 + max((floor(t) for t in edges.get(m, ())), default=0)
+        return memo[m]
+
+    return {m: floor(m) for m in edges}
+
+
+def test_no_window_protocol_in_the_gui() -> None:
+    assert window_protocols() == []
+
+
+def test_no_gui_part_reaches_into_another_s_private_names() -> None:
+    assert private_reaches() == []
+
+
+def test_no_class_is_longer_than_300_lines() -> None:
+    assert long_classes() == []
+
+
+def test_no_gui_function_takes_more_than_8_parameters() -> None:
+    assert long_gui_signatures() == []
+
+
+def test_the_gui_has_no_more_import_floors_than_it_had() -> None:
+    gui = floors("subcase.gui")
+    assert gui and max(gui.values()) <= GUI_FLOORS, sorted(gui.items(), key=lambda kv: -kv[1])[:4]
+
+
 # -- the checker checks: each rule fires on a file that breaks it ------------
 
 @pytest.mark.parametrize("part, source, expected", [
@@ -512,3 +603,30 @@ def test_a_private_import_is_reported(tmp_path, monkeypatch) -> None:
     (fake / "casing" / "a.py").write_text("from .b import _twin, __version__, public\n")
     monkeypatch.setattr(sys.modules[__name__], "PACKAGE", fake)
     assert private_imports() == ["casing/a.py:1 _twin"]
+@pytest.mark.parametrize("source, rule", [
+    ("from typing import Protocol\nclass SavingWindow(Protocol):\n    pass\n", window_protocols),
+    ("def f(window):\n    window._show_session()\n", private_reaches),
+    ("class Big:\n" + "    x = 1\n" * MAX_CLASS_LINES, long_classes),
+    ("def f(a, b, c, d, e, f, g, h, i):\n    pass\n", long_gui_signatures),
+])
+def test_a_gui_shape_violation_is_reported(source: str, rule, tmp_path, monkeypatch) -> None:
+    fake = tmp_path / "subcase"
+    (fake / "gui").mkdir(parents=True)
+    (fake / "__init__.py").write_text("")
+    (fake / "gui" / "__init__.py").write_text("")
+    (fake / "gui" / "ok.py").write_text("class Fine:\n    def f(self, a, b, c, d, e, f, g, h):\n        self._x = 1\n")
+    (fake / "gui" / "bad.py").write_text(source)
+    monkeypatch.setattr(sys.modules[__name__], "PACKAGE", fake)
+    assert [p.split(":")[0] for p in rule()] == ["gui/bad.py"]
+
+
+def test_gui_floors_are_counted(tmp_path, monkeypatch) -> None:
+    fake = tmp_path / "subcase"
+    (fake / "gui").mkdir(parents=True)
+    (fake / "__init__.py").write_text("")
+    (fake / "gui" / "__init__.py").write_text("")
+    (fake / "gui" / "a.py").write_text("")
+    (fake / "gui" / "b.py").write_text("from . import a\n")
+    (fake / "gui" / "c.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .b import B\n")
+    monkeypatch.setattr(sys.modules[__name__], "PACKAGE", fake)
+    assert floors("subcase.gui") == {"subcase.gui.a": 1, "subcase.gui.b": 2, "subcase.gui.c": 3}

@@ -91,7 +91,7 @@ def make_window(qtbot, engines):
 
 
 def open_and_wait(qtbot, window, path: Path, timeout: int = 180_000) -> None:
-    with qtbot.waitSignal(window.casing_finished, timeout=timeout):
+    with qtbot.waitSignal(window.review.casing_finished, timeout=timeout):
         window.opening.open_file(path)
 
 
@@ -126,4 +126,4 @@ def open_and_change_a_word(qtbot, window, path: Path, key=None) -> None:
     window.view.setFocus()
     qtbot.keyClick(window.view, key if key is not None else Qt.Key_N)
     qtbot.keyClick(window.view, Qt.Key_U)
-    assert window.is_modified()
+    assert window.review.is_modified()

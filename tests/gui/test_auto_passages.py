@@ -66,5 +66,5 @@ def test_one_key_takes_the_model_s_form_of_a_kept_word(qtbot, make_window, tmp_p
     qtbot.keyClick(window.view, Qt.Key_Y)
     assert state.word((3, 0)).form == "it"
     assert window.session.doc.cues[3].text.startswith("it was")
-    window.undo_stack.undo()
+    window.review.undo_stack.undo()
     assert window.session.doc.cues[3].text.startswith("It was")

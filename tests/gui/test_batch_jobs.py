@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 
 from subcase.batch import ConvertOptions, collect_batch_inputs, convert_batch, plan_outputs
 
-from .conftest import DATA, long_srt, needs_model, wait_for_emission
+from .conftest import DATA, long_srt, needs_model
 
 
 def make_inputs(root: Path, films: int = 0) -> Path:
@@ -46,7 +46,7 @@ def test_batch_with_two_jobs_converts_and_reports(qtbot, engines, tmp_path):
         qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
     result = done.args[0]
     assert result is not None and not result.cancelled
-    assert dialog.task.jobs == 2
+    assert dialog.job.jobs == 2
     report = dialog.report.toPlainText()
     assert "3 converted, 1 failed" in report and "FAILED" in report and "broken.srt" in report
     states = {p.name: bar.format() for p, bar in zip(dialog.inputs, dialog.bars, strict=True)}
@@ -67,7 +67,7 @@ def test_files_at_a_time_defaults_to_automatic(qtbot, engines, tmp_path):
     assert dialog.jobs_spin.text() == "Automatic"
     with qtbot.waitSignal(dialog.finished_batch, timeout=180_000):
         qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
-    assert dialog.task.jobs == 1 and "3 converted, 1 failed" in dialog.report.toPlainText()
+    assert dialog.job.jobs == 1 and "3 converted, 1 failed" in dialog.report.toPlainText()
     dialog.close()
 
 
@@ -77,7 +77,11 @@ def test_batch_with_two_jobs_cancels(qtbot, engines, tmp_path):
     out = tmp_path / "out"
     dialog = open_dialog(qtbot, engines, src, out, jobs=2)
     qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
-    wait_for_emission(qtbot, dialog.task.signals.file_done, timeout=120_000)  # the workers are converting
+    from subcase.gui.workers import FILE_DONE
+
+    reports: list[tuple] = []
+    dialog.task.signals.progress.connect(reports.append)  # connected before the first report is delivered
+    qtbot.waitUntil(lambda: any(r[0] == FILE_DONE for r in reports), timeout=120_000)  # the workers are converting
     qtbot.mouseClick(dialog.cancel_button, Qt.LeftButton)
     # the dialog keeps the batch's result (set before finished_batch is emitted)
     qtbot.waitUntil(lambda: dialog.batch_result is not None, timeout=120_000)
@@ -94,14 +98,15 @@ def test_batch_with_two_jobs_cancels(qtbot, engines, tmp_path):
 def test_a_profile_for_another_model_is_one_message_not_a_traceback(qtbot, engines, tmp_path):
     """The driver checks the profile against the model before any file is cased (in this process and
     in worker processes alike); the dialog gets the profile's own one-line error."""
-    from subcase.gui.workers import BatchTask
+    from subcase.gui.tasks import Task
+    from subcase.gui.workers import BatchJob
     from subcase.review.profiles.profile import Profile
 
     src = make_inputs(tmp_path)
     found, _ = collect_batch_inputs([src])
     for jobs in (1, 2):
-        task = BatchTask(engines, plan_outputs(found, tmp_path / f"out{jobs}", None), "restore",
-                         profile=Profile("old series", "some-other-model"), jobs=jobs)
+        task = Task(BatchJob(engines, plan_outputs(found, tmp_path / f"out{jobs}", None), "restore",
+                             profile=Profile("old series", "some-other-model"), jobs=jobs))
         failures: list[str] = []
         task.signals.failed.connect(failures.append)
         task.run()

@@ -37,7 +37,7 @@ def test_one_restyling_fix_undo_redo_save_writes_a_small_log_a_profile_still_rea
     open_and_wait(qtbot, window, path)
     state, doc = window.session.state, window.session.doc
     door = next(p for p in state.positions() if state.word(p).input == "door")  # P(lower) about 0.7: not a tie
-    window.commands.goto(door)
+    window.navigation.goto(door)
     window.view.setFocus()
     qtbot.waitUntil(window.view.hasFocus)
 
@@ -50,7 +50,7 @@ def test_one_restyling_fix_undo_redo_save_writes_a_small_log_a_profile_still_rea
     window.menus.act_redo.trigger()  # redo
     assert doc.cues[1].text.startswith("[JOEL SIGHS]\n")
     qtbot.keyClick(window.view, Qt.Key_S, Qt.ControlModifier)  # save
-    assert window.undo_stack.isClean()
+    assert window.review.undo_stack.isClean()
 
     log = log_path_for(path)
     records = read_records(log)
@@ -100,7 +100,7 @@ def test_the_autosave_after_one_edit_is_small_and_restores_the_exact_review(qtbo
     open_and_wait(qtbot, crashed, path)
     state = crashed.session.state
     zorblax = next(p for p in state.positions() if state.word(p).input == "zorblax")
-    crashed.commands.goto(zorblax)
+    crashed.navigation.goto(zorblax)
     crashed.view.setFocus()
     qtbot.waitUntil(crashed.view.hasFocus)
     qtbot.keyClick(crashed.view, Qt.Key_U)  # one fix (and what the app learns from it)
@@ -119,11 +119,11 @@ def test_the_autosave_after_one_edit_is_small_and_restores_the_exact_review(qtbo
 
     window = make_window()
     window.ask = lambda *a: QMessageBox.Yes
-    with qtbot.waitSignal(window.casing_finished, timeout=180_000):
+    with qtbot.waitSignal(window.review.casing_finished, timeout=180_000):
         assert window.recovery.check_recovery()
     assert window.session.doc.to_bytes() == expected_doc
     assert full_state(window.session.state) == expected_state
-    assert window.session.state.current == expected_current and window.is_modified()
+    assert window.session.state.current == expected_current and window.review.is_modified()
     crashed.ask = lambda *a: QMessageBox.Discard
 
 

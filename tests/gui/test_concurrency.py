@@ -48,10 +48,10 @@ def test_cancel_works_on_a_file_opened_during_a_batch(qtbot, make_window, sample
     previous = window.session
     dialog = start_batch(qtbot, window, tmp_path, films=8)
     window.opening.open_file(long_srt(tmp_path / "big.srt"))
-    wait_for_emission(qtbot, window.task.signals.progress, timeout=60_000)  # casing has begun, alongside the batch
-    with qtbot.waitSignal(window.casing_cancelled, timeout=10_000):
-        qtbot.mouseClick(window.cancel_button, Qt.LeftButton)
-    assert window.session is previous and not window.busy
+    wait_for_emission(qtbot, window.review.task.signals.progress, timeout=60_000)  # casing has begun, alongside the batch
+    with qtbot.waitSignal(window.review.casing_cancelled, timeout=10_000):
+        qtbot.mouseClick(window.status.cancel_button, Qt.LeftButton)
+    assert window.session is previous and not window.review.busy
     assert dialog.running  # the batch goes on, untouched
     with qtbot.waitSignal(dialog.finished_batch, timeout=30_000):
         dialog.cancel()

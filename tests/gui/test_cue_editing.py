@@ -30,7 +30,7 @@ def open_film(qtbot, make_window, tmp_path):
     path.write_text(FILM, encoding="utf-8")
     window = make_window()
     open_and_wait(qtbot, window, path)
-    window.commands.goto((1, 0))
+    window.navigation.goto((1, 0))
     window.view.setFocus()
     qtbot.waitUntil(window.view.hasFocus)
     return window
@@ -44,8 +44,8 @@ def type_into_f2_box(qtbot, window, text: str) -> QPlainTextEdit:
     QTimer.singleShot(3000, lambda: getattr(window, "cue_edit_dialog", None) is None
                       and QApplication.activeModalWidget() is not None and QApplication.activeModalWidget().reject())
     qtbot.keyClick(window.view, Qt.Key_F2)
-    qtbot.waitUntil(lambda: window.commands.cue_edit_dialog is not None and window.commands.cue_edit_dialog.isVisible())
-    edit = window.commands.cue_edit_dialog.findChild(QPlainTextEdit)
+    qtbot.waitUntil(lambda: window.cue_editing.cue_edit_dialog is not None and window.cue_editing.cue_edit_dialog.isVisible())
+    edit = window.cue_editing.cue_edit_dialog.findChild(QPlainTextEdit)
     qtbot.waitUntil(edit.hasFocus)
     qtbot.keyClick(edit, Qt.Key_A, Qt.ControlModifier)
     qtbot.keyClicks(edit, text)
@@ -59,11 +59,11 @@ def test_ctrl_enter_confirms_the_f2_box_and_the_typed_words_are_cased_and_flagge
     before_text, before_words = doc.cues[1].text, list(state.cues[1])
     edit = type_into_f2_box(qtbot, window, "we met john in london.")
     qtbot.keyClick(edit, Qt.Key_Return)  # Enter alone starts a new line of the cue
-    assert window.commands.cue_edit_dialog is not None and edit.toPlainText() == "we met john in london.\n"
+    assert window.cue_editing.cue_edit_dialog is not None and edit.toPlainText() == "we met john in london.\n"
     qtbot.keyClick(edit, Qt.Key_Backspace)
-    with qtbot.waitSignal(window.cue_text_edited, timeout=60_000):
+    with qtbot.waitSignal(window.review.cue_text_edited, timeout=60_000):
         qtbot.keyClick(edit, Qt.Key_Return, Qt.ControlModifier)
-    assert window.commands.cue_edit_dialog is None
+    assert window.cue_editing.cue_edit_dialog is None
     # cased by the real model, in context: wide margins (P >= 0.95) on every word here
     assert doc.cues[1].text == "We met John in London."
     words = state.cues[1]
@@ -74,7 +74,7 @@ def test_ctrl_enter_confirms_the_f2_box_and_the_typed_words_are_cased_and_flagge
         assert w.needs_review(state.threshold) == (w.confidence < state.threshold)
     assert state.counts()["edited"] == 0
     # one undo step takes the whole edit back, one redo puts it again
-    assert window.undo_stack.count() == 1
+    assert window.review.undo_stack.count() == 1
     window.menus.act_undo.trigger()
     assert doc.cues[1].text == before_text and state.cues[1] == before_words
     window.menus.act_redo.trigger()
@@ -87,9 +87,9 @@ def test_ctrl_with_the_keypad_enter_confirms_too_and_escape_cancels(qtbot, make_
     doc = window.session.doc
     edit = type_into_f2_box(qtbot, window, "nothing happens")
     qtbot.keyClick(edit, Qt.Key_Escape)
-    assert window.commands.cue_edit_dialog is None and doc.cues[1].text == "I stayed home."
+    assert window.cue_editing.cue_edit_dialog is None and doc.cues[1].text == "I stayed home."
     edit = type_into_f2_box(qtbot, window, "I stayed in paris.")
-    with qtbot.waitSignal(window.cue_text_edited, timeout=60_000):
+    with qtbot.waitSignal(window.review.cue_text_edited, timeout=60_000):
         qtbot.keyClick(edit, Qt.Key_Enter, Qt.ControlModifier | Qt.KeypadModifier)
     assert doc.cues[1].text == "I stayed in Paris."
     words = window.session.state.cues[1]

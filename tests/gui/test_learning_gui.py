@@ -54,7 +54,7 @@ def test_a_fix_by_keyboard_restyles_sound_cues_shows_why_and_undoes_as_one(qtbot
     door = state.current
     assert state.word(door).form == "door"
     # the status bar and Word Details say why it is highlighted
-    assert "why: low confidence" in window.word_label.text()
+    assert "why: low confidence" in window.status.word_label.text()
     assert "low confidence" in window.details.why_label.text()
 
     qtbot.keyClick(window.view, Qt.Key_U)  # UPPER: this file writes its sound cues in capitals
@@ -65,15 +65,15 @@ def test_a_fix_by_keyboard_restyles_sound_cues_shows_why_and_undoes_as_one(qtbot
     # its own look and marker in the cue view, and its reason in the status bar and Word Details
     assert look_of(state.word(slams), state.threshold) is Look.LEARNED
     assert window.view.delegate.gloss(state, *slams).startswith(MARKERS[Look.LEARNED])
-    window.commands.goto(slams)
-    assert "why: changed by what you taught" in window.word_label.text()
+    window.navigation.goto(slams)
+    assert "why: changed by what you taught" in window.status.word_label.text()
     assert "changed by what you taught" in window.details.why_label.text()
     # "[LAUGHING]", already in capitals but unsure, is settled by the style: off the list, saying why
     laughing = (0, 0)
     assert state.word(laughing).form == "LAUGHING" and state.word(laughing).status is Status.LEARNED
     assert not state.word(laughing).needs_review(state.threshold)
-    window.commands.goto(laughing)
-    assert "why: confirmed by what you taught" in window.word_label.text()
+    window.navigation.goto(laughing)
+    assert "why: confirmed by what you taught" in window.status.word_label.text()
 
     qtbot.keyClick(window.view, Qt.Key_Z, Qt.ControlModifier)  # one undo: the fix and all it caused
     assert [c.text for c in doc.cues] == before

@@ -59,7 +59,7 @@ def test_marks_are_cycled_removed_and_accepted_by_key_each_one_undo_step(qtbot, 
     marked = [pos for pos in state.positions() if state.word(pos).mark is not None]
     assert marked and all(mark_now(window, p) == state.word(p).mark.proposed != "" for p in marked)
     opened = doc.to_bytes()
-    stack = window.undo_stack
+    stack = window.review.undo_stack
     window.view.setFocus()
 
     # 1. the next word to review, whatever it is: "." cycles the mark after it, one undo step each
@@ -113,7 +113,7 @@ def test_marks_are_cycled_removed_and_accepted_by_key_each_one_undo_step(qtbot, 
     assert (doc.to_bytes(), state.word(pos).mark) == before
 
     # 3. Enter accepts the word with its mark, even when the word itself was decided first (Space: its tag)
-    window.commands.goto(pos)
+    window.navigation.goto(pos)
     press(qtbot, window, Qt.Key_Space)
     assert state.word(pos).decided and state.word(pos).mark_needs_review(state.mark_threshold)
     press(qtbot, window, Qt.Key_Return)
@@ -130,7 +130,7 @@ def test_marks_are_cycled_removed_and_accepted_by_key_each_one_undo_step(qtbot, 
     # 4. a word without a mark gets one: the editor can add a missing mark, and take it away again
     bare = next(p for p in state.positions() if p[0] > pos[0] and state.word(p).mark is None
                 and mark_now(window, p) == "" and SetMark.applies(doc, state, p))
-    window.commands.goto(bare)
+    window.navigation.goto(bare)
     press(qtbot, window, Qt.Key_Period)
     assert mark_now(window, bare) == ","
     assert doc.cues[bare[0]].text[state.word(bare).end] == ","
@@ -183,7 +183,7 @@ def test_the_batch_dialog_converts_with_the_punctuation_chosen(qtbot, engines, s
     dialog.jobs_spin.setValue(1)
     with qtbot.waitSignal(dialog.finished_batch, timeout=180_000):
         qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
-    assert dialog.task.punctuate == "always" and Settings().punctuate == "always"
+    assert dialog.job.punctuate == "always" and Settings().punctuate == "always"
     found, _ = collect_batch_inputs([stripped])
     outputs = {}
     for punctuate in ("always", "never"):
@@ -203,12 +203,12 @@ def test_accept_rest_of_cue_accepts_its_marks_when_its_words_are_decided(qtbot, 
     window.view.setFocus()
     for s, w in enumerate(state.cues[c]):  # every word of the cue decided by hand (Space: its next tag)
         if w.needs_review(state.threshold):
-            window.commands.goto((c, s))
+            window.navigation.goto((c, s))
             press(qtbot, window, Qt.Key_Space)
     assert not any(w.needs_review(state.threshold) for w in state.cues[c])
     marks = [s for s, w in enumerate(state.cues[c]) if w.mark_needs_review(state.mark_threshold)]
     assert marks
-    window.commands.goto((c, 0))
+    window.navigation.goto((c, 0))
     press(qtbot, window, Qt.Key_Return, Qt.KeyboardModifier.ControlModifier)
     assert all(state.cues[c][s].mark.status is Status.ACCEPTED for s in marks)
     assert not any(state.needs_review((c, s)) for s in range(len(state.cues[c])))
@@ -225,14 +225,14 @@ def test_the_word_menu_offers_each_mark_with_its_probability(qtbot, make_window,
     doc, state = window.session.doc, window.session.state
     pos = next(p for p in state.positions() if state.word(p).mark is not None)
     opened, now = doc.to_bytes(), mark_now(window, pos)
-    window.commands.show_alternatives(pos[0], pos[1], QPoint(0, 0))
-    menu = window.commands.alternatives_menu
+    window.decisions.show_alternatives(pos[0], pos[1], QPoint(0, 0))
+    menu = window.decisions.alternatives_menu
     choices = [a for a in menu.actions() if a.text().startswith("Mark after: ")]
     assert [a.isChecked() for a in choices] == [m == now for m in MARKS]
     assert [a.text().rsplit("(", 1)[1] for a in choices] == [f"{p:.0%})" for p in state.word(pos).mark.probs]
     other = MARKS.index(now) + 1 if MARKS.index(now) + 1 < len(MARKS) else 0
     choices[other].trigger()
-    assert mark_now(window, pos) == MARKS[other] and window.undo_stack.count() == 1
+    assert mark_now(window, pos) == MARKS[other] and window.review.undo_stack.count() == 1
     menu.close()
     window.view.setFocus()
     press(qtbot, window, Qt.Key_Z, Qt.KeyboardModifier.ControlModifier)

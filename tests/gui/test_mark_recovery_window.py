@@ -43,7 +43,7 @@ def test_the_window_restores_a_review_with_restored_marks(qtbot, make_window, en
 
     window = make_window()
     window.ask = lambda *a: QMessageBox.Yes
-    with qtbot.waitSignal(window.casing_finished, timeout=180_000):
+    with qtbot.waitSignal(window.review.casing_finished, timeout=180_000):
         assert window.recovery.check_recovery()
     restored = window.session
     assert restored.doc.to_bytes() == expected[0]

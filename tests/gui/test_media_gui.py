@@ -106,7 +106,7 @@ def subtitle(folder: Path, stem: str = "film") -> Path:
 
 
 def open_with_media(qtbot, window, path: Path, timeout: int = 20_000) -> None:
-    with qtbot.waitSignal(window.media_opened, timeout=timeout):
+    with qtbot.waitSignal(window.playback.media_opened, timeout=timeout):
         open_and_wait(qtbot, window, path)
 
 
@@ -349,7 +349,7 @@ def test_open_media_is_remembered_but_never_written_into_the_subtitle_or_log(qtb
     window = make_window()
     open_with_media(qtbot, window, sub)
     assert window.playback.media_ref.name == "film.wav"
-    with qtbot.waitSignal(window.media_opened, timeout=20_000):
+    with qtbot.waitSignal(window.playback.media_opened, timeout=20_000):
         window.playback.open_media(other)                 # File > Open Media... without the dialog
     ref = window.settings.media_for(sub)
     assert ref is not None and ref.name == "dub.wav" and ref.path == other.resolve()
@@ -368,7 +368,7 @@ def test_open_media_is_remembered_but_never_written_into_the_subtitle_or_log(qtb
     window.close()
     # a new window remembers dub.wav for this subtitle file, over the same-stem film.wav
     again = make_window()
-    with qtbot.waitSignal(again.media_opened, timeout=20_000):
+    with qtbot.waitSignal(again.playback.media_opened, timeout=20_000):
         open_and_wait(qtbot, again, sub)
     assert again.playback.media_ref.name == "dub.wav"
 
@@ -387,7 +387,7 @@ def test_unusable_media_gives_one_message_and_review_goes_on(qtbot, make_window,
         media.mkdir()
     window = make_window()
     messages: list[str] = []
-    window.media_failed.connect(messages.append)
+    window.playback.media_failed.connect(messages.append)
     if named:
         window.playback.pending_media = media              # as `subcase FILE --media PATH`; else found by its stem
     open_and_wait(qtbot, window, sub)
@@ -410,7 +410,7 @@ def test_unusable_media_gives_one_message_and_review_goes_on(qtbot, make_window,
     window.view.setFocus()
     qtbot.keyClick(window.view, Qt.Key_N)
     qtbot.keyClick(window.view, Qt.Key_U)
-    assert window.is_modified()
+    assert window.review.is_modified()
     assert window.playback.play_cue() is False             # says "no media" in the status bar, plays nothing
 
 
@@ -426,7 +426,7 @@ def test_media_shorter_than_the_subtitles(qtbot, make_window, tmp_path):
     assert window.playback.media.last_span.clipped and window.playback.media.last_span.end_ms == 4500
     assert abs(pos - 4500) <= 100
     # a cue wholly past the end plays nothing and says so
-    window.doc.cues[2].start_ms, window.doc.cues[2].end_ms = 7000, 8000
+    window.review.doc.cues[2].start_ms, window.review.doc.cues[2].end_ms = 7000, 8000
     assert window.playback.play_cue(2) is False and "after the media ends" in window.statusBar().currentMessage()
 
 
@@ -470,7 +470,7 @@ def test_without_the_extra_the_app_works_and_says_how_to_add_it(qtbot, make_wind
     window.view.setFocus()
     qtbot.keyClick(window.view, Qt.Key_N)
     qtbot.keyClick(window.view, Qt.Key_U)
-    assert window.is_modified()
+    assert window.review.is_modified()
 
 
 def test_help_lists_the_media_keys(qtbot, make_window):
@@ -500,3 +500,37 @@ def test_smoke_test_entry_point_opens_the_media(tmp_path):
     run = subprocess.run([sys.executable, "-m", "subcase", str(sub), "--smoke-test", "--media", str(bad)],
                          capture_output=True, text=True, env=env, timeout=300)
     assert run.returncode == 1 and "no such media file" in run.stderr
+
+
+@needs_video_tools
+def test_the_media_pane_is_big_enough_and_draws_the_cue_over_the_frame(qtbot, make_window, tmp_path):
+    """Issue #57: the pane was about 250x160, with no cue over the video and no time or playing state."""
+    from subcase.gui.media import FRAME_MIN_WIDTH
+
+    sub = subtitle(tmp_path / "films")
+    make_video(sub.parent)
+    window = make_window()
+    window.settings.follow_playback = False
+    open_with_media(qtbot, window, sub)
+    dock, frame = window.playback.media_dock, window.playback.media_dock.frame_view
+    qtbot.waitUntil(lambda: frame.width() >= FRAME_MIN_WIDTH and frame.height() >= FRAME_MIN_WIDTH * 9 // 16,
+                    timeout=5000)
+    select_row(qtbot, window, 1)
+    text = window.session.doc.cues[1].text
+    qtbot.waitUntil(lambda: frame.caption == text, timeout=5000)
+    duration = window.playback.media.duration_ms
+    assert dock.clock.text() == f"0:02.100 / 0:0{duration // 1000}.{duration % 1000:03d} \u00b7 paused"
+    # drawn over the picture as a player shows it: light text on a dark box
+    qtbot.waitUntil(lambda: frame.image is not None, timeout=5000)
+    img = frame.grab().toImage()
+    box = frame.caption_rect().toRect().intersected(frame.rect())
+    light = sum(img.pixelColor(x, y).lightness() > 200 for x in range(box.left(), box.right(), 2)
+                for y in range(box.top(), box.bottom(), 2))
+    assert light > 20, light
+    # playing, the clock says so; paused again after the lead-out, past the cue's end: no cue over the frame
+    stops: list[int] = []
+    window.playback.media.stopped.connect(stops.append)
+    assert window.playback.play_cue()
+    qtbot.waitUntil(lambda: "playing" in dock.clock.text(), timeout=5000)
+    qtbot.waitUntil(lambda: bool(stops), timeout=10_000)
+    assert stops[-1] > CUES[1][1] and dock.clock.text().endswith("paused") and frame.caption == ""

@@ -35,7 +35,7 @@ def test_changing_the_mode_recases_the_open_file_as_one_undoable_step(qtbot, mak
     state, doc = session.state, session.doc
     # a decision first: the editor writes "about" in capitals (kept whatever the mode)
     about = next((1, s) for s, w in enumerate(state.cues[1]) if w.input == "about")
-    window.commands.goto(about)
+    window.navigation.goto(about)
     window.view.setFocus()
     qtbot.waitUntil(window.view.hasFocus)
     qtbot.keyClick(window.view, Qt.Key_U)
@@ -43,9 +43,9 @@ def test_changing_the_mode_recases_the_open_file_as_one_undoable_step(qtbot, mak
     restored = [c.text for c in doc.cues]
     assert restored[1] != FILM.split("\n")[6]  # restore mode re-cased the mixed line
 
-    with qtbot.waitSignal(window.mode_changed, timeout=60_000) as blocker:
+    with qtbot.waitSignal(window.review.mode_changed, timeout=60_000) as blocker:
         window.menus.act_modes["caps"].trigger()
-        assert window.busy and window.cancel_button.isVisible()  # cased in a worker, Cancel offered
+        assert window.review.busy and window.status.cancel_button.isVisible()  # cased in a worker, Cancel offered
     assert blocker.args == ["caps"] and session.mode == "caps" and window.settings.mode == "caps"
     # caps mode keeps a line not written in capitals as the file has it (a rule, not the model),
     # except the word the editor decided
@@ -54,7 +54,7 @@ def test_changing_the_mode_recases_the_open_file_as_one_undoable_step(qtbot, mak
     assert doc.cues[2].text == "she said nothing."
     assert state.word(about).status is Status.CHANGED
     assert all(w.status is Status.UNTOUCHED and w.form == w.input for w in state.cues[2])
-    assert window.undo_stack.count() == 2 and window.menus.act_modes["caps"].isChecked()
+    assert window.review.undo_stack.count() == 2 and window.menus.act_modes["caps"].isChecked()
 
     window.menus.act_undo.trigger()  # one step back: the restore mode's casing, the decision kept
     assert [c.text for c in doc.cues] == restored and session.mode == "restore"
@@ -66,7 +66,7 @@ def test_changing_the_mode_recases_the_open_file_as_one_undoable_step(qtbot, mak
     assert window.autosaving.save_now(wait=True) is not None
     second = make_window()
     second.ask = lambda *a: QMessageBox.Yes
-    with qtbot.waitSignal(second.casing_finished, timeout=60_000):
+    with qtbot.waitSignal(second.review.casing_finished, timeout=60_000):
         assert second.recovery.check_recovery()
     assert second.session.doc.to_bytes() == doc.to_bytes() and second.session.mode == "caps"
     assert [[(w.form, w.status, w.probs) for w in c] for c in second.session.state.cues] == \
@@ -75,7 +75,7 @@ def test_changing_the_mode_recases_the_open_file_as_one_undoable_step(qtbot, mak
 
     # the edit log says which mode each later decision was made in
     window.activateWindow()
-    window.commands.goto((2, 0))
+    window.navigation.goto((2, 0))
     window.view.setFocus()
     qtbot.waitUntil(window.view.hasFocus)
     n = len(read_records(log_path_for(path)))

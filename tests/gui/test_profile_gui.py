@@ -33,10 +33,10 @@ def test_choose_a_profile_see_it_and_remove_a_wrong_entry(qtbot, make_window, tm
     window = make_window()
     assert not window.menus.act_profile_contents.isEnabled()
     # Review > Profile (next file opened) lists it; choosing it is remembered
-    window.menus.fill_profiles()
-    names = [a.text() for a in window.menus.profile_menu.actions() if a.isCheckable()]
+    window.menu_bar.fill_profiles()
+    names = [a.text() for a in window.menu_bar.profile_menu.actions() if a.isCheckable()]
     assert names == ["None", "Proog show"]
-    window.menus.profile_menu.actions()[1].trigger()
+    window.menu_bar.profile_menu.actions()[1].trigger()
     assert window.settings.profile == "Proog show"
 
     open_and_wait(qtbot, window, path)
@@ -55,7 +55,7 @@ def test_choose_a_profile_see_it_and_remove_a_wrong_entry(qtbot, make_window, tm
     # Review > Profile Contents: what it holds and changed here
     assert window.menus.act_profile_contents.isEnabled()
     window.menus.act_profile_contents.trigger()
-    dialog = window.commands.profile_dialog
+    dialog = window.profiles.profile_dialog
     qtbot.waitUntil(dialog.isVisible)
     assert dialog.table.rowCount() == 1
     assert [dialog.table.item(0, c).text() for c in (0, 1, 3)] == ["word:proog", "Proog", "2"]
@@ -124,7 +124,7 @@ def test_a_profile_started_in_the_editor_learns_from_each_saved_episode(qtbot, m
         paths.append(p)
     window = make_window()
     open_and_wait(qtbot, window, paths[0])
-    assert window.commands.new_profile("Proog show")
+    assert window.profiles.new_profile("Proog show")
     assert window.settings.profile == "Proog show"
     assert fix_by_keyboard(qtbot, window, "proog", Qt.Key_T) == 2
     assert window.saving.save_to(paths[0])
@@ -162,7 +162,7 @@ def test_the_review_hints_in_the_window(qtbot, make_window, tmp_path, engines):
     assert state.word(boss).form == "boss" and state.word(boss).needs_review(state.threshold)
     assert "your profile saw this written 'Boss' after 'the'" in " ".join(map(str, flag_reasons(state, boss)))
     window.menus.act_profile_contents.trigger()
-    dialog = window.commands.profile_dialog
+    dialog = window.profiles.profile_dialog
     qtbot.waitUntil(dialog.isVisible)
     rows = {dialog.table.item(r, 0).text(): dialog.table.item(r, 3).text() for r in range(dialog.table.rowCount())}
     assert rows == {"ask:the|boss|again": "1", "confirm:mall": "1"}

@@ -10,7 +10,7 @@ from subcase.paths import resource_path
 
 
 def test_the_app_has_the_shipped_icon_and_stylesheet(qapp):
-    from subcase.gui.app import make_app
+    from subcase.gui.application import make_app
 
     app = make_app()
     assert resource_path("icons/subcase.png").is_file(), resource_path("icons/subcase.png")

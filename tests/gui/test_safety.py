@@ -49,13 +49,13 @@ def modal_box():
 
 
 def real_dialogs(window) -> None:
-    window.ask = window._ask_dialog  # the fixture answers "Discard"; these tests use the real dialog
+    window.ask = window.prompts.ask_in_dialog  # the fixture answers "Discard"; these tests use the real dialog
 
 
 def _edit_first_word(qtbot, window) -> None:
-    window.commands.goto((0, 0))
-    window.commands.set_tag(Tag.U)  # what the U key does
-    assert not window.undo_stack.isClean()
+    window.navigation.goto((0, 0))
+    window.decisions.set_tag(Tag.U)  # what the U key does
+    assert not window.review.undo_stack.isClean()
 
 
 # -- read-only files --------------------------------------------------------------
@@ -71,12 +71,12 @@ def test_read_only_file_asks_before_saving(qtbot, make_window, sample):
     answer(modal_box, "&No", seen=seen)
     assert window.saving.save() is False
     assert seen and "read-only" in seen[0] and str(sample) in seen[0]
-    assert sample.read_bytes() == before and not window.undo_stack.isClean()
+    assert sample.read_bytes() == before and not window.review.undo_stack.isClean()
     assert not sample.with_name("sample.srt.bak").exists()
 
     answer(modal_box, "&Yes")
     assert window.saving.save() is True
-    assert sample.read_bytes() != before and window.undo_stack.isClean()
+    assert sample.read_bytes() != before and window.review.undo_stack.isClean()
     assert os.stat(sample).st_mode & 0o777 == 0o444  # still read-only
     assert sample.with_name("sample.srt.bak").read_bytes() == before
 
@@ -104,7 +104,7 @@ def test_log_folder_cannot_be_created_go_on_without_a_log(qtbot, make_window, sa
     assert seen and "Read-only file system" in seen[0]
     assert window.session is not None and window.session.log is None
     assert window.action_save.isEnabled() if hasattr(window, "action_save") else True
-    assert window.log_label.text() == "No edit log"
+    assert window.status.log_label.text() == "No edit log"
     assert "Opening" not in window.statusBar().currentMessage()
     _edit_first_word(qtbot, window)  # reviewing works, by the user's choice without a log
     assert window.saving.save() is True
@@ -142,9 +142,9 @@ def test_log_folder_cannot_be_created_cancel_opening(qtbot, make_window, sample,
     monkeypatch.setenv("SUBCASE_DATA_DIR", str(ro / "data"))
     window = make_window()
     answer(lambda: window.edit_log.log_failure_box, "Cancel opening")
-    with qtbot.waitSignal(window.casing_cancelled, timeout=180_000):
+    with qtbot.waitSignal(window.review.casing_cancelled, timeout=180_000):
         window.opening.open_file(sample)
-    assert window.session is None and window.task is None
+    assert window.session is None and window.review.task is None
     assert "cancelled" in window.statusBar().currentMessage()
 
 
@@ -164,17 +164,17 @@ def test_disk_full_during_review_asks_and_never_shows_an_unrecorded_decision(
     shown: list[tuple[str, str]] = []
     answer(lambda: window.edit_log.log_failure_box, "Cancel this decision",
            before=lambda box: shown.append((word.form, window.session.doc.cues[0].text)))
-    window.commands.goto((0, 0))
-    window.commands.set_tag(Tag.U)
+    window.navigation.goto((0, 0))
+    window.decisions.set_tag(Tag.U)
     assert shown == [(form_before, text_before)]  # while the question is open, nothing shows as done
     assert word.form == form_before and window.session.doc.cues[0].text == text_before
-    assert window.undo_stack.count() == 0 and read_records(log_file) == []
+    assert window.review.undo_stack.count() == 0 and read_records(log_file) == []
 
     # 2. The user frees space and tries again: applied, and on disk.
     answer(lambda: window.edit_log.log_failure_box, "Try again", before=lambda _b: filler.unlink())
-    window.commands.goto((0, 0))
-    window.commands.set_tag(Tag.U)
-    assert word.form == form_before.upper() and window.undo_stack.count() == 1
+    window.navigation.goto((0, 0))
+    window.decisions.set_tag(Tag.U)
+    assert word.form == form_before.upper() and window.review.undo_stack.count() == 1
     assert [r["final"] for r in read_records(log_file)] == [form_before.upper()]
 
 
@@ -184,20 +184,23 @@ def test_fifo_is_refused_at_once(qtbot, make_window, tmp_path):
     fifo = tmp_path / "a.srt"
     os.mkfifo(fifo)
     window = make_window()
-    with qtbot.waitSignal(window.casing_failed, timeout=5000) as blocker:
+    with qtbot.waitSignal(window.review.casing_failed, timeout=5000) as blocker:
         window.opening.open_file(fifo)
     assert "FIFO" in blocker.args[0]
-    assert window.task is None and not window.cancel_button.isVisible()
+    assert window.review.task is None and not window.status.cancel_button.isVisible()
     assert "Opening" not in window.statusBar().currentMessage()
 
 
 def test_fifo_behind_a_symlink_is_refused_by_the_worker_too(qtbot, engines, tmp_path):
     """The worker checks as well (a file can become a FIFO after it was picked)."""
-    from subcase.gui.workers import LoadAndCaseTask
+    from functools import partial
+
+    from subcase.gui.tasks import Task
+    from subcase.gui.workers import OpenWith, load_and_case
 
     fifo = tmp_path / "b.srt"
     os.mkfifo(fifo)
-    task = LoadAndCaseTask(fifo, engines)
+    task = Task(partial(load_and_case, fifo, engines, OpenWith()))
     with qtbot.waitSignal(task.signals.failed, timeout=5000) as blocker:
         QTimer.singleShot(0, task.run)
     assert "FIFO" in blocker.args[0] and "Traceback" not in blocker.args[0]

@@ -68,7 +68,7 @@ def test_failing_save_offers_save_as_and_keeps_the_autosave(qtbot, make_window, 
     click_when_shown(lambda: window.saving.save_failed_box, lambda box: box.escapeButton(), seen)
     assert window.saving.save() is False
     assert seen and "read-only" in seen[0] and str(read_only_sample) in seen[0]
-    assert read_only_sample.read_bytes() == before and not window.undo_stack.isClean()
+    assert read_only_sample.read_bytes() == before and not window.review.undo_stack.isClean()
     # the edits are in the autosave at once (not only when its timer fires), and it stays
     qtbot.waitUntil(snapshot.exists, timeout=1000)
     window.autosaving.writer.flush()
@@ -88,7 +88,7 @@ def test_failing_save_offers_save_as_and_keeps_the_autosave(qtbot, make_window, 
     assert window.saving.save() is True
     assert seen and "read-only" in seen[0]
     assert asked == [str(read_only_sample)]
-    assert chosen.read_bytes() != before and window.undo_stack.isClean()
+    assert chosen.read_bytes() != before and window.review.undo_stack.isClean()
     assert read_only_sample.read_bytes() == before
     window.autosaving.writer.flush()
     assert not snapshot.exists()
@@ -112,4 +112,4 @@ def test_save_on_a_full_disk_offers_save_as(qtbot, make_window, tmpfs, fill_disk
     assert window.saving.save() is True
     assert seen and "No space left on device" in seen[0]
     assert path.read_bytes() == before and chosen.read_bytes() != before
-    assert window.undo_stack.isClean()
+    assert window.review.undo_stack.isClean()

@@ -20,7 +20,7 @@ def test_save_warns_when_pysrt_reads_fewer_cues(qtbot, make_window, tmp_path):
     window = make_window()
     open_and_change_a_word(qtbot, window, path, Qt.Key_Right)
     assert window.saving.save()  # saved all the same
-    assert not window.is_modified()
+    assert not window.review.is_modified()
     assert path.read_bytes() == window.session.doc.to_bytes()
     assert "pysrt reads 12 cue(s) where the file has 13" in window.last_error
     assert "players built on it may misread this file" in window.last_error

@@ -20,10 +20,10 @@ def test_a_file_over_the_limit_is_refused_unless_the_user_says_open(qtbot, make_
     window = make_window()
     asked = []
     window.ask = lambda title, text, buttons, default: asked.append((title, text, default)) or QMessageBox.Cancel
-    with qtbot.waitSignal(window.casing_failed, timeout=5000) as blocker:
+    with qtbot.waitSignal(window.review.casing_failed, timeout=5000) as blocker:
         assert window.opening.open_file(big) is False
     assert blocker.args[0].startswith(f"{big}: is ") and f"over the limit of {MAX_SIZE_MB:g} MB" in blocker.args[0]
-    assert window.task is None and window.doc is None
+    assert window.review.task is None and window.review.doc is None
     (title, text, default), = asked
     assert title == "Large file" and "big.srt is 1.0 MB" in text and default == QMessageBox.Cancel
 
@@ -32,7 +32,7 @@ def test_a_file_over_the_limit_opens_when_the_user_says_so(qtbot, make_window, t
     big = _over_the_limit(tmp_path / "big.srt")
     window = make_window()
     window.ask = lambda *a: QMessageBox.Open
-    with qtbot.waitSignal(window.casing_finished, timeout=60000):
+    with qtbot.waitSignal(window.review.casing_finished, timeout=60000):
         assert window.opening.open_file(big) is True
-    assert window.doc is not None and window.doc.path == big
-    assert window.doc.cues[1].text == "Then we went home."
+    assert window.review.doc is not None and window.review.doc.path == big
+    assert window.review.doc.cues[1].text == "Then we went home."

@@ -44,7 +44,7 @@ def test_a_snapshot_never_chooses_the_file_the_edit_log_appends_to(qtbot, make_w
 
     window = make_window()
     window.ask = lambda *a: QMessageBox.Yes
-    with qtbot.waitSignal(window.casing_finished, timeout=180_000):
+    with qtbot.waitSignal(window.review.casing_finished, timeout=180_000):
         assert window.recovery.check_recovery()
     decide_a_word(qtbot, window)
     qtbot.keyClick(window.view, Qt.Key_Return)
@@ -82,7 +82,7 @@ def test_a_remembered_media_path_is_opened_only_with_its_fingerprint(qtbot, make
                           json.dumps({"path": str(secret), "name": "shadow.wav", "fingerprint": fingerprint}))
     window = make_window()
     opened: list[str] = []
-    window.media_opened.connect(opened.append)
+    window.playback.media_opened.connect(opened.append)
     messages: list[str] = []
     window.statusBar().messageChanged.connect(messages.append)
     start_notice = window.statusBar().currentMessage()
@@ -107,7 +107,8 @@ def test_bad_settings_are_reset_to_their_defaults_and_the_user_told_once(qtbot, 
     stored.q.setValue("view/theme", "<b>x</b>")
     stored.q.sync()
     window = make_window()
-    assert window.threshold_spin.value() == pytest.approx(0.9)  # the default, not 1.000
+    # the model's default, not 1.000 (and, with no file open, the model's own: issue #57)
+    assert window.threshold.spin.value() == pytest.approx(window.engines.get().info.review_threshold)
     assert window.view.font().pointSize() == 11
     notice = window.statusBar().currentMessage()
     assert "review threshold (was 'nan')" in notice and "font size (was '100000')" in notice
@@ -157,8 +158,32 @@ def test_every_setting_has_a_range_and_a_bad_value_is_reset_to_its_default(priva
     settings = Settings()
     reset = settings.check()
     assert len(reset) == len(BAD) + 2
-    assert [settings._value(key) for key in SPECS] == [spec.default for spec in SPECS.values()]
+    assert [settings.value(key) for key in SPECS] == [spec.default for spec in SPECS.values()]
     assert settings.house_style("sound-cues") == "model" and settings.recent_files == []
     notice = settings.take_notice()
     assert notice is not None and notice.startswith("Settings reset") and "\n" not in notice
     assert settings.take_notice() is None and Settings().check() == []  # told once; fixed on disk
+
+
+def test_each_setting_is_declared_once_and_round_trips():
+    """Issue #57: the table (SPECS) says each key's type, default and range; Settings has one attribute per
+    key, no getter and setter of its own, and what is written reads back, through a new QSettings too."""
+    from subcase.gui.settings import SPECS, Setting, Settings
+
+    declared = {name: attr.key for name, attr in vars(Settings).items() if isinstance(attr, Setting)}
+    assert sorted(declared.values()) == sorted(SPECS)  # every key once, nothing undeclared
+    assert not [name for name, attr in vars(Settings).items() if isinstance(attr, property) and attr.fset]
+    values = {"threshold": 0.975, "mode": "auto", "punctuate": "always", "learning": False, "profile": "Lupin S1",
+              "output_dir": "/films/out", "output_format": "vtt", "batch_jobs": 3, "theme": "dark", "font_size": 14,
+              "show_tags": True, "cpl_limit": 37, "cps_limit": 17.0, "lead_in_ms": 250, "lead_out_ms": 0,
+              "follow_playback": False, "play_at_flagged": True}
+    assert set(values) == set(declared)
+    settings = Settings()
+    for name, value in values.items():
+        assert getattr(settings, name) == SPECS[declared[name]].default
+        setattr(settings, name, value)
+    settings.sync()
+    again = Settings()
+    assert {name: getattr(again, name) for name in values} == values and again.check() == []
+    again.threshold = None  # back to the model's default
+    assert Settings().threshold is None

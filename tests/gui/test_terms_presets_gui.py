@@ -20,7 +20,7 @@ def test_import_terms_then_open_a_file(qtbot, make_window, tmp_path):
     caps.write_text("# tools\nQualWeb\n", encoding="utf-8")
     window = make_window()
     assert window.menus.act_import_terms.isEnabled()
-    window.commands.import_terms("W3C talks", [caps])  # what the dialog does once a file and a profile are chosen
+    window.profiles.import_terms("W3C talks", [caps])  # what the dialog does once a file and a profile are chosen
     qtbot.waitUntil(lambda: window.settings.profile == "W3C talks", timeout=20_000)
     assert "dict_talks.txt: 1 terms" in window.statusBar().currentMessage()
     assert profile_store.load("W3C talks").entries["term"]["qualweb"].form == "QualWeb"
@@ -38,7 +38,7 @@ def test_a_bad_term_list_is_reported_not_raised(qtbot, make_window, tmp_path):
     bad = tmp_path / "names.xml"
     bad.write_text("<names><name>QualWeb</name>", encoding="utf-8")
     window = make_window()
-    window.commands.import_terms("W3C talks", [bad])
+    window.profiles.import_terms("W3C talks", [bad])
     qtbot.waitUntil(lambda: bool(window.last_error), timeout=20_000)
     assert "names.xml" in window.last_error and "invalid XML" in window.last_error
     assert not profile_store.exists("W3C talks")

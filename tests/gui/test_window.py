@@ -30,8 +30,8 @@ def ensure_words_to_review(qtbot, window, n: int = 3) -> None:
     state = window.session.state
     if state.to_review() < n:
         confs = sorted(w.confidence for w in state.all_words())
-        window.threshold_spin.setDecimals(4)
-        window.threshold_spin.setValue(min(1.0, confs[n - 1] + 0.0001))
+        window.threshold.spin.setDecimals(4)
+        window.threshold.spin.setValue(min(1.0, confs[n - 1] + 0.0001))
     assert state.to_review() >= n
 
 
@@ -87,10 +87,10 @@ def test_review_by_keyboard_then_save(qtbot, make_window, engines, sample):
     qtbot.keyClick(window.view, Qt.Key_Return, Qt.ControlModifier)
     assert all(w.status is Status.ACCEPTED for w in to_accept)
     left = state.to_review()
-    assert f"{left} to review" in window.count_label.text()
+    assert f"{left} to review" in window.status.count_label.text()
 
     qtbot.keyClick(window.view, Qt.Key_S, Qt.ControlModifier)  # save
-    assert window.undo_stack.isClean()
+    assert window.review.undo_stack.isClean()
     saved = sample.read_bytes()
     assert saved == expected_bytes(engine, sample.with_name("sample.srt.bak"), {(first[0], word.word_index): new_form})
     assert sample.with_name("sample.srt.bak").read_bytes() == original
@@ -120,13 +120,15 @@ def test_click_word_shows_alternatives(qtbot, make_window, sample):
     assert rect is not None
     qtbot.mouseClick(window.view.viewport(), Qt.LeftButton, pos=rect.center())
     assert window.session.state.current == (0, 0)
-    menu = window.commands.alternatives_menu
+    menu = window.decisions.alternatives_menu
     assert menu is not None
     w = window.session.state.word((0, 0))
     labels = [a.text() for a in menu.actions() if a.data()]
-    assert len(labels) == 4 and all("%" in s for s in labels)
+    # "I": Mixed writes it as Title does, and is not offered twice (issue #57)
+    assert len(labels) == 3 and all("%" in s for s in labels)
+    assert "M" not in [a.data() for a in menu.actions()]
     # ranked by probability, best first
-    assert [a.data() for a in menu.actions() if a.data()] == [t.value for t, _ in w.alternatives()]
+    assert [a.data() for a in menu.actions() if a.data()] == [t.value for t, _ in w.alternatives() if t.value != "M"]
     upper = next(a for a in menu.actions() if a.data() == "U")
     upper.trigger()
     assert w.form == w.form.upper() and window.session.doc.cues[0].text.startswith(w.form)
@@ -156,7 +158,7 @@ def test_cue_text_is_plain_text_and_loads_nothing(qtbot, make_window, tmp_path):
         window.settings.punctuate = "never"  # the text as written but for its letter case: no restored marks
         open_and_wait(qtbot, window, p)
         window.session.state.current = (0, 0)
-        window._update_status()
+        window.status.update()
         window.view.grab()  # paint everything
         window.grab()
         qtbot.wait(300)
@@ -225,15 +227,15 @@ def test_cancel_long_casing_leaves_the_app_usable(qtbot, make_window, sample, tm
     open_and_wait(qtbot, window, sample)
     previous = window.session
     window.opening.open_file(film)
-    task = window.task
+    task = window.review.task
     wait_for_emission(qtbot, task.signals.progress, timeout=120_000)
     assert window.view.cue_model.rowCount() == 1500  # the cues show before casing ends
-    assert window.cancel_button.isVisible()
-    with qtbot.waitSignal(window.casing_cancelled, timeout=60_000):
-        qtbot.mouseClick(window.cancel_button, Qt.LeftButton)
-    assert not window.busy and window.session is previous
+    assert window.status.cancel_button.isVisible()
+    with qtbot.waitSignal(window.review.casing_cancelled, timeout=60_000):
+        qtbot.mouseClick(window.status.cancel_button, Qt.LeftButton)
+    assert not window.review.busy and window.session is previous
     assert window.view.cue_model.rowCount() == len(previous.doc.cues)
-    assert window.menus.act_next.isEnabled() and not window.cancel_button.isVisible()
+    assert window.menus.act_next.isEnabled() and not window.status.cancel_button.isVisible()
     window.view.setFocus()
     qtbot.keyClick(window.view, Qt.Key_N)
     assert window.session.state.current is not None
@@ -248,7 +250,7 @@ def test_restore_after_crash(qtbot, make_window, sample, engines):
     qtbot.keyClick(crashed.view, Qt.Key_N)
     qtbot.keyClick(crashed.view, Qt.Key_U)
     qtbot.keyClick(crashed.view, Qt.Key_Return)
-    crashed.commands.edit_cue_text(5, "we watched STAR WARS with dr. jones in london!")
+    crashed.cue_editing.edit_cue_text(5, "we watched STAR WARS with dr. jones in london!")
     snap = crashed.autosaving.save_now(wait=True)
     assert snap is not None and snap.exists()
     log = log_path_for(sample)
@@ -260,12 +262,12 @@ def test_restore_after_crash(qtbot, make_window, sample, engines):
     window = make_window()
     asked = []
     window.ask = lambda title, *a: (asked.append(title), QMessageBox.Yes)[1]
-    with qtbot.waitSignal(window.casing_finished, timeout=180_000):  # the opened file is cased again
+    with qtbot.waitSignal(window.review.casing_finished, timeout=180_000):  # the opened file is cased again
         assert window.recovery.check_recovery()
     assert asked == ["Restore unsaved review"]
     assert window.session.doc.to_bytes() == expected_doc
     assert [[(w.form, w.status) for w in c] for c in window.session.state.cues] == expected_state
-    assert window.is_modified() and window.windowTitle().startswith("*")
+    assert window.review.is_modified() and window.windowTitle().startswith("*")
     # review goes on, into the same edit log
     window.view.setFocus()
     qtbot.keyClick(window.view, Qt.Key_N)
@@ -288,26 +290,26 @@ def test_shortcuts_help_about_and_settings(qtbot, make_window, engines, sample):
                    "Set Mixed", "Cycle Tag", "Accept Word", "Accept Rest of Cue", "Edit Cue Text…", "Undo", "Redo",
                    "Find…", "Save", "Save As…", "Open…", "Keyboard Shortcuts"):
         assert names.get(action), action
-    dialog = window.show_shortcuts()
+    dialog = window.view_options.show_shortcuts()
     assert dialog.table.rowCount() == len(rows)
     dialog.close()
-    about = window.about_text()
+    about = window.view_options.about_text()
     import subcase
     assert subcase.__version__ in about and engines.get().info.sha256 in about
 
     open_and_wait(qtbot, window, sample)
-    assert window.threshold_spin.value() == pytest.approx(engines.get().info.review_threshold)
-    window.threshold_spin.setValue(0.5)
-    window.apply_font_size(14, save=True)
-    window.set_theme("dark")
-    window.find_next("eiffel")
+    assert window.threshold.spin.value() == pytest.approx(engines.get().info.review_threshold)
+    window.threshold.spin.setValue(0.5)
+    window.view_options.apply_font_size(14, save=True)
+    window.view_options.set_theme("dark")
+    window.find_bar.find_next("eiffel")
     assert window.view.currentIndex().row() == 2
     window.close()
     s = Settings()
     assert (s.threshold, s.font_size, s.theme) == (0.5, 14, "dark")
     assert s.recent_files[0] == str(sample.resolve())
     assert s.layout()[0] is not None
-    window.set_theme("light")
+    window.view_options.set_theme("light")
 
 
 @pytest.mark.model
@@ -326,10 +328,32 @@ def test_save_as_switches_format(qtbot, make_window, sample, tmp_path):
     assert window.saving.save_to(out)
     data = out.read_text(encoding="utf-8")
     assert data.startswith("WEBVTT") and "00:00:01.000 --> 00:00:03.500" in data
-    assert window.session.doc.format == "vtt" and not window.is_modified()
+    assert window.session.doc.format == "vtt" and not window.review.is_modified()
     assert sample.read_bytes() == (DATA / "sample.srt").read_bytes()  # the original is untouched
     state = window.session.state
     for c, cue in enumerate(window.session.doc.cues):  # word offsets still point at the words
         for w in state.cues[c]:
             assert cue.text[w.start:w.end] == w.form
     assert read_records(log_path_for(sample))[-1]["saved_format"] == "vtt"
+
+
+def test_one_key_refreshes_the_views_once(qtbot, make_window, sample):
+    """Issue #57: a key's edit and the move after it reach the views as one change of the open review (the
+    window used to repaint two or three times per key)."""
+    window = make_window()
+    open_and_wait(qtbot, window, sample)
+    ensure_words_to_review(qtbot, window, n=3)
+    window.view.setFocus()
+    qtbot.waitUntil(window.view.hasFocus)
+    qtbot.keyClick(window.view, Qt.Key_N)
+    state = window.session.state
+    before = state.current
+    changes: list[tuple[int, ...]] = []
+    window.review.changed.connect(changes.append)
+    qtbot.keyClick(window.view, Qt.Key_U)  # UPPER, then on to the next word to review
+    assert state.word(before).form == state.word(before).form.upper() and state.current != before
+    assert len(changes) == 1 and {before[0], state.current[0]} <= set(changes[0]), changes
+    assert window.view.currentIndex().row() == state.current[0]  # the view followed
+    assert window.status.word_label.text().startswith(f"Cue {state.current[0] + 1}:")
+    qtbot.keyClick(window.view, Qt.Key_Z, Qt.ControlModifier)  # an undo is one change too
+    assert len(changes) == 2 and before[0] in changes[1]

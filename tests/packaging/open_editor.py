@@ -5,7 +5,7 @@ plain wheel; it is not a test module itself.
     python open_editor.py FILE SCREENSHOT.png
 
 The start-up is the app's own (``subcase.cli.main`` -> ``gui.app.run_gui``): this only makes the
-QApplication first, which ``gui.app.make_app`` takes over as it finds it, so that the hook's timer is
+QApplication first, which ``gui.application.make_app`` takes over as it finds it, so that the hook's timer is
 set before the entry point starts the event loop.  Exit status: the entry point's (0 once the window
 closed), 3 on a time-out, 4 when casing failed.
 """

@@ -37,3 +37,12 @@ def test_reason_shows_enough_decimals_to_tell_the_numbers_apart(cased):
     _doc, state = cased
     state.threshold = 0.653  # "we" has 0.65: two decimals would print the same number twice
     assert str(flag_reasons(state, (0, 0))[0]) == "low confidence 0.650 (threshold 0.653)"
+
+
+def test_the_threshold_reads_as_the_box_shows_it(cased):
+    """Issue #57: the threshold box said 0.975 while the reason said 0.97 (three decimals, rounded to two)."""
+    _doc, state = cased
+    state.threshold = 0.975
+    assert str(flag_reasons(state, (0, 0))[0]) == "low confidence 0.650 (threshold 0.975)"
+    state.threshold = 0.9  # as many decimals as the numbers need, two at least
+    assert str(flag_reasons(state, (0, 0))[0]) == "low confidence 0.65 (threshold 0.90)"

@@ -8,7 +8,8 @@ import signal
 import sys
 from pathlib import Path
 
-import subcase
+
+from .application import make_app
 
 
 def _parse(argv: list[str]) -> argparse.Namespace:
@@ -19,41 +20,6 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--media", type=Path, metavar="PATH",
                    help="play this video or audio file beside the review (default: FILE's same-stem media)")
     return p.parse_args(argv)
-
-
-def tune_interpreter() -> None:
-    """Hand the GIL over every 0.1 ms instead of 5 ms.
-
-    Workers run Python between model calls, and painting the cue view calls
-    back into Python many times; each callback waits up to one switch
-    interval for the GIL, so a short interval keeps the window responsive at
-    no cost to casing time (docs/research/2026-11-28-measurements-behind-code-comments.md).
-    """
-    sys.setswitchinterval(0.0001)
-
-
-def make_app(argv: list[str] | None = None):
-    from PySide6.QtGui import QIcon
-    from PySide6.QtWidgets import QApplication
-
-    from subcase.paths import resource_path
-
-    from . import theme
-    from .settings import Settings
-
-    tune_interpreter()
-    existing = QApplication.instance()
-    app = existing if isinstance(existing, QApplication) else \
-        QApplication([sys.argv[0] if sys.argv else "subcase", *(argv or [])])
-    app.setApplicationName("subcase")
-    app.setOrganizationName("subcase")
-    app.setApplicationVersion(subcase.__version__)
-    app.setDesktopFileName("subcase")
-    icon = resource_path("icons/subcase.png")
-    if icon.is_file():
-        app.setWindowIcon(QIcon(str(icon)))
-    theme.apply_theme(app, Settings().theme)
-    return app
 
 
 def smoke_test(path: Path | None, media: Path | None = None) -> int:
@@ -88,9 +54,9 @@ def smoke_test(path: Path | None, media: Path | None = None) -> int:
         outcome.setdefault(key, value)
         loop.quit()
 
-    window.casing_finished.connect(lambda: finish("ok", ""))
-    window.casing_failed.connect(lambda msg: finish("error", msg))
-    window.casing_cancelled.connect(lambda: finish("error", "cancelled"))
+    window.review.casing_finished.connect(lambda: finish("ok", ""))
+    window.review.casing_failed.connect(lambda msg: finish("error", msg))
+    window.review.casing_cancelled.connect(lambda: finish("error", "cancelled"))
     QTimer.singleShot(600_000, lambda: finish("error", "timed out after 600 s"))
     window.opening.open_file(path)
     loop.exec()
@@ -127,8 +93,8 @@ def _smoke_media(window, media: Path | None) -> int:
         outcome.setdefault(key, value)
         loop.quit()
 
-    window.media_opened.connect(lambda name: finish("ok", name))
-    window.media_failed.connect(lambda msg: finish("error", msg))
+    window.playback.media_opened.connect(lambda name: finish("ok", name))
+    window.playback.media_failed.connect(lambda msg: finish("error", msg))
     QTimer.singleShot(60_000, lambda: finish("error", "timed out after 60 s"))
     if window.playback.media_ref is None or not window.playback.media.ready:
         loop.exec()

@@ -1,6 +1,6 @@
 """Autosave: a snapshot of the unsaved review shortly after each change, dropped once it is saved.
 
-``Autosaving`` is owned by MainWindow.  The session builds the snapshot; a
+The session builds the snapshot; a
 background writer (``review.autosave.AutosaveWriter``) puts it on disk, so
 the GUI thread never waits for the disk.  Restoring a snapshot after a crash
 is ``recovery``.
@@ -9,58 +9,47 @@ is ``recovery``.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable, Protocol
+from typing import Callable
 
-from PySide6.QtCore import QObject, QTimer
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QStatusBar
 
 from subcase.media import MediaRef
-from subcase.review import ReviewSession, autosave
+from subcase.review import autosave
+
+from .open_review import OpenReview
 
 AUTOSAVE_DELAY_MS = 1500
-
-
-class AutosaveWindow(Protocol):
-    """What autosaving reads of the window: the open review, whether it is modified, its title."""
-
-    @property
-    def session(self) -> ReviewSession | None: ...
-
-    @property
-    def restored_unsaved(self) -> bool: ...
-
-    def is_modified(self) -> bool: ...
-
-    def _set_title(self) -> None: ...
 
 
 class Autosaving:
     """The delay timer and the writer: ``schedule`` after a change, ``save_now``, ``discard``, ``close``."""
 
-    def __init__(self, window: AutosaveWindow, parent: QObject, status_bar: QStatusBar,
-                 media_ref: Callable[[], MediaRef | None]):
-        self.window = window
+    def __init__(self, review: OpenReview, status_bar: QStatusBar, media_ref: Callable[[], MediaRef | None]):
+        self.review = review
         self.status_bar = status_bar
         self.media_ref = media_ref  # the media file beside the review goes into the snapshot, to reopen with it
-        self.timer = QTimer(parent)
+        self.timer = QTimer(review)
         self.timer.setSingleShot(True)
         self.timer.setInterval(AUTOSAVE_DELAY_MS)
         self.timer.timeout.connect(self.save_now)
         self.writer = autosave.AutosaveWriter()
+        review.undo_stack.cleanChanged.connect(self.on_clean_changed)
+        review.undo_stack.indexChanged.connect(lambda _i: self.schedule())  # an edit, an undo or a redo
+        review.closed.connect(self.timer.stop)
 
     def schedule(self) -> None:
         """A change: snapshot once the user pauses (the timer restarts on each change)."""
         self.timer.start()
 
     def on_clean_changed(self, clean: bool) -> None:
-        self.window._set_title()
-        if clean and not self.window.restored_unsaved:
+        if clean and not self.review.restored_unsaved:
             self.discard()
 
     def save_now(self, wait: bool = False) -> Path | None:
         """Snapshot the unsaved review; the writing happens on a background thread."""
-        s = self.window.session
-        if s is None or not self.window.is_modified():
+        s = self.review.session
+        if s is None or not self.review.is_modified():
             return None
         data = s.snapshot()
         media = self.media_ref()
@@ -75,7 +64,7 @@ class Autosaving:
 
     def discard(self) -> None:
         self.timer.stop()
-        session = self.window.session
+        session = self.review.session
         if session is not None:
             self.writer.discard(session.source)
 

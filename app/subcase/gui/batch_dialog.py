@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QThreadPool, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QAbstractButton, QComboBox, QDialog, QFileDialog, QFormLayout, QHBoxLayout, QHeaderView, QLineEdit, \
     QMessageBox, QPlainTextEdit, QProgressBar, QPushButton, QSpinBox, QTableWidget, QTableWidgetItem, \
     QVBoxLayout, QWidget
@@ -28,7 +28,8 @@ from subcase.errors import SubcaseError
 from subcase.subtitles import FORMATS as SUBTITLE_FORMATS
 
 from .settings import MODES, Settings
-from .workers import BatchTask, EngineHolder
+from .tasks import Task, run_task
+from .workers import FILE_DONE, PROGRESS, BatchJob, EngineHolder
 
 FORMATS = (("Keep each file's format", None),
            *((f"{f.label} ({f.suffix})", f.name) for f in SUBTITLE_FORMATS.values()))
@@ -46,6 +47,53 @@ def default_output_dir(paths: list[Path]) -> Path:
     return base / "cased"
 
 
+def report_text(results: list[FileResult], cancelled: bool, not_started: int) -> str:
+    """The batch's report: a summary line, then a line per file (and its warnings)."""
+    ok = [r for r in results if r.ok]
+    skipped = [r for r in results if r.skipped]
+    failed = [r for r in results if not r.ok and not r.skipped]
+    lines = []
+    head = "Cancelled." if cancelled else "Finished."
+    lines.append(f"{head} {len(ok)} converted, {len(failed)} failed"
+                 + (f", {len(skipped)} skipped (their outputs exist)" if skipped else "")
+                 + (f", {not_started} not started." if cancelled else "."))
+    for r in ok:
+        lines.append(f"OK      {r.src} -> {r.dst} ({r.changed} of {r.words} words changed)")
+        doubts = [r.encoding_doubt] if r.encoding_doubt else []  # a code page guessed with low confidence
+        for w in doubts + r.losses + r.save_warnings + r.warnings:
+            lines.append(f"        warning: {w}")
+    for r in skipped:
+        lines.append(f"SKIPPED {r.src}: {r.dst} exists")
+    for r in failed:
+        lines.append(f"FAILED  {r.src}: {r.error}")
+    return "\n".join(lines)
+
+
+def existing_outputs_box(plan: OutputPlan, parent: QWidget) -> tuple[QMessageBox, dict[QAbstractButton, Existing | str | None]]:
+    """The question about the outputs that exist, and what each of its buttons answers."""
+    taken = plan.taken
+    listed = "\n".join(str(e.dst) + (f" ({e.taken})" if e.taken != "a file" else "") for e in taken[:SHOWN_TAKEN])
+    more = f"\n\u2026 and {len(taken) - SHOWN_TAKEN} more" if len(taken) > SHOWN_TAKEN else ""
+    box = QMessageBox(QMessageBox.Icon.Warning, "Outputs exist already",
+                      f"{len(taken)} of the {len(plan)} output file(s) exist already in {plan.out_dir}:\n\n"
+                      f"{listed}{more}\n\nA symbolic link is replaced itself; the file it points to is never "
+                      "written.",
+                      QMessageBox.StandardButton.NoButton, parent)
+    box.setTextFormat(Qt.TextFormat.PlainText)  # file names are untrusted
+    overwrite = box.addButton("Overwrite", QMessageBox.ButtonRole.DestructiveRole)
+    skip = box.addButton("Skip existing", QMessageBox.ButtonRole.AcceptRole)
+    answers: dict[QAbstractButton, Existing | str | None] = {
+        overwrite: Existing.OVERWRITE,
+        skip: Existing.SKIP,
+        box.addButton("Choose another folder\u2026", QMessageBox.ButtonRole.ActionRole): ANOTHER_FOLDER,
+    }
+    cancel = box.addButton("Cancel", QMessageBox.ButtonRole.RejectRole)
+    answers[cancel] = None
+    box.setDefaultButton(skip)  # Enter loses nothing
+    box.setEscapeButton(cancel)
+    return box, answers
+
+
 class BatchDialog(QDialog):
     finished_batch = Signal(object)  # BatchResult, or None after an internal error
     existing_outputs_box: QMessageBox | None = None
@@ -60,7 +108,8 @@ class BatchDialog(QDialog):
         # The output folder is never walked for inputs: a second run into
         # FOLDER/cased must not convert the first run's outputs again.
         self._collect(out_dir)
-        self.task: BatchTask | None = None
+        self.task: Task | None = None
+        self.job: BatchJob | None = None  # what the task runs
         self.overall_progress = BatchProgress(len(self.inputs))
         self.batch_result: BatchResult | None = None  # not ``result``: that is QDialog's own method
         self.report_text = ""
@@ -212,26 +261,7 @@ class BatchDialog(QDialog):
 
     def ask_existing(self, plan: OutputPlan) -> Existing | str | None:
         """Existing.OVERWRITE, Existing.SKIP, ANOTHER_FOLDER, or None (cancel) for the outputs that exist."""
-        taken = plan.taken
-        listed = "\n".join(str(e.dst) + (f" ({e.taken})" if e.taken != "a file" else "") for e in taken[:SHOWN_TAKEN])
-        more = f"\n\u2026 and {len(taken) - SHOWN_TAKEN} more" if len(taken) > SHOWN_TAKEN else ""
-        box = QMessageBox(QMessageBox.Icon.Warning, "Outputs exist already",
-                          f"{len(taken)} of the {len(plan)} output file(s) exist already in {plan.out_dir}:\n\n"
-                          f"{listed}{more}\n\nA symbolic link is replaced itself; the file it points to is never "
-                          "written.",
-                          QMessageBox.StandardButton.NoButton, self)
-        box.setTextFormat(Qt.TextFormat.PlainText)  # file names are untrusted
-        overwrite = box.addButton("Overwrite", QMessageBox.ButtonRole.DestructiveRole)
-        skip = box.addButton("Skip existing", QMessageBox.ButtonRole.AcceptRole)
-        answers: dict[QAbstractButton, Existing | str | None] = {
-            overwrite: Existing.OVERWRITE,
-            skip: Existing.SKIP,
-            box.addButton("Choose another folder\u2026", QMessageBox.ButtonRole.ActionRole): ANOTHER_FOLDER,
-        }
-        cancel = box.addButton("Cancel", QMessageBox.ButtonRole.RejectRole)
-        answers[cancel] = None
-        box.setDefaultButton(skip)  # Enter loses nothing
-        box.setEscapeButton(cancel)
+        box, answers = existing_outputs_box(plan, self)
         self.existing_outputs_box = box
         try:
             box.exec()
@@ -303,18 +333,19 @@ class BatchDialog(QDialog):
         self.settings.batch_jobs = self.jobs_spin.value()
         jobs = self.jobs_spin.value() or auto_jobs(self.inputs)
         self.overall_progress = BatchProgress(len(self.inputs))
-        self.task = BatchTask(self.engines, plan, mode, self.settings.house_styles(), profile, jobs, punctuate)
-        s = self.task.signals
-        s.progress.connect(self._on_progress)
-        s.file_done.connect(self._on_file_done)
-        s.finished.connect(self._on_finished)
-        s.failed.connect(self._on_failed)
+        self.job = BatchJob(self.engines, plan, mode, self.settings.house_styles(), profile, jobs, punctuate)
         self.start_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
         for w in (self.out_edit, self.mode_combo, self.punctuate_combo, self.format_combo, self.jobs_spin, *self.style_combos.values()):
             w.setEnabled(False)
         self.report.setPlainText("Converting\u2026")
-        QThreadPool.globalInstance().start(self.task)
+        self.task = run_task(self.job, self._on_finished, self._on_failed, self._on_report)
+
+    def _on_report(self, kind: str, *values) -> None:
+        if kind == PROGRESS:
+            self._on_progress(*values)
+        elif kind == FILE_DONE:
+            self._on_file_done(*values)
 
     def cancel(self) -> None:
         if self.task is not None:
@@ -334,25 +365,8 @@ class BatchDialog(QDialog):
             bar.setFormat("done" if result.ok else "skipped" if result.skipped else "failed")
 
     def _show_report(self, result: BatchResult) -> None:
-        results = list(self.rejected_inputs) + list(result.results)
-        ok = [r for r in results if r.ok]
-        skipped = [r for r in results if r.skipped]
-        failed = [r for r in results if not r.ok and not r.skipped]
-        lines = []
-        head = "Cancelled." if result.cancelled else "Finished."
-        lines.append(f"{head} {len(ok)} converted, {len(failed)} failed"
-                     + (f", {len(skipped)} skipped (their outputs exist)" if skipped else "")
-                     + (f", {len(self.inputs) - len(result.results)} not started." if result.cancelled else "."))
-        for r in ok:
-            lines.append(f"OK      {r.src} -> {r.dst} ({r.changed} of {r.words} words changed)")
-            doubts = [r.encoding_doubt] if r.encoding_doubt else []  # a code page guessed with low confidence
-            for w in doubts + r.losses + r.save_warnings + r.warnings:
-                lines.append(f"        warning: {w}")
-        for r in skipped:
-            lines.append(f"SKIPPED {r.src}: {r.dst} exists")
-        for r in failed:
-            lines.append(f"FAILED  {r.src}: {r.error}")
-        self.report_text = "\n".join(lines)
+        self.report_text = report_text(list(self.rejected_inputs) + list(result.results), result.cancelled,
+                                       len(self.inputs) - len(result.results))
         self.report.setPlainText(self.report_text)
 
     def _on_finished(self, result: BatchResult) -> None:

@@ -37,6 +37,14 @@ def _label(parent: QWidget, bold: bool = False) -> QLabel:
     return label
 
 
+def alternative_forms(word: ReviewWord, write: FormFn) -> list[tuple[Tag, str, float | None]]:
+    """The alternatives' rows: (tag, form, probability), best first.  Mixed writes a word it knows no mixed
+    form of as Title does ("Paris"): that row, the same as another, is left out."""
+    rows = [(tag, write(word.form, tag), p if word.probs is not None else None) for tag, p in word.alternatives()]
+    others = {form for tag, form, _p in rows if tag is not Tag.M}
+    return [row for row in rows if row[0] is not Tag.M or row[1] not in others]
+
+
 class WordDetailsDock(QDockWidget):
     """Shows one word; activating an alternative (Enter, double-click) asks for that tag."""
 
@@ -117,11 +125,10 @@ class WordDetailsDock(QDockWidget):
         reasons = flag_reasons(state, pos)
         self.why_title.setVisible(bool(reasons))
         self.why_label.setText("\n".join(f"\u2022 {r}" for r in reasons))
-        alts = w.alternatives()
+        alts = alternative_forms(w, form)
         self.alts.setRowCount(len(alts))
-        for i, (tag, p) in enumerate(alts):
-            f = form(w.form, tag)
-            cells = (TAG_NAMES[tag], f, f"{p:.0%}" if w.probs is not None else "\u2014")
+        for i, (tag, f, prob) in enumerate(alts):
+            cells = (TAG_NAMES[tag], f, f"{prob:.0%}" if prob is not None else "\u2014")
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setData(Qt.ItemDataRole.UserRole, tag.value)

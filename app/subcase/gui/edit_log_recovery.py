@@ -1,6 +1,6 @@
 """When the edit log cannot be created or written: ask, never lose it silently.
 
-``EditLogRecovery`` is owned by MainWindow.  The edit log is the record of every human decision
+The edit log is the record of every human decision
 (docs/reference/edit-log.md), so a failure to write it is never swallowed:
 
 - Opening a file whose log cannot be created (its folder is read-only, the
@@ -22,33 +22,26 @@ so tests drive both offscreen exactly as a user would.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable, Protocol
+from typing import Callable
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractButton, QFileDialog, QMessageBox, QStatusBar, QWidget
 
-from subcase.review import EditLog, ReviewSession
+from subcase.review import EditLog
 from subcase.review.editlog import EditLogError
 
+from .open_review import OpenReview
+
 RETRY, FOLDER, NO_LOG, CANCEL = "retry", "folder", "nolog", "cancel"
-
-
-class SessionHolder(Protocol):
-    """The window's open review, read when a step fails (it changes as files open and close)."""
-
-    @property
-    def session(self) -> ReviewSession | None: ...
 
 
 class EditLogRecovery:
     """Opens the edit log and runs the logged steps, asking the user whenever the log fails."""
 
-    def __init__(self, parent: QWidget, holder: SessionHolder, status_bar: QStatusBar,
-                 log_switched: Callable[[], None]):
+    def __init__(self, parent: QWidget, review: OpenReview, status_bar: QStatusBar):
         self.parent = parent  # the dialogs' parent
-        self.holder = holder
+        self.review = review
         self.status_bar = status_bar
-        self.log_switched = log_switched  # the log was replaced or switched off: the window shows it
         self.log_failure_box: QMessageBox | None = None
         self.log_folder_dialog: QFileDialog | None = None
         # Overridable for headless runs: ask(error, can_cancel, cancel_label) -> RETRY, FOLDER, NO_LOG or CANCEL
@@ -135,7 +128,7 @@ class EditLogRecovery:
                 step()
                 return True
             except EditLogError as exc:
-                session = self.holder.session
+                session = self.review.session
                 if session is None:  # a step that writes the log runs only with a review open
                     raise
                 choice = self.ask_log_failure(exc, can_cancel, "Cancel this decision")
@@ -154,4 +147,4 @@ class EditLogRecovery:
                         continue
                     if log is not None:
                         session.replace_log(log)
-                self.log_switched()
+                self.review.touch(())  # the log was replaced or switched off: the views say so

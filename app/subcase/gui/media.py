@@ -6,8 +6,8 @@ which samples).  Without the extra ``multimedia_problem()`` says how to add it
 and the window works as before.
 
 Nothing here blocks the GUI thread: finding and fingerprinting the file and
-extracting a waveform run in workers (``workers.MediaProbeTask``,
-``WaveformTask``); QMediaPlayer opens and seeks on its own threads and reports
+extracting a waveform run in tasks (``workers.probe_media``,
+``read_wave``); QMediaPlayer opens and seeks on its own threads and reports
 back by signals.
 """
 
@@ -16,16 +16,19 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QImage, QPainter, QPalette
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QPalette
 from PySide6.QtWidgets import QDockWidget, QLabel, QSizePolicy, QStackedWidget, QVBoxLayout, QWidget
 
-from subcase.media import PlaySpan, Waveform, WaveformWindow, peaks
+from subcase.media import PlaySpan, Waveform, WaveformWindow, cue_at, peaks
+from subcase.subtitles import Document
 
 INSTALL_HINT = "pip install 'subcase[media]'"
 # The system libraries QtMultimedia links against that a bare Linux may lack, and their Debian and Ubuntu
 # packages: PySide6-Addons' QtMultimedia and its FFmpeg plugin need PulseAudio's client library, which a
 # desktop has and a server or container without sound does not (ldd on Debian 12; nothing else was missing).
 SYSTEM_LIBRARIES = {"libpulse.so.0": "libpulse0"}
+# The video frame's least size: a picture whose cue can be read (the pane used to start about 250x160).
+FRAME_MIN_WIDTH = 384
 # How often a playing span's end is checked: a cue stops within this (plus the
 # back-end's own position step) of its end.
 STOP_POLL_MS = 10
@@ -54,6 +57,20 @@ def broken_multimedia(error: str) -> str:
         return f"Playing video and audio needs the system library {library}, which is missing{where}"
     # a file missing from the install or a bundle: say what broke
     return f"QtMultimedia is installed but cannot be loaded ({error}); reinstall it: {INSTALL_HINT}"
+
+
+def cue_times(doc: Document | None) -> tuple[list[int], list[int]]:
+    """The cues' starts and ends (none without a document)."""
+    cues = doc.cues if doc is not None else []
+    return [c.start_ms for c in cues], [c.end_ms for c in cues]
+
+
+def clock_text(ms: int) -> str:
+    """A player's time: minutes, seconds and milliseconds (hours when there are any)."""
+    ms = max(0, int(ms))
+    h, rest = divmod(ms, 3_600_000)
+    m, rest = divmod(rest, 60_000)
+    return (f"{h}:" if h else "") + f"{m:0{2 if h else 1}d}:{rest // 1000:02d}.{rest % 1000:03d}"
 
 
 class MediaController(QObject):
@@ -190,25 +207,58 @@ class MediaController(QObject):
 
 
 class FrameView(QWidget):
-    """The last video frame, scaled to fit, on black."""
+    """The last video frame, scaled to fit, on black, with the cue shown at that moment drawn over its foot
+    as a player would (plain text: drawText never reads markup)."""
 
     def __init__(self, parent=None):
         super().__init__(parent)
         self.image: QImage | None = None
-        self.setMinimumSize(160, 90)
+        self.caption = ""
+        self.setMinimumSize(FRAME_MIN_WIDTH, FRAME_MIN_WIDTH * 9 // 16)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
 
     def set_image(self, image: QImage | None) -> None:
         self.image = image
         self.update()
 
+    def set_caption(self, text: str) -> None:
+        if text != self.caption:
+            self.caption = text
+            self.update()
+
+    def picture_rect(self) -> QRectF:
+        """Where the frame is drawn (the whole view before the first frame)."""
+        if self.image is None or self.image.isNull():
+            return QRectF(self.rect())
+        size = self.image.size().scaled(self.size(), Qt.AspectRatioMode.KeepAspectRatio)
+        return QRectF((self.width() - size.width()) / 2, (self.height() - size.height()) / 2,
+                      size.width(), size.height())
+
+    def caption_rect(self) -> QRectF:
+        """The box the caption is drawn in: centred near the foot of the picture, as wide as its text."""
+        pic = self.picture_rect()
+        font = self.caption_font()
+        flags = int(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom) | int(Qt.TextFlag.TextWordWrap)
+        area = pic.adjusted(pic.width() * 0.05, 0, -pic.width() * 0.05, -pic.height() * 0.04)
+        text = QFontMetricsF(font).boundingRect(area, flags, self.caption)
+        return text.adjusted(-6, -2, 6, 2)
+
+    def caption_font(self) -> QFont:
+        font = QFont(self.font())
+        font.setPixelSize(max(12, int(self.picture_rect().height() / 16)))  # as on a screen: about 1/16 of the picture
+        return font
+
     def paintEvent(self, _event) -> None:
         p = QPainter(self)
         p.fillRect(self.rect(), Qt.GlobalColor.black)
         if self.image is not None and not self.image.isNull():
-            size = self.image.size().scaled(self.size(), Qt.AspectRatioMode.KeepAspectRatio)
-            x, y = (self.width() - size.width()) / 2, (self.height() - size.height()) / 2
-            p.drawImage(QRectF(x, y, size.width(), size.height()), self.image)
+            p.drawImage(self.picture_rect(), self.image)
+        if self.caption:
+            box = self.caption_rect()
+            p.fillRect(box, QColor(0, 0, 0, 170))  # legible over any picture
+            p.setFont(self.caption_font())
+            p.setPen(Qt.GlobalColor.white)
+            p.drawText(box, int(Qt.AlignmentFlag.AlignCenter) | int(Qt.TextFlag.TextWordWrap), self.caption)
         p.end()
 
 
@@ -282,6 +332,8 @@ class MediaDock(QDockWidget):
         self.label = QLabel("")
         self.label.setTextFormat(Qt.TextFormat.PlainText)  # file names and errors are untrusted text
         self.label.setWordWrap(True)
+        self.clock = QLabel("")  # the player's position and whether it plays
+        self.clock.setTextFormat(Qt.TextFormat.PlainText)
         self.stack = QStackedWidget(body)
         self.message = QLabel("")
         self.message.setTextFormat(Qt.TextFormat.PlainText)
@@ -292,8 +344,15 @@ class MediaDock(QDockWidget):
         for w in (self.message, self.frame_view, self.wave_view):
             self.stack.addWidget(w)
         box.addWidget(self.stack, 1)
+        box.addWidget(self.clock)
         box.addWidget(self.label)
         self.setWidget(body)
+
+    def show_moment(self, doc: Document | None, ms: int, duration_ms: int, playing: bool) -> None:
+        """The cue of ``doc`` shown at ``ms`` over the frame, and the time and playing state under it."""
+        row = cue_at(*cue_times(doc), ms) if doc is not None else None
+        self.frame_view.set_caption(doc.cues[row].text if doc is not None and row is not None else "")
+        self.clock.setText(f"{clock_text(ms)} / {clock_text(duration_ms)} \u00b7 {'playing' if playing else 'paused'}")
 
     def show_message(self, text: str) -> None:
         self.message.setText(text)

@@ -1,6 +1,6 @@
 """The window's media: which file plays beside the review, the play keys, follow playback.
 
-``WindowMedia`` is owned by MainWindow.  The media file of a subtitle file is, in order: the
+The media file of a subtitle file is, in order: the
 one given (File › Open Media…, ``subcase FILE --media PATH``), the one
 remembered for it (settings, autosave), the same-stem file beside it.  What is
 remembered is the media's path, name and fingerprint, in the settings and the
@@ -10,26 +10,24 @@ or the edit log.
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, QThreadPool, Qt, QTimer, SignalInstance
-from PySide6.QtGui import QAction
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QDoubleSpinBox, QFileDialog, QFormLayout, QMainWindow, \
-    QStatusBar, QWidget
+    QWidget
 
 from subcase.media import MEDIA_SUFFIXES, MediaRef, Waveform, cue_at, play_span, strip_window
-from subcase.review import ReviewSession
 from subcase.subtitles import Document
 
 from .cue_view import COL_TEXT, CueView
-from .media import INSTALL_HINT, MediaController, MediaDock, multimedia_problem
+from .media import FRAME_MIN_WIDTH, INSTALL_HINT, cue_times, MediaController, MediaDock, multimedia_problem
+from .open_review import OpenReview
+from .prompts import Prompts
+from .media_tasks import MediaTasks
 from .settings import Settings
-from .workers import MediaProbeTask, WaveformTask
-
-if TYPE_CHECKING:
-    # it imports QtMultimedia (the optional media extra) as it loads: imported where used, in _decode_wave
-    from .sound_decoding import SoundDecoding
+from .tasks import run_task
+from .workers import MediaFound, probe_media
 
 # Arrow keys held down move many cues a second: seek once they pause.
 SHOW_FRAME_DELAY_MS = 60
@@ -58,42 +56,36 @@ class LeadDialog(QDialog):
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
 
+    @classmethod
+    def open_for(cls, settings: Settings, parent: QWidget) -> LeadDialog:
+        """The dialog over ``parent``, the settings' lead-in and lead-out changed when it is accepted."""
+        dialog = cls(settings.lead_in_ms, settings.lead_out_ms, parent)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
 
-class MediaWindow(Protocol):
-    """What the media controller reads and tells of the window: the open review and two signals."""
+        def apply() -> None:
+            settings.lead_in_ms = round(dialog.lead_in.value() * 1000)
+            settings.lead_out_ms = round(dialog.lead_out.value() * 1000)
 
-    @property
-    def session(self) -> ReviewSession | None: ...
-
-    @property
-    def doc(self) -> Document | None: ...
-
-    @property
-    def busy(self) -> bool: ...
-
-    @property
-    def media_opened(self) -> SignalInstance: ...
-
-    @property
-    def media_failed(self) -> SignalInstance: ...
-
-    last_error: str
-
-    def notify(self, title: str, text: str, error: bool = False) -> None: ...
+        dialog.accepted.connect(apply)
+        dialog.open()
+        return dialog
 
 
-class WindowMedia:
+class WindowMedia(QObject):
     """``media`` (a MediaController, None without the extra), ``media_dock``, ``media_ref``."""
 
-    def __init__(self, window: MediaWindow, parent: QMainWindow, settings: Settings, view: CueView,
-                 status_bar: QStatusBar):
-        self.window = window
-        self.parent = parent  # the dock's window and the dialogs' parent
+    media_opened = Signal(str)  # the media file's name, once the player has it loaded
+    media_failed = Signal(str)  # the one message shown for media that cannot be played
+    state_changed = Signal()    # opened, closed, playing or stopped: which play keys apply may have changed
+
+    def __init__(self, parent: QMainWindow, review: OpenReview, prompts: Prompts, settings: Settings, view: CueView):
+        super().__init__(parent)
+        self.review = review
+        self.prompts = prompts
+        self.parent_window = parent  # the dock's window and the dialogs' parent
         self.settings = settings
         self.view = view
-        self.status_bar = status_bar
-        self.play_actions: list[QAction] = []      # enabled while media is ready (``set_actions``)
-        self.open_action: QAction | None = None
+        self.status_bar = prompts.status_bar
         self.media_problem = multimedia_problem()
         self.media: MediaController | None = None
         self.media_ref: MediaRef | None = None
@@ -101,15 +93,15 @@ class WindowMedia:
         self.media_wave: Waveform | None = None
         self.pending_media: Path | None = None   # --media PATH, for the next file opened
         self._media_named = False
-        self._media_tasks: list[MediaProbeTask | WaveformTask | SoundDecoding] = []  # running (kept alive until done)
         self._probe_serial = 0
         self._follow_guard = False
         self.media_dock = MediaDock(parent)
+        self.tasks = MediaTasks(self.media_dock, self.status_bar)
         parent.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.media_dock)
         self._show_frame_timer = QTimer(parent)
         self._show_frame_timer.setSingleShot(True)
         self._show_frame_timer.setInterval(SHOW_FRAME_DELAY_MS)
-        self._show_frame_timer.timeout.connect(self._show_current_cue)
+        self._show_frame_timer.timeout.connect(self.show_current_cue)
         if self.media_problem:
             self.media_dock.show_message(self.media_problem)
         else:
@@ -118,22 +110,19 @@ class WindowMedia:
             self.media.failed.connect(self._on_media_failed)
             self.media.frame.connect(self.media_dock.frame_view.set_image)
             self.media.position.connect(self._on_media_position)
-            self.media.stopped.connect(lambda _pos: self._update_media_actions())
+            self.media.stopped.connect(self._show_moment)
+            self.media.stopped.connect(lambda _pos: self.state_changed.emit())
             self.media_dock.show_message("No media open.\nFile \u203a Open Media\u2026 picks a video or audio file.")
         self.view.selectionModel().currentRowChanged.connect(self._media_row_changed)
-
-    def set_actions(self, play: list[QAction], open_media: QAction) -> None:
-        """The window's play actions and Open Media, made after this controller."""
-        self.play_actions, self.open_action = play, open_media
-        self._update_media_actions()
+        review.casing_finished.connect(self.open_session_media)
 
     # ------------------------------------------------------------------ choosing the file
     def open_media_dialog(self) -> None:
         if self.media is None:
-            self.window.notify("Media", self.media_problem or "")
+            self.prompts.notify("Media", self.media_problem or "")
             return
-        start = str(self.window.doc.path.parent) if self.window.doc is not None and self.window.doc.path else ""
-        name, _ = QFileDialog.getOpenFileName(self.parent, "Open Media", start, media_filter())
+        start = str(self.review.doc.path.parent) if self.review.doc is not None and self.review.doc.path else ""
+        name, _ = QFileDialog.getOpenFileName(self.parent_window, "Open Media", start, media_filter())
         if name:
             self.open_media(Path(name))
 
@@ -142,121 +131,90 @@ class WindowMedia:
         ``path`` if given, else ``remembered``, else the same-stem file."""
         if self.media is None:
             if path is not None:
-                self.window.notify("Media", self.media_problem or "", error=True)
+                self.prompts.notify("Media", self.media_problem or "", error=True)
             return
-        source = self.window.session.source if self.window.session is not None else None
+        source = self.review.session.source if self.review.session is not None else None
         # a file the user named gets a dialog if it fails; one found by itself only the pane and status bar
         self._media_named = path is not None
         self._probe_serial += 1
         serial = self._probe_serial
-        task = MediaProbeTask(source, path, remembered)
-        task.signals.found.connect(lambda ref: self._on_media_found(serial, ref))
-        task.signals.none.connect(lambda: self._on_media_none(serial))
-        task.signals.mismatch.connect(lambda name: self.status_bar.showMessage(
-            f"Remembered media not opened: {name} is no longer the file chosen for these subtitles", 10000))
-        task.signals.failed.connect(lambda msg: self._on_media_failed(msg) if serial == self._probe_serial else None)
-        self._start_media_task(task)
+        task = run_task(partial(probe_media, source, path, remembered), lambda found: self._on_media_probed(serial, found),
+                        lambda msg: self._on_media_failed(msg) if serial == self._probe_serial else None)
+        self.tasks.keep(task)
 
-    def _start_media_task(self, task) -> None:
-        self._media_tasks = [t for t in self._media_tasks if not t.done.is_set()] + [task]
-        QThreadPool.globalInstance().start(task)
+    def _on_media_probed(self, serial: int, found: MediaFound) -> None:
+        if found.mismatch:
+            self.status_bar.showMessage(f"Remembered media not opened: {found.mismatch} is no longer the file "
+                                        "chosen for these subtitles", 10000)
+        if found.ref is None:
+            self._on_media_none(serial)
+        else:
+            self._on_media_found(serial, found.ref)
 
     def open_session_media(self) -> None:
         """A subtitle file was opened: its media, as given, remembered or beside it."""
-        if self.window.session is None:
+        if self.review.session is None:
             return
         explicit, self.pending_media = self.pending_media, None
-        remembered = None if explicit is not None else self.settings.media_for(self.window.session.source)
+        remembered = None if explicit is not None else self.settings.media_for(self.review.session.source)
         self.open_media(explicit, remembered)
 
     def _on_media_found(self, serial: int, ref: MediaRef) -> None:
         if serial != self._probe_serial or self.media is None:
             return
-        self.cancel_media_tasks()
+        self.tasks.cancel()
         self.media_ref = ref
         self.media_has_video, self.media_wave = False, None
         self.media_dock.show_message(f"Opening {ref.name}\u2026")
         self.media_dock.label.setText(ref.name)
         self.media.open(ref.path)
-        if self.window.session is not None:
-            self.settings.set_media_for(self.window.session.source, ref)
-        self._update_media_actions()
+        if self.review.session is not None:
+            self.settings.set_media_for(self.review.session.source, ref)
+        self.state_changed.emit()
 
     def _on_media_none(self, serial: int) -> None:
         if serial != self._probe_serial or self.media is None:
             return
         self.close_media()
 
-    def cancel_media_tasks(self) -> None:
-        """Stop waveform extraction in progress (a new file, closing the window)."""
-        for task in self._media_tasks:
-            if hasattr(task, "cancel"):
-                task.cancel()
-
     def close_media(self) -> None:
-        self.cancel_media_tasks()
+        self.tasks.cancel()
         if self.media is not None:
             self.media.close()
         self.media_ref, self.media_has_video, self.media_wave = None, False, None
         self.media_dock.label.setText("")
         if self.media is not None:
             self.media_dock.show_message("No media open.\nFile \u203a Open Media\u2026 picks a video or audio file.")
-        self._update_media_actions()
+        self.state_changed.emit()
 
     def _on_media_opened(self, has_video: bool, duration_ms: int) -> None:
         ref = self.media_ref
         self.media_has_video = has_video
-        if has_video:
+        if has_video:  # a picture whose cue can be read: two fifths of the window, at least the frame's least
             self.media_dock.show_video()
+            self.parent_window.resizeDocks([self.media_dock], [max(FRAME_MIN_WIDTH + 24, self.parent_window.width() * 2 // 5)],
+                                           Qt.Orientation.Horizontal)
         else:
             self.media_dock.show_wave()
             if ref is not None:
-                self._extract_wave(ref.path)
+                self.tasks.read_wave(ref.path, lambda path: self.media_ref is not None and self.media_ref.path == path,
+                                     self._on_wave)
         name = ref.name if ref is not None else "media"
-        last = self.window.doc.cues[-1].end_ms if self.window.doc is not None and self.window.doc.cues else 0
+        last = self.review.doc.cues[-1].end_ms if self.review.doc is not None and self.review.doc.cues else 0
         short = (f"; it ends at {duration_ms / 1000:.1f} s, before the last cue ({last / 1000:.1f} s)"
                  if duration_ms and last > duration_ms else "")
         self.media_dock.label.setText(f"{name} \u2014 {duration_ms / 1000:.1f} s{short}")
         self.status_bar.showMessage(f"Media: {name}{short}", 8000)
-        self._update_media_actions()
-        self._show_current_cue()
-        self.window.media_opened.emit(name)
-
-    def _extract_wave(self, path: Path) -> None:
-        """The waveform strip's samples: a PCM WAV read in a worker, any other sound decoded by Qt's decoder
-        on its own threads, driven from here (gui/sound_decoding.py)."""
-        if path.suffix.lower() == ".wav":
-            task = WaveformTask(path)
-            self._wire_wave(task.signals, path)
-            task.signals.not_pcm.connect(lambda: self._decode_wave(path))
-            self._start_media_task(task)
-        else:
-            self._decode_wave(path)
-
-    def _decode_wave(self, path: Path) -> None:
-        if self.media_ref is None or self.media_ref.path != path:
-            return  # another file was opened meanwhile
-        # here, not at the top: it imports QtMultimedia, which only the media extra installs, and the
-        # window must start without it (issue #53); a player exists, so the extra is there
-        from .sound_decoding import SoundDecoding
-
-        decoding = SoundDecoding(path, self.media_dock)
-        self._wire_wave(decoding.signals, path)
-        decoding.signals.ready.connect(decoding.deleteLater)
-        decoding.signals.failed.connect(decoding.deleteLater)
-        self._media_tasks = [t for t in self._media_tasks if not t.done.is_set()] + [decoding]
-        decoding.start()
-
-    def _wire_wave(self, signals, path: Path) -> None:
-        signals.ready.connect(lambda w: self._on_wave(path, w))
-        signals.failed.connect(lambda msg: self.status_bar.showMessage(f"No waveform: {msg.splitlines()[0]}", 8000))
+        self.state_changed.emit()
+        self.show_current_cue()
+        self.media_opened.emit(name)
 
     def _on_wave(self, path: Path, wave) -> None:
         if self.media_ref is None or self.media_ref.path != path:
             return
         self.media_wave = wave
         self.media_dock.wave_view.set_wave(wave)
-        self._show_current_cue()
+        self.show_current_cue()
 
     def _on_media_failed(self, message: str) -> None:
         """One clear message; the review goes on without media."""
@@ -264,38 +222,31 @@ class WindowMedia:
         if self.media is not None:
             self.media.close()
         self.media_ref, self.media_has_video, self.media_wave = None, False, None
-        if ref is not None and self.window.session is not None:
-            self.settings.set_media_for(self.window.session.source, None)
+        if ref is not None and self.review.session is not None:
+            self.settings.set_media_for(self.review.session.source, None)
         text = f"The media cannot be played, the review goes on without it.\n{message.strip()}"
         self.media_dock.show_message(text)
         self.media_dock.label.setText("")
         if self._media_named:
-            self.window.notify("Cannot open media", text, error=True)
+            self.prompts.notify("Cannot open media", text, error=True)
         else:
-            self.window.last_error = text
+            self.prompts.last_error = text
             self.status_bar.showMessage(text.replace("\n", " "), 15000)
-        self._update_media_actions()
-        self.window.media_failed.emit(message)
+        self.state_changed.emit()
+        self.media_failed.emit(message)
 
     # ------------------------------------------------------------------ playing
-    def _cue_times(self) -> tuple[list[int], list[int]]:
-        cues = self.window.doc.cues if self.window.doc is not None else []
-        return [c.start_ms for c in cues], [c.end_ms for c in cues]
-
     def _current_row(self) -> int | None:
-        if self.window.session is None:
+        if self.review.session is None:
             return None
-        if self.window.session.state.current is not None:
-            return self.window.session.state.current[0]
+        if self.review.session.state.current is not None:
+            return self.review.session.state.current[0]
         row = self.view.currentIndex().row()
         return row if row >= 0 else None
 
-    def media_ready(self) -> bool:
-        return self._ready() is not None
-
     def _ready(self) -> tuple[MediaController, Document] | None:
         """The player and the document, when media is loaded beside an open file."""
-        media, doc = self.media, self.window.doc
+        media, doc = self.media, self.review.doc
         return (media, doc) if media is not None and media.ready and doc is not None else None
 
     def play_cue(self, row: int | None = None) -> bool:
@@ -320,7 +271,7 @@ class WindowMedia:
                 f"Cue {row + 1} starts after the media ends ({media.duration_ms / 1000:.1f} s)", 8000)
             return False
         media.play_span(span)
-        self._update_media_actions()
+        self.state_changed.emit()
         return True
 
     def replay(self) -> bool:
@@ -345,7 +296,7 @@ class WindowMedia:
         if row is None:
             return False
         media.play_on(max(0, doc.cues[row].start_ms - self.settings.lead_in_ms))
-        self._update_media_actions()
+        self.state_changed.emit()
         return True
 
     def stop_media(self) -> None:
@@ -356,17 +307,23 @@ class WindowMedia:
         text = self.media_problem or "No media open: File \u203a Open Media\u2026"
         self.status_bar.showMessage(text, 8000)
 
-    def _after_next(self) -> None:
+    def after_next(self) -> None:
         """N: play the cue of the flagged word reached, when the user turned that on."""
-        if self.settings.play_at_flagged and self.media_ready() and self.window.session is not None \
-                and self.window.session.state.current is not None:
-            self.play_cue(self.window.session.state.current[0])
+        if self.settings.play_at_flagged and self._ready() is not None and self.review.session is not None \
+                and self.review.session.state.current is not None:
+            self.play_cue(self.review.session.state.current[0])
+
+    def _show_moment(self, ms: int) -> None:
+        """The cue shown at ``ms`` over the frame; the time and whether it plays."""
+        if self.media is not None:
+            self.media_dock.show_moment(self.review.doc, ms, self.media.duration_ms, self.media.playing)
 
     def _on_media_position(self, ms: int) -> None:
         self.media_dock.wave_view.set_cursor(ms)
-        if not self.settings.follow_playback or self.window.doc is None:
+        self._show_moment(ms)
+        if not self.settings.follow_playback or self.review.doc is None:
             return
-        starts, ends = self._cue_times()
+        starts, ends = cue_times(self.review.doc)
         row = cue_at(starts, ends, ms)
         if row is None or row == self.view.currentIndex().row():
             return
@@ -387,41 +344,21 @@ class WindowMedia:
             return
         self._show_frame_timer.start()
 
-    def _show_current_cue(self) -> None:
+    def show_current_cue(self) -> None:
         row = self._current_row()
-        if row is None or self.window.doc is None or not self.window.doc.cues or self.media is None or not self.media.ready:
+        if row is None or self.review.doc is None or not self.review.doc.cues or self.media is None or not self.media.ready:
             return
         if not self.media.playing:
-            self.media.show_at(self.window.doc.cues[row].start_ms)
+            self.media.show_at(self.review.doc.cues[row].start_ms)
+            self._show_moment(self.review.doc.cues[row].start_ms)
         self._show_wave_window(row)
 
     def _show_wave_window(self, row: int) -> None:
-        if self.media_wave is None or self.window.doc is None or not (0 <= row < len(self.window.doc.cues)):
+        if self.media_wave is None or self.review.doc is None or not (0 <= row < len(self.review.doc.cues)):
             return
-        starts, ends = self._cue_times()
+        starts, ends = cue_times(self.review.doc)
         self.media_dock.wave_view.set_span(strip_window(starts, ends, row))
 
-    # ------------------------------------------------------------------ settings
-    def lead_dialog(self) -> LeadDialog:
-        dialog = LeadDialog(self.settings.lead_in_ms, self.settings.lead_out_ms, self.parent)
-        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-
-        def apply() -> None:
-            self.settings.lead_in_ms = round(dialog.lead_in.value() * 1000)
-            self.settings.lead_out_ms = round(dialog.lead_out.value() * 1000)
-
-        dialog.accepted.connect(apply)
-        dialog.open()
-        return dialog
-
-    def _update_media_actions(self) -> None:
-        if self.open_action is None:
-            return
-        ready = self.media is not None and self.media.ready and self.window.session is not None
-        for a in self.play_actions:
-            a.setEnabled(ready)
-        # without the extra it stays enabled: choosing it says how to add the extra
-        self.open_action.setEnabled(self.media is None or not self.window.busy)
 
 
 __all__ = ["WindowMedia", "INSTALL_HINT"]

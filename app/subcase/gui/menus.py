@@ -1,84 +1,88 @@
-"""The window's actions and their shortcuts, the menu bar and the toolbar.
+"""The window's actions and their shortcuts; which of them apply now.
 
-``Menus`` is owned by MainWindow.  The action slots are the window's own
-methods (``MenusWindow``) and those of its other controllers (saving, drops,
-media, review commands), passed in explicitly.
+``Menus`` makes every ``act_*`` from ``Parts``, the controllers whose work
+they do, and enables what applies as the open review changes (its signals).
+A review action (a single key on the cue view) runs inside
+``OpenReview.one_change``, so the views refresh once per key.  The menu bar
+and toolbar that show the actions are ``menu_bar``.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import partial
-from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterable, Protocol, Sequence
+from typing import Callable, Iterable, Sequence
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QUndoStack
-from PySide6.QtWidgets import QDockWidget, QDoubleSpinBox, QLabel, QMainWindow, QMenu, QToolBar
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtWidgets import QDockWidget, QMainWindow
 
 from subcase.casing import TAG_NAMES, Tag
-from subcase.review import ReviewSession
 
+from .cue_editing import CueEditing
 from .cue_view import CueView
+from .decisions import Decisions
 from .drops import Drops
 from .find_bar import FindBar
-from .media_window import WindowMedia
+from .media_window import LeadDialog, WindowMedia
+from .menu_bar import PROFILES, RECENT, Item
+from .mode_change import ModeChange
+from .navigation import Navigation
+from .open_review import OpenReview
 from .opening import Opening
-from .review_commands import ReviewCommands
+from .profile_commands import ProfileCommands
 from .saving import Saving
 from .settings import MODES, PUNCTUATE, STYLES, THEMES, Settings
-
-if TYPE_CHECKING:
-    from subcase.review.profiles.apply import ProfileApplication
+from .threshold import Threshold
+from .view_options import ViewOptions
 
 # A shortcut: a key sequence as text ("Ctrl+B") or one of Qt's standard keys.
 Shortcut = str | QKeySequence.StandardKey
 
 
-class MenusWindow(Protocol):
-    """The window's slots behind the actions, and what decides which actions apply now."""
+@dataclass
+class Parts:
+    """The window's controllers and widgets whose work the actions do."""
 
-    @property
-    def session(self) -> ReviewSession | None: ...
-
-    @property
-    def busy(self) -> bool: ...
-
-    @property
-    def profile_app(self) -> ProfileApplication | None: ...
-
-    def close(self) -> bool: ...
-    def nudge_threshold(self, delta: float) -> None: ...
-    def reset_threshold(self) -> None: ...
-    def apply_font_size(self, size: int, save: bool = False) -> None: ...
-    def set_theme(self, name: str) -> None: ...
-    def set_show_tags(self, on: bool) -> None: ...
-    def reading_limits_dialog(self) -> object: ...
-    def show_shortcuts(self) -> object: ...
-    def show_about(self) -> object: ...
+    view: CueView
+    find_bar: FindBar
+    details: QDockWidget
+    threshold: Threshold
+    view_options: ViewOptions
+    opening: Opening
+    saving: Saving
+    drops: Drops
+    playback: WindowMedia
+    navigation: Navigation
+    decisions: Decisions
+    cue_editing: CueEditing
+    mode_change: ModeChange
+    profiles: ProfileCommands
 
 
 class Menus:
     """Builds ``act_*``, the menus and the toolbar; ``update_actions`` enables what applies now."""
 
-    def __init__(self, window: MenusWindow, parent: QMainWindow, settings: Settings, undo_stack: QUndoStack,
-                 view: CueView, find_bar: FindBar, details: QDockWidget, threshold_spin: QDoubleSpinBox,
-                 saving: Saving, drops: Drops, playback: WindowMedia, commands: ReviewCommands, opening: Opening):
-        self.window = window
-        self.opening = opening
-        self.parent = parent  # the actions' owner; its menu bar and toolbar
+    def __init__(self, parent: QMainWindow, review: OpenReview, settings: Settings, parts: Parts):
+        self.parent = parent  # the actions' owner
+        self.review = review
         self.settings = settings
-        self.undo_stack = undo_stack
-        self.view = view
-        self.find_bar = find_bar
-        self.details = details
-        self.threshold_spin = threshold_spin  # the window's threshold, shown in the toolbar
-        self.saving = saving
-        self.drops = drops
-        self.playback = playback
-        self.commands = commands
+        self.parts = parts
+        self.view = parts.view
+        self.playback = parts.playback
         self._make_actions()
-        self._make_menus()
-        self._make_toolbar()
+        for signal in (review.opened, review.closed, review.busy_changed, review.profile_changed,
+                       self.playback.state_changed, self.view.cue_model.modelReset):  # a file shown as it is cased can be searched
+            signal.connect(self.update_actions)
+        # the open file's mode, checked again after a change is undone or did not happen
+        review.changed.connect(self._show_mode)
+        review.mode_changed.connect(self._show_mode)
+        self.update_actions()
+
+    def _show_mode(self, *_changed: object) -> None:
+        session = self.review.session
+        if session is not None and session.mode in self.act_modes:
+            self.act_modes[session.mode].setChecked(True)
 
     def _action(self, text: str, slot: Callable[[], object], shortcuts: Sequence[Shortcut] = (),
                 review: bool = False, tip: str = "") -> QAction:
@@ -92,51 +96,57 @@ class Menus:
             self.view.addAction(a)
         if tip:
             a.setStatusTip(tip)
-        a.triggered.connect(lambda _checked=False: slot())
+        if review:
+            def run() -> None:
+                with self.review.one_change():  # one refresh of the views per key
+                    slot()
+            a.triggered.connect(lambda _checked=False: run())
+        else:
+            a.triggered.connect(lambda _checked=False: slot())
         return a
 
     def _make_actions(self) -> None:
         A = self._action
-        self.act_open = A("&Open\u2026", self.opening.open_dialog, [QKeySequence.StandardKey.Open])
-        self.act_save = A("&Save", self.saving.save, [QKeySequence.StandardKey.Save])
-        self.act_save_as = A("Save &As\u2026", self.saving.save_as_dialog, ["Ctrl+Shift+S"])
-        self.act_batch = A("&Batch Convert\u2026", self.drops.batch_dialog_from_picker, ["Ctrl+B"])
-        self.act_cancel = A("&Cancel Casing", self.opening.cancel_casing, ["Esc"])
-        self.act_quit = A("&Quit", self.window.close, ["Ctrl+Q"])
-        self.act_undo = self.undo_stack.createUndoAction(self.parent, "&Undo")
+        self.act_open = A("&Open\u2026", self.parts.opening.open_dialog, [QKeySequence.StandardKey.Open])
+        self.act_save = A("&Save", self.parts.saving.save, [QKeySequence.StandardKey.Save])
+        self.act_save_as = A("Save &As\u2026", self.parts.saving.save_as_dialog, ["Ctrl+Shift+S"])
+        self.act_batch = A("&Batch Convert\u2026", self.parts.drops.batch_dialog_from_picker, ["Ctrl+B"])
+        self.act_cancel = A("&Cancel Casing", self.parts.opening.cancel_casing, ["Esc"])
+        self.act_quit = A("&Quit", self.parent.close, ["Ctrl+Q"])
+        self.act_undo = self.review.undo_stack.createUndoAction(self.parent, "&Undo")
         self.act_undo.setShortcuts([QKeySequence(QKeySequence.StandardKey.Undo)])
-        self.act_redo = self.undo_stack.createRedoAction(self.parent, "&Redo")
+        self.act_redo = self.review.undo_stack.createRedoAction(self.parent, "&Redo")
         self.act_redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
-        self.act_find = A("&Find\u2026", self.find_bar.open_bar, [QKeySequence.StandardKey.Find])
-        self.act_find_next = A("Find &Next", lambda: self.find_bar.find_next(), ["F3"])
-        self.act_find_prev = A("Find &Previous", lambda: self.find_bar.find_next(backwards=True), ["Shift+F3"])
-        self.act_edit_text = A("&Edit Cue Text\u2026", self.commands.edit_cue_text_dialog, ["F2"], review=True)
+        self.act_find = A("&Find\u2026", self.parts.find_bar.open_bar, [QKeySequence.StandardKey.Find])
+        self.act_find_next = A("Find &Next", lambda: self.parts.find_bar.find_next(), ["F3"])
+        self.act_find_prev = A("Find &Previous", lambda: self.parts.find_bar.find_next(backwards=True), ["Shift+F3"])
+        self.act_edit_text = A("&Edit Cue Text\u2026", self.parts.cue_editing.edit_cue_text_dialog, ["F2"], review=True)
 
-        self.act_next = A("&Next Word to Review", self.commands.next_to_review, ["N", "Ctrl+Down"], review=True)
-        self.act_prev = A("&Previous Word to Review", self.commands.prev_to_review, ["P", "Ctrl+Up"], review=True)
-        self.act_next_word = A("Next &Word", lambda: self.commands.step_word(1), ["Right"], review=True)
-        self.act_prev_word = A("Previous W&ord", lambda: self.commands.step_word(-1), ["Left"], review=True)
+        self.act_next = A("&Next Word to Review", self.parts.navigation.next_to_review, ["N", "Ctrl+Down"], review=True)
+        self.act_prev = A("&Previous Word to Review", self.parts.navigation.prev_to_review, ["P", "Ctrl+Up"], review=True)
+        self.act_next_word = A("Next &Word", lambda: self.parts.navigation.step_word(1), ["Right"], review=True)
+        self.act_prev_word = A("Previous W&ord", lambda: self.parts.navigation.step_word(-1), ["Left"], review=True)
         self.act_tag: dict[Tag, QAction] = {}
         for tag, key in ((Tag.L, "L"), (Tag.T, "T"), (Tag.U, "U"), (Tag.M, "M")):
-            self.act_tag[tag] = A(f"Set {TAG_NAMES[tag]}", partial(self.commands.set_tag, tag), [key], review=True)
-        self.act_cycle = A("&Cycle Tag", self.commands.cycle_tag, ["Space"], review=True)
-        self.act_model_form = A("Take the &Model's Form", self.commands.take_model_form, ["Y"], review=True,
+            self.act_tag[tag] = A(f"Set {TAG_NAMES[tag]}", partial(self.parts.decisions.set_tag, tag), [key], review=True)
+        self.act_cycle = A("&Cycle Tag", self.parts.decisions.cycle_tag, ["Space"], review=True)
+        self.act_model_form = A("Take the &Model's Form", self.parts.decisions.take_model_form, ["Y"], review=True,
                                 tip="Write the word as the model would (where the input's casing was kept)")
-        self.act_accept = A("&Accept Word", self.commands.accept_word, ["Return", "Enter"], review=True)
-        self.act_accept_cue = A("Accept &Rest of Cue", self.commands.accept_cue, ["Ctrl+Return", "Ctrl+Enter"], review=True)
-        self.act_alternatives = A("Show &Alternatives", self.commands.show_alternatives_for_current, ["A"], review=True)
+        self.act_accept = A("&Accept Word", self.parts.decisions.accept_word, ["Return", "Enter"], review=True)
+        self.act_accept_cue = A("Accept &Rest of Cue", self.parts.decisions.accept_cue, ["Ctrl+Return", "Ctrl+Enter"], review=True)
+        self.act_alternatives = A("Show &Alternatives", self.parts.decisions.show_alternatives_for_current, ["A"], review=True)
         # The mark after the current word: "." is where the marks are typed; Ctrl with it takes the mark away.
-        self.act_cycle_mark = A("Cycle Punctuation Mar&k", self.commands.cycle_mark, ["."], review=True,
+        self.act_cycle_mark = A("Cycle Punctuation Mar&k", self.parts.decisions.cycle_mark, ["."], review=True,
                                 tip="The mark after the current word: none, comma, full stop, question mark, "
                                     "exclamation mark (adds one where none is)")
-        self.act_remove_mark = A("Remo&ve Punctuation Mark", self.commands.remove_mark, ["Ctrl+."], review=True,
+        self.act_remove_mark = A("Remo&ve Punctuation Mark", self.parts.decisions.remove_mark, ["Ctrl+."], review=True,
                                  tip="Take away the mark after the current word")
-        self.act_threshold_down = A("Lower Threshold", lambda: self.window.nudge_threshold(-0.05), ["["])
-        self.act_threshold_up = A("Raise Threshold", lambda: self.window.nudge_threshold(0.05), ["]"])
-        self.act_threshold_reset = A("Model's Default Threshold", self.window.reset_threshold, [])
+        self.act_threshold_down = A("Lower Threshold", lambda: self.parts.threshold.nudge(-0.05), ["["])
+        self.act_threshold_up = A("Raise Threshold", lambda: self.parts.threshold.nudge(0.05), ["]"])
+        self.act_threshold_reset = A("Model's Default Threshold", self.parts.threshold.reset, [])
 
         # The mode applies to the open file too (re-cased in a worker, one undo step) and to the next ones.
-        self.mode_group, self.act_modes = self._choices(MODES, self.settings.mode, self.commands.change_mode)
+        self.mode_group, self.act_modes = self._choices(MODES, self.settings.mode, self.parts.mode_change.change_mode)
         # Restoring punctuation is part of opening a file: the choice is for the next one (and the batches).
         from subcase.casing.restoring import PUNCTUATE_HELP, Punctuate
         self.punctuate_group, self.act_punctuate = self._choices(
@@ -157,7 +167,7 @@ class Menus:
         self.act_learning.setToolTip("Re-case unreviewed words from each fix you make (next file opened)")
         self.act_learning.toggled.connect(lambda on: setattr(self.settings, "learning", on))
         # Profiles (review/profiles/profile.py): chosen for the next file opened; the open file's one is shown.
-        self.act_import_terms = A("Import &Terms\u2026", self.commands.import_terms_dialog,
+        self.act_import_terms = A("Import &Terms\u2026", self.parts.profiles.import_terms_dialog,
                                   tip="Add a list of names and terms (one per line, a CCExtractor capitalisation "
                                       "file or a Subtitle Edit names XML) to the profile")
         # Style-guide presets (casing/housestyle.py): set both house-style categories at once.
@@ -167,28 +177,28 @@ class Menus:
             a = A(preset.title, partial(self.choose_style_preset, key),
                   tip=f"{preset.rule} ({preset.source})")
             self.act_presets[key] = a
-        self.act_new_profile = A("&New Profile from This File\u2026", self.commands.new_profile_dialog,
+        self.act_new_profile = A("&New Profile from This File\u2026", self.parts.profiles.new_profile_dialog,
                                  tip="Start a profile with what you teach in this file; it learns from every file "
                                      "you open with it and save")
-        self.act_profile_contents = A("Profile &Contents\u2026", self.commands.show_profile_dialog,
+        self.act_profile_contents = A("Profile &Contents\u2026", self.parts.profiles.show_profile_dialog,
                                       tip="What the open file's profile holds and changed here; remove a wrong entry")
 
-        self.act_bigger = A("&Larger Text", lambda: self.window.apply_font_size(self.settings.font_size + 1, save=True),
+        self.act_bigger = A("&Larger Text", lambda: self.parts.view_options.apply_font_size(self.settings.font_size + 1, save=True),
                             [QKeySequence.StandardKey.ZoomIn, "Ctrl+="])
-        self.act_smaller = A("&Smaller Text", lambda: self.window.apply_font_size(self.settings.font_size - 1, save=True),
+        self.act_smaller = A("&Smaller Text", lambda: self.parts.view_options.apply_font_size(self.settings.font_size - 1, save=True),
                              [QKeySequence.StandardKey.ZoomOut])
         self.theme_group, self.act_themes = self._choices(THEMES, self.settings.theme,
-                                                          lambda t: self.window.set_theme(t))
+                                                          lambda t: self.parts.view_options.set_theme(t))
 
-        self.act_show_tags = A("Show All &Tags", lambda: self.window.set_show_tags(self.act_show_tags.isChecked()),
+        self.act_show_tags = A("Show All &Tags", lambda: self.parts.view_options.set_show_tags(self.act_show_tags.isChecked()),
                                ["Ctrl+G"], tip="Tag and probability above every word")
         self.act_show_tags.setCheckable(True)
         self.act_show_tags.setChecked(self.settings.show_tags)
-        self.act_details = self.details.toggleViewAction()
+        self.act_details = self.parts.details.toggleViewAction()
         self.act_details.setText("Word &Details")
         self.act_details.setShortcut(QKeySequence("Ctrl+I"))
         self.act_details.setStatusTip("The current word's tag, alternatives and why it is flagged")
-        self.act_limits = A("&Reading Limits\u2026", self.window.reading_limits_dialog,
+        self.act_limits = A("&Reading Limits\u2026", self.parts.view_options.reading_limits_dialog,
                             tip="Characters per line and per second past which the figures warn")
 
         # Media (gui/media_window.py).  K, R and O are free single keys on the cue view, like the review keys;
@@ -212,19 +222,17 @@ class Menus:
                                   tip="N plays the cue of each word to review it reaches")
         self.act_play_flagged.setCheckable(True)
         self.act_play_flagged.setChecked(self.settings.play_at_flagged)
-        self.act_lead = A("&Lead-in and Lead-out\u2026", self.playback.lead_dialog,
+        self.act_lead = A("&Lead-in and Lead-out\u2026", lambda: LeadDialog.open_for(self.settings, self.parent),
                           tip="How much before a cue's start and after its end Play Cue plays")
         self.act_media_pane = self.playback.media_dock.toggleViewAction()
         self.act_media_pane.setText("Media &Pane")
         self.act_media_pane.setShortcut(QKeySequence("Ctrl+Shift+M"))
         self.act_media_hint = QAction(self.playback.media_problem or "", self.parent)
         self.act_media_hint.setEnabled(False)
-        self.act_next.triggered.connect(lambda _c=False: self.playback._after_next())
-        self.playback.set_actions([self.act_play_cue, self.act_replay, self.act_play_on, self.act_stop_media],
-                                  self.act_open_media)
+        self.act_next.triggered.connect(lambda _c=False: self.playback.after_next())
 
-        self.act_help = A("&Keyboard Shortcuts", self.window.show_shortcuts, ["F1"])
-        self.act_about = A("&About subcase", self.window.show_about)
+        self.act_help = A("&Keyboard Shortcuts", self.parts.view_options.show_shortcuts, ["F1"])
+        self.act_about = A("&About subcase", self.parts.view_options.show_about)
         for a in (self.act_undo, self.act_redo):
             self.parent.addAction(a)
 
@@ -235,30 +243,6 @@ class Menus:
         for category, style in PRESETS[key].style_map().items():
             self.settings.set_house_style(category.value, style.value)
             self.act_styles[category.value][style.value].setChecked(True)
-
-    def fill_recent(self) -> None:
-        self.recent_menu.clear()
-        for p in self.settings.recent_files:
-            a = self.recent_menu.addAction(p.replace("&", "&&"))
-            a.triggered.connect(lambda _c=False, p=p: self.opening.open_file(Path(p)))
-        self.recent_menu.setEnabled(bool(self.settings.recent_files))
-
-    def fill_profiles(self) -> None:
-        """None, then every stored profile; the chosen one is checked."""
-        from subcase.review.profiles import store as profile_store
-
-        self.profile_menu.clear()
-        group = QActionGroup(self.profile_menu)
-        current = self.settings.profile
-        names = profile_store.names()
-        for name in ["", *names]:
-            a = QAction(name or "None", self.profile_menu, checkable=True)
-            a.setChecked(name == current or (not name and current not in names))
-            a.triggered.connect(lambda _c=False, name=name: setattr(self.settings, "profile", name))
-            group.addAction(a)
-            self.profile_menu.addAction(a)
-        self.profile_menu.addSeparator()
-        self.profile_menu.addAction(self.act_new_profile)
 
     def _choices(self, names: Iterable[str], current: str,
                  choose: Callable[[str], object]) -> tuple[QActionGroup, dict[str, QAction]]:
@@ -273,81 +257,51 @@ class Menus:
             actions[name] = a
         return group, actions
 
-    @staticmethod
-    def _add_all(menu: QMenu, actions: Iterable[QAction | None]) -> None:
-        """Add ``actions`` in order; None stands for a separator."""
-        for a in actions:
-            if a is None:
-                menu.addSeparator()
-            else:
-                menu.addAction(a)
+    def layout(self) -> list[tuple[str, list[Item]]]:
+        """The menu bar: each menu's title and items (menu_bar.Item)."""
+        media_hint: list[Item] = [self.act_media_hint, None] if self.playback.media_problem else []
+        return [
+            ("&File", [self.act_open, RECENT, self.act_open_media, self.act_save, self.act_save_as, None,
+                       self.act_import_terms, None, self.act_batch, self.act_cancel, None, self.act_quit]),
+            ("&Edit", [self.act_undo, self.act_redo, None, self.act_find, self.act_find_next, self.act_find_prev,
+                       None, self.act_edit_text]),
+            ("&Review", [self.act_next, self.act_prev, self.act_next_word, self.act_prev_word, None,
+                         *self.act_tag.values(), self.act_cycle, self.act_alternatives, None,
+                         self.act_cycle_mark, self.act_remove_mark, None, self.act_accept, self.act_accept_cue, None,
+                         self.act_threshold_down, self.act_threshold_up, self.act_threshold_reset,
+                         ("Casing &Mode", list(self.act_modes.values())),
+                         ("P&unctuation (next file opened)", list(self.act_punctuate.values())),
+                         ("&Sound Cues (next file opened)", list(self.act_styles["sound-cues"].values())),
+                         ("S&peaker Labels (next file opened)", list(self.act_styles["speaker-labels"].values())),
+                         ("Style &Guide (next file opened)", list(self.act_presets.values())),
+                         self.act_learning, PROFILES, self.act_profile_contents]),
+            ("&View", [self.act_details, self.act_show_tags, None, self.act_bigger, self.act_smaller, None,
+                       self.act_limits, ("&Theme", list(self.act_themes.values()))]),
+            # the media extra missing: how to add it comes first in the menu
+            ("&Media", [*media_hint, self.act_play_cue, self.act_replay, self.act_play_on, self.act_stop_media, None,
+                        self.act_follow, self.act_play_flagged, self.act_lead, None, self.act_media_pane]),
+            ("&Help", [self.act_help, self.act_about]),
+        ]
 
-    def _make_menus(self) -> None:
-        add = self._add_all
-        mb = self.parent.menuBar()
-        m = mb.addMenu("&File")
-        m.addAction(self.act_open)
-        self.recent_menu = m.addMenu("Open &Recent")
-        self.recent_menu.aboutToShow.connect(self.fill_recent)
-        self.fill_recent()
-        m.addAction(self.act_open_media)
-        add(m, (self.act_save, self.act_save_as, None, self.act_import_terms, None, self.act_batch, self.act_cancel,
-                None, self.act_quit))
-        add(mb.addMenu("&Edit"), (self.act_undo, self.act_redo, None,
-                                  self.act_find, self.act_find_next, self.act_find_prev, None, self.act_edit_text))
-        m = mb.addMenu("&Review")
-        add(m, (self.act_next, self.act_prev, self.act_next_word, self.act_prev_word, None,
-                *self.act_tag.values(), self.act_cycle, self.act_alternatives, None,
-                self.act_cycle_mark, self.act_remove_mark, None,
-                self.act_accept, self.act_accept_cue, None,
-                self.act_threshold_down, self.act_threshold_up, self.act_threshold_reset))
-        add(m.addMenu("Casing &Mode"), self.act_modes.values())
-        add(m.addMenu("P&unctuation (next file opened)"), self.act_punctuate.values())
-        add(m.addMenu("&Sound Cues (next file opened)"), self.act_styles["sound-cues"].values())
-        add(m.addMenu("S&peaker Labels (next file opened)"), self.act_styles["speaker-labels"].values())
-        add(m.addMenu("Style &Guide (next file opened)"), self.act_presets.values())
-        m.addAction(self.act_learning)
-        self.profile_menu = m.addMenu("P&rofile (next file opened)")
-        self.profile_menu.aboutToShow.connect(self.fill_profiles)
-        self.fill_profiles()
-        m.addAction(self.act_profile_contents)
-        m = mb.addMenu("&View")
-        add(m, (self.act_details, self.act_show_tags, None, self.act_bigger, self.act_smaller, None,
-                self.act_limits))
-        add(m.addMenu("&Theme"), self.act_themes.values())
-        m = mb.addMenu("&Media")
-        if self.playback.media_problem:  # the extra is missing: say how to add it, first thing in the menu
-            add(m, (self.act_media_hint, None))
-        add(m, (self.act_play_cue, self.act_replay, self.act_play_on, self.act_stop_media,
-                None, self.act_follow, self.act_play_flagged, self.act_lead, None, self.act_media_pane))
-        add(mb.addMenu("&Help"), (self.act_help, self.act_about))
+    def toolbar(self) -> list[tuple[QAction | None, str]]:
+        """The toolbar's actions and their short names (None: a separator)."""
+        return [(self.act_open, "Open"), (self.act_save, "Save"), (None, ""), (self.act_prev, "\u25c0 Prev"),
+                (self.act_next, "Next \u25b6"), (self.act_accept, "Accept"), (self.act_accept_cue, "Accept cue")]
 
-    def _make_toolbar(self) -> None:
-        tb = QToolBar("Review", self.parent)
-        tb.setObjectName("review-toolbar")
-        for a, short in ((self.act_open, "Open"), (self.act_save, "Save"), (None, ""), (self.act_prev, "\u25c0 Prev"),
-                         (self.act_next, "Next \u25b6"), (self.act_accept, "Accept"),
-                         (self.act_accept_cue, "Accept cue")):
-            if a is None:
-                tb.addSeparator()
-                continue
-            a.setIconText(short)
-            tb.addAction(a)
-        tb.addSeparator()
-        tb.addWidget(QLabel(" Review below: "))
-        tb.addWidget(self.threshold_spin)
-        self.parent.addToolBar(tb)
-
-
-    def update_actions(self) -> None:
-        has_doc = self.window.session is not None and not self.window.busy
+    def update_actions(self, *_signalled: object) -> None:
+        has_doc = self.review.session is not None and not self.review.busy
         for a in (self.act_save, self.act_save_as, self.act_edit_text, self.act_next, self.act_prev,
                   self.act_next_word, self.act_prev_word, self.act_cycle, self.act_accept, self.act_accept_cue,
                   self.act_alternatives, self.act_cycle_mark, self.act_remove_mark, *self.act_tag.values()):
             a.setEnabled(has_doc)
-        self.act_cancel.setEnabled(self.window.busy)
-        self.act_profile_contents.setEnabled(has_doc and self.window.profile_app is not None)
+        self.act_cancel.setEnabled(self.review.busy)
+        self.act_profile_contents.setEnabled(has_doc and self.review.profile_app is not None)
         self.act_new_profile.setEnabled(has_doc)
-        self.find_bar.edit.setEnabled(self.view.cue_model.doc is not None)
-        self.playback._update_media_actions()
+        self.parts.find_bar.edit.setEnabled(self.view.cue_model.doc is not None)
+        media = self.playback.media
+        ready = media is not None and media.ready and self.review.session is not None
+        for a in (self.act_play_cue, self.act_replay, self.act_play_on, self.act_stop_media):
+            a.setEnabled(ready)
+        # without the extra it stays enabled: choosing it says how to add the extra
+        self.act_open_media.setEnabled(media is None or not self.review.busy)
 

@@ -1,35 +1,29 @@
-"""Opening a file: the dialog and recent files, casing it in a worker, taking the result.
+"""Opening a file: the dialog and recent files, casing it in a task, installing the result.
 
-A controller owned by MainWindow.  Loading and casing run in a
-LoadAndCaseTask; the window only sees finished objects through its queued
-signals, and ignores signals from a task it has since replaced or cancelled.
+Loading and casing run in ``workers.load_and_case`` (``run_task``); the
+result is installed in the ``OpenReview``, whose signals tell the views.
+A result from a task that has since been replaced or cancelled is ignored.
 """
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Protocol
+from typing import Callable
 
-from PySide6.QtCore import QThreadPool, SignalInstance
-from PySide6.QtWidgets import QDoubleSpinBox, QFileDialog, QMessageBox, QProgressBar, QPushButton, QStatusBar, \
-    QWidget
+from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from subcase.subtitles.files import GB_PER_MB_WORST, MAX_SIZE_MB, FileTooLargeError, check_size, special_kind
 from subcase.review import log_path_for
 from subcase.subtitles import FORMATS, Document
 
-from subcase.review import ReviewSession
-
-from .autosaving import Autosaving
 from .cue_view import CueView
 from .edit_log_recovery import EditLogRecovery
-from .saving import Saving
-from .review_commands import ReviewCommands
+from .open_review import OpenReview
+from .prompts import Prompts
 from .settings import Settings
-from .workers import CaseResult, EngineHolder, LoadAndCaseTask, ModeTask
-
-if TYPE_CHECKING:
-    from subcase.review.profiles.apply import ProfileApplication
+from .tasks import Task, run_task
+from .workers import PREVIEW, CaseResult, EngineHolder, OpenWith, load_and_case
 
 
 def open_filter() -> str:
@@ -39,82 +33,26 @@ def open_filter() -> str:
     return f"Subtitles ({every});;{each};;All files (*)"
 
 
-class OpeningWindow(Protocol):
-    """What opening a file reads and changes on the window: the open review, the one background task,
-    and how the window shows them."""
-
-    session: ReviewSession | None
-    profile_app: ProfileApplication | None
-    task: LoadAndCaseTask | ModeTask | None
-    # ask(title, text, buttons, default) -> button; tests and scripts replace it
-    ask: Callable[[str, str, QMessageBox.StandardButton, QMessageBox.StandardButton], QMessageBox.StandardButton]
-
-    @property
-    def doc(self) -> Document | None: ...
-
-    @property
-    def casing_finished(self) -> SignalInstance: ...
-
-    @property
-    def casing_cancelled(self) -> SignalInstance: ...
-
-    @property
-    def casing_failed(self) -> SignalInstance: ...
-
-    def is_modified(self) -> bool: ...
-    def notify(self, title: str, text: str, error: bool = False) -> None: ...
-    def setWindowTitle(self, title: str) -> None: ...
-    def on_progress(self, task: LoadAndCaseTask | ModeTask, done: int, total: int) -> None: ...
-    def end_task(self) -> None: ...
-    def close_session(self) -> None: ...
-    def _set_spin(self, value: float) -> None: ...
-    def _show_session(self) -> None: ...
-    def _update_actions(self) -> None: ...
-
-
 class Opening:
-    """Open dialog, recent files, the casing worker and what happens when it ends."""
+    """Open dialog, recent files, the casing task and what happens when it ends."""
 
-    def __init__(self, window: OpeningWindow, parent: QWidget, engines: EngineHolder, settings: Settings,
-                 view: CueView, progress: QProgressBar, cancel_button: QPushButton,
-                 threshold_spin: QDoubleSpinBox, status_bar: QStatusBar, edit_log: EditLogRecovery,
-                 saving: Saving, autosaving: Autosaving, commands: ReviewCommands):
-        self.window = window
-        self.commands = commands  # a new session's changes repaint through it; it moves to a word
-        self.parent = parent  # the file dialog's parent
+    def __init__(self, review: OpenReview, prompts: Prompts, engines: EngineHolder, settings: Settings,
+                 view: CueView, edit_log: EditLogRecovery, confirm_discard: Callable[[], bool]):
+        self.review = review
+        self.prompts = prompts
+        self.parent = prompts.parent  # the file dialog's parent
         self.engines = engines
         self.settings = settings
         self.view = view
-        self.progress = progress
-        self.cancel_button = cancel_button
-        self.threshold_spin = threshold_spin
-        self.status_bar = status_bar
+        self.status_bar = prompts.status_bar
         self.edit_log = edit_log
-        self.saving = saving
-        self.autosaving = autosaving
-        # A crash-recovery snapshot whose origin was cased again goes back to recovery (gui/recovery.py),
-        # which is made after this controller: MainWindow sets it.
-        self.restore_origin: Callable[[dict, CaseResult], None] | None = None
+        self.confirm_discard = confirm_discard  # True when the open review may go (saved, or the user says so)
 
     def open_dialog(self) -> None:
         start = str(Path(self.settings.recent_files[0]).parent) if self.settings.recent_files else ""
         path, _ = QFileDialog.getOpenFileName(self.parent, "Open subtitles", start, open_filter())
         if path:
             self.open_file(Path(path))
-
-    def confirm_discard(self) -> bool:
-        """True when it is fine to drop the current review (saved, or the user says so)."""
-        doc = self.window.doc
-        if not self.window.is_modified() or doc is None:  # modified means a file is open
-            return True
-        answer = self.window.ask("Unsaved review", f"Save the changes to {doc.path.name if doc.path else 'the file'}?",
-                          QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Save)
-        if answer == QMessageBox.StandardButton.Save:
-            return self.saving.save()
-        if answer == QMessageBox.StandardButton.Discard:
-            self.autosaving.discard()
-            return True
-        return False
 
     def size_accepted(self, path: Path) -> bool:
         """Whether to open ``path``: at once under the command line's default size limit; past it, only if the
@@ -124,14 +62,14 @@ class Opening:
             check_size(path)
         except FileTooLargeError as exc:
             size = path.stat().st_size
-            answer = self.window.ask(
+            answer = self.prompts.ask(
                 "Large file",
                 f"{path.name} is {size / 1e6:.1f} MB, over the {MAX_SIZE_MB:g} MB the editor opens without asking. "
                 f"Casing it may take minutes and up to {size / 1e6 * GB_PER_MB_WORST:.0f} GB of memory. Open it anyway?",
                 QMessageBox.StandardButton.Open | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Cancel)
             if answer == QMessageBox.StandardButton.Open:
                 return True
-            self.window.casing_failed.emit(str(exc))
+            self.review.casing_failed.emit(str(exc))
             return False
         return True
 
@@ -142,105 +80,88 @@ class Opening:
             # Checked here, not only in the worker: reading a FIFO blocks until
             # someone writes to it, and no Cancel can interrupt that read.
             message = f"{path}: is {kind}, not a regular file; subcase only opens regular files"
-            self.window.notify("Cannot open file", message, error=True)
-            self.window.casing_failed.emit(message)
+            self.prompts.notify("Cannot open file", message, error=True)
+            self.review.casing_failed.emit(message)
             return False
         if not self.size_accepted(path):
             return False
         if not self.confirm_discard():
             return False
-        self.start_casing(LoadAndCaseTask(path, self.engines, self.settings.mode, self.settings.threshold,
-                                          self.settings.house_styles(), profile=self.settings.profile,
-                                          learning=self.settings.learning, punctuate=self.settings.punctuate))
+        self.start_casing(path, OpenWith(self.settings.mode, self.settings.threshold, self.settings.house_styles(),
+                                         profile=self.settings.profile, learning=self.settings.learning,
+                                         punctuate=self.settings.punctuate), self._install)
         return True
 
-    def start_casing(self, task: LoadAndCaseTask) -> None:
-        """Run a loading and casing task in the background; its result opens a review."""
-        path = task.path
-        if self.window.task is not None:
-            self.cancel_casing()
-        s = task.signals
-        s.loaded.connect(lambda doc, t=task: self._on_loaded(t, doc))
-        s.progress.connect(lambda d, n, t=task: self.window.on_progress(t, d, n))
-        s.cased.connect(lambda r, t=task: self._on_cased(t, r))
-        s.cancelled.connect(lambda t=task: self._on_cancelled(t))
-        s.failed.connect(lambda msg, t=task: self._on_failed(t, msg))
-        self.window.task = task
-        self.progress.setRange(0, 0)  # busy until the first progress report
-        self.progress.show()
-        self.cancel_button.show()
-        self.status_bar.showMessage(f"Opening {path.name}\u2026")
-        self.window._update_actions()
-        QThreadPool.globalInstance().start(task)
+    def start_casing(self, path: Path, options: OpenWith, on_cased: Callable[[CaseResult], None]) -> Task:
+        """Load and case ``path`` in the background (the one task of the open review); ``on_cased`` takes
+        the result."""
+        task: Task
+
+        def ended(then: Callable[..., None], *args) -> None:
+            if self.review.end_task(task):
+                then(*args)
+
+        def report(*values) -> None:
+            if values[0] == PREVIEW:
+                if task is self.review.task:
+                    self._show_preview(path, values[1])
+            else:
+                self.review.report_progress(task, *values)
+
+        task = run_task(partial(load_and_case, path, self.engines, options), partial(ended, on_cased),
+                        partial(ended, lambda message: self._on_failed(path, message)), report,
+                        partial(ended, self._on_cancelled))
+        self.review.begin_task(task)
+        self.status_bar.showMessage(f"Opening {Path(path).name}\u2026")
+        return task
 
     def cancel_casing(self) -> None:
-        if self.window.task is not None:
-            self.window.task.cancel()
+        if self.review.cancel_task():
             self.status_bar.showMessage("Cancelling\u2026")
 
-    def _on_loaded(self, task: LoadAndCaseTask, doc: Document) -> None:
-        if task is not self.window.task:
-            return
+    def _show_preview(self, path: Path, doc: Document) -> None:
         # Show the cues right away, uncased and read-only, while the model runs.
         self.view.set_document(doc, None)
-        self.window.setWindowTitle(f"{Path(task.path).name} (casing\u2026) \u2014 subcase")
-        self.window._update_actions()
+        self.parent.setWindowTitle(f"{Path(path).name} (casing\u2026) \u2014 subcase")
 
-    def _on_cancelled(self, task) -> None:
-        if task is not self.window.task:
-            return
-        self.window.end_task()
-        self.window._show_session()  # back to what was open before, if anything
+    def _on_cancelled(self) -> None:
+        self.review.preview_ended.emit()  # back to what was open before, if anything
         self.status_bar.showMessage("Casing cancelled", 5000)
-        self.window.casing_cancelled.emit()
+        self.review.casing_cancelled.emit()
 
-    def _on_failed(self, task: LoadAndCaseTask, message: str) -> None:
-        if task is not self.window.task:
-            return
-        self.window.end_task()
-        self.window._show_session()
-        self.window.notify("Cannot open file", f"{task.path}:\n{message}", error=True)
-        self.window.casing_failed.emit(message)
+    def _on_failed(self, path: Path, message: str) -> None:
+        self.review.preview_ended.emit()
+        self.prompts.notify("Cannot open file", self.failure_text(path, message), error=True)
+        self.review.casing_failed.emit(message)
 
-    def _on_cased(self, task: LoadAndCaseTask, result: CaseResult) -> None:
-        if task is not self.window.task:
-            return
-        self.window.end_task()
-        if task.restoring is not None:  # crash recovery: the origin cased again (gui/recovery.py)
-            assert self.restore_origin is not None
-            self.restore_origin(task.restoring, result)
-            return
+    @staticmethod
+    def failure_text(path: Path, message: str) -> str:
+        """The open-error dialog's text: the file named once, however the reason starts."""
+        return message if message.startswith(str(path)) else f"{path}:\n{message}"
+
+    def _install(self, result: CaseResult) -> None:
         # The log first: if the user cancels, what was open before stays open.
         go_on, log = self.edit_log.open_edit_log(log_path_for(result.path))
         if not go_on:
-            self.window._show_session()
+            self.review.preview_ended.emit()
             self.status_bar.showMessage(f"Opening {result.path.name} cancelled: no edit log", 8000)
-            self.window.casing_cancelled.emit()
+            self.review.casing_cancelled.emit()
             return
-        self.window.close_session()
         session = result.session  # opened in the worker (review.open_review); the log is the GUI thread's
-        if self.settings.threshold is None:
-            self.window._set_spin(session.state.threshold)  # the model's calibrated default
-        else:
-            session.state.threshold = self.threshold_spin.value()
         session.replace_log(log)
-        self.window.session = session
-        self.window.profile_app = session.profile
+        self.review.install(session)
         if result.profile_note:
             self.status_bar.showMessage(result.profile_note, 10000)
-        self.window.session.listeners.append(self.commands.on_session_changed)
         self.settings.add_recent(result.path)
-        self.window._show_session()
-        self.window._update_actions()
         if self.view.cue_model.rowCount():
             self.view.selectRow(0)
         self.view.setFocus()
         left = session.state.to_review()
-        app = self.window.profile_app
+        app = self.review.profile_app
         from_profile = (f"; {len(app.by_pos)} from profile {app.profile.name}" if app is not None else "")
         words = sum(len(cue) for cue in session.state.cues)
         doubt = session.doc.encoding_doubt  # a code page guessed with low confidence (subtitles/encoding.py)
         self.status_bar.showMessage(f"Cased {words} words{from_profile}; {left} to review (press N). "
-                                     f"Language: {session.casing_summary}"
-                                     + (f". Warning: {doubt}" if doubt else ""), 15000)
-        self.window.casing_finished.emit()
+                                    f"Language: {session.casing_summary}"
+                                    + (f". Warning: {doubt}" if doubt else ""), 15000)
+        self.review.casing_finished.emit()

@@ -6,62 +6,33 @@ A controller owned by MainWindow.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Protocol
 
-from PySide6.QtCore import SignalInstance
-from PySide6.QtWidgets import QMessageBox, QStatusBar
+from PySide6.QtWidgets import QMessageBox
 
 from subcase.review import autosave, log_path_for
 from subcase.review.opening import OpenOptions, resume_review
 from subcase.subtitles import SubtitleError
 
-from subcase.review import ReviewSession
-
 from .autosaving import Autosaving
 from .edit_log_recovery import EditLogRecovery
 from .media_window import WindowMedia
+from .open_review import OpenReview
 from .opening import Opening
-from .review_commands import ReviewCommands
+from .prompts import Prompts
 from .settings import Settings
-from .workers import CaseResult, EngineHolder, LoadAndCaseTask
-
-if TYPE_CHECKING:
-    from subcase.review.profiles.apply import ProfileApplication
-
-
-class RecoveryWindow(Protocol):
-    """What restoring a review reads and changes on the window."""
-
-    session: ReviewSession | None
-    profile_app: ProfileApplication | None
-    restored_unsaved: bool
-    # ask(title, text, buttons, default) -> button; tests and scripts replace it
-    ask: Callable[[str, str, QMessageBox.StandardButton, QMessageBox.StandardButton], QMessageBox.StandardButton]
-
-    @property
-    def casing_finished(self) -> SignalInstance: ...
-
-    @property
-    def casing_failed(self) -> SignalInstance: ...
-
-    def notify(self, title: str, text: str, error: bool = False) -> None: ...
-    def close_session(self) -> None: ...
-    def _set_spin(self, value: float) -> None: ...
-    def _show_session(self) -> None: ...
-    def _update_actions(self) -> None: ...
+from .workers import CaseResult, EngineHolder, OpenWith
 
 
 class Recovery:
     """Restore after a crash."""
 
-    def __init__(self, window: RecoveryWindow, engines: EngineHolder, settings: Settings, status_bar: QStatusBar,
-                 edit_log: EditLogRecovery, autosaving: Autosaving, playback: WindowMedia, opening: Opening,
-                 commands: ReviewCommands):
-        self.window = window
-        self.commands = commands  # a new session's changes repaint through it; it moves to a word
+    def __init__(self, review: OpenReview, prompts: Prompts, engines: EngineHolder, settings: Settings,
+                 edit_log: EditLogRecovery, autosaving: Autosaving, playback: WindowMedia, opening: Opening):
+        self.review = review
+        self.prompts = prompts
         self.engines = engines
         self.settings = settings
-        self.status_bar = status_bar
+        self.status_bar = prompts.status_bar
         self.edit_log = edit_log
         self.autosaving = autosaving
         self.playback = playback
@@ -74,12 +45,12 @@ class Recovery:
         for bad in found.set_aside:
             where = (f"moved to {bad.moved_to}" if bad.moved_to is not None
                      else "it could not be moved aside and is left in place")
-            self.window.notify("Damaged autosave set aside",
+            self.prompts.notify("Damaged autosave set aside",
                                f"An autosaved review could not be read ({bad.reason}); {where}.", error=True)
         for rec in found.recoverable:
             # Save writes to the file last saved to: named when it is not the one opened, as the snapshot says so
             saved_as = f"last saved as {rec.data['base']}, " if rec.data["base"] != str(rec.source) else ""
-            answer = self.window.ask("Restore unsaved review",
+            answer = self.prompts.ask("Restore unsaved review",
                               f"subcase closed unexpectedly while you were reviewing\n{rec.source}\n"
                               f"({saved_as}autosaved {rec.time}).\n\nRestore that review?",
                               QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes)
@@ -89,7 +60,7 @@ class Recovery:
             try:
                 self.restore_snapshot(rec.data)
             except (autosave.RestoreError, SubtitleError, OSError, KeyError, ValueError) as exc:
-                self.window.notify("Cannot restore", f"{rec.source}: {exc}", error=True)
+                self.prompts.notify("Cannot restore", f"{rec.source}: {exc}", error=True)
                 continue
             return True
         return False
@@ -102,9 +73,9 @@ class Recovery:
             autosave.check_files(data)  # RestoreError now, before any casing
             from subcase.casing.housestyle import Category, Style
             styles = {Category(k): Style(v) for k, v in (data.get("styles") or {}).items()}
-            self.opening.start_casing(LoadAndCaseTask(Path(data["origin"]), self.engines, data.get("origin_mode", data["mode"]),
-                                              float(data["threshold"]), styles, restoring=data,
-                                              punctuate=autosave.punctuate_of(data)))
+            options = OpenWith(data.get("origin_mode", data["mode"]), float(data["threshold"]), styles,
+                               restoring=data, punctuate=autosave.punctuate_of(data))
+            self.opening.start_casing(Path(data["origin"]), options, lambda result: self.finish_restore(data, result))
             self.status_bar.showMessage("Restoring the unsaved review…")
             return
         doc, state = autosave.restore(data)
@@ -115,18 +86,17 @@ class Recovery:
             doc, state = autosave.restore(data, (result.doc, result.state))
             self._resume(data, doc, state, result.cue_languages)
         except (autosave.RestoreError, SubtitleError, OSError, KeyError, ValueError) as exc:
-            self.window._show_session()
-            self.window.notify("Cannot restore", f"{data.get('source')}: {exc}", error=True)
-            self.window.casing_failed.emit(str(exc))
+            self.review.preview_ended.emit()
+            self.prompts.notify("Cannot restore", f"{data.get('source')}: {exc}", error=True)
+            self.review.casing_failed.emit(str(exc))
             return
-        self.window.casing_finished.emit()
+        self.review.casing_finished.emit()
 
     def _resume(self, data: dict, doc, state, cue_languages: list[str] | None = None) -> None:
         # the log's place comes from the data folder and the file's path, never from the snapshot (issue #54)
         go_on, log = self.edit_log.open_edit_log(log_path_for(Path(data["source"])))
         if not go_on:
             raise autosave.RestoreError("restoring was cancelled: the edit log could not be opened")
-        self.window.close_session()
         engine = self.engines.loaded
         profile = None
         if self.settings.profile and engine is not None:
@@ -139,15 +109,7 @@ class Recovery:
         session = resume_review(doc, state, data, engine,
                                      OpenOptions(profile=profile, learning=self.settings.learning),
                                      log=log, cue_languages=cue_languages)
-        self.window.session = session
-        self.window.profile_app = session.profile
-        session.listeners.append(self.commands.on_session_changed)
-        self.window.restored_unsaved = True
-        self.window._set_spin(state.threshold)
-        self.window._show_session()
-        self.window._update_actions()
-        if state.current is not None:
-            self.commands.goto(state.current)
+        self.review.install(session, restored=True)  # the views go to its current word
         self.autosaving.save_now()  # the snapshot now belongs to this process
         from subcase.media import MediaRef
         self.playback.open_media(remembered=MediaRef.from_dict(data.get("media")) or self.settings.media_for(session.source))

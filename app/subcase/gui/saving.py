@@ -1,6 +1,6 @@
 """Saving: Save and Save As, through the review session.
 
-``Saving`` is owned by MainWindow.  ``ReviewSession.save`` does the work
+``ReviewSession.save`` does the work
 (the document core's atomic save, the edit-log record, the hash crash
 recovery checks); the controller asks for a file name, reports errors and
 warnings, and marks the undo stack clean.
@@ -15,23 +15,20 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Protocol
+from typing import Callable
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QUndoStack
-from PySide6.QtWidgets import QFileDialog, QMessageBox, QStatusBar, QWidget
+from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from subcase.errors import ReadOnlyError, SubcaseError
-from subcase.review import ReviewSession
 from subcase.subtitles import FORMATS, format_for, formats
 from subcase.subtitles.losses import conversion_losses
 
 from .autosaving import Autosaving
 from .edit_log_recovery import EditLogRecovery
+from .open_review import OpenReview
+from .prompts import Prompts
 from .settings import Settings
-
-if TYPE_CHECKING:
-    from subcase.review.profiles.apply import ProfileApplication
 
 
 def on_read_only_file_system(path: Path) -> bool:
@@ -45,42 +42,39 @@ def on_read_only_file_system(path: Path) -> bool:
         return False
 
 
-class SavingWindow(Protocol):
-    """What saving reads and changes on the window: the open review and how it is shown."""
-
-    @property
-    def session(self) -> ReviewSession | None: ...
-
-    @property
-    def profile_app(self) -> ProfileApplication | None: ...
-
-    restored_unsaved: bool
-    # ask(title, text, buttons, default) -> button; tests and scripts replace it
-    ask: Callable[[str, str, QMessageBox.StandardButton, QMessageBox.StandardButton], QMessageBox.StandardButton]
-
-    def notify(self, title: str, text: str, error: bool = False) -> None: ...
-
-    def _show_session(self) -> None: ...
-
-
 class Saving:
-    """Save (Ctrl+S) and Save As (Ctrl+Shift+S), which may change the format."""
+    """Save (Ctrl+S) and Save As (Ctrl+Shift+S), which may change the format; whether to drop unsaved work."""
 
-    def __init__(self, window: SavingWindow, parent: QWidget, undo_stack: QUndoStack, settings: Settings,
-                 status_bar: QStatusBar, edit_log: EditLogRecovery, autosaving: Autosaving):
-        self.window = window
-        self.parent = parent  # the file dialog's parent
-        self.undo_stack = undo_stack
+    def __init__(self, review: OpenReview, prompts: Prompts, settings: Settings, edit_log: EditLogRecovery,
+                 autosaving: Autosaving):
+        self.review = review
+        self.prompts = prompts
+        self.parent = prompts.parent  # the file dialog's parent
         self.settings = settings
-        self.status_bar = status_bar
+        self.status_bar = prompts.status_bar
         self.edit_log = edit_log
         self.autosaving = autosaving
         # offer_save_as(text) -> True to choose another file; tests and scripts replace it
         self.offer_save_as: Callable[[str], bool] = self._save_as_box
         self.save_failed_box: QMessageBox | None = None  # while it is showing, for tests
 
+    def confirm_discard(self) -> bool:
+        """True when it is fine to drop the current review (saved, or the user says so)."""
+        doc = self.review.doc
+        if not self.review.is_modified() or doc is None:  # modified means a file is open
+            return True
+        buttons = QMessageBox.StandardButton
+        answer = self.prompts.ask("Unsaved review", f"Save the changes to {doc.path.name if doc.path else 'the file'}?",
+                                  buttons.Save | buttons.Discard | buttons.Cancel, buttons.Save)
+        if answer == buttons.Save:
+            return self.save()
+        if answer == buttons.Discard:
+            self.autosaving.discard()
+            return True
+        return False
+
     def save(self) -> bool:
-        session = self.window.session
+        session = self.review.session
         if session is None:
             return False
         if session.doc.path is None:
@@ -88,7 +82,7 @@ class Saving:
         return self.save_to(session.doc.path)
 
     def save_as_dialog(self) -> bool:
-        session = self.window.session
+        session = self.review.session
         if session is None:
             return False
         doc = session.doc
@@ -106,7 +100,7 @@ class Saving:
 
     def save_to(self, path: Path, fmt: str | None = None) -> bool:
         """Save the review's document to ``path`` (in ``fmt``, or the format its suffix names)."""
-        session = self.window.session
+        session = self.review.session
         if session is None:
             return False
         target_format = format_for(session.doc, Path(path), fmt).name
@@ -119,7 +113,7 @@ class Saving:
                     # nothing can be written there, whatever the user answers: no "save over it anyway?"
                     raise SubcaseError("cannot save: the file system is read-only", exc.path) from None
                 # The core never replaces a read-only file on its own; the user decides.
-                answer = self.window.ask("Read-only file",
+                answer = self.prompts.ask("Read-only file",
                                          f"{exc.path} is read-only.\n\nSave over it anyway? "
                                          "It stays read-only afterwards.",
                                          QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
@@ -132,17 +126,15 @@ class Saving:
             return self._save_failed(str(exc))
         # The file is written; its record in the edit log must be too (or the user says otherwise).
         self.edit_log.run_logged(lambda: session.log_saved(saved), can_cancel=False)
-        self.window.restored_unsaved = False
-        self.undo_stack.setClean()
+        self.review.mark_saved(saved.path)
         self.autosaving.discard()
         self.settings.add_recent(saved.path)
-        self.window._show_session()
         profile_note = self._update_profile()  # whatever the warnings, the profile learns from the save
         if saved.warnings:
-            self.window.notify("Saved, but players may misread the file",
+            self.prompts.notify("Saved, but players may misread the file",
                                f"{saved.path}:\n" + "\n".join(saved.warnings), error=True)
         elif losses:
-            self.window.notify("Saved with losses",
+            self.prompts.notify("Saved with losses",
                                f"Saved {saved.path}{profile_note}, but:\n" + "\n".join(losses))
         else:
             self.status_bar.showMessage(f"Saved {saved.path}" + profile_note, 5000)
@@ -180,8 +172,8 @@ class Saving:
         from subcase.review.profiles.profile import ProfileError
         from subcase.review.profiles.build import updated
 
-        app = self.window.profile_app
-        session = self.window.session
+        app = self.review.profile_app
+        session = self.review.session
         if app is None or session is None or session.log is None:
             return ""
         try:

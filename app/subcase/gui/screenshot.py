@@ -3,7 +3,7 @@
     xvfb-run -a -s "-screen 0 1600x1000x24" env PYTHONPATH=app \
         python -m subcase.gui.screenshot FILE resources/screenshot-light.png [light|dark] [tags]
 
-Opens the file with the real model and default settings at 1600x1000,
+Opens the file with the real model and default settings in a 1280x800 window (SHOT_SIZE),
 makes a few review decisions so the looks show (to review, accepted,
 changed), moves to the next flagged word with the details panel open, and
 grabs the window.
@@ -39,7 +39,7 @@ view shows the marks' looks and Word Details the mark's probabilities.
         python -m subcase.gui.screenshot --media FILM.srt resources/screenshot-media.png
 
 With ``--media`` the subtitle file's same-stem video (FILM.mkv...) is copied beside it
-too; the window (1280x800) opens both, selects the first cue, waits for the media pane
+too; the window opens both, selects the first cue, waits for the media pane
 to show the frame at its start, and checks in /proc/self/fd that the process holds the
 media file open.
 """
@@ -52,6 +52,10 @@ import sys
 import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+# The docs show a screenshot about 760 px wide: taken at this size its text stays about 9 px high there
+# (at 1600x1000 it was about 7 px, too small to read), and the cue text still has room.
+SHOT_SIZE = (1280, 800)
 
 if TYPE_CHECKING:
     from PySide6.QtCore import QEventLoop
@@ -89,7 +93,7 @@ def main(argv: list[str]) -> int:
 
         from subcase.casing import Tag
 
-        from .app import make_app
+        from .application import make_app
         from .main_window import MainWindow
 
         app = make_app()
@@ -97,15 +101,16 @@ def main(argv: list[str]) -> int:
         if logs is not None:
             _store_profile(window, logs)
         window.ask = lambda *a: QMessageBox.StandardButton.Discard
-        window.set_theme(theme_name)
-        window.set_show_tags(show_tags)
+        window.view_options.set_theme(theme_name)
+        window.view_options.set_show_tags(show_tags)
         window.show()
-        window.setGeometry(0, 0, 1600, 1000)  # the whole 1600x1000 screen (Xvfb has no window manager)
+        window.setGeometry(0, 0, *SHOT_SIZE)  # at the screen's corner (Xvfb has no window manager)
         if media:
             return _media_shot(app, window, work, out)
+        window.playback.media_dock.hide()  # no media in these pictures: the review and Word Details get the room
         loop = QEventLoop()
-        window.casing_finished.connect(loop.quit)
-        window.casing_failed.connect(lambda m: _fail(m, loop))
+        window.review.casing_finished.connect(loop.quit)
+        window.review.casing_failed.connect(lambda m: _fail(m, loop))
         window.opening.open_file(work)
         loop.exec()
         if window.session is None:
@@ -113,8 +118,8 @@ def main(argv: list[str]) -> int:
         state = window.session.state
         if state.to_review() < 6 and not marks:  # make sure the picture shows words to review
             confs = sorted(w.confidence for w in state.all_words())
-            window.threshold_spin.setDecimals(3)
-            window.threshold_spin.setValue(min(1.0, confs[min(len(confs) - 1, 7)] + 0.001))
+            window.threshold.spin.setDecimals(3)
+            window.threshold.spin.setValue(min(1.0, confs[min(len(confs) - 1, 7)] + 0.001))
         if logs is not None:
             _show_a_profile_reason(window)
         elif marks:
@@ -122,12 +127,12 @@ def main(argv: list[str]) -> int:
         elif learning:
             _teach_a_sound_cue(window)
         else:
-            window.commands.next_to_review()
-            window.commands.accept_word()          # accepted (green, thin underline); moves to the next flagged word
+            window.navigation.next_to_review()
+            window.decisions.accept_word()          # accepted (green, thin underline); moves to the next flagged word
             pos = state.current
             if pos is not None:
                 w = state.word(pos)
-                window.commands.set_tag(Tag.U if w.tag is not Tag.U else Tag.T)  # changed (blue, dashed), moves on
+                window.decisions.set_tag(Tag.U if w.tag is not Tag.U else Tag.T)  # changed (blue, dashed), moves on
             # the current word is now a flagged one: framed, its cue selected, its details in the panel
         window.view.setFocus()
         QTimer.singleShot(800, loop.quit)
@@ -145,26 +150,26 @@ def _media_shot(app, window, work: Path, out: Path) -> int:
     """Open ``work`` with its same-stem media; the first cue selected, the frame at its start shown."""
     from PySide6.QtCore import QEventLoop, Qt, QTimer
 
-    window.setGeometry(0, 0, 1280, 800)
+    window.setGeometry(0, 0, *SHOT_SIZE)
     window.resizeDocks([window.playback.media_dock], [520], Qt.Orientation.Horizontal)
     window.details.hide()
     loop = QEventLoop()
-    window.media_opened.connect(lambda _n: loop.quit())
-    window.media_failed.connect(lambda m: _fail(m, loop))
-    window.casing_failed.connect(lambda m: _fail(m, loop))
+    window.playback.media_opened.connect(lambda _n: loop.quit())
+    window.playback.media_failed.connect(lambda m: _fail(m, loop))
+    window.review.casing_failed.connect(lambda m: _fail(m, loop))
     window.opening.open_file(work)
     loop.exec()
     if window.session is None or window.playback.media_ref is None:
         return 1
     window.view.selectRow(0)
     window.view.setFocus()
-    start = window.doc.cues[0].start_ms
+    start = window.review.doc.cues[0].start_ms
     deadline = QTimer()
     deadline.setSingleShot(True)
     deadline.timeout.connect(loop.quit)
     deadline.start(10_000)
     window.playback.media.frame.connect(lambda _img: loop.quit() if abs(window.playback.media.position_ms() - start) < 50 else None)
-    window.playback._show_current_cue()
+    window.playback.show_current_cue()
     loop.exec()
     QTimer.singleShot(300, loop.quit)
     loop.exec()
@@ -206,12 +211,12 @@ def _store_profile(window, logs: Path) -> None:
 
 def _show_a_profile_reason(window) -> None:
     """The cursor on a word the profile asks about, else on one it changed."""
-    app = window.profile_app
+    app = window.review.profile_app
     if app is None:
         return
     places = sorted(app.asked) or sorted(p for p in app.by_pos if app.before[p] != window.session.state.word(p).form)
     if places:
-        window.commands.goto(places[0])
+        window.navigation.goto(places[0])
     window.statusBar().clearMessage()
 
 
@@ -222,12 +227,12 @@ def _review_marks(window) -> None:
     if not doubtful:
         print("screenshot: no restored mark to review", file=sys.stderr)
         return
-    window.commands.goto(doubtful[0])
-    window.commands.accept_word()
+    window.navigation.goto(doubtful[0])
+    window.decisions.accept_word()
     if len(doubtful) > 2:
-        window.commands.goto(doubtful[1])
-        window.commands.cycle_mark()
-    window.commands.goto(doubtful[min(2, len(doubtful) - 1)])
+        window.navigation.goto(doubtful[1])
+        window.decisions.cycle_mark()
+    window.navigation.goto(doubtful[min(2, len(doubtful) - 1)])
     window.statusBar().clearMessage()
 
 
@@ -244,11 +249,11 @@ def _teach_a_sound_cue(window) -> None:
         return
     lower = [p for p in sound if session.state.word(p).tag is Tag.L]
     pos = lower[0] if lower else sound[0]
-    window.commands.goto(pos)
-    window.commands.set_tag(Tag.U if lower else Tag.L, advance=False)
+    window.navigation.goto(pos)
+    window.decisions.set_tag(Tag.U if lower else Tag.L, advance=False)
     learned = [p for p in session.state.positions() if session.state.word(p).status is Status.LEARNED]
     if learned:
-        window.commands.goto(learned[len(learned) // 2])
+        window.navigation.goto(learned[len(learned) // 2])
     window.statusBar().clearMessage()  # the word label (with its reasons) instead of "Cased N words"
 
 

@@ -12,7 +12,7 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable, Generic, TypeVar, cast, overload
 
 from PySide6.QtCore import QByteArray, QSettings
 
@@ -35,6 +35,7 @@ DEFAULT_FONT_SIZE = 11
 MIN_FONT_SIZE, MAX_FONT_SIZE = 6, 48
 
 
+T = TypeVar("T")
 _TRUE, _FALSE = ("1", "true", "yes"), ("0", "false", "no")
 # A stored path or name longer than this is damage (PATH_MAX on Linux).
 MAX_TEXT = 4096
@@ -98,34 +99,67 @@ def _threshold(value: object) -> float | None:
 
 @dataclass(frozen=True)
 class Spec:
-    """One setting: what it is called to the user, its default, and ``parse`` (ValueError or TypeError for a
-    stored value of the wrong type or out of range, which is then reset to the default)."""
+    """One setting: what it is called to the user, its default, ``parse`` (ValueError or TypeError for a
+    stored value of the wrong type or out of range, which is then reset to the default) and ``store`` (the
+    value as it is written)."""
 
     label: str
     default: object
     parse: Callable[[object], object]
+    store: Callable[[Any], object] = str
+
+
+def _store_threshold(value: float | None) -> object:
+    return "" if value is None else float(value)
 
 
 # Every setting read as a value, with its type and range: stored state is data, checked on each read.
 SPECS: dict[str, Spec] = {
-    "review/threshold": Spec("review threshold", None, _threshold),  # None: the model's calibrated default
+    # None: the model's calibrated default
+    "review/threshold": Spec("review threshold", None, _threshold, _store_threshold),
     "casing/mode": Spec("casing mode", MODES[0], _choice(MODES)),
+    # where missing punctuation is restored in the next file opened and in batches (casing/restoring.py)
     "casing/punctuate": Spec("punctuation", DEFAULT_PUNCTUATE, _choice(PUNCTUATE)),
-    "review/learning": Spec("learning", True, _flag),
-    "review/profile": Spec("profile", "", _profile),
+    "review/learning": Spec("learning", True, _flag, bool),  # learn from every fix within the file
+    # the profile applied to the next file opened and to batches (review/profiles/profile.py); "" for none
+    "review/profile": Spec("profile", "", _profile, lambda name: name or ""),
     "batch/output_dir": Spec("batch output folder", "", _text),
     "batch/output_format": Spec("batch output format", "keep", _text),
-    "batch/jobs": Spec("batch jobs", 0, _whole(0, 1024)),  # 0: automatic (parallel.auto_jobs)
+    "batch/jobs": Spec("batch jobs", 0, _whole(0, 1024), int),  # 0: automatic (parallel.auto_jobs)
     "view/theme": Spec("theme", "system", _choice(THEMES)),
-    "view/font_size": Spec("font size", DEFAULT_FONT_SIZE, _whole(MIN_FONT_SIZE, MAX_FONT_SIZE)),
-    "view/show_tags": Spec("show all tags", False, _flag),
-    "view/cpl_limit": Spec("characters per line", DEFAULT_CPL, _whole(10, 200)),
-    "view/cps_limit": Spec("characters per second", DEFAULT_CPS, _number(5.0, 60.0)),
-    "media/lead_in_ms": Spec("lead-in", DEFAULT_LEAD_MS, _whole(0, 5000)),
-    "media/lead_out_ms": Spec("lead-out", DEFAULT_LEAD_MS, _whole(0, 5000)),
-    "media/follow": Spec("follow playback", True, _flag),
-    "media/play_at_flagged": Spec("play at flagged words", False, _flag),
+    "view/font_size": Spec("font size", DEFAULT_FONT_SIZE, _whole(MIN_FONT_SIZE, MAX_FONT_SIZE), int),
+    "view/show_tags": Spec("show all tags", False, _flag, bool),  # the per-word gloss above each line
+    # Reading limits, markup excluded: Netflix's English timed-text guide (42 CPL, 20 CPS for adult
+    # programmes); BBC-style or children's work wants about 17 CPS.
+    "view/cpl_limit": Spec("characters per line", DEFAULT_CPL, _whole(10, 200), int),
+    "view/cps_limit": Spec("characters per second", DEFAULT_CPS, _number(5.0, 60.0), float),
+    # how much before a cue's start and after its end Play Cue plays (gui/media.py)
+    "media/lead_in_ms": Spec("lead-in", DEFAULT_LEAD_MS, _whole(0, 5000), int),
+    "media/lead_out_ms": Spec("lead-out", DEFAULT_LEAD_MS, _whole(0, 5000), int),
+    "media/follow": Spec("follow playback", True, _flag, bool),  # the cue being played is selected
+    "media/play_at_flagged": Spec("play at flagged words", False, _flag, bool),  # N plays each flagged word's cue
 }
+
+
+class Setting(Generic[T]):
+    """A ``Settings`` attribute: read through its key's Spec (checked on every read), written as it stores."""
+
+    def __init__(self, key: str):
+        self.key = key
+
+    @overload
+    def __get__(self, obj: None, owner: type | None = None) -> Setting[T]: ...
+
+    @overload
+    def __get__(self, obj: Settings, owner: type | None = None) -> T: ...
+
+    def __get__(self, obj: Settings | None, owner: type | None = None) -> T | Setting[T]:
+        if obj is None:
+            return self
+        return cast(T, obj.value(self.key))
+
+    def __set__(self, obj: Settings, value: T) -> None:
+        obj.q.setValue(self.key, SPECS[self.key].store(value))
 STYLE_SPEC = Spec("house style", "model", _choice(STYLES))  # style/<category>
 
 
@@ -156,7 +190,8 @@ class Settings:
         self.q = qsettings or make_qsettings()
         self.repaired: list[str] = []
 
-    def _value(self, key: str, spec: Spec | None = None):
+    def value(self, key: str, spec: Spec | None = None) -> Any:
+        """The setting ``key`` as its Spec reads it (a bad stored value reset to the default)."""
         spec = spec or SPECS[key]
         raw = self.q.value(key)
         if raw is None:
@@ -176,7 +211,7 @@ class Settings:
         """Read every setting once, resetting the bad ones; what was reset (also in ``repaired``)."""
         before = len(self.repaired)
         for key in SPECS:
-            self._value(key)
+            self.value(key)
         from subcase.casing.housestyle import Category
         for c in Category:
             self.house_style(c.value)
@@ -195,53 +230,27 @@ class Settings:
         items, self.repaired = self.repaired, []
         return "Settings reset to their defaults, as they were damaged: " + "; ".join(items)
 
-    # threshold: None means "the model's calibrated default"
-    @property
-    def threshold(self) -> float | None:
-        return self._value("review/threshold")
-
-    @threshold.setter
-    def threshold(self, value: float | None) -> None:
-        self.q.setValue("review/threshold", "" if value is None else float(value))
-
-    @property
-    def mode(self) -> str:
-        return self._value("casing/mode")
-
-    @mode.setter
-    def mode(self, value: str) -> None:
-        self.q.setValue("casing/mode", value)
-
-    @property
-    def punctuate(self) -> str:
-        """Where missing punctuation is restored in the next file opened and in batches (casing/restoring.py)."""
-        return self._value("casing/punctuate")
-
-    @punctuate.setter
-    def punctuate(self, value: str) -> None:
-        self.q.setValue("casing/punctuate", value)
-
-    @property
-    def learning(self) -> bool:
-        """Learn from every fix within the file (review/learning/); on by default."""
-        return self._value("review/learning")
-
-    @learning.setter
-    def learning(self, value: bool) -> None:
-        self.q.setValue("review/learning", bool(value))
-
-    @property
-    def profile(self) -> str:
-        """The profile applied to the next file opened and to batches (review/profiles/profile.py); "" for none."""
-        return self._value("review/profile")
-
-    @profile.setter
-    def profile(self, value: str) -> None:
-        self.q.setValue("review/profile", value or "")
+    threshold = Setting[float | None]("review/threshold")
+    mode = Setting[str]("casing/mode")
+    punctuate = Setting[str]("casing/punctuate")
+    learning = Setting[bool]("review/learning")
+    profile = Setting[str]("review/profile")
+    output_dir = Setting[str]("batch/output_dir")
+    output_format = Setting[str]("batch/output_format")
+    batch_jobs = Setting[int]("batch/jobs")
+    theme = Setting[str]("view/theme")
+    font_size = Setting[int]("view/font_size")
+    show_tags = Setting[bool]("view/show_tags")
+    cpl_limit = Setting[int]("view/cpl_limit")
+    cps_limit = Setting[float]("view/cps_limit")
+    lead_in_ms = Setting[int]("media/lead_in_ms")
+    lead_out_ms = Setting[int]("media/lead_out_ms")
+    follow_playback = Setting[bool]("media/follow")
+    play_at_flagged = Setting[bool]("media/play_at_flagged")
 
     def house_style(self, category: str) -> str:
         """The chosen style of "sound-cues" or "speaker-labels": model (default), lower, upper, title."""
-        return self._value(f"style/{category}", STYLE_SPEC)
+        return self.value(f"style/{category}", STYLE_SPEC)
 
     def set_house_style(self, category: str, value: str) -> None:
         self.q.setValue(f"style/{category}", value)
@@ -250,111 +259,6 @@ class Settings:
         """Category -> Style for batch conversion and for what the editor proposes."""
         from subcase.casing.housestyle import Category, Style
         return {c: Style(self.house_style(c.value)) for c in Category}
-
-    @property
-    def output_dir(self) -> str:
-        return self._value("batch/output_dir")
-
-    @output_dir.setter
-    def output_dir(self, value: str) -> None:
-        self.q.setValue("batch/output_dir", value)
-
-    @property
-    def output_format(self) -> str:
-        return self._value("batch/output_format")
-
-    @output_format.setter
-    def output_format(self, value: str) -> None:
-        self.q.setValue("batch/output_format", value)
-
-    # files converted at a time by the batch dialog; 0 means automatic (parallel.auto_jobs)
-    @property
-    def batch_jobs(self) -> int:
-        return self._value("batch/jobs")
-
-    @batch_jobs.setter
-    def batch_jobs(self, value: int) -> None:
-        self.q.setValue("batch/jobs", int(value))
-
-    @property
-    def theme(self) -> str:
-        return self._value("view/theme")
-
-    @theme.setter
-    def theme(self, value: str) -> None:
-        self.q.setValue("view/theme", value)
-
-    @property
-    def font_size(self) -> int:
-        return self._value("view/font_size")
-
-    @font_size.setter
-    def font_size(self, value: int) -> None:
-        self.q.setValue("view/font_size", int(value))
-
-    # "Show all tags": the per-word gloss above each line; off by default
-    @property
-    def show_tags(self) -> bool:
-        return self._value("view/show_tags")
-
-    @show_tags.setter
-    def show_tags(self, value: bool) -> None:
-        self.q.setValue("view/show_tags", bool(value))
-
-    # Reading limits: characters per line and per second (markup excluded).
-    # Defaults follow Netflix's English timed-text guide (42 CPL, 20 CPS for
-    # adult programmes); BBC-style or children's work wants about 17 CPS.
-    @property
-    def cpl_limit(self) -> int:
-        return self._value("view/cpl_limit")
-
-    @cpl_limit.setter
-    def cpl_limit(self, value: int) -> None:
-        self.q.setValue("view/cpl_limit", int(value))
-
-    @property
-    def cps_limit(self) -> float:
-        return self._value("view/cps_limit")
-
-    @cps_limit.setter
-    def cps_limit(self, value: float) -> None:
-        self.q.setValue("view/cps_limit", float(value))
-
-    # Media beside the review (gui/media.py).  Lead-in and lead-out: how much before a cue's
-    # start and after its end "Play Cue" plays, in milliseconds.
-    @property
-    def lead_in_ms(self) -> int:
-        return self._value("media/lead_in_ms")
-
-    @lead_in_ms.setter
-    def lead_in_ms(self, value: int) -> None:
-        self.q.setValue("media/lead_in_ms", int(value))
-
-    @property
-    def lead_out_ms(self) -> int:
-        return self._value("media/lead_out_ms")
-
-    @lead_out_ms.setter
-    def lead_out_ms(self, value: int) -> None:
-        self.q.setValue("media/lead_out_ms", int(value))
-
-    # "Follow playback": the cue being played is selected; on by default
-    @property
-    def follow_playback(self) -> bool:
-        return self._value("media/follow")
-
-    @follow_playback.setter
-    def follow_playback(self, value: bool) -> None:
-        self.q.setValue("media/follow", bool(value))
-
-    # N plays the cue of each flagged word it reaches; off by default
-    @property
-    def play_at_flagged(self) -> bool:
-        return self._value("media/play_at_flagged")
-
-    @play_at_flagged.setter
-    def play_at_flagged(self, value: bool) -> None:
-        self.q.setValue("media/play_at_flagged", bool(value))
 
     def _media_entry(self, key: str) -> dict | None:
         raw = self.q.value(key)

@@ -8,7 +8,7 @@ FFmpeg plugin waited for Qt's signal-slot mutex, which the GUI thread held while
 GIL to finish deallocating a Python object.  Here no Python code runs off the GUI thread.
 
 This module imports QtMultimedia, which only the optional media extra installs: import it only where a
-player exists (``media_window.WindowMedia._decode_wave``), never at the top of a module the window loads
+player exists (``media_tasks.MediaTasks._decode``), never at the top of a module the window loads
 (tests/test_architecture.py).
 """
 
@@ -19,12 +19,11 @@ import time
 from pathlib import Path
 
 import numpy as np
-from PySide6.QtCore import QObject, QTimer, QUrl
+from PySide6.QtCore import QObject, QTimer, QUrl, Signal
 from PySide6.QtMultimedia import QAudioDecoder, QAudioFormat
 
 from subcase.media import Thinning
 
-from .workers import WaveformSignals
 
 # a decoder that gives nothing for this long has stalled (a file it cannot finish): the strip is given up
 DECODER_SILENCE_S = 30
@@ -32,6 +31,11 @@ DECODER_SILENCE_S = 30
 # how each sample format the decoder hands over becomes floats in [-1, 1] (None: unsigned 8-bit)
 _SCALE = {QAudioFormat.SampleFormat.UInt8: None, QAudioFormat.SampleFormat.Int16: ("<i2", 32768.0),
           QAudioFormat.SampleFormat.Int32: ("<i4", 2147483648.0), QAudioFormat.SampleFormat.Float: ("<f4", 1.0)}
+
+
+class WaveformSignals(QObject):
+    ready = Signal(object)       # a media.Waveform
+    failed = Signal(str)
 
 
 class SoundDecoding(QObject):

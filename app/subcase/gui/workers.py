@@ -1,30 +1,34 @@
-"""Background work: loading + casing a file, batch conversion.
+"""The background jobs: loading and casing a file, a cue, a mode, a batch, media, term lists.
 
-Workers are QRunnables on the global QThreadPool.  They never touch widgets;
-they own the objects they build and hand them to the GUI thread through
-queued signals only when done with them (the preview document is a copy, so
-the GUI can display it while the worker still cases the original).
+Each job is a function of its ``tasks.Task`` (``run_task`` runs it on the
+global QThreadPool): it never touches a widget, polls ``task.cancelled()``,
+reports progress with ``task.report`` and returns the objects it built, which
+the GUI thread gets only once the job is done with them (the preview
+document is a parse of its own, so the GUI can show it while the job still
+cases the original).  What a job raises is said by ``tasks.describe_failure``.
 """
 
 from __future__ import annotations
 
 import threading
-import traceback
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
-from PySide6.QtCore import QObject, QRunnable, Signal
-
-from subcase.casing import CasingCancelled, CasingEngine, ModelError, case_cue_text
+from subcase.casing import CasingCancelled, CasingEngine, case_cue_text
 from subcase.casing.onnx_session import available_cores
 from subcase.casing.modes import Mode
-from subcase.casing.restoring import Punctuate
+from subcase.casing.restoring import DEFAULT_PUNCTUATE, Punctuate
 from subcase.review import ReviewSession, ReviewState
 from subcase.review.opening import OpenOptions, open_review
-from subcase.errors import SubcaseError, describe_oserror
 from subcase.batch import OutputPlan
 from subcase.subtitles import Document, load
+
+from .tasks import Task
+
+if TYPE_CHECKING:
+    from subcase.media import MediaRef
+    from subcase.review.profiles.profile import Profile
 
 
 def gui_engine() -> CasingEngine:
@@ -81,321 +85,165 @@ class CaseResult:
         return self.session.cue_languages
 
 
-class LoadSignals(QObject):
-    loaded = Signal(object)          # a preview Document (a copy), shown before casing ends
-    progress = Signal(int, int)      # windows done, windows total
-    cased = Signal(object)           # CaseResult
-    cancelled = Signal()
-    failed = Signal(str)
+@dataclass
+class OpenWith:
+    """What a file is opened with: the settings of the moment, or a crash-recovery snapshot's."""
+
+    mode: str = "restore"
+    threshold: float | None = None
+    styles: dict | None = None  # the house style chosen in the settings: what the editor is proposed
+    profile: str | None = None  # the name of the profile chosen in the settings, if any
+    learning: bool = True
+    punctuate: str = DEFAULT_PUNCTUATE.value  # where missing marks are restored (casing/restoring.py)
+    restoring: dict | None = field(default=None, repr=False)  # the crash-recovery snapshot this casing is for
 
 
-class CancellableTask(QRunnable):
-    """A background task the window keeps a reference to while it runs (no auto-delete), can
-    cancel (``cancel``; the task polls ``_cancel``) and can wait for (``done``, set when ``run`` ends)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.setAutoDelete(False)
-        self._cancel = threading.Event()
-        self.done = threading.Event()
-
-    def cancel(self) -> None:
-        self._cancel.set()
+PREVIEW = "preview"  # load_and_case reports (PREVIEW, Document) once, then (done, total) windows
 
 
-class LoadAndCaseTask(CancellableTask):
-    def __init__(self, path: Path, engines: EngineHolder, mode: str = "restore", threshold: float | None = None,
-                 styles: dict | None = None, restoring: dict | None = None, profile: str | None = None,
-                 learning: bool = True, punctuate: str = "never"):
-        super().__init__()
-        self.restoring = restoring  # the crash-recovery snapshot this casing is for, if any
-        self.styles = styles  # the house style chosen in the settings: what the editor is proposed
-        self.path = Path(path)
-        self.engines = engines
-        self.mode = mode
-        self.threshold = threshold
-        self.profile = profile  # the name of the profile chosen in the settings, if any
-        self.learning = learning
-        self.punctuate = punctuate  # where missing marks are restored (casing/restoring.py)
-        self.signals = LoadSignals()
-
-    def run(self) -> None:
-        try:
-            self._run()
-        except CasingCancelled:
-            self.signals.cancelled.emit()
-        except ModelError as exc:
-            self.signals.failed.emit(f"The casing model cannot be used: {exc}")
-        except SubcaseError as exc:  # not subtitles, a special file, mixed encodings...
-            self.signals.failed.emit(str(exc))
-        except OSError as exc:
-            self.signals.failed.emit(describe_oserror(exc, self.path))
-        except Exception:  # a bug: report it instead of dying silently in a thread
-            self.signals.failed.emit(traceback.format_exc())
-        finally:
-            self.done.set()
-
-    def _run(self) -> None:
+def load_and_case(path: Path, engines: EngineHolder, opening: OpenWith, task: Task) -> CaseResult:
+    """Load ``path``, report its preview, open it for review (``review.open_review``)."""
+    path = Path(path)
+    try:
         # The preview is a parse of its own (open_review reads the file again):
-        # cheaper for the GUI than doc.copy(), whose deepcopy holds the GIL in
-        # long stretches.
-        self.signals.loaded.emit(load(self.path))
-        if self._cancel.is_set():
-            raise CasingCancelled()
-        engine = self.engines.get()
-        profile, note = None, ""
-        if self.profile and self.restoring is None:  # a restored review gets its profile when it resumes
-            from subcase.review.profiles import store as profile_store
-            from subcase.review.profiles.profile import ProfileError
-            try:
-                profile = profile_store.load(self.profile, engine.info.version)
-            except ProfileError as exc:
-                note = f"Profile not applied: {exc}"
-        options = OpenOptions(Mode(self.mode), threshold=self.threshold, styles=self.styles, profile=profile,
-                              learning=self.learning, punctuate=Punctuate(self.punctuate))
-        session = open_review(self.path, engine, options, progress=lambda d, t: self.signals.progress.emit(d, t),
-                              cancel=self._cancel.is_set)
-        if self._cancel.is_set():
-            raise CasingCancelled()
-        self.signals.cased.emit(CaseResult(self.path, session, note))
-
-
-class CueSignals(QObject):
-    cased = Signal(object)   # list[WordCasing] of the new cue text
-    failed = Signal(str)
-
-
-class CaseCueTask(QRunnable):
-    """Case the text typed into a cue (F2) with its neighbours, so its new words are cased and
-    flagged like the rest; ``context`` is a copy (``casing.cue_context``) taken on the GUI thread."""
-
-    def __init__(self, engines: EngineHolder, context, cue_index: int, text: str, mode: str, lang: str):
-        super().__init__()
-        self.setAutoDelete(False)
-        self.engines, self.context, self.cue_index, self.text = engines, context, cue_index, text
-        self.mode, self.lang = mode, lang
-        self.signals = CueSignals()
-        self.done = threading.Event()
-
-    def run(self) -> None:
+        # cheaper for the GUI than doc.copy(), whose deepcopy holds the GIL in long stretches.
+        task.report(PREVIEW, load(path))
+    except OSError as exc:
+        if exc.filename is None:
+            exc.filename = str(path)
+        raise
+    if task.cancelled():
+        raise CasingCancelled()
+    engine = engines.get()
+    profile, note = None, ""
+    if opening.profile and opening.restoring is None:  # a restored review gets its profile when it resumes
+        from subcase.review.profiles import store as profile_store
+        from subcase.review.profiles.profile import ProfileError
         try:
-            words = case_cue_text(self.engines.get(), self.context, self.cue_index, self.text, self.mode, self.lang)
-            self.signals.cased.emit(words)
-        except ModelError as exc:
-            self.signals.failed.emit(f"The casing model cannot be used: {exc}")
-        except Exception:  # a bug: report it instead of dying silently in a thread
-            self.signals.failed.emit(traceback.format_exc())
-        finally:
-            self.done.set()
+            profile = profile_store.load(opening.profile, engine.info.version)
+        except ProfileError as exc:
+            note = f"Profile not applied: {exc}"
+    options = OpenOptions(Mode(opening.mode), threshold=opening.threshold, styles=opening.styles, profile=profile,
+                          learning=opening.learning, punctuate=Punctuate(opening.punctuate))
+    session = open_review(path, engine, options, progress=task.report, cancel=task.cancelled)
+    if task.cancelled():
+        raise CasingCancelled()
+    return CaseResult(path, session, note)
 
 
-class ModeSignals(QObject):
-    progress = Signal(int, int)      # windows done, windows total
-    cased = Signal(object)           # the ReviewState of the new mode (review.remode.recase_in_mode)
-    cancelled = Signal()
-    failed = Signal(str)
+def case_cue(engines: EngineHolder, context, cue_index: int, text: str, mode: str, lang: str, task: Task):
+    """Case the text typed into a cue (F2) with its neighbours, so its new words are cased and flagged
+    like the rest; ``context`` is a copy (``casing.cue_context``) taken on the GUI thread."""
+    return case_cue_text(engines.get(), context, cue_index, text, mode, lang)
 
 
-class ModeTask(CancellableTask):
-    """Case the open file again in another mode.  It reads the document and review state the
-    window holds: the window takes no edit while it runs (``busy``), so they do not change."""
-
-    def __init__(self, engines: EngineHolder, doc: Document, state: ReviewState, mode: str, styles: dict | None):
-        super().__init__()
-        self.engines, self.doc, self.state, self.mode, self.styles = engines, doc, state, mode, styles
-        self.signals = ModeSignals()
-
-    def run(self) -> None:
-        from subcase.review.remode import recase_in_mode
-        try:
-            fresh = recase_in_mode(self.engines.get(), self.doc, self.state, self.mode, self.styles,
-                                   lambda d, t: self.signals.progress.emit(d, t), self._cancel.is_set)
-            if self._cancel.is_set():
-                raise CasingCancelled()
-            self.signals.cased.emit(fresh)
-        except CasingCancelled:
-            self.signals.cancelled.emit()
-        except ModelError as exc:
-            self.signals.failed.emit(f"The casing model cannot be used: {exc}")
-        except Exception:  # a bug: report it instead of dying silently in a thread
-            self.signals.failed.emit(traceback.format_exc())
-        finally:
-            self.done.set()
+def recase(engines: EngineHolder, doc: Document, state: ReviewState, mode: str, styles: dict | None,
+           task: Task) -> ReviewState:
+    """Case the open file again in another mode.  It reads the document and review state the window
+    holds: the window takes no edit while it runs (``OpenReview.busy``), so they do not change."""
+    from subcase.review.remode import recase_in_mode
+    fresh = recase_in_mode(engines.get(), doc, state, mode, styles, task.report, task.cancelled)
+    if task.cancelled():
+        raise CasingCancelled()
+    return fresh
 
 
-class EngineSignals(QObject):
-    ready = Signal(object)  # CasingEngine
-    failed = Signal(str)
-
-
-class WarmUpTask(QRunnable):
+def warm_up(engines: EngineHolder, task: Task) -> CasingEngine:
     """Load the engine early so the first file cases sooner (and the About box knows the model)."""
-
-    def __init__(self, engines: EngineHolder):
-        super().__init__()
-        self.setAutoDelete(False)
-        self.engines = engines
-        self.signals = EngineSignals()
-
-    def run(self) -> None:
-        try:
-            self.signals.ready.emit(self.engines.get())
-        except Exception as exc:
-            self.signals.failed.emit(str(exc))
+    return engines.get()
 
 
-class BatchSignals(QObject):
-    progress = Signal(int, int, int, int)  # file index, files, done in file, total in file
-    file_started = Signal(int)
-    file_done = Signal(int, object)        # file index, FileResult
-    finished = Signal(object)              # BatchResult
-    failed = Signal(str)
+@dataclass
+class BatchJob:
+    """``subcase.batch.convert_batch``, the very code ``subcase convert`` uses.  With ``jobs`` > 1 the
+    files go to that many worker processes (each loads the model once); with one job they are cased
+    in the task's thread with the shared engine."""
+
+    engines: EngineHolder
+    plan: OutputPlan
+    mode: str
+    styles: dict | None = None
+    profile: Profile | None = None  # applied to every file
+    jobs: int = 1
+    punctuate: str = DEFAULT_PUNCTUATE.value
+
+    def __call__(self, task: Task):
+        """Reports (FILE_STARTED, i), (PROGRESS, i, n, done, total) and (FILE_DONE, i, FileResult)."""
+        from subcase.batch import ConvertOptions, convert_batch
+
+        started: set[int] = set()
+        index = {p: i for i, p in enumerate(self.plan.sources)}
+        done_files = 0
+
+        def progress(i: int, n: int, done: int, total: int) -> None:
+            if i not in started:  # files run side by side with jobs > 1
+                started.add(i)
+                task.report(FILE_STARTED, i)
+            task.report(PROGRESS, i, n, done, total)
+
+        def on_file_done(result) -> None:
+            nonlocal done_files
+            # by input index: with jobs > 1 a cancelled batch may finish files out of order
+            task.report(FILE_DONE, index.get(result.src, done_files), result)
+            done_files += 1
+
+        # the driver checks the profile against the model before any file is cased
+        options = ConvertOptions(mode=Mode(self.mode), punctuate=Punctuate(self.punctuate), styles=self.styles,
+                                 profile=self.profile, jobs=max(1, self.jobs))
+        # a cancelled batch still reports what it did: it returns, never raises CasingCancelled
+        return convert_batch(self.plan, options, progress, on_file_done, task.cancelled, self.engines.get)
 
 
-class BatchTask(CancellableTask):
-    """Runs ``subcase.batch.convert_batch``: the very code ``subcase convert`` uses.
-
-    With ``jobs`` > 1 the files go to that many worker processes (each loads
-    the model once); with one job they are cased here with the shared engine.
-    """
-
-    def __init__(self, engines: EngineHolder, plan: OutputPlan, mode: str, styles: dict | None = None,
-                 profile=None, jobs: int = 1, punctuate: str = "never"):
-        super().__init__()
-        self.engines, self.plan, self.inputs = engines, plan, plan.sources
-        self.punctuate = punctuate
-        self.mode, self.styles, self.jobs = mode, styles, max(1, jobs)
-        self.profile = profile  # a review.profiles.profile.Profile applied to every file, or None
-        self.signals = BatchSignals()
-        self._done_files = 0
-
-    def run(self) -> None:
-        try:
-            from subcase.batch import ConvertOptions, convert_batch
-
-            started: set[int] = set()
-
-            def progress(i: int, n: int, done: int, total: int) -> None:
-                if i not in started:  # files run side by side with jobs > 1
-                    started.add(i)
-                    self.signals.file_started.emit(i)
-                self.signals.progress.emit(i, n, done, total)
-
-            index = {p: i for i, p in enumerate(self.inputs)}
-
-            def on_file_done(result) -> None:
-                # by input index: with jobs > 1 a cancelled batch may finish files out of order
-                self.signals.file_done.emit(index.get(result.src, self._done_files), result)
-                self._done_files += 1
-
-            # the driver checks the profile against the model before any file is cased
-            options = ConvertOptions(mode=Mode(self.mode), punctuate=Punctuate(self.punctuate), styles=self.styles,
-                                     profile=self.profile, jobs=self.jobs)
-            result = convert_batch(self.plan, options, progress, on_file_done, self._cancel.is_set, self.engines.get)
-            self.signals.finished.emit(result)
-        except ModelError as exc:  # the worker processes could not load the model
-            self.signals.failed.emit(f"The casing model cannot be used: {exc}")
-        except SubcaseError as exc:  # the profile does not fit the model
-            self.signals.failed.emit(str(exc))
-        except Exception:
-            self.signals.failed.emit(traceback.format_exc())
-        finally:
-            self.done.set()
+FILE_STARTED, PROGRESS, FILE_DONE = "file started", "progress", "file done"
 
 
-class MediaSignals(QObject):
-    found = Signal(object)       # a media.MediaRef, checked and fingerprinted
-    none = Signal()              # nothing to open (no same-stem media, none remembered)
-    failed = Signal(str)
-    mismatch = Signal(str)       # the remembered media's file is not the one chosen: its name (not opened)
+@dataclass
+class MediaFound:
+    """What ``probe_media`` found: a checked, fingerprinted ``media.MediaRef`` or None, and the name of a
+    remembered file that is no longer the one chosen (not opened), if any."""
+
+    ref: MediaRef | None = None
+    mismatch: str = ""
 
 
-class MediaProbeTask(QRunnable):
+def probe_media(subtitle: Path | None, explicit: Path | None, remembered, task: Task) -> MediaFound:
     """Which media file goes with a subtitle file, checked and fingerprinted off the GUI thread.
 
     ``explicit`` (File › Open Media…, ``--media``) wins; then the file remembered for this
     subtitle, if it is still there with its fingerprint; then the same-stem file beside it.  The player opens
     the file itself, asynchronously, once this has found it."""
+    from subcase.media import media_ref, same_stem_media, still_matches
 
-    def __init__(self, subtitle: Path | None, explicit: Path | None = None, remembered=None):
-        super().__init__()
-        self.setAutoDelete(False)
-        self.subtitle, self.explicit, self.remembered = subtitle, explicit, remembered
-        self.signals = MediaSignals()
-        self.done = threading.Event()
-
-    def run(self) -> None:
-        from subcase.media import MediaError, media_ref, same_stem_media, still_matches
-        try:
-            path = self.explicit
-            if path is None and self.remembered is not None and self.remembered.path.is_file():
-                if still_matches(self.remembered):
-                    path = self.remembered.path
-                else:  # another file now has that path, or the entry is damaged or planted: never opened
-                    self.signals.mismatch.emit(self.remembered.name)
-            if path is None and self.subtitle is not None:
-                path = same_stem_media(self.subtitle)
-            if path is None:
-                self.signals.none.emit()
-            else:
-                self.signals.found.emit(media_ref(path))
-        except MediaError as exc:
-            self.signals.failed.emit(str(exc))
-        except Exception:
-            self.signals.failed.emit(traceback.format_exc())
-        finally:
-            self.done.set()
+    found = MediaFound()
+    path = explicit
+    if path is None and remembered is not None and remembered.path.is_file():
+        if still_matches(remembered):
+            path = remembered.path
+        else:  # another file now has that path, or the entry is damaged or planted: never opened
+            found.mismatch = remembered.name
+    if path is None and subtitle is not None:
+        path = same_stem_media(subtitle)
+    if path is not None:
+        found.ref = media_ref(path)
+    return found
 
 
-class WaveformSignals(QObject):
-    ready = Signal(object)       # a media.Waveform
-    failed = Signal(str)
-    not_pcm = Signal()           # a WAV the standard library cannot read: for the decoder (gui/sound_decoding.py)
+def read_wave(path: Path, task: Task):
+    """The samples of a PCM WAV for the waveform strip, or None for a WAV the standard library cannot
+    read (float, ADPCM...): that goes to QtMultimedia's decoder, driven from the GUI thread
+    (gui/sound_decoding.py says why), as any other sound does."""
+    from subcase.media import MediaError, read_wav
+    try:
+        return read_wav(Path(path))
+    except MediaError:
+        return None
 
 
-class WaveformTask(CancellableTask):
-    """The samples of a PCM WAV for the waveform strip, read directly in this worker thread.  Any
-    other sound is decoded by QtMultimedia's decoder, which is driven from the GUI thread
-    (gui/sound_decoding.py says why); a WAV this reader refuses (float, ADPCM...) goes there too."""
-
-    def __init__(self, path: Path):
-        super().__init__()
-        self.path = Path(path)
-        self.signals = WaveformSignals()
-
-    def run(self) -> None:
-        from subcase.media import MediaError, read_wav
-        try:
-            self.signals.ready.emit(read_wav(self.path))
-        except MediaError:
-            self.signals.not_pcm.emit()
-        except Exception:
-            self.signals.failed.emit(traceback.format_exc())
-        finally:
-            self.done.set()
-
-
-class TermImportSignals(QObject):
-    done = Signal(object)  # (Profile, [TermList], [int])
-    failed = Signal(str)
-
-
-class TermImportTask(QRunnable):
+def import_terms(profile: str, paths: list[Path], task: Task):
     """File > Import Terms: read the lists and store them in a profile, off the GUI thread (a language's
-    names list is thousands of lines, and the profile is read and written on disk)."""
+    names list is thousands of lines, and the profile is read and written on disk).
+    (Profile, [TermList], [int])."""
+    from subcase.casing.engine import load_model_info
+    from subcase.review.terms import import_into_profile
+    return import_into_profile(profile, paths, load_model_info().version)
 
-    def __init__(self, profile: str, paths: list[Path]):
-        super().__init__()
-        self.setAutoDelete(False)
-        self.profile, self.paths = profile, paths
-        self.signals = TermImportSignals()
-
-    def run(self) -> None:
-        from subcase.casing.engine import load_model_info
-        from subcase.errors import SubcaseError
-        from subcase.review.profiles.profile import ProfileError
-        from subcase.review.terms import import_into_profile
-        try:
-            self.signals.done.emit(import_into_profile(self.profile, self.paths, load_model_info().version))
-        except (SubcaseError, ProfileError, OSError) as exc:
-            self.signals.failed.emit(str(exc))

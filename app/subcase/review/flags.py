@@ -86,8 +86,10 @@ class FlagContext:
 
 
 def _pair(value: float, threshold: float) -> tuple[str, str]:
-    """Both numbers with just enough decimals to show that value < threshold."""
-    for digits in (2, 3, 4):
+    """Both numbers with just enough decimals to show that value < threshold, and the threshold as the
+    user set it (0.975, not 0.97 beside a box that says 0.975)."""
+    own = len(f"{threshold:.4f}".rstrip("0").partition(".")[2])
+    for digits in range(max(2, own), 5):
         a, b = f"{value:.{digits}f}", f"{threshold:.{digits}f}"
         if a != b:
             return a, b
