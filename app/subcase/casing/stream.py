@@ -9,7 +9,9 @@ here is linear in the number of tokens, however they are spread over cues.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import AbstractSet, Mapping, NamedTuple, Sequence
+from typing import AbstractSet, Iterator, Mapping, NamedTuple, Sequence
+
+import numpy as np
 
 from subcase.subtitles.words import Token, has_letters, tokenize
 
@@ -22,7 +24,7 @@ from .file_start import at_file_start, opening_word
 from .gcpause import paused_gc
 from .language import LanguageGuess, name
 from .lower_case import weigh_lower
-from .auto import EVIDENCE, Passage, decide, short_passages
+from .auto import EVIDENCE, PRONOUN_I, Passage, decide_why, short_passages
 from .auto import summary as auto_summary
 from .modes import Mode, is_caps_line, known_mixed, merge_keep
 from .pauses import after_pause, opening_words
@@ -71,6 +73,8 @@ class DocumentCasing:
     language: LanguageGuess | None = None          # set by casing/routing.py
     methods: dict[str, Method] = field(default_factory=dict)  # how each language of the file was cased
     passages: list[Passage] | None = None          # auto mode: each cue's decision (casing/auto.py)
+    # auto mode: why a cue was decided so, where more than its letters say (``auto.decide_why``)
+    reasons: dict[int, str] = field(default_factory=dict)
     _short: set[int] | None = field(default=None, repr=False, compare=False)
     # words broken by inline tags (casing/joined.py): per cue, the word indices of each word's pieces
     joined: dict[int, list[tuple[int, ...]]] = field(default_factory=dict)
@@ -89,7 +93,7 @@ class DocumentCasing:
             parts.append(self.language.describe())
             parts += [f"{name(lang)}: {method_note(m)}" for lang, m in self.methods.items()]
         if self.passages is not None:
-            parts.append(auto_summary(self.passages))
+            parts.append(auto_summary(self.passages, len(self.reasons)))
         return "; ".join(parts)
 
     def passage(self, cue_index: int) -> Passage | None:
@@ -110,10 +114,17 @@ class DocumentCasing:
             return None
         return f"the input writes '{w.input}'; auto mode changed this short passage"
 
+    def passage_reason(self, cue_index: int) -> str | None:
+        """Why auto mode decided a cue as it did, where more than its letters say (None otherwise)."""
+        return self.reasons.get(cue_index)
+
     def disagrees(self, w: WordCasing) -> str | None:
         """Why a word kept as written is shown for review: in a passage auto mode kept, the model is sure
-        of another form (``DISAGREE`` or more).  None when it is not."""
-        if self.passage(w.cue_index) is not Passage.KEEP or w.model_form == w.input or w.confidence < DISAGREE:
+        of another form (``DISAGREE`` or more), or writes a capital the input lacks (``auto.EVIDENCE`` or
+        more: lost casing in a short lower-case part, never changed there).  None when it is not."""
+        if self.passage(w.cue_index) is not Passage.KEEP or w.model_form == w.input:
+            return None
+        if w.confidence < DISAGREE and not (w.confidence >= EVIDENCE and w.tag is not Tag.L and w.input.islower()):
             return None
         return f"the input writes '{w.input}'; the model would write '{w.model_form}'"
 
@@ -124,7 +135,7 @@ class DocumentCasing:
     def with_words(self, words: list[WordCasing]) -> DocumentCasing:
         """This casing with other words (the same file: language and methods are kept)."""
         return DocumentCasing(words, self.mode, self.threshold, language=self.language, methods=self.methods,
-                              passages=self.passages, joined=self.joined, marks=self.marks,
+                              passages=self.passages, reasons=self.reasons, joined=self.joined, marks=self.marks,
                               marks_written=self.marks_written, restored=self.restored)
 
     def cue_texts(self, texts: Sequence[str]) -> list[str]:
@@ -198,10 +209,18 @@ def _case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], lin
     starts: dict[tuple[int, int], float] = {}
     if restore is None or engine.punctuation is None:
         preds = engine.predict(stream, progress=progress, cancel=cancel)
-    else:  # the marks from the same pass as the tags
-        probs, hidden = engine.word_outputs(stream, ("probs", HIDDEN), progress, cancel)
+    else:  # the marks from the same pass as the tags, read chunk by chunk (a long file is never held whole)
+        is_word = np.fromiter((t.is_word for t in stream), dtype=bool, count=len(stream))
+        probs = np.zeros((len(stream), len(TAGS)), np.float32)
+
+        def hidden_chunks() -> Iterator[np.ndarray]:
+            for lo, hi, (tag_probs, hidden) in engine.word_output_chunks(stream, ("probs", HIDDEN), progress,
+                                                                         cancel):
+                probs[lo:hi] = tag_probs
+                yield hidden[is_word[lo:hi]]
+
+        marks, starts = marks_from_hidden(engine.punctuation, cues, restore, hidden_chunks())
         preds = engine.predictions(stream, probs)
-        marks, starts = marks_from_hidden(engine.punctuation, cues, restore, hidden[[t.is_word for t in stream]])
 
     caps_lines: set[tuple[int, int]] = set()
     if mode is Mode.CAPS:
@@ -257,12 +276,13 @@ def _case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], lin
             words.append(WordCasing(c, w_index, tok.start, tok.end, tok.text, output, model_form, pred.tag,
                                     pred.probs))
         first += len(tokens)
+    reasons: dict[int, str] = {}
     if mode is Mode.AUTO:
         if passages is None:
-            passages = decide(cues, _capitals(words, len(cues)))
+            passages, reasons = decide_why(cues, _doubted(words, len(cues)))
         words = [_auto_output(w, passages[w.cue_index], lexicon) for w in words]
     return DocumentCasing(words, mode, engine.info.review_threshold,
-                          passages=list(passages) if passages is not None else None, marks=marks)
+                          passages=list(passages) if passages is not None else None, reasons=reasons, marks=marks)
 
 
 def sentence_start(p_end: float) -> WordPrediction:
@@ -272,12 +292,12 @@ def sentence_start(p_end: float) -> WordPrediction:
     return WordPrediction(Tag.T, (1.0 - p_end, p_end, 0.0, 0.0))
 
 
-def _capitals(words: list[WordCasing], n_cues: int) -> list[int]:
-    """Per cue, the words the model writes with a capital the input lacks, at ``auto.EVIDENCE`` or more."""
-    out = [0] * n_cues
+def _doubted(words: list[WordCasing], n_cues: int) -> list[list[str]]:
+    """Per cue, the words the input writes with a capital and the model writes otherwise ("I" aside)."""
+    out: list[list[str]] = [[] for _ in range(n_cues)]
     for w in words:
-        if w.tag is not Tag.L and w.confidence >= EVIDENCE and w.input.islower():
-            out[w.cue_index] += 1
+        if w.model_form != w.input and not w.input.islower() and w.input.lower() not in PRONOUN_I:
+            out[w.cue_index].append(w.input)
     return out
 
 
