@@ -86,11 +86,15 @@ def marks_from_hidden(head: PunctuationHead, cues: Sequence[Sequence[Token]], re
         tokens = cues[c]
         if not restore[c] or not MARKS[best[j]]:
             continue
-        if k + 1 < len(tokens) and not tokens[k + 1].is_word and classify(tokens[k + 1].text):
-            continue  # written punctuation stays as it is
+        written = classify(tokens[k + 1].text) if k + 1 < len(tokens) and not tokens[k + 1].is_word else ""
         p = probs[j].tolist()
         pred = MarkPrediction(MARKS[best[j]], (p[0], p[1], p[2], p[3], p[4]))
-        inserted.append(InsertedMark(c, w, tokens[k].end, pred))
+        if not written:
+            inserted.append(InsertedMark(c, w, tokens[k].end, pred))
+        elif written != pred.mark:
+            continue  # written punctuation stays as it is
+        # a sentence end the head reads, restored or written so: the next word starts a sentence (the model read
+        # the words without the written marks, so a second conversion finds its own full stops so too)
         if pred.mark in SENTENCE_ENDS and j + 1 < len(where):
             nc, _, nw = where[j + 1]
             starts[(nc, nw)] = sentence_end_probability(pred.probs)

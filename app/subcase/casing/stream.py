@@ -24,6 +24,7 @@ from .file_start import at_file_start, opening_word
 from .gcpause import paused_gc
 from .language import LanguageGuess, name
 from .lower_case import weigh_lower
+from .marks import classify
 from .auto import EVIDENCE, PRONOUN_I, Passage, decide_why, short_passages
 from .auto import summary as auto_summary
 from .modes import Mode, is_caps_line, known_mixed, merge_keep
@@ -201,10 +202,22 @@ def _case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], lin
     boundary = StreamToken(BOUNDARY, False)  # the model sees where each cue begins
     stream: list[StreamItem] = []
     bounded = [not (rolled and rolled[c] and c > 0) for c in range(len(cues))]
+    # Where marks are restored, the model reads the words without the marks written there (``--punctuate
+    # always`` in punctuated text): the head was made for text without them, and a second conversion then
+    # reads what the first read, so it restores the same marks and adds none (issue #56: idempotence).
+    bare = restore if restore is not None and engine.punctuation is not None else [False] * len(cues)
+    places: list[list[int]] = []  # each token's place in the stream (-1: left out)
     for c, tokens in enumerate(cues):
         if bounded[c]:
             stream.append(boundary)
-        stream.extend(tokens)
+        row = []
+        for tok in tokens:
+            if bare[c] and not tok.is_word and classify(tok.text):
+                row.append(-1)
+                continue
+            row.append(len(stream))
+            stream.append(tok)
+        places.append(row)
     marks: list[InsertedMark] = []
     starts: dict[tuple[int, int], float] = {}
     if restore is None or engine.punctuation is None:
@@ -221,6 +234,13 @@ def _case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], lin
 
         marks, starts = marks_from_hidden(engine.punctuation, cues, restore, hidden_chunks())
         preds = engine.predictions(stream, probs)
+        if mode is Mode.RESTORE or mode is Mode.KEEP:
+            # These modes case every word from what the model reads, so a second conversion reads the marks
+            # this one restores: the words are cased from the text with its marks, written and restored (a
+            # second pass), as that conversion will read them, and it changes nothing (issue #56).  Auto mode
+            # keeps what it restored as written the second time, and keeps the joint pass (better casing:
+            # docs/research/2026-11-28-punctuation-head.md).
+            preds, starts = _read_with_marks(engine, len(stream), cues, bounded, places, marks, progress, cancel), {}
 
     caps_lines: set[tuple[int, int]] = set()
     if mode is Mode.CAPS:
@@ -233,15 +253,14 @@ def _case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], lin
 
     lexicon = getattr(engine, "lexicon", {})
     words: list[WordCasing] = []
-    first = 0  # where the cue's tokens start in the stream, after its boundary
     for c, tokens in enumerate(cues):
-        first += bounded[c]
         w_index = -1  # index among the cue's words
+        place = places[c]
         for k, tok in enumerate(tokens):
             if not tok.is_word:
                 continue
             w_index += 1
-            pred = preds[first + k]
+            pred = preds[place[k]]
             if pred is None or not has_letters(tok.text):
                 continue
             if (c, k) in hosts:  # a rule, not the model: host names are lower case (see addresses.py)
@@ -275,14 +294,40 @@ def _case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], lin
                 output = merge_keep(tok.text, model_form)
             words.append(WordCasing(c, w_index, tok.start, tok.end, tok.text, output, model_form, pred.tag,
                                     pred.probs))
-        first += len(tokens)
     reasons: dict[int, str] = {}
     if mode is Mode.AUTO:
         if passages is None:
             passages, reasons = decide_why(cues, _doubted(words, len(cues)))
-        words = [_auto_output(w, passages[w.cue_index], lexicon) for w in words]
+        words = [_auto_output(w, passages[w.cue_index], lexicon, (w.cue_index, w.word_index) in starts)
+                 for w in words]
     return DocumentCasing(words, mode, engine.info.review_threshold,
                           passages=list(passages) if passages is not None else None, reasons=reasons, marks=marks)
+
+
+def _read_with_marks(engine: CasingEngine, n_stream: int, cues: Sequence[Sequence[Token]], bounded: list[bool],
+                     places: list[list[int]], marks: list[InsertedMark], progress: OnProgress | None,
+                     cancel: ShouldCancel | None) -> list[WordPrediction | None]:
+    """The model's predictions for the stream's tokens (``places``: where each cue token is in it), read with
+    ``marks`` after their words and every mark the cues write (the stream leaves out those of the cues whose
+    marks were restored)."""
+    words = {(c, w): k for c, tokens in enumerate(cues)
+             for w, k in enumerate(k for k, t in enumerate(tokens) if t.is_word)}
+    after = {places[m.cue_index][words[(m.cue_index, m.word_index)]]: m.prediction.mark for m in marks}
+    full: list[StreamItem] = []
+    place = [0] * n_stream
+    boundary = StreamToken(BOUNDARY, False)
+    for c, tokens in enumerate(cues):
+        row = places[c]
+        if bounded[c]:
+            full.append(boundary)
+        for k, tok in enumerate(tokens):
+            if row[k] >= 0:
+                place[row[k]] = len(full)
+            full.append(tok)
+            if row[k] in after:
+                full.append(StreamToken(after[row[k]], False))
+    preds = engine.predict(full, progress=progress, cancel=cancel)
+    return [preds[i] for i in place]
 
 
 def sentence_start(p_end: float) -> WordPrediction:
@@ -301,11 +346,17 @@ def _doubted(words: list[WordCasing], n_cues: int) -> list[list[str]]:
     return out
 
 
-def _auto_output(w: WordCasing, passage: Passage, lexicon: Mapping[str, str]) -> WordCasing:
+def _auto_output(w: WordCasing, passage: Passage, lexicon: Mapping[str, str], starts: bool = False) -> WordCasing:
+    """The word as auto mode writes it in its passage; ``starts``: a restored full stop, question or
+    exclamation mark comes before it."""
     if passage is Passage.RESTORE:
         return w  # the model's form, as cased
     if passage is Passage.CAPS:
         return w._replace(output=known_mixed(w.input, lexicon) or w.model_form)
+    if starts and w.input[:1].islower():
+        # a sentence end restored in kept text starts a sentence there too (a second conversion would
+        # otherwise read a lower-case sentence start, as speech recognition writes, and restore it)
+        return w._replace(output=w.input[:1].upper() + w.input[1:])
     return w._replace(output=w.input)
 
 
