@@ -45,7 +45,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-SHARED_DEV = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "dev-subtitles"
+from .long_files import SHARED_DEV, dev_words, write_long_files
+
 SHARED_DEV_ML = SHARED_DEV.with_name("dev-subtitles-ml")
 LONG_FILE_WORDS = (150_000,)  # the long-file rows: a three-hour stream (issue #56)
 LONG_FILE_RSS_MB = 400        # the bound its peak memory is held to
@@ -375,7 +376,6 @@ def run_bench(args: BenchOptions) -> int:
                                               punctuate=DEFAULT_PUNCTUATE.value)))
         long_files: list[tuple[int, str, dict | str]] = []
         if args.long_file:
-            from .long_files import dev_words, write_long_files
 
             text = dev_words()
             for n in args.long_file:

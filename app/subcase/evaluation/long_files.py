@@ -1,28 +1,35 @@
 """Long speech-recognition-like files for the long-file benchmarks: a three-hour stream, as plain SRT and in
 YouTube's rolling word-level layout (issue #56, item 5).
 
-The text is the dev subtitles' own (``bench.make_film``'s, lower case and bare of marks), repeated until the
-file has the words asked for.  ``rolling_vtt`` shows each line again above the next one, with inline timing
+The text is the dev subtitles' own (lower case and bare of marks), repeated until the file has the words
+asked for.  ``rolling_vtt`` shows each line again above the next one, with inline timing
 tags on the new line, then a 10 ms "snapshot" cue of the finished line, as YouTube writes it.
 """
 
 from __future__ import annotations
 
-import tempfile
+import re
 from pathlib import Path
 
 WORDS_PER_LINE = 8
+SHARED_DEV = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "dev-subtitles"
+_WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*")
+_FALLBACK = "so we went down to the station and nobody was there what did the doctor say i told him about new york"
 
 
-def dev_words() -> list[str]:
-    """The words of ``bench.make_film``'s bare film (the dev subtitles, lower case, no marks), in order."""
-    from .bench import make_film
+def dev_words(source: Path = SHARED_DEV) -> list[str]:
+    """The words of the dev subtitles (``source``), in order, lower case and without marks."""
+    from subcase.subtitles import load
+    from subcase.subtitles.formats import is_subtitle_path
 
-    with tempfile.TemporaryDirectory() as tmp:
-        film = Path(tmp) / "film.srt"
-        make_film(film, 2000, bare=True)
-        blocks = film.read_text(encoding="utf-8").split("\n\n")
-    return [w for block in blocks for line in block.splitlines()[2:] for w in line.split()]
+    words: list[str] = []
+    if source.is_dir():
+        for f in sorted(source.iterdir()):
+            if is_subtitle_path(f):
+                doc = load(f)
+                for i in range(len(doc.cues)):
+                    words += [w.lower() for w in _WORD.findall(doc.plain_text(i))]
+    return words or _FALLBACK.split()
 
 
 def _time(ms: int, sep: str) -> str:
