@@ -393,7 +393,8 @@ def cmd_bench(args) -> int:
     from subcase.evaluation.bench import BenchOptions, run_bench
     return run_bench(BenchOptions(cues=args.cues, file=args.file, runs=args.runs, films=args.films, jobs=args.jobs,
                                   model=args.model, no_baseline=args.no_baseline, no_languages=args.no_languages,
-                                  long_cue=args.long_cue, no_punctuation=args.no_punctuation))
+                                  long_cue=args.long_cue, no_punctuation=args.no_punctuation,
+                                  long_file=args.long_file))
 
 
 def cmd_gui(args) -> int:
@@ -452,6 +453,19 @@ def _megabytes(text: str) -> float:
     return mb
 
 
+def _word_counts(text: str) -> tuple[int, ...]:
+    """``--long-file``'s sizes: whole numbers of words, comma-separated; 0 alone for none."""
+    try:
+        sizes = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not whole numbers of words, comma-separated: {text!r}") from None
+    if sizes == (0,):
+        return ()
+    if any(n < 1 for n in sizes):
+        raise argparse.ArgumentTypeError("each size must be at least 1 word (0 alone skips the files)")
+    return sizes
+
+
 def _kilobytes(text: str) -> tuple[int, ...]:
     """``--long-cue``'s sizes: whole numbers of KB, comma-separated; 0 alone for none."""
     try:
@@ -489,7 +503,7 @@ def _jobs(text: str) -> int:
 def build_parser() -> argparse.ArgumentParser:
     from subcase.casing import modes
     from subcase.subtitles import formats
-    from subcase.evaluation.bench import LONG_CUE_KB
+    from subcase.evaluation.bench import LONG_CUE_KB, LONG_FILE_WORDS
     from subcase.subtitles.files import MAX_SIZE_MB
 
     ap = argparse.ArgumentParser(prog="subcase", description="Truecasing editor for subtitles.")
@@ -589,6 +603,9 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--long-cue", type=_kilobytes, default=LONG_CUE_KB, metavar="KB[,KB...]",
                    help="also convert a file of one cue of one line of each size, a row each with time and peak "
                         f"memory (default {','.join(map(str, LONG_CUE_KB))}; 0 skips them)")
+    b.add_argument("--long-file", type=_word_counts, default=LONG_FILE_WORDS, metavar="WORDS[,WORDS...]",
+                   help="also convert a long file of each size, plain SRT and rolling YouTube VTT, a row each with "
+                        f"time and peak memory (default {','.join(map(str, LONG_FILE_WORDS))} words; 0 skips them)")
     b.set_defaults(func=cmd_bench)
 
     pr = sub.add_parser("profile", help="profiles: what the editor taught in one series, for the next file")

@@ -12,7 +12,7 @@ from subcase.cli import main
 @pytest.mark.model
 def test_bench_prints_a_row_per_system(capsys):
     # with ../shared the film's 14th cue has a number among its words: baselines must skip it
-    rc = main(["bench", "--cues", "60", "--runs", "2", "--films", "2", "--long-cue", "30,60"])
+    rc = main(["bench", "--cues", "60", "--runs", "2", "--films", "2", "--long-cue", "30,60", "--long-file", "2000"])
     out = capsys.readouterr().out
     assert rc == 0
     rows = {line.split()[0]: line for line in out.splitlines()
@@ -37,6 +37,14 @@ def test_bench_prints_a_row_per_system(capsys):
     assert [row[0] for row in sizes] == ["30", "60"], out
     words = [int(row[1].replace(",", "")) for row in sizes]
     assert 1.8 < words[1] / words[0] < 2.2 and all(int(row[3]) > 0 for row in sizes)
+    # the long files, plain and rolling, each with its time and peak memory beside the film's (issue #56)
+    long_files = re.findall(r"^  (plain-2000\.srt|rolling-2000\.vtt) +([\d,]+) words: +[\d,]+ words/s, convert "
+                            r"[\d.]+ s, peak RSS (\d+) MB$", out, re.M)
+    assert [row[0] for row in long_files] == ["plain-2000.srt", "rolling-2000.vtt"], out
+    # the rolling file shows each word up to three times (new line, snapshot, line above): words as written
+    plain, rolling = (int(row[1].replace(",", "")) for row in long_files)
+    assert 1900 <= plain <= 2000 and rolling >= plain and all(int(row[2]) > 0 for row in long_files)
+    assert re.search(r"^  the film +[\d,]+ words: .* peak RSS \d+ MB$", out, re.M)
     # every language model: a film per language, cased by the multilingual model
     from subcase.evaluation.bench import SHARED_DEV_ML
     if SHARED_DEV_ML.is_dir():

@@ -210,7 +210,8 @@ def run_in_process(engine: CasingEngine, plan: OutputPlan, options: ConvertOptio
 def _review_fields(casing: DocumentCasing, w) -> dict:
     """Auto mode's passage for the word's cue, and whether the editor would see the word highlighted: under
     the review threshold, or, in a passage kept as written, where the model is sure of another form, or
-    changed in a short passage of a cased file (the reason then says which)."""
+    changed in a short passage of a cased file (the reason then says which); for a restored cue, why it
+    was restored where more than its letters say (``passage_reason``: casing that carries no signal)."""
     passage = casing.passage(w.cue_index)
     if passage is None:
         return {"highlighted": w.confidence < casing.threshold}
@@ -219,7 +220,7 @@ def _review_fields(casing: DocumentCasing, w) -> dict:
         return {"passage": passage.value, "highlighted": reason is not None, "reason": reason}
     reason = casing.doubted(w)
     return {"passage": passage.value, "highlighted": w.confidence < casing.threshold or reason is not None,
-            "reason": reason}
+            "reason": reason, "passage_reason": casing.passage_reason(w.cue_index)}
 
 
 def write_details(path: Path, results: Sequence[FileResult], cue_ids: dict | None = None) -> None:

@@ -25,9 +25,20 @@ colon, sound cues ("[jaunty piano tune]") and the odd credit line after a
 full stop, and those are kept.  A capitals passage is recased (as caps mode
 recases a capitals line) when the file has no real casing, or when it is
 long by the same measure: a shouted "NO!" or a sign in a cased file is
-written so on purpose.  Everything else is kept
-as written; there the model's disagreements are shown for review, not applied
-(``DocumentCasing.disagrees``).
+written so on purpose, and so is a capitals passage with punctuation (a final
+interview written in capitals), however long: only a long one without
+punctuation is recased.  The model's sure capitals in a short lower-case part
+are no reason to change a person's file: the part is kept and those words
+flagged with the model's form.
+
+Casing that carries no signal is restored, not kept: in a stretch without
+punctuation (``unpunctuated``), where cues do not start with capitals and the
+input writes capitals the model doubts ("no AIDS whatsoever", "a very Rocky
+release": older speech recognition capitalises names and random words alike),
+the cased cues are restored too, with the reason (``reasons``).
+
+Everything else is kept as written; there the model's disagreements are shown
+for review, not applied (``DocumentCasing.disagrees``).
 """
 
 from __future__ import annotations
@@ -55,10 +66,11 @@ NOTES = {
 
 MIN_CUES = 3    # a lower-case or capitals passage at least this long (and MIN_WORDS) is not a person's choice
 MIN_WORDS = 10
-EVIDENCE = 0.9  # the model's confidence in a capital the input lacks, to count as evidence of lost casing
-_MARKS = {".", "!", "?", ",", ";", ":"}
+EVIDENCE = 0.9  # the model's confidence in a capital a kept word lacks, for the word to be flagged
+_ENDS = {".", "!", "?"}
+_MARKS = _ENDS | {",", ";", ":"}
 _OPEN = {"[", "("}
-_I = {"i", "i'm", "i'll", "i've", "i'd", "i\u2019m", "i\u2019ll", "i\u2019ve", "i\u2019d"}
+PRONOUN_I = {"i", "i'm", "i'll", "i've", "i'd", "i\u2019m", "i\u2019ll", "i\u2019ve", "i\u2019d"}
 
 _LOWER, _CAPS, _CASED = "lower", "caps", "cased"
 
@@ -87,7 +99,7 @@ def _lower_evidence(cues: Sequence[Sequence[Token]], run: list[int], before_ends
         tokens = cues[c]
         for k, tok in enumerate(tokens):
             if tok.is_word:
-                if tok.text in _I:
+                if tok.text in PRONOUN_I:
                     return True
                 if at_start and any(ch.isalpha() for ch in tok.text):
                     starts += 1
@@ -112,13 +124,25 @@ def _unpunctuated_parts(cues: Sequence[Sequence[Token]], run: list[int]) -> list
     return [part for part in parts if part]
 
 
-def decide(cues: Sequence[Sequence[Token]], capitals: Sequence[int] | None = None) -> list[Passage]:
-    """The passage decision for every cue (token lists of a whole file, in order).  ``capitals[c]``,
-    when the model has read the cues: how many words of cue c it writes with a capital where the
-    input has none, at ``EVIDENCE`` or more."""
+def decide(cues: Sequence[Sequence[Token]], doubted: Sequence[Sequence[str]] | None = None) -> list[Passage]:
+    """The passage decision for every cue (token lists of a whole file, in order); ``decide_why`` with
+    the reasons left out."""
+    return decide_why(cues, doubted)[0]
+
+
+def decide_why(cues: Sequence[Sequence[Token]],
+               doubted: Sequence[Sequence[str]] | None = None) -> tuple[list[Passage], dict[int, str]]:
+    """The passage decision for every cue (token lists of a whole file, in order), and why, for the cues
+    whose reason is more than their letters (``NOTES``).  ``doubted[c]``, when the model has read the cues:
+    the words cue c writes with a capital that the model writes otherwise."""
     kinds = [_kind(tokens) for tokens in cues]
     out: list[Passage | None] = [None] * len(cues)
     cased_file = _CASED in kinds
+    reasons: dict[int, str] = {}
+    if cased_file and doubted is not None:
+        reasons = _unsignalled(cues, kinds, doubted)
+        for c in reasons:
+            out[c] = Passage.RESTORE
     lettered = [c for c, k in enumerate(kinds) if k is not None]
     i = 0
     while i < len(lettered):
@@ -135,10 +159,10 @@ def decide(cues: Sequence[Sequence[Token]], capitals: Sequence[int] | None = Non
                 decision = Passage.RESTORE
             else:
                 for part in _unpunctuated_parts(cues, run):
-                    if _long(cues, part) or (capitals is not None and sum(capitals[c] for c in part) > 0):
+                    if _long(cues, part):
                         for c in range(part[0], part[-1] + 1):
                             out[c] = Passage.RESTORE
-        elif kind == _CAPS and (not cased_file or _long(cues, run)):
+        elif kind == _CAPS and (not cased_file or (_long(cues, run) and not _punctuated(cues, run))):
             decision = Passage.CAPS
         for c in range(run[0], run[-1] + 1):  # with the cues without letters inside the run
             if out[c] is None:
@@ -151,7 +175,51 @@ def decide(cues: Sequence[Sequence[Token]], capitals: Sequence[int] | None = Non
             out[c] = last
         else:
             last = p
-    return [p if p is not None else Passage.KEEP for p in out]
+    return [p if p is not None else Passage.KEEP for p in out], reasons
+
+
+START_CAPITALS = 0.25  # of the stretches' cues, at most this share may open with a capital for casing to say nothing
+MIN_DOUBTED = 3       # distinct words written with a capital the model writes otherwise, at least
+
+
+def _punctuated(cues: Sequence[Sequence[Token]], run: list[int]) -> bool:
+    return any(not t.is_word and t.text in _MARKS for c in run for t in cues[c])
+
+
+def _unsignalled(cues: Sequence[Sequence[Token]], kinds: Sequence[str | None],
+                 doubted: Sequence[Sequence[str]]) -> dict[int, str]:
+    """The cues of stretches whose casing carries no signal, with the reason: no punctuation
+    (``unpunctuated``), cues that do not open with a capital ("I" aside), and capitals the model doubts.
+    Speech recognition of a few years ago writes so: it capitalises names and random words alike
+    ("no AIDS whatsoever", "a very Rocky release"), and nothing else.  The stretches of one file come from
+    one recogniser, so they are weighed together: under ``START_CAPITALS`` of their cues open with a
+    capital, and ``MIN_DOUBTED`` distinct words or more carry a capital the model doubts (one doubted
+    acronym in a punctuated file's long unpunctuated sentence is no pattern)."""
+    flat = unpunctuated(cues)
+    stretches: list[list[int]] = []
+    c = 0
+    while c < len(cues):
+        if not flat[c]:
+            c += 1
+            continue
+        end = c
+        while end < len(cues) and flat[end]:
+            end += 1
+        stretch = [k for k in range(c, end) if kinds[k] is not None]
+        if any(kinds[k] == _CASED for k in stretch):
+            stretches.append(stretch)
+        c = end
+    lettered = [k for stretch in stretches for k in stretch]
+    opening = [next((t.text for t in cues[k] if t.is_word and any(ch.isalpha() for ch in t.text)), "")
+               for k in lettered]
+    capital_starts = sum(1 for w in opening if w[:1].isupper() and w.lower() not in PRONOUN_I)
+    doubts = list(dict.fromkeys(w for k in lettered for w in doubted[k]))
+    if len(doubts) < MIN_DOUBTED or capital_starts > START_CAPITALS * len(lettered):
+        return {}
+    shown = ", ".join(f"'{w}'" for w in doubts[:3])
+    reason = (f"no punctuation, no capitals at cue starts, and capitals the model doubts ({shown}): "
+              "the casing carries no signal, restored")
+    return {k: reason for stretch in stretches for k in range(stretch[0], stretch[-1] + 1)}
 
 
 def mode_of_cue(mode: str, passages: Sequence[Passage] | None, cue_index: int) -> str:
@@ -229,14 +297,21 @@ def short_passages(passages: Sequence[Passage]) -> set[int]:
     return out
 
 
-def summary(passages: Sequence[Passage]) -> str:
-    """One line for the status bar and --details: how many cues each decision took."""
+UNSIGNALLED = "cased without signal, restored"  # the note of the cues ``decide_why`` gives a reason
+
+
+def summary(passages: Sequence[Passage], unsignalled: int = 0) -> str:
+    """One line for the status bar and --details: how many cues each decision took (``unsignalled`` of the
+    restored ones were written with casing that carries no signal)."""
     counts = {p: 0 for p in Passage}
     for p in passages:
         counts[p] += 1
-    return "auto: " + ", ".join(f"{counts[p]} cue(s) {NOTES[p]}" for p in Passage if counts[p]) if passages \
-        else "auto: no cues"
+    counts[Passage.RESTORE] -= unsignalled
+    parts = [f"{counts[p]} cue(s) {NOTES[p]}" for p in Passage if counts[p]]
+    if unsignalled:
+        parts.insert(1 if counts[Passage.RESTORE] else 0, f"{unsignalled} cue(s) {UNSIGNALLED}")
+    return "auto: " + ", ".join(parts) if passages else "auto: no cues"
 
 
-__all__ = ["EVIDENCE", "MIN_CUES", "MIN_WORDS", "NOTES", "Passage", "UNPUNCTUATED_MIN_CUES",
-           "UNPUNCTUATED_MIN_WORDS", "decide", "mode_of_cue", "short_passages", "summary", "unpunctuated"]
+__all__ = ["EVIDENCE", "MIN_CUES", "MIN_WORDS", "NOTES", "PRONOUN_I", "MIN_DOUBTED", "Passage", "START_CAPITALS", "UNPUNCTUATED_MIN_CUES",
+           "UNPUNCTUATED_MIN_WORDS", "UNSIGNALLED", "decide", "decide_why", "mode_of_cue", "short_passages", "summary", "unpunctuated"]

@@ -13,7 +13,7 @@ import json
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, NamedTuple, Protocol, Sequence
+from typing import Callable, Iterator, NamedTuple, Protocol, Sequence
 
 import numpy as np
 
@@ -213,6 +213,25 @@ class CasingEngine:
                      progress: OnProgress | None = None, cancel: ShouldCancel | None = None) -> list[np.ndarray]:
         """The model's outputs ``names`` at every word of ``stream``: one array per name, a row per token
         (zeros at punctuation), each word's row from the window where it is most central."""
+        parts = list(self.word_output_chunks(stream, names, progress, cancel))
+        if not parts:
+            return [np.zeros((len(stream), 0), dtype=np.float32) for _ in names]
+        return [np.concatenate([arrays[i] for _, _, arrays in parts]) for i in range(len(names))]
+
+    # Windows run per chunk of ``word_output_chunks``: what bounds its memory.  A chunk's windows are batched
+    # among themselves, and the model's int8 activations are quantized with one scale per batch, so this also
+    # fixes which windows share a batch: any other value changes some probabilities (63 of 10,000 tags moved
+    # at 7 windows), so it is one constant, never a caller's choice.  256 windows are about 11,000 words: a
+    # film is one chunk, batched exactly as before chunks.
+    CHUNK_WINDOWS = 256
+
+    def word_output_chunks(self, stream: Sequence[StreamItem], names: tuple[str, ...],
+                           progress: OnProgress | None = None,
+                           cancel: ShouldCancel | None = None) -> Iterator[tuple[int, int, list[np.ndarray]]]:
+        """``word_outputs`` in consecutive pieces: ``(lo, hi, arrays)`` with the rows of tokens lo to hi of
+        ``stream``, in order, covering it.  The windows are planned over the whole stream and each word
+        read in the same window as in one call; they run ``CHUNK_WINDOWS`` at a time, so a three-hour stream
+        never holds more than a chunk's outputs (the hidden states of a 36k-word file took 600 MB at once)."""
         # A film starts a sentence.  Training windows often begin mid-sentence, so
         # the model is told so the way running text says it: a full stop before
         # the first word (context only; it gets no prediction of its own).
@@ -223,23 +242,34 @@ class CasingEngine:
         # every sub-token id in one flat array; token i owns flat[starts[i]:starts[i + 1]]
         flat = np.fromiter((t for p in pieces for t in p[:self.budget]), dtype=np.int64,
                            count=sum(lengths))
+        del pieces
         starts = np.zeros(len(stream) + 1, dtype=np.int64)
         np.cumsum(lengths, out=starts[1:])
         windows = plan_windows(lengths, self.budget, self.step)
         owner = np.asarray(assign_tokens(lengths, windows))
-        word_tokens = np.flatnonzero([t.is_word for t in stream])
+        is_word = np.fromiter((t.is_word for t in stream), dtype=bool, count=len(stream))
+        word_tokens = np.flatnonzero(is_word)
         # group the words by the window that predicts them
         order = np.argsort(owner[word_tokens], kind="stable")
         grouped = word_tokens[order]
         needed, first = np.unique(owner[grouped], return_index=True)
         groups = dict(zip(needed.tolist(), np.split(grouped, first[1:])))
+        if not groups:  # no word at all
+            return
         span = {w: int(starts[windows[w].last] - starts[windows[w].first]) for w in groups}
-        # windows of similar length share a batch, to waste less on padding
-        queue = sorted(groups, key=span.__getitem__)
-        batches = [queue[b:b + self.batch] for b in range(0, len(queue), self.batch)]
-
         # where each window's words start in its row of input ids (after [CLS])
         at = {w: starts[toks] - starts[windows[w].first] + 1 for w, toks in groups.items()}
+        # The windows that predict words, in stream order, cut into chunks; tokens before the first token
+        # any later chunk predicts are complete once a chunk has run.
+        ordered = sorted(groups)
+        size = self.CHUNK_WINDOWS
+        chunks = [ordered[b:b + size] for b in range(0, len(ordered), size)]
+        lowest = [int(min(groups[w].min() for w in chunk)) for chunk in chunks]
+        complete = [min(lowest[k + 1:], default=len(stream)) for k in range(len(chunks))]
+        # windows of similar length share a batch, to waste less on padding
+        batches = [queue[b:b + self.batch] for chunk in chunks
+                   for queue in [sorted(chunk, key=span.__getitem__)] for b in range(0, len(queue), self.batch)]
+        batch_chunk = [k for k, chunk in enumerate(chunks) for _ in range(0, len(chunk), self.batch)]
         gathers = self.session.gathers
 
         def inputs():
@@ -260,32 +290,44 @@ class CasingEngine:
                 # batch's rows laid end to end, row by row (so the output's rows come in the same order)
                 yield ids, mask, np.concatenate([r * width + at[w] for r, w in enumerate(batch)])
 
-        found: list[np.ndarray] | None = None
         if cancel is not None and cancel():
             raise CasingCancelled()
         outputs = self.session.run_all(inputs(), names)
+        # rows of the tokens not yet handed out, from ``emitted``; the first token is the full stop above
+        pending: dict[int, list[np.ndarray]] = {}
+        emitted = 1
+        ran = 0  # windows run
         try:
             for done, (batch, outs) in enumerate(zip(batches, outputs), 1):
-                if found is None:
-                    found = [np.zeros((len(stream), out.shape[-1]), dtype=np.float32) for out in outs]
-                for into, out in zip(found, outs):
+                for name_index, out in enumerate(outs):
                     row = 0
                     for r, w in enumerate(batch):
                         toks = groups[w]
                         if gathers:
-                            into[toks] = out[row:row + len(toks)]
+                            rows = out[row:row + len(toks)]
                             row += len(toks)
                         else:
-                            into[toks] = out[r, at[w]]
+                            rows = out[r, at[w]]
+                        for t, values in zip(toks.tolist(), rows):
+                            pending.setdefault(t, [None] * len(names))[name_index] = values  # type: ignore[list-item]
+                if done == len(batches) or batch_chunk[done] != batch_chunk[done - 1]:
+                    upto = complete[batch_chunk[done - 1]]
+                    widths = [out.shape[-1] for out in outs]
+                    arrays = [np.zeros((upto - emitted, width), dtype=np.float32) for width in widths]
+                    for t in range(emitted, upto):
+                        values = pending.pop(t, None)
+                        if values is not None:
+                            for into, v in zip(arrays, values):
+                                into[t - emitted] = v
+                    yield emitted - 1, upto - 1, arrays
+                    emitted = upto
+                ran += len(batch)
                 if progress is not None:
-                    progress(min(done * self.batch, len(queue)), len(queue))
+                    progress(ran, len(ordered))
                 if done < len(batches) and cancel is not None and cancel():
                     raise CasingCancelled()
         finally:
             outputs.close()  # waits for the batches still running
-        if found is None:  # no word at all
-            return [np.zeros((len(stream) - 1, 0), dtype=np.float32) for _ in names]
-        return [a[1:] for a in found]
 
     def calibrate(self, probs: np.ndarray) -> np.ndarray:
         """Temperature-scaled probabilities (rows sum to 1)."""

@@ -9,7 +9,7 @@ reads) and whether word i ends its cue, through one hidden layer; numpy runs it 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import NamedTuple
+from typing import Iterable, NamedTuple
 
 import numpy as np
 
@@ -73,9 +73,9 @@ class PunctuationHead:
         path = model_dir / HEAD_FILE
         return cls(path) if path.is_file() else None
 
-    def probabilities(self, hidden: np.ndarray, ends_cue: np.ndarray) -> np.ndarray:
+    def probabilities(self, hidden: np.ndarray, ends_cue: np.ndarray, offset: int = 0) -> np.ndarray:
         """Probabilities of each mark (words x 5, MARKS order) after each word of one stream, its words'
-        hidden states in order."""
+        hidden states in order (``offset``: the first one's place in the stream, for ``streamed``)."""
         n = len(hidden)
         if not n:
             return np.zeros((0, len(MARKS)), np.float32)
@@ -83,7 +83,7 @@ class PunctuationHead:
         # building that words x (3 x dim + 1) matrix: each word's state goes through the three blocks of
         # weights once, and a word adds its neighbours' rows.  Same sum, a third of the memory traffic.
         k = self.width
-        blocks = hidden.astype(np.float32, copy=False) @ self._w1_blocks  # as before, as itself, as after
+        blocks = _on_grid(hidden.astype(np.float32, copy=False), self._w1_blocks, offset)  # before, itself, after
         h = blocks[:, k:2 * k] + self.b1
         if n > 1:
             h[1:] += blocks[:-1, :k]      # each word's state as the word before the next one
@@ -92,10 +92,32 @@ class PunctuationHead:
         # GELU, as trained (exact form).  The constant is a Python float: a numpy float64 scalar would make
         # numpy 2 carry the whole array in float64 (twice the time; numpy 1 kept float32).
         h = 0.5 * h * (1.0 + _erf(h * SQRT_HALF))
-        logits = h @ self.w2 + self.b2
+        logits = _on_grid(h, self.w2, offset) + self.b2
         logits -= logits.max(1, keepdims=True)
         e = np.exp(logits)
         return (e / e.sum(1, keepdims=True)).astype(np.float32)
+
+    def streamed(self, chunks: Iterable[np.ndarray], ends_cue: np.ndarray) -> np.ndarray:
+        """``probabilities`` of one stream whose hidden states arrive in consecutive chunks (``ends_cue`` for
+        all its words): the same rows as one call over the chunks put together, holding a chunk at a time.
+        Each row needs its neighbours, so the last row of a chunk is computed with the next chunk, and the
+        row before it is carried over as that row's word before."""
+        out = np.zeros((len(ends_cue), len(MARKS)), np.float32)
+        tail: np.ndarray | None = None  # the last two rows seen: the pending row and its word before
+        done = 0  # the pending row's word: every row before it is written
+        # the head's own arrays take 12 KB a word: it reads a grid block at a time, however long the chunk
+        for chunk in (c[cut:cut + GRID] for c in chunks for cut in range(0, len(c), GRID)):
+            x = chunk if tail is None else np.concatenate([tail, chunk])
+            base = done - (len(tail) - 1) if tail is not None else 0  # the word of x[0]
+            first = len(tail) - 1 if tail is not None else 0
+            probs = self.probabilities(x, ends_cue[base:base + len(x)], base)
+            out[base + first:base + len(x) - 1] = probs[first:len(x) - 1]
+            done = base + len(x) - 1
+            tail = x[-2:].copy()
+        if tail is not None:
+            base = done - (len(tail) - 1)
+            out[done] = self.probabilities(tail, ends_cue[base:base + len(tail)], base)[-1]
+        return out
 
     def predict(self, hidden: np.ndarray, ends_cue: np.ndarray) -> list[MarkPrediction]:
         probs = self.probabilities(hidden, ends_cue)
@@ -104,6 +126,24 @@ class PunctuationHead:
 
 
 SQRT_HALF = 0.5 ** 0.5
+GRID = 512  # rows of the fixed blocks ``_on_grid`` multiplies in
+
+
+def _on_grid(a: np.ndarray, b: np.ndarray, offset: int) -> np.ndarray:
+    """``a @ b``, where row i of ``a`` is row ``offset + i`` of a longer stream, each row computed in the
+    block of ``GRID`` rows of the stream it falls in (zeros for the rows not given).  BLAS sums a row in an
+    order that depends on the matrix's height and the row's place in it (last bits differ), so a stream cut
+    into chunks anywhere gets the very rows of one product over the whole stream."""
+    out = np.empty((len(a), b.shape[1]), np.float32)
+    pos = 0
+    while pos < len(a):
+        at = (offset + pos) % GRID
+        take = min(GRID - at, len(a) - pos)
+        block = np.zeros((GRID, a.shape[1]), np.float32)
+        block[at:at + take] = a[pos:pos + take]
+        out[pos:pos + take] = (block @ b)[at:at + take]
+        pos += take
+    return out
 
 
 def _erf(x: np.ndarray) -> np.ndarray:

@@ -7,14 +7,14 @@ a sentence.  Casing the text again as punctuated text (two stages) was measured 
 from __future__ import annotations
 
 from enum import Enum
-from typing import NamedTuple, Sequence
+from typing import Iterable, NamedTuple, Sequence
 
 import numpy as np
 
 from subcase.subtitles.words import Token
 
 from .auto import unpunctuated
-from .marks import SENTENCE_ENDS, classify, sentence_end_probability
+from .marks import MARKS, SENTENCE_ENDS, classify, sentence_end_probability
 from .punctuation import MarkPrediction, PunctuationHead
 
 
@@ -64,10 +64,11 @@ class Restored(NamedTuple):
 
 
 def marks_from_hidden(head: PunctuationHead, cues: Sequence[Sequence[Token]], restore: Sequence[bool],
-                      hidden: np.ndarray) -> Restored:
+                      hidden: np.ndarray | Iterable[np.ndarray]) -> Restored:
     """The marks the head reads after the words of the cues marked in ``restore``, from ``hidden``: the
-    encoder's last hidden state at every word of the cues, in order (the pass that gives their tags).  A word
-    already followed by punctuation keeps it."""
+    encoder's last hidden state at every word of the cues, in order (the pass that gives their tags), as one
+    array or in consecutive chunks (``CasingEngine.word_output_chunks``: a long file is never held whole).
+    A word already followed by punctuation keeps it."""
     where = [(c, k, w) for c, tokens in enumerate(cues)
              for w, k in enumerate(k for k, t in enumerate(tokens) if t.is_word)]
     if not where:
@@ -75,16 +76,23 @@ def marks_from_hidden(head: PunctuationHead, cues: Sequence[Sequence[Token]], re
     ends = np.zeros(len(where), bool)
     for j in range(len(where)):
         ends[j] = j + 1 == len(where) or where[j + 1][0] != where[j][0]
-    predictions = head.predict(hidden, ends)
+    probs = head.streamed([hidden] if isinstance(hidden, np.ndarray) else hidden, ends)
+    best = probs.argmax(1).tolist()
     inserted: list[InsertedMark] = []
     starts: dict[tuple[int, int], float] = {}
-    for j, ((c, k, w), pred) in enumerate(zip(where, predictions)):
+    for j, (c, k, w) in enumerate(where):
         tokens = cues[c]
-        if not restore[c] or not pred.mark:
+        if not restore[c] or not MARKS[best[j]]:
             continue
-        if k + 1 < len(tokens) and not tokens[k + 1].is_word and classify(tokens[k + 1].text):
+        written = classify(tokens[k + 1].text) if k + 1 < len(tokens) and not tokens[k + 1].is_word else ""
+        p = probs[j].tolist()
+        pred = MarkPrediction(MARKS[best[j]], (p[0], p[1], p[2], p[3], p[4]))
+        if not written:
+            inserted.append(InsertedMark(c, w, tokens[k].end, pred))
+        elif written != pred.mark:
             continue  # written punctuation stays as it is
-        inserted.append(InsertedMark(c, w, tokens[k].end, pred))
+        # a sentence end the head reads, restored or written so: the next word starts a sentence (the model read
+        # the words without the written marks, so a second conversion finds its own full stops so too)
         if pred.mark in SENTENCE_ENDS and j + 1 < len(where):
             nc, _, nw = where[j + 1]
             starts[(nc, nw)] = sentence_end_probability(pred.probs)

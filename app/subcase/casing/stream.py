@@ -9,7 +9,9 @@ here is linear in the number of tokens, however they are spread over cues.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping, NamedTuple, Sequence
+from typing import Iterator, Mapping, NamedTuple, Sequence
+
+import numpy as np
 
 from subcase.subtitles.words import Token, has_letters, tokenize
 
@@ -23,7 +25,8 @@ from .gcpause import paused_gc
 from .hints import NO_HINTS, CueHints
 from .language import LanguageGuess, name
 from .lower_case import weigh_lower
-from .auto import EVIDENCE, Passage, decide, short_passages
+from .marks import classify
+from .auto import EVIDENCE, PRONOUN_I, Passage, decide_why, short_passages
 from .auto import summary as auto_summary
 from .modes import Mode, is_caps_line, known_mixed, merge_keep
 from .pauses import after_pause, opening_words
@@ -72,6 +75,8 @@ class DocumentCasing:
     language: LanguageGuess | None = None          # set by casing/routing.py
     methods: dict[str, Method] = field(default_factory=dict)  # how each language of the file was cased
     passages: list[Passage] | None = None          # auto mode: each cue's decision (casing/auto.py)
+    # auto mode: why a cue was decided so, where more than its letters say (``auto.decide_why``)
+    reasons: dict[int, str] = field(default_factory=dict)
     _short: set[int] | None = field(default=None, repr=False, compare=False)
     # words broken by inline tags (casing/joined.py): per cue, the word indices of each word's pieces
     joined: dict[int, list[tuple[int, ...]]] = field(default_factory=dict)
@@ -90,7 +95,7 @@ class DocumentCasing:
             parts.append(self.language.describe())
             parts += [f"{name(lang)}: {method_note(m)}" for lang, m in self.methods.items()]
         if self.passages is not None:
-            parts.append(auto_summary(self.passages))
+            parts.append(auto_summary(self.passages, len(self.reasons)))
         return "; ".join(parts)
 
     def passage(self, cue_index: int) -> Passage | None:
@@ -111,10 +116,17 @@ class DocumentCasing:
             return None
         return f"the input writes '{w.input}'; auto mode changed this short passage"
 
+    def passage_reason(self, cue_index: int) -> str | None:
+        """Why auto mode decided a cue as it did, where more than its letters say (None otherwise)."""
+        return self.reasons.get(cue_index)
+
     def disagrees(self, w: WordCasing) -> str | None:
         """Why a word kept as written is shown for review: in a passage auto mode kept, the model is sure
-        of another form (``DISAGREE`` or more).  None when it is not."""
-        if self.passage(w.cue_index) is not Passage.KEEP or w.model_form == w.input or w.confidence < DISAGREE:
+        of another form (``DISAGREE`` or more), or writes a capital the input lacks (``auto.EVIDENCE`` or
+        more: lost casing in a short lower-case part, never changed there).  None when it is not."""
+        if self.passage(w.cue_index) is not Passage.KEEP or w.model_form == w.input:
+            return None
+        if w.confidence < DISAGREE and not (w.confidence >= EVIDENCE and w.tag is not Tag.L and w.input.islower()):
             return None
         return f"the input writes '{w.input}'; the model would write '{w.model_form}'"
 
@@ -125,7 +137,7 @@ class DocumentCasing:
     def with_words(self, words: list[WordCasing]) -> DocumentCasing:
         """This casing with other words (the same file: language and methods are kept)."""
         return DocumentCasing(words, self.mode, self.threshold, language=self.language, methods=self.methods,
-                              passages=self.passages, joined=self.joined, marks=self.marks,
+                              passages=self.passages, reasons=self.reasons, joined=self.joined, marks=self.marks,
                               marks_written=self.marks_written, restored=self.restored)
 
     def cue_texts(self, texts: Sequence[str]) -> list[str]:
@@ -166,18 +178,45 @@ def case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], mode
     boundary = StreamToken(BOUNDARY, False)  # the model sees where each cue begins
     stream: list[StreamItem] = []
     bounded = [not (rolled and rolled[c] and c > 0) for c in range(len(cues))]
+    # Where marks are restored, the model reads the words without the marks written there (``--punctuate
+    # always`` in punctuated text): the head was made for text without them, and a second conversion then
+    # reads what the first read, so it restores the same marks and adds none (issue #56: idempotence).
+    bare = restore if restore is not None and engine.punctuation is not None else [False] * len(cues)
+    places: list[list[int]] = []  # each token's place in the stream (-1: left out)
     for c, tokens in enumerate(cues):
         if bounded[c]:
             stream.append(boundary)
-        stream.extend(tokens)
+        row = []
+        for tok in tokens:
+            if bare[c] and not tok.is_word and classify(tok.text):
+                row.append(-1)
+                continue
+            row.append(len(stream))
+            stream.append(tok)
+        places.append(row)
     marks: list[InsertedMark] = []
     starts: dict[tuple[int, int], float] = {}
     if restore is None or engine.punctuation is None:
         preds = engine.predict(stream, progress=progress, cancel=cancel)
-    else:  # the marks from the same pass as the tags
-        probs, hidden = engine.word_outputs(stream, ("probs", HIDDEN), progress, cancel)
+    else:  # the marks from the same pass as the tags, read chunk by chunk (a long file is never held whole)
+        is_word = np.fromiter((t.is_word for t in stream), dtype=bool, count=len(stream))
+        probs = np.zeros((len(stream), len(TAGS)), np.float32)
+
+        def hidden_chunks() -> Iterator[np.ndarray]:
+            for lo, hi, (tag_probs, hidden) in engine.word_output_chunks(stream, ("probs", HIDDEN), progress,
+                                                                         cancel):
+                probs[lo:hi] = tag_probs
+                yield hidden[is_word[lo:hi]]
+
+        marks, starts = marks_from_hidden(engine.punctuation, cues, restore, hidden_chunks())
         preds = engine.predictions(stream, probs)
-        marks, starts = marks_from_hidden(engine.punctuation, cues, restore, hidden[[t.is_word for t in stream]])
+        if mode is Mode.RESTORE or mode is Mode.KEEP:
+            # These modes case every word from what the model reads, so a second conversion reads the marks
+            # this one restores: the words are cased from the text with its marks, written and restored (a
+            # second pass), as that conversion will read them, and it changes nothing (issue #56).  Auto mode
+            # keeps what it restored as written the second time, and keeps the joint pass (better casing:
+            # docs/research/2026-11-28-punctuation-head.md).
+            preds, starts = _read_with_marks(engine, len(stream), cues, bounded, places, marks, progress, cancel), {}
 
     caps_lines: set[tuple[int, int]] = set()
     if mode is Mode.CAPS:
@@ -190,15 +229,14 @@ def case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], mode
 
     lexicon = getattr(engine, "lexicon", {})
     words: list[WordCasing] = []
-    first = 0  # where the cue's tokens start in the stream, after its boundary
     for c, tokens in enumerate(cues):
-        first += bounded[c]
         w_index = -1  # index among the cue's words
+        place = places[c]
         for k, tok in enumerate(tokens):
             if not tok.is_word:
                 continue
             w_index += 1
-            pred = preds[first + k]
+            pred = preds[place[k]]
             if pred is None or not has_letters(tok.text):
                 continue
             if (c, k) in hosts:  # a rule, not the model: host names are lower case (see addresses.py)
@@ -232,13 +270,40 @@ def case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], mode
                 output = merge_keep(tok.text, model_form)
             words.append(WordCasing(c, w_index, tok.start, tok.end, tok.text, output, model_form, pred.tag,
                                     pred.probs))
-        first += len(tokens)
+    reasons: dict[int, str] = {}
     if mode is Mode.AUTO:
         if passages is None:
-            passages = decide(cues, _capitals(words, len(cues)))
-        words = [_auto_output(w, passages[w.cue_index], lexicon) for w in words]
+            passages, reasons = decide_why(cues, _doubted(words, len(cues)))
+        words = [_auto_output(w, passages[w.cue_index], lexicon, (w.cue_index, w.word_index) in starts)
+                 for w in words]
     return DocumentCasing(words, mode, engine.info.review_threshold,
-                          passages=list(passages) if passages is not None else None, marks=marks)
+                          passages=list(passages) if passages is not None else None, reasons=reasons, marks=marks)
+
+
+def _read_with_marks(engine: CasingEngine, n_stream: int, cues: Sequence[Sequence[Token]], bounded: list[bool],
+                     places: list[list[int]], marks: list[InsertedMark], progress: OnProgress | None,
+                     cancel: ShouldCancel | None) -> list[WordPrediction | None]:
+    """The model's predictions for the stream's tokens (``places``: where each cue token is in it), read with
+    ``marks`` after their words and every mark the cues write (the stream leaves out those of the cues whose
+    marks were restored)."""
+    words = {(c, w): k for c, tokens in enumerate(cues)
+             for w, k in enumerate(k for k, t in enumerate(tokens) if t.is_word)}
+    after = {places[m.cue_index][words[(m.cue_index, m.word_index)]]: m.prediction.mark for m in marks}
+    full: list[StreamItem] = []
+    place = [0] * n_stream
+    boundary = StreamToken(BOUNDARY, False)
+    for c, tokens in enumerate(cues):
+        row = places[c]
+        if bounded[c]:
+            full.append(boundary)
+        for k, tok in enumerate(tokens):
+            if row[k] >= 0:
+                place[row[k]] = len(full)
+            full.append(tok)
+            if row[k] in after:
+                full.append(StreamToken(after[row[k]], False))
+    preds = engine.predict(full, progress=progress, cancel=cancel)
+    return [preds[i] for i in place]
 
 
 def sentence_start(p_end: float) -> WordPrediction:
@@ -248,20 +313,26 @@ def sentence_start(p_end: float) -> WordPrediction:
     return WordPrediction(Tag.T, (1.0 - p_end, p_end, 0.0, 0.0))
 
 
-def _capitals(words: list[WordCasing], n_cues: int) -> list[int]:
-    """Per cue, the words the model writes with a capital the input lacks, at ``auto.EVIDENCE`` or more."""
-    out = [0] * n_cues
+def _doubted(words: list[WordCasing], n_cues: int) -> list[list[str]]:
+    """Per cue, the words the input writes with a capital and the model writes otherwise ("I" aside)."""
+    out: list[list[str]] = [[] for _ in range(n_cues)]
     for w in words:
-        if w.tag is not Tag.L and w.confidence >= EVIDENCE and w.input.islower():
-            out[w.cue_index] += 1
+        if w.model_form != w.input and not w.input.islower() and w.input.lower() not in PRONOUN_I:
+            out[w.cue_index].append(w.input)
     return out
 
 
-def _auto_output(w: WordCasing, passage: Passage, lexicon: Mapping[str, str]) -> WordCasing:
+def _auto_output(w: WordCasing, passage: Passage, lexicon: Mapping[str, str], starts: bool = False) -> WordCasing:
+    """The word as auto mode writes it in its passage; ``starts``: a restored full stop, question or
+    exclamation mark comes before it."""
     if passage is Passage.RESTORE:
         return w  # the model's form, as cased
     if passage is Passage.CAPS:
         return w._replace(output=known_mixed(w.input, lexicon) or w.model_form)
+    if starts and w.input[:1].islower():
+        # a sentence end restored in kept text starts a sentence there too (a second conversion would
+        # otherwise read a lower-case sentence start, as speech recognition writes, and restore it)
+        return w._replace(output=w.input[:1].upper() + w.input[1:])
     return w._replace(output=w.input)
 
 

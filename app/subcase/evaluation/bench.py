@@ -21,6 +21,10 @@ any host even where the absolute figures do not (int8 inference differs about
   auto``, the default): a row per size with its time and peak memory, and both
   per MB, which stay level where cost is linear in a cue's length (anything
   quadratic shows as a rise; issue #54);
+- a long file at each size ``--long-file`` gives (150,000 words by default: a
+  three-hour stream), as plain SRT and in YouTube's rolling layout
+  (evaluation/long_files.py): its time, words/s and peak memory beside the
+  film's, which stay within 400 MB and level with the film's (issue #56);
 - every other language model: a film of the same length in each of Spanish,
   French, German and Portuguese (the multilingual dev subtitles, lower-cased),
   cased by subcase as the English film is, with the ratio to the English film
@@ -41,8 +45,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-SHARED_DEV = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "dev-subtitles"
+from .long_files import SHARED_DEV, dev_words, write_long_files
+
 SHARED_DEV_ML = SHARED_DEV.with_name("dev-subtitles-ml")
+LONG_FILE_WORDS = (150_000,)  # the long-file rows: a three-hour stream (issue #56)
+LONG_FILE_RSS_MB = 400        # the bound its peak memory is held to
 OTHER_LANGUAGES = ("es", "fr", "de", "pt")  # the multilingual model's
 
 
@@ -318,6 +325,7 @@ class BenchOptions:
     no_languages: bool = False    # skip the films in the other languages
     long_cue: tuple[int, ...] = LONG_CUE_KB  # KB of each one-cue file (none: skip them)
     no_punctuation: bool = False  # skip the film without its marks (--punctuate never and auto)
+    long_file: tuple[int, ...] = LONG_FILE_WORDS  # words of each long file, plain and rolling (none: skip them)
 
 
 def run_bench(args: BenchOptions) -> int:
@@ -371,6 +379,14 @@ def run_bench(args: BenchOptions) -> int:
             make_long_cue(path, kb * 1000)
             long_cues.append((kb, _run_worker("subcase", path, 1, args.model, ceiling=False,
                                               punctuate=DEFAULT_PUNCTUATE.value)))
+        long_files: list[tuple[int, str, dict | str]] = []
+        if args.long_file:
+
+            text = dev_words()
+            for n in args.long_file:
+                for path in write_long_files(Path(tmp) / "long", n, text):
+                    long_files.append((n, path.name, _run_worker("subcase", path, 1, args.model, ceiling=False,
+                                                                 punctuate=DEFAULT_PUNCTUATE.value)))
 
     load_after = _load()
     flags = ", ".join(f"{k} {'yes' if v else 'no'}" for k, v in cpu["flags"].items()) if cpu["known"] else "unknown"
@@ -432,6 +448,8 @@ def run_bench(args: BenchOptions) -> int:
         _print_punctuation(punctuation, args.cues)
     if long_cues:
         _print_long_cues(long_cues, by.get("subcase"))
+    if long_files:
+        _print_long_files(long_files, by.get("subcase"))
     print()
     print("Absolute figures depend on the host (int8 speed differs about 3x between AVX2-only CPUs and CPUs with "
           "VNNI); compare ratios across hosts.")
@@ -440,6 +458,22 @@ def run_bench(args: BenchOptions) -> int:
         print(f"This host's int8 kernel is {cpu['int8_kernel']}; for the AVX2 kernel of AVX2-only CPUs, natively "
               "here: python bench/avx2_only.py subcase bench (a source checkout; docs/performance.md).")
     return 0
+
+
+def _print_long_files(rows: list[tuple[int, str, dict | str]], film: dict | None) -> None:
+    """A row per long file (a three-hour stream, plain and rolling), beside the film of the same run."""
+    print()
+    print("long files, marks restored (--punctuate auto): time and peak memory beside the film")
+    if film:
+        print(f"  {'the film':24} {film['words']:>8,} words: {film['words_per_s']:7,.0f} words/s, "
+              f"peak RSS {film['peak_rss_mb']:.0f} MB")
+    for _, name, r in rows:
+        if isinstance(r, str):
+            print(f"  {name:24} not run ({r})")
+            continue
+        print(f"  {name:24} {r['words']:>8,} words: {r['words_per_s']:7,.0f} words/s, convert {r['convert_s']:.1f} s, "
+              f"peak RSS {r['peak_rss_mb']:.0f} MB")
+    print(f"(bounded: peak RSS within {LONG_FILE_RSS_MB} MB at 150,000 words, words/s level with the film's)")
 
 
 def _print_long_cues(rows: list[tuple[int, dict | str]], film: dict | None) -> None:

@@ -87,7 +87,10 @@ class CueModel(QAbstractTableModel):
             passage = self._passage(index.row())
             if passage is None:
                 return None
-            return PASSAGE_COLOURS[passage] if role == Qt.ItemDataRole.DecorationRole else f"Auto mode: {NOTES[passage]}"
+            if role == Qt.ItemDataRole.DecorationRole:
+                return PASSAGE_COLOURS[passage]
+            reason = self.state.passage_reasons.get(index.row()) if self.state is not None else None
+            return f"Auto mode: {reason or NOTES[passage]}"
         if role == Qt.ItemDataRole.TextAlignmentRole and col != COL_TEXT:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop) if col in (COL_NUM, COL_CPS, COL_CPL) else \
                 int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)

@@ -130,6 +130,8 @@ class ReviewState:
         self.flag_context: Any = None
         # Auto mode's decision for each cue (casing/auto.py), None in the other modes: the GUI marks each cue.
         self.passages: list[Passage] | None = None
+        # and why, for the cues decided on more than their letters (``DocumentCasing.reasons``)
+        self.passage_reasons: dict[int, str] = {}
         # A word broken by inline tags (casing/joined.py) is reviewed as one: each piece's position maps to
         # all of the word's pieces, in order.  Its first piece carries the highlight.
         self.pieces: dict[Pos, tuple[Pos, ...]] = {}
@@ -169,6 +171,7 @@ class ReviewState:
         state._attach_marks(casing)
         passages = getattr(casing, "passages", None)
         state.passages = list(passages) if passages is not None and len(passages) == n_cues else None
+        state.passage_reasons = dict(getattr(casing, "reasons", {})) if state.passages is not None else {}
         return state
 
     def _attach_marks(self, casing) -> None:
