@@ -17,29 +17,10 @@ import sys
 from pathlib import Path
 
 from subcase.casing import CasingEngine, case_file
-from subcase.subtitles import load, markup
+from subcase.evaluation.flicker import count_flicker, cue_lines
+from subcase.subtitles import load
 
 DEV_ASR = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "dev-asr"
-
-
-def cue_lines(doc) -> list[list[str]]:
-    """Each cue's visible lines, stripped, without the blank ones."""
-    return [[ln.strip() for ln in markup.plain(cue.text).split("\n") if ln.strip()] for cue in doc.cues]
-
-
-def count_flicker(before: list[list[str]], after: list[list[str]]) -> tuple[int, int]:
-    """(repeated lines, repeated lines that read differently in ``after``).  A line of cue c repeats the
-    first line of cue c-1 that reads the same in ``before``."""
-    repeats = differ = 0
-    for c in range(1, min(len(before), len(after))):
-        prev_in, cur_in, prev_out, cur_out = before[c - 1], before[c], after[c - 1], after[c]
-        if len(prev_in) != len(prev_out) or len(cur_in) != len(cur_out):
-            continue  # a cue whose lines changed in number is no longer comparable line by line
-        for i, line in enumerate(cur_in):
-            if line in prev_in:
-                repeats += 1
-                differ += cur_out[i] != prev_out[prev_in.index(line)]
-    return repeats, differ
 
 
 def main(argv: list[str] | None = None) -> int:
