@@ -51,9 +51,8 @@ def join_words(text: str, tokens: Sequence[Token]) -> tuple[list[Token], Joins |
             out.append(tok)
             i += 1
             continue
-        group = _group(text, tokens, i)
-        j = i if group is None else group[1]
-        group = [tok] if group is None else group[0]
+        found = _group(text, tokens, i)
+        group, j = ([tok], i) if found is None else found
         word_index.append(original)
         original += len(group)
         if len(group) == 1:

@@ -26,14 +26,13 @@ def count_flicker(before: Sequence[Sequence[str]], after: Sequence[Sequence[str]
         prev_in, cur_in, prev_out, cur_out = before[c - 1], before[c], after[c - 1], after[c]
         if len(prev_in) != len(prev_out) or len(cur_in) != len(cur_out):
             continue  # a cue whose lines changed in number is no longer comparable line by line
-        first = {}
+        first: dict[str, int] = {}
         for j, line in enumerate(prev_in):
             first.setdefault(line, j)
         for i, line in enumerate(cur_in):
-            j = first.get(line)
-            if j is not None:
+            if line in first:
                 repeats += 1
-                differ += cur_out[i] != prev_out[j]
+                differ += cur_out[i] != prev_out[first[line]]
     return repeats, differ
 
 

@@ -254,7 +254,8 @@ class MainWindow(QMainWindow):
         elif self.session.state.current is None:
             self.details.show_nothing()
         else:
-            self.details.show_word(self.session.state, self.session.state.current, self.commands.write_tag)
+            self.details.show_word(self.session.state, self.session.state.current, self.commands.write_tag,
+                                  self.session.doc.cues[self.session.state.current[0]].text)
 
     def _set_title(self) -> None:
         if self.doc is None or self.doc.path is None:

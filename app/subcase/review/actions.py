@@ -48,8 +48,13 @@ class Action:
     rewrites_words = False       # True if it rebuilds the review words of its cues (not only their forms)
     changes_text = False         # True if it changes more than letter case (sentence starts may move)
     focus: Pos | None = None     # where the cursor goes after do/undo
+    on_a_word = False            # True if it decides one word (``pos``), and ``at`` makes it for another
 
     def do(self, doc: Document, state: ReviewState) -> list[Decision]:
+        raise NotImplementedError
+
+    def at(self, pos: Pos) -> Action:
+        """The same decision on the word at ``pos`` (a copy of this one in a rolling caption, ``OnCopies``)."""
         raise NotImplementedError
 
     def undo(self, doc: Document, state: ReviewState) -> None:
@@ -68,6 +73,8 @@ def _status_for(w: ReviewWord, form: str) -> Status:
 
 class SetTag(Action):
     """Write the current word with another tag (lower, Title, UPPER, Mixed)."""
+
+    on_a_word = True
 
     def __init__(self, pos: Pos, tag: Tag, write_tag: TagWriter):
         self.pos, self.tag, self.write_tag = pos, Tag(tag), write_tag
@@ -136,8 +143,7 @@ class OnCopies(Action):
     action on the word, and the same (``action.at``) on each of its other copies, done and undone as one step."""
 
     def __init__(self, action: Action, others: Sequence[Pos]):
-        at = getattr(action, "at")
-        self.actions = [action, *(at(pos) for pos in others)]
+        self.actions = [action, *(action.at(pos) for pos in others)]
         self.label, self.focus = action.label, action.focus
         self.rewrites_words, self.changes_text = action.rewrites_words, action.changes_text
         self.cues = tuple(dict.fromkeys(c for a in self.actions for c in a.cues))
@@ -155,7 +161,7 @@ class OnCopies(Action):
 def on_copies(action: Action, state: ReviewState) -> Action:
     """``action`` on all the copies of the word it decides, when a rolling caption repeats it (else itself)."""
     pos = getattr(action, "pos", None)
-    if not hasattr(action, "at") or pos is None:
+    if not action.on_a_word or pos is None:
         return action
     first_piece = state.pieces.get(pos, (pos,))[0]
     group = state.copies.get(first_piece)
@@ -187,6 +193,7 @@ class Accept(Action):
     """Keep the word as it is, and the mark restored after it; both count as reviewed."""
 
     label = "Accept word"
+    on_a_word = True
 
     def __init__(self, pos: Pos):
         self.pos = pos
@@ -359,6 +366,7 @@ class SetMark(Action):
 
     rewrites_words = True  # the words' offsets move with the cue text: an autosave keeps the cue in full
     changes_text = True    # a full stop added or removed moves sentence starts
+    on_a_word = True
 
     def __init__(self, pos: Pos, mark: str, write_tag: TagWriter | None = None, language: str | None = None):
         if mark not in MARKS:

@@ -197,7 +197,7 @@ class ReviewState:
         for copy, first in copies.items():
             if copy in slot and first in slot:
                 groups.setdefault(slot[first], [slot[first]]).append(slot[copy])
-        for first, places in groups.items():
+        for places in groups.values():
             group = tuple(places)
             for pos in group:
                 self.copies[pos] = group
