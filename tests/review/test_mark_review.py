@@ -241,7 +241,9 @@ def test_every_mark_restored_in_a_real_file_is_under_review(engine, stripped_dev
     session = open_review(CasedFile(cased.doc, cased.casing, 0), engine, OpenOptions(mode="restore", learning=False, punctuate="never"))
     state, doc = session.state, session.doc
     marked = [pos for pos in state.positions() if state.word(pos).mark is not None]
-    assert len(marked) == len(cased.casing.marks)  # each written mark on one word
+    # each written mark on one word; a word a repeated cue shows again has its mark reviewed at its first showing
+    repeats = sum(1 for m in cased.casing.marks if (m.cue_index, m.word_index) in cased.casing.copies)
+    assert len(marked) == len(cased.casing.marks) - repeats
     for pos in marked:
         m = state.word(pos).mark
         assert m.now == m.proposed == SetMark.mark_at(doc, state, pos) != ""

@@ -19,10 +19,11 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
-from subcase.subtitles.words import Token
+from subcase.subtitles.words import WORD_RE, Token
 
 from .stream import DocumentCasing, WordCasing
 
+_APOSTROPHES = ("'", "\u2019")
 _GLUE = re.compile(r"(?:</?[A-Za-z0-9][^<>\r\n]*>|\{\\[^{}\r\n]*\})+")
 
 
@@ -50,22 +51,55 @@ def join_words(text: str, tokens: Sequence[Token]) -> tuple[list[Token], Joins |
             out.append(tok)
             i += 1
             continue
-        j = i
-        while (j + 1 < n and tokens[j + 1].is_word and tokens[j + 1].start > tokens[j].end
-               and _GLUE.fullmatch(text, tokens[j].end, tokens[j + 1].start)):
-            j += 1
+        found = _group(text, tokens, i)
+        group, j = ([tok], i) if found is None else found
         word_index.append(original)
-        original += j - i + 1
-        if j == i:
+        original += len(group)
+        if len(group) == 1:
             out.append(tok)
         else:
-            group = tokens[i:j + 1]
-            out.append(Token(tok.start, tokens[j].end, "".join(t.text for t in group), True))
+            out.append(Token(tok.start, group[-1].end, "".join(t.text for t in group), True))
             pieces[tok.start] = tuple((t.start, t.end) for t in group)
         i = j + 1
     if not pieces:
         return list(tokens), None
     return out, Joins(pieces, word_index)
+
+
+def _glued(text: str, tokens: Sequence[Token], k: int) -> bool:
+    """Whether only tags stand between token ``k`` and the next one (and some do)."""
+    return k + 1 < len(tokens) and tokens[k + 1].start > tokens[k].end and _GLUE.fullmatch(
+        text, tokens[k].end, tokens[k + 1].start) is not None
+
+
+def _apostrophe_word(tokens: Sequence[Token], k: int) -> bool:
+    """Whether token ``k`` is an apostrophe written right against the word after it ("'s")."""
+    return (k + 1 < len(tokens) and tokens[k].text in _APOSTROPHES and tokens[k + 1].is_word
+            and tokens[k + 1].start == tokens[k].end)
+
+
+def _group(text: str, tokens: Sequence[Token], i: int) -> tuple[list[Token], int] | None:
+    """The pieces of the word that starts at word token ``i`` when tags break it, and the index of its last
+    token; None when no tag breaks it.  A piece is what stands between two tags: one word, with the apostrophe
+    a tag cut from it ("n'" and "t" of ``do<..><c>n'</c><..><c>t</c>``, "'s" of ``office<..><c>'s</c>``)."""
+    pieces: list[Token] = []
+    k = i
+    while True:
+        lo = k
+        if not tokens[k].is_word:
+            k += 1  # an apostrophe leading the piece, right against its word
+        hi = k
+        if hi + 1 < len(tokens) and tokens[hi + 1].text in _APOSTROPHES and tokens[hi + 1].start == tokens[hi].end \
+                and _glued(text, tokens, hi + 1) and tokens[hi + 2].is_word:
+            hi += 1  # an apostrophe ending the piece, a tag and the rest of the word after it
+        pieces.append(Token(tokens[lo].start, tokens[hi].end, text[tokens[lo].start:tokens[hi].end], True))
+        if _glued(text, tokens, hi) and (tokens[hi + 1].is_word or _apostrophe_word(tokens, hi + 1)):
+            k = hi + 1
+            continue
+        break
+    if len(pieces) < 2 or WORD_RE.fullmatch("".join(p.text for p in pieces)) is None:
+        return None
+    return pieces, hi
 
 
 def split_words(casing: DocumentCasing, joins: Sequence[Joins | None]) -> DocumentCasing:

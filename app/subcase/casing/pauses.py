@@ -48,8 +48,10 @@ class Timed(Protocol):
 
 
 def pauses_before(starts_ms: Sequence[int], ends_ms: Sequence[int]) -> list[bool]:
-    """For each cue, whether a silence of at least ``PAUSE_MS`` comes before it (never the first)."""
-    return [i > 0 and starts_ms[i] - ends_ms[i - 1] >= PAUSE_MS for i in range(len(starts_ms))]
+    """For each cue, whether a silence of at least ``PAUSE_MS`` comes before it (never the first).  A cue that
+    ends before it starts (speech recognition writes some) is taken to end where it starts: its end time is
+    wrong, and the silence after it is not known to be longer."""
+    return [i > 0 and starts_ms[i] - max(ends_ms[i - 1], starts_ms[i - 1]) >= PAUSE_MS for i in range(len(starts_ms))]
 
 
 def pauses_of(cues: Sequence[Timed]) -> list[bool]:

@@ -18,7 +18,7 @@ from .joined import join_words, split_words
 from .modes import DEFAULT, Mode
 from .pauses import pauses_of
 from .restoring import DEFAULT_PUNCTUATE, Punctuate
-from .rolling import find_rolled, with_rolled, without_rolled
+from .rolling import copies_of, find_rolled, with_rolled, without_rolled
 from .hints import CueHints
 from .routing import case_by_language
 from .stream import DocumentCasing, WordCasing, line_numbers
@@ -61,8 +61,21 @@ def case_document(engine: CasingEngine, doc: Document, mode: Mode | str = DEFAUL
         lines = [line_numbers(cue.text, toks) for cue, toks in zip(doc.cues, token_lists)]
         hints = CueHints(lines=lines, pauses=pauses_of(doc.cues), rolled=[r is not None for r in rolled])
         casing = case_by_language(engine, token_lists, hints, Mode(mode), lang, progress, cancel, Punctuate(punctuate))
-        return _sure_letters_only(split_words(with_rolled(casing, whole, rolled), [joins for _, joins in joined]),
-                                  doc.uncertain)
+        out = _sure_letters_only(split_words(with_rolled(casing, whole, rolled), [joins for _, joins in joined]),
+                                 doc.uncertain)
+        out.copies = _copies_by_index(out, copies_of(rolled, whole))
+        return out
+
+
+def _copies_by_index(casing: DocumentCasing, first: dict[tuple[int, int], tuple[int, int]]
+                     ) -> dict[tuple[int, int], tuple[int, int]]:
+    """``rolling.copies_of`` by (cue, word index) instead of offsets, which the marks move: a word broken by tags
+    is named by its first piece, as the review names it."""
+    if not first:
+        return {}
+    index = {(w.cue_index, w.start): w.word_index for w in casing.words}
+    return {(c, index[c, start]): (c0, index[c0, start0]) for (c, start), (c0, start0) in first.items()
+            if (c, start) in index and (c0, start0) in index}
 
 
 def _sure_letters_only(casing: DocumentCasing, uncertain: frozenset[str]) -> DocumentCasing:

@@ -12,17 +12,27 @@ rather than open a sentence.  Each repeated word then takes exactly the
 casing of its first appearance.
 
 Only a run of whole lines at the top of a cue counts, matched against a run
-at the bottom of the cue before: a repeated word inside a line is speech,
-not a roll.
+of whole lines of the cue before (at its bottom, or higher where the cue
+before ends in something else: a live stream's next segment header): a
+repeated word inside a line is speech, not a roll.  In the word-level layout
+(inline timing tags) the line after the run may grow: the cue before shows
+"seven." and this cue "seven. Recommend ..." as its bottom line is spoken;
+the words it shows again are part of the roll.
+
+Marks restored after a word (casing/restoring.py) are copied to every
+repeat of the word with its casing, so no comma comes and goes as a line
+scrolls.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+import re
 from typing import Sequence
 
 from subcase.subtitles.words import Token
 
+from .restoring import InsertedMark
 from .stream import DocumentCasing, WordCasing, line_numbers
 
 
@@ -52,26 +62,52 @@ def _key(tokens: Sequence[Token], line: list[int]) -> tuple[str, ...]:
     return tuple(tokens[k].text.lower() for k in line)
 
 
+# Lines of a cue compared with the cue before: roll-up captions show two or three; a cue of many lines is
+# compared on its first lines only, so the cost stays linear in the file.
+WINDOW = 8
+
+# An inline timing tag (<00:00:01.000>): the word-level layout, in which a cue's bottom line grows word by word.
+_TIMING_RE = re.compile(r"<(?:[0-9]+:)?[0-9]{2}:[0-9]{2}\.[0-9]{3}>")
+
+
+def _run_at(keys: list[tuple[str, ...]], prev_keys: list[tuple[str, ...]]) -> tuple[int, int]:
+    """The longest run of the first lines ``keys`` that ``prev_keys`` has as consecutive lines: (length,
+    where it starts in ``prev_keys``); a run at the bottom wins a tie.  (0, len(prev_keys)) for none."""
+    for k in range(min(len(keys), len(prev_keys)), 0, -1):
+        for s in range(len(prev_keys) - k, -1, -1):
+            if prev_keys[s:s + k] == keys[:k]:
+                return k, s
+    return 0, len(prev_keys)
+
+
+def _grows(line: tuple[str, ...], longer: tuple[str, ...]) -> bool:
+    """Whether ``longer`` starts with every token of ``line`` (and ``line`` has some)."""
+    return 0 < len(line) <= len(longer) and longer[:len(line)] == line
+
+
 def find_rolled(texts: Sequence[str], cues: Sequence[Sequence[Token]]) -> list[Rolled | None]:
-    """For each cue, its top lines that repeat the bottom lines of the cue before (None: none)."""
+    """For each cue, its top lines that repeat lines of the cue before (None: none)."""
     out: list[Rolled | None] = [None] * len(cues)
     prev_lines: list[list[int]] = []
     for c, tokens in enumerate(cues):
         lines = _lines(texts[c], tokens)
         if c > 0 and lines and prev_lines:
             prev = cues[c - 1]
-            best = 0
-            for k in range(min(len(lines), len(prev_lines)), 0, -1):
-                if all(_key(tokens, lines[i]) == _key(prev, prev_lines[len(prev_lines) - k + i])
-                       for i in range(k)):
-                    best = k
-                    break
-            if best and any(tokens[i].is_word for line in lines[:best] for i in line):
-                pairs = tuple((i, j) for n in range(best)
-                              for i, j in zip(lines[n], prev_lines[len(prev_lines) - best + n])
-                              if tokens[i].is_word)
-                count = sum(len(line) for line in lines[:best])
-                out[c] = Rolled(count, sum(1 for t in tokens[:count] if t.is_word), pairs)
+            keys = [_key(tokens, line) for line in lines[:WINDOW]]
+            low = max(0, len(prev_lines) - WINDOW)
+            prev_keys = [_key(prev, line) for line in prev_lines[low:]]
+            k, s = _run_at(keys, prev_keys)
+            pairs = [(i, j) for n in range(k) for i, j in zip(lines[n], prev_lines[low + s + n])]
+            # the line after the run, grown by the words spoken since: word-level layout only, and after a run
+            # of whole lines or from a cue before of one line (its first words: "An" then "And there will")
+            if k < len(lines) and _TIMING_RE.search(texts[c]) is not None and (k or len(prev_lines) == 1):
+                at = low + s + k if k else 0
+                if at < len(prev_lines) and _grows(_key(prev, prev_lines[at]), keys[k] if k < len(keys) else ()):
+                    pairs += list(zip(lines[k], prev_lines[at]))
+            if any(tokens[i].is_word for i, _ in pairs):
+                count = pairs[-1][0] + 1
+                out[c] = Rolled(count, sum(1 for t in tokens[:count] if t.is_word),
+                                tuple((i, j) for i, j in pairs if tokens[i].is_word))
         prev_lines = lines
     return out
 
@@ -84,7 +120,8 @@ def without_rolled(cues: Sequence[Sequence[Token]], rolled: Sequence[Rolled | No
 def with_rolled(casing: DocumentCasing, cues: Sequence[Sequence[Token]],
                 rolled: Sequence[Rolled | None]) -> DocumentCasing:
     """``casing`` (of ``without_rolled``'s token lists) for the whole cues: word indices counted from
-    each cue's first token again, and every repeated word cased as its first appearance."""
+    each cue's first token again, and every repeated word cased as its first appearance, with the mark
+    restored after it there."""
     if not any(rolled):
         return casing
     by_cue: dict[int, list[WordCasing]] = {}
@@ -92,22 +129,48 @@ def with_rolled(casing: DocumentCasing, cues: Sequence[Sequence[Token]],
         r = rolled[w.cue_index]
         by_cue.setdefault(w.cue_index, []).append(
             w if r is None else w._replace(word_index=w.word_index + r.words))
+    marks_by_cue: dict[int, list[InsertedMark]] = {}
+    for m in casing.marks:
+        r = rolled[m.cue_index]
+        marks_by_cue.setdefault(m.cue_index, []).append(
+            m if r is None else m._replace(word_index=m.word_index + r.words))
     for c, r in enumerate(rolled):
         if r is None:
             continue
         tokens, prev_tokens = cues[c], cues[c - 1]
         word_index = {k: n for n, k in enumerate(i for i, t in enumerate(tokens) if t.is_word)}
         prev = {w.start: w for w in by_cue.get(c - 1, [])}
-        copies = []
+        prev_marks = {m.offset: m for m in marks_by_cue.get(c - 1, [])}
+        copies, mark_copies = [], []
         for i, j in r.pairs:
-            first = prev.get(prev_tokens[j].start)
             tok = tokens[i]
+            mark = prev_marks.get(prev_tokens[j].end)
+            if mark is not None:
+                mark_copies.append(InsertedMark(c, word_index[i], tok.end, mark.prediction))
+            first = prev.get(prev_tokens[j].start)
             if first is None or len(first.output) != len(tok.text):
                 continue  # a word without letters, or a form that cannot be laid over this one
             copies.append(WordCasing(c, word_index[i], tok.start, tok.end, tok.text, first.output,
                                      first.model_form, first.tag, first.probs))
         by_cue[c] = copies + by_cue.get(c, [])
-    return casing.with_words([w for c in sorted(by_cue) for w in by_cue[c]])
+        if mark_copies:
+            marks_by_cue[c] = mark_copies + marks_by_cue.get(c, [])
+    out = casing.with_words([w for c in sorted(by_cue) for w in by_cue[c]])
+    out.marks = [m for c in sorted(marks_by_cue) for m in marks_by_cue[c]]
+    return out
 
 
-__all__ = ["Rolled", "find_rolled", "with_rolled", "without_rolled"]
+def copies_of(rolled: Sequence[Rolled | None], cues: Sequence[Sequence[Token]]) -> dict[tuple[int, int], tuple[int, int]]:
+    """Each repeated word's first appearance: (cue, start offset of the word) -> (cue, start offset) of the
+    first copy, for the words ``find_rolled`` paired (the review decides a spoken word once)."""
+    first: dict[tuple[int, int], tuple[int, int]] = {}
+    for c, r in enumerate(rolled):
+        if r is None:
+            continue
+        for i, j in r.pairs:
+            here, before = (c, cues[c][i].start), (c - 1, cues[c - 1][j].start)
+            first[here] = first.get(before, before)
+    return first
+
+
+__all__ = ["Rolled", "copies_of", "find_rolled", "with_rolled", "without_rolled"]

@@ -87,6 +87,9 @@ class DocumentCasing:
     # per cue, whether marks could be restored in it (``restoring.cues_to_restore``); None: every cue with a mark
     # may be (a casing made without routing).  Spanish opening marks never reach before such a passage.
     restored: list[bool] | None = None
+    # rolling captions (casing/rolling.py): (cue, word index) of each repeat of a spoken word -> (cue, word index)
+    # of its first appearance, which the review decides for all of them
+    copies: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)
 
     def summary(self) -> str:
         """One line: the file's language and how it was cased (for the status bar, logs and --details)."""
@@ -138,7 +141,7 @@ class DocumentCasing:
         """This casing with other words (the same file: language and methods are kept)."""
         return DocumentCasing(words, self.mode, self.threshold, language=self.language, methods=self.methods,
                               passages=self.passages, reasons=self.reasons, joined=self.joined, marks=self.marks,
-                              marks_written=self.marks_written, restored=self.restored)
+                              marks_written=self.marks_written, restored=self.restored, copies=self.copies)
 
     def cue_texts(self, texts: Sequence[str]) -> list[str]:
         """The given cue texts with every word replaced by its output form and the restored marks in."""

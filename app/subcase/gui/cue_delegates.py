@@ -158,11 +158,12 @@ class WordDelegate(QStyledItemDelegate):
         font = self.view.text_font
         width = max(0, rect.width() - self.view.geometry_.gutter - self.PAD_X)
         words = state.cues[row] if state is not None and row < len(state.cues) else []
-        key = (font.key(), width, id(words), len(words))
+        hide = self.model.word_level
+        key = (font.key(), width, id(words), len(words), hide)
         hit = self._layouts.get(row)
         if hit is not None and hit[1].text is text and hit[0] == key:
             return hit[1]
-        lay = layout_cue(text, words, font, width)
+        lay = layout_cue(text, words, font, width, hide_timing=hide)
         self._layouts[row] = (key, lay)
         return lay
 

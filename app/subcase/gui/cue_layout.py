@@ -15,14 +15,21 @@ with an ``elision`` run ("…"), the only run whose text is not cue text.
 Markup is found per line with ``MARKUP_RE`` (tags never span a line), and the
 words of a line by bisection on their offsets, so the cost does not grow
 with the length of the cue.
+
+In a file in the word-level layout of speech recognition (``word_level``:
+YouTube's ``<00:00:01.240><c> word</c>``), the timing tags and the ``<c>``
+spans around them are laid out as markup runs with no text and no width:
+the cue reads as spoken, and the tags stay in the cue text (Word Details
+shows a word's time).
 """
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left
 from dataclasses import dataclass
 from operator import attrgetter
-from typing import Sequence
+from typing import Iterable, Sequence
 
 from PySide6.QtGui import QFont, QFontMetricsF
 
@@ -36,6 +43,16 @@ ELLIPSIS = "\u2026"
 PLAIN, MARKUP, WORD, ELISION = "plain", "markup", "word", "elision"
 
 _start_of = attrgetter("start")
+
+# What the word-level layout hides: inline timing tags, and the class spans YouTube wraps its words in.
+TIMING_TAG_RE = re.compile(r"<(?:[0-9]+:)?[0-9]{2}:[0-9]{2}\.[0-9]{3}>")
+_HIDDEN_RE = re.compile(r"<(?:[0-9]+:)?[0-9]{2}:[0-9]{2}\.[0-9]{3}>|</?c(?:\.[^<>\s]*)?>", re.IGNORECASE)
+
+
+def word_level(texts: Iterable[str]) -> bool:
+    """Whether cue texts are in the word-level layout: some cue times its words with inline tags (looked for in
+    each cue's first ``MAX_LINE_CHARS`` characters, where that layout has them: a 50 MB cue costs no scan)."""
+    return any(TIMING_TAG_RE.search(t, 0, MAX_LINE_CHARS) is not None for t in texts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,8 +185,9 @@ class Advances:
 
 
 def layout_cue(text: str, words: Sequence[ReviewWord], font: QFont, max_width: float,
-               max_lines: int = MAX_LINES, max_chars: int = MAX_LINE_CHARS) -> CueLayout:
-    """Runs for each shown line of ``text``; ``words`` are the cue's review words (sorted by offset)."""
+               max_lines: int = MAX_LINES, max_chars: int = MAX_LINE_CHARS, hide_timing: bool = False) -> CueLayout:
+    """Runs for each shown line of ``text``; ``words`` are the cue's review words (sorted by offset).
+    ``hide_timing``: timing tags and their ``<c>`` spans take no room and show nothing (``word_level``)."""
     advance = Advances.of(font)
     fm = advance.fm
     ellipsis_w = advance(ELLIPSIS)
@@ -185,6 +203,9 @@ def layout_cue(text: str, words: Sequence[ReviewWord], font: QFont, max_width: f
                 cut = True
                 break
             piece = text[s:e]
+            if hide_timing and kind == MARKUP and _HIDDEN_RE.fullmatch(piece):
+                runs.append(Run(kind, "", s, e, slot, x, 0.0))
+                continue
             w = advance(piece)
             if x + w > max_width and kind != WORD:
                 # keep what shows of a long run (a word stays whole: it can be clicked)

@@ -3,6 +3,13 @@
 Cue text is returned as the plain string it is (for accessibility and the
 find bar); it is painted by the delegates in ``cue_delegates``, never as a
 tooltip or rich text.
+
+A rolling caption (casing/rolling.py: YouTube's word-level layout, roll-up
+captions) is shown as its spoken text: in the word-level layout the timing
+tags are hidden (``word_level``), a "snapshot" cue that shows for a moment
+what the cue before showed, and says nothing new, is folded away
+(``folded``), and a cue's reading speed counts the lines it adds, not the
+lines it shows again.
 """
 
 from __future__ import annotations
@@ -16,12 +23,17 @@ from subcase.review import ReviewState
 from subcase.subtitles import Document
 from subcase.subtitles.timecode import format_ms
 
+from .cue_layout import word_level
 from .reading_speed import CueReading, measure
 
 # Auto mode's decision per cue, as a swatch beside the cue number (its tooltip names it): lower case
 # restored, capitals recased, real casing kept.
 PASSAGE_COLOURS = {Passage.RESTORE: QColor("#3b82f6"), Passage.CAPS: QColor("#f59e0b"),
                    Passage.KEEP: QColor("#9ca3af")}
+
+# A cue shown for less than this that says nothing new is a rolling caption's snapshot of the cue before
+# (YouTube: 10 ms; a live stream's: 67 ms): folded away.
+SNAPSHOT_MS = 100
 
 COL_NUM, COL_START, COL_END, COL_CPS, COL_CPL, COL_TEXT = range(6)
 HEADERS = ("#", "Start", "End", "CPS", "CPL", "Text")
@@ -33,12 +45,44 @@ class CueModel(QAbstractTableModel):
         self.doc: Document | None = None
         self.state: ReviewState | None = None
         self._readings: dict[int, tuple[str, int, int, CueReading]] = {}
+        self.word_level = False  # the file times its words with inline tags: they are hidden (cue_layout)
 
     def set_document(self, doc: Document | None, state: ReviewState | None) -> None:
         self.beginResetModel()
         self.doc, self.state = doc, state
         self._readings.clear()
+        self.word_level = doc is not None and word_level(cue.text for cue in doc.cues)
         self.endResetModel()
+
+    def _repeats(self, row: int) -> list[bool]:
+        """For each review word of a cue, whether it is a copy of a word spoken in a cue before."""
+        state = self.state
+        if state is None or not state.copies or row >= len(state.cues):
+            return []
+        out = []
+        for s in range(len(state.cues[row])):
+            first = state.pieces.get((row, s), ((row, s),))[0]
+            group = state.copies.get(first)
+            out.append(group is not None and group[0] != first)
+        return out
+
+    def folded(self, row: int) -> bool:
+        """Whether a cue is a snapshot of a rolling caption (``SNAPSHOT_MS``): only words shown before."""
+        assert self.doc is not None
+        cue = self.doc.cues[row]
+        if cue.end_ms - cue.start_ms >= SNAPSHOT_MS:
+            return False
+        repeats = self._repeats(row)
+        return bool(repeats) and all(repeats)
+
+    def _read_from(self, row: int) -> int:
+        """Where what a viewer reads of a cue starts: the line of its first word not shown before (0: all)."""
+        repeats = self._repeats(row)
+        if not repeats or not repeats[0] or all(repeats):
+            return 0
+        assert self.state is not None and self.doc is not None
+        first_new = self.state.cues[row][repeats.index(False)]
+        return self.doc.cues[row].text.rfind("\n", 0, first_new.start) + 1
 
     def rowCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() or self.doc is None else len(self.doc.cues)
@@ -61,7 +105,7 @@ class CueModel(QAbstractTableModel):
         hit = self._readings.get(row)
         if hit is not None and hit[0] is cue.text and hit[1] == cue.start_ms and hit[2] == cue.end_ms:
             return hit[3]
-        r = measure(cue.text, cue.start_ms, cue.end_ms)
+        r = measure(cue.text, cue.start_ms, cue.end_ms, read_from=self._read_from(row))
         self._readings[row] = (cue.text, cue.start_ms, cue.end_ms, r)
         return r
 

@@ -140,6 +140,17 @@ class CueView(QTableView):
         self.delegate.clear_cache()
         self.cue_model.set_document(doc, state)
         self.fit_rows()
+        self.fold_snapshots()
+
+    def fold_snapshots(self) -> None:
+        """Hide the rows of a rolling caption's snapshot cues (``CueModel.folded``); show every other row."""
+        model = self.cue_model
+        if model.doc is None:
+            return
+        for r in range(len(model.doc.cues)):
+            hide = model.folded(r)
+            if self.isRowHidden(r) != hide:
+                self.setRowHidden(r, hide)
 
     def refresh(self, cues) -> None:
         cues = list(cues)

@@ -18,9 +18,11 @@ from PySide6.QtWidgets import QAbstractItemView, QDockWidget, QHeaderView, QLabe
 
 from subcase.casing import TAG_NAMES, Tag
 from subcase.casing.marks import MARK_NAMES, MARKS
+from subcase.subtitles.markup import MARKUP_RE
 from subcase.review import Look, ReviewState, ReviewWord, flag_reasons, look_of, mark_look_of
 
 from .cue_delegates import LOOK_NAMES, MARKERS
+from .cue_layout import TIMING_TAG_RE
 
 FormFn = Callable[[str, Tag], str]
 
@@ -103,12 +105,23 @@ class WordDetailsDock(QDockWidget):
         self.alts.setRowCount(0)
         self._show_mark(None, 0.0)
 
-    def show_word(self, state: ReviewState, pos: tuple[int, int], form: FormFn) -> None:
+    def show_word(self, state: ReviewState, pos: tuple[int, int], form: FormFn, cue_text: str = "") -> None:
+        """``cue_text``: the text of the word's cue, where an inline timing tag before the word says when it is
+        spoken (the word-level layout hides the tags from the cue list)."""
         w = state.word(pos)
         look = look_of(w, state.threshold)
         marker = MARKERS[look]
         self.word_label.setText(f"\u201c{w.form}\u201d")
-        self.where_label.setText(f"Cue {pos[0] + 1}, word {pos[1] + 1}")
+        where = f"Cue {pos[0] + 1}, word {pos[1] + 1}"
+        spoken = _spoken_at(cue_text, w.start)
+        if spoken:
+            where += f", spoken at {spoken}"
+        copies = state.copies.get(state.pieces.get(pos, (pos,))[0], ())
+        others = sorted({c + 1 for c, _ in copies if c != pos[0]})
+        if others:
+            where += ("\nShown again in cue " if copies[0][0] == pos[0] else "\nAlso shown in cue ") + \
+                ", ".join(map(str, others)) + ": one decision for all"
+        self.where_label.setText(where)
         state_text = f"State: {LOOK_NAMES[look]}" + (f" ({marker})" if marker else "")
         if look is not Look.REVIEW and w.mark_needs_review(state.mark_threshold):
             state_text += "; the mark after it to review"  # on the review list for its mark alone
@@ -162,3 +175,15 @@ class WordDetailsDock(QDockWidget):
 
     def _activated(self, item: QTableWidgetItem) -> None:
         self.tag_chosen.emit(Tag(item.data(Qt.ItemDataRole.UserRole)))
+
+
+def _spoken_at(text: str, start: int) -> str:
+    """The time of the inline timing tag right before offset ``start``, with only tags and spaces between
+    ("<00:00:01.240><c> word"); "" for none (the cue's first word is spoken at the cue's start)."""
+    line = text.rfind("\n", 0, start) + 1
+    last = None
+    for m in TIMING_TAG_RE.finditer(text, line, start):
+        last = m
+    if last is None or MARKUP_RE.sub("", text[last.end():start]).strip():
+        return ""
+    return last.group()[1:-1]

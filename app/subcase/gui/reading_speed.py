@@ -32,7 +32,9 @@ class CueReading:
         return max(self.line_chars, default=0)
 
 
-def measure(text: str, start_ms: int, end_ms: int, max_lines: int = MAX_LINES) -> CueReading:
+def measure(text: str, start_ms: int, end_ms: int, max_lines: int = MAX_LINES, read_from: int = 0) -> CueReading:
+    """``read_from``: where the text a viewer reads in this cue starts, for the reading speed (a rolling
+    caption's lines shown again were read in the cue before); every line counts for the characters per line."""
     spans, _ = line_spans(text, max_lines)
     if len(text) > HUGE:
         chars = len(text) - text.count("\n")
@@ -41,7 +43,7 @@ def measure(text: str, start_ms: int, end_ms: int, max_lines: int = MAX_LINES) -
     else:
         # "\N" in an ASS-style line is a break too: count the longest part
         line_chars = tuple(max(len(p) for p in plain(text[a:b]).split("\n")) for a, b in spans)
-        chars = len(plain(text).replace("\n", ""))
+        chars = len(plain(text[read_from:]).replace("\n", ""))
         exact = True
     seconds = (end_ms - start_ms) / 1000
     cps = chars / seconds if seconds > 0 else None

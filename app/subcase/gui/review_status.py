@@ -96,4 +96,5 @@ class ReviewStatus:
         elif session.state.current is None:
             self.details.show_nothing()
         else:
-            self.details.show_word(session.state, session.state.current, self.write_tag)
+            self.details.show_word(session.state, session.state.current, self.write_tag,
+                                   session.doc.cues[session.state.current[0]].text)

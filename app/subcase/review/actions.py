@@ -48,8 +48,13 @@ class Action:
     rewrites_words = False       # True if it rebuilds the review words of its cues (not only their forms)
     changes_text = False         # True if it changes more than letter case (sentence starts may move)
     focus: Pos | None = None     # where the cursor goes after do/undo
+    on_a_word = False            # True if it decides one word (``pos``), and ``at`` makes it for another
 
     def do(self, doc: Document, state: ReviewState) -> list[Decision]:
+        raise NotImplementedError
+
+    def at(self, pos: Pos) -> Action:
+        """The same decision on the word at ``pos`` (a copy of this one in a rolling caption, ``OnCopies``)."""
         raise NotImplementedError
 
     def undo(self, doc: Document, state: ReviewState) -> None:
@@ -69,6 +74,8 @@ def _status_for(w: ReviewWord, form: str) -> Status:
 class SetTag(Action):
     """Write the current word with another tag (lower, Title, UPPER, Mixed)."""
 
+    on_a_word = True
+
     def __init__(self, pos: Pos, tag: Tag, write_tag: TagWriter):
         self.pos, self.tag, self.write_tag = pos, Tag(tag), write_tag
         self.cues = (pos[0],)
@@ -77,6 +84,10 @@ class SetTag(Action):
         self._before: ReviewWord | None = None
         self._pieces: list[ReviewWord] = []  # a word broken by inline tags: every piece before
         self._places: tuple[Pos, ...] = ()
+
+    def at(self, pos: Pos) -> SetTag:
+        """The same decision on another word (a copy of this one in a rolling caption, ``OnCopies``)."""
+        return SetTag(pos, self.tag, self.write_tag)
 
     def do(self, doc: Document, state: ReviewState) -> list[Decision]:
         places = state.pieces.get(self.pos)
@@ -127,6 +138,38 @@ class SetTag(Action):
         w.form, w.status = self._before.form, self._before.status
 
 
+class OnCopies(Action):
+    """One decision on a spoken word that a rolling caption shows in several cues (``ReviewState.copies``): the
+    action on the word, and the same (``action.at``) on each of its other copies, done and undone as one step."""
+
+    def __init__(self, action: Action, others: Sequence[Pos]):
+        self.actions = [action, *(action.at(pos) for pos in others)]
+        self.label, self.focus = action.label, action.focus
+        self.rewrites_words, self.changes_text = action.rewrites_words, action.changes_text
+        self.cues = tuple(dict.fromkeys(c for a in self.actions for c in a.cues))
+
+    def do(self, doc: Document, state: ReviewState) -> list[Decision]:
+        out = [d for a in self.actions for d in a.do(doc, state)]
+        self.cues = tuple(dict.fromkeys(c for a in self.actions for c in a.cues))  # a mark's re-cased next word
+        return out
+
+    def undo(self, doc: Document, state: ReviewState) -> None:
+        for a in reversed(self.actions):
+            a.undo(doc, state)
+
+
+def on_copies(action: Action, state: ReviewState) -> Action:
+    """``action`` on all the copies of the word it decides, when a rolling caption repeats it (else itself)."""
+    pos = getattr(action, "pos", None)
+    if not action.on_a_word or pos is None:
+        return action
+    first_piece = state.pieces.get(pos, (pos,))[0]
+    group = state.copies.get(first_piece)
+    if group is None:
+        return action
+    return OnCopies(action, [p for p in group if p != first_piece])
+
+
 def cycle_tag(current: Tag) -> Tag:
     """The next tag in L -> T -> U -> M -> L order."""
     return TAGS[(TAGS.index(current) + 1) % len(TAGS)]
@@ -150,6 +193,7 @@ class Accept(Action):
     """Keep the word as it is, and the mark restored after it; both count as reviewed."""
 
     label = "Accept word"
+    on_a_word = True
 
     def __init__(self, pos: Pos):
         self.pos = pos
@@ -157,6 +201,10 @@ class Accept(Action):
         self.focus = pos
         self._before: Status | None = None
         self._mark: MarkReview | None = None
+
+    def at(self, pos: Pos) -> Accept:
+        """The same decision on another word (``OnCopies``)."""
+        return Accept(pos)
 
     def do(self, doc: Document, state: ReviewState) -> list[Decision]:
         w = state.word(self.pos)
@@ -318,6 +366,7 @@ class SetMark(Action):
 
     rewrites_words = True  # the words' offsets move with the cue text: an autosave keeps the cue in full
     changes_text = True    # a full stop added or removed moves sentence starts
+    on_a_word = True
 
     def __init__(self, pos: Pos, mark: str, write_tag: TagWriter | None = None, language: str | None = None):
         if mark not in MARKS:
@@ -331,6 +380,11 @@ class SetMark(Action):
         self._mark: MarkReview | None = None
         self._recased: list[tuple[Pos, str]] = []  # each piece of the next word re-cased, and its form before
         self._opening: MarkEdit | None = None  # the Spanish opening mark that followed (review/pairing.py)
+
+    def at(self, pos: Pos) -> SetMark:
+        """The same mark after another word (``OnCopies``).  The next spoken word, and all its copies, are
+        re-cased by this action: the copy's does not re-case."""
+        return SetMark(pos, self.mark, None, self.language)
 
     @staticmethod
     def word_end(state: ReviewState, pos: Pos) -> int:
@@ -378,11 +432,13 @@ class SetMark(Action):
                      mark: MarkReview | None) -> list[Decision]:
         assert self.write_tag is not None
         last = state.pieces.get(self.pos, (self.pos,))[-1]
-        after = state.step(last, 1)
-        if after is None or after == last:
+        after = state.next_spoken(last)
+        if after is None:
             return []
         places = state.pieces.get(after, (after,))
         words = [state.word(p) for p in places]
+        # a word a rolling caption repeats: every copy takes the new form, piece by piece as the first
+        copies = [state.pieces.get(p, (p,)) for p in state.copies.get(after, (after,)) if p != after]
         head = words[0]
         if head.status in (Status.CHANGED, Status.EDITED):
             return []
@@ -397,16 +453,19 @@ class SetMark(Action):
             new = self.write_tag(whole, Tag.L)
         if new == whole or len(new) != len(whole):  # a capital of two letters cannot be cut into the pieces
             return []
-        out, at = [], 0
-        for pos, w in zip(places, words):
-            form = new[at:at + len(w.form)]
-            at += len(w.form)
-            if form == w.form:
-                continue
-            self._recased.append((pos, w.form))
-            doc.recase(w.cue_index, [(w.start, w.end, form)])
-            before, w.form = w.form, form
-            out.append(Decision("recased", w.cue_index, _snap(w), form, before, caused_by=0))
+        out = []
+        for copy in (places, *copies):
+            at = 0
+            for pos in copy:
+                w = state.word(pos)
+                form = new[at:at + len(w.form)]
+                at += len(w.form)
+                if form == w.form or len(form) != len(w.form):
+                    continue
+                self._recased.append((pos, w.form))
+                doc.recase(w.cue_index, [(w.start, w.end, form)])
+                before, w.form = w.form, form
+                out.append(Decision("recased", w.cue_index, _snap(w), form, before, caused_by=0))
         return out
 
     def undo(self, doc: Document, state: ReviewState) -> None:

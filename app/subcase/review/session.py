@@ -22,7 +22,7 @@ from subcase.casing.marks import MARK_NAMES, MARKS
 from subcase.subtitles import Document, Saved, save
 
 from . import autosave
-from .actions import Action, Decision, realign
+from .actions import Action, Decision, on_copies, realign
 from .editlog import (EDITLOG_SCHEMA, CausedGroup, DecisionRecord, EditLog, EditLogError, EditRecord, LearnedRecord,
                       MarkRecord, RecordBase, SavedRecord, UndoRecord)
 from .logcontext import record_context
@@ -113,9 +113,10 @@ class ReviewSession:
         EditLogError propagates for the editor to ask the user.
         """
         human = action
+        action = on_copies(action, self.state)  # a word a rolling caption repeats: all its copies, one step
         if self.learner is not None:
             from .learning import Taught
-            action = Taught(human, self.learner)
+            action = Taught(action, self.learner)
         current = self.state.current
         decisions = action.do(self.doc, self.state)
         try:

@@ -138,6 +138,10 @@ class ReviewState:
         # Where missing marks were restored when the file was opened (``casing.restoring.Punctuate``): a change
         # of mode cases it again so (review/remode.py), and crash recovery too (review/autosave.py).
         self.punctuate = "never"
+        # A spoken word a rolling caption shows again (casing/rolling.py) is decided once for all its copies: each
+        # copy's position (its first piece's) maps to every copy's, the first appearance first, which alone is
+        # reviewed; a decision on it is written to all of them (actions.OnCopies).
+        self.copies: dict[Pos, tuple[Pos, ...]] = {}
 
     @classmethod
     def from_casing(cls, n_cues: int, casing, threshold: float | None = None) -> ReviewState:
@@ -169,6 +173,7 @@ class ReviewState:
                     piece = state.word(pos)
                     piece.confidence, piece.raised = 1.0, None
         state._attach_marks(casing)
+        state._group_copies(getattr(casing, "copies", None) or {})
         passages = getattr(casing, "passages", None)
         state.passages = list(passages) if passages is not None and len(passages) == n_cues else None
         state.passage_reasons = dict(getattr(casing, "reasons", {})) if state.passages is not None else {}
@@ -187,6 +192,23 @@ class ReviewState:
             pos = self.pieces.get((m.cue_index, s), ((m.cue_index, s),))[0]
             p = m.prediction
             self.word(pos).mark = MarkReview(p.mark, tuple(float(x) for x in p.probs), p.mark)
+
+    def _group_copies(self, copies: dict[tuple[int, int], tuple[int, int]]) -> None:
+        """``state.copies`` from the casing's (cue, word index) of each repeat -> its first appearance."""
+        slot = {(w.cue_index, w.word_index): (c, s) for c, words in enumerate(self.cues) for s, w in enumerate(words)}
+        groups: dict[Pos, list[Pos]] = {}
+        for copy, first in copies.items():
+            if copy in slot and first in slot:
+                groups.setdefault(slot[first], [slot[first]]).append(slot[copy])
+        for places in groups.values():
+            group = tuple(places)
+            for pos in group:
+                self.copies[pos] = group
+            for pos in group[1:]:
+                # shown, not reviewed: the first appearance is, for all of them (its pieces and its mark too)
+                for piece in self.pieces.get(pos, (pos,)):
+                    w = self.word(piece)
+                    w.confidence, w.raised, w.mark = 1.0, None, None
 
     def needs_review(self, pos: Pos) -> bool:
         """Whether the word at ``pos`` is still to review: its casing, or the mark restored after it."""
@@ -246,6 +268,21 @@ class ReviewState:
             return order[0] if delta > 0 else order[-1]
         i = max(0, min(len(order) - 1, order.index(pos) + delta))
         return order[i]
+
+    def next_spoken(self, pos: Pos) -> Pos | None:
+        """The next word after ``pos`` in the order it was spoken: in reading order, leaving out the copies a
+        rolling caption shows again of words before it (``copies``).  None after the last."""
+        c, s = pos[0], pos[1] + 1
+        while c < len(self.cues):
+            words = self.cues[c]
+            while s < len(words):
+                first = self.pieces.get((c, s), ((c, s),))[0]  # a copy's pieces are copies too
+                group = self.copies.get(first)
+                if group is None or group[0] == first:
+                    return (c, s)
+                s += 1
+            c, s = c + 1, 0
+        return None
 
     # -- counts --------------------------------------------------------------
     def counts(self) -> dict[str, int]:
