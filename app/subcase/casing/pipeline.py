@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from subcase.subtitles import Cue, Document, load
+from subcase.subtitles import Cue, Document, ass, load
 
 from .engine import CasingEngine, OnProgress, ShouldCancel
 from .gcpause import paused_gc
@@ -47,8 +47,10 @@ def case_file(engine: CasingEngine, path: Path | str, mode: Mode | str = DEFAULT
 
 def case_document(engine: CasingEngine, doc: Document, mode: Mode | str = DEFAULT,
                   progress: OnProgress | None = None, cancel: ShouldCancel | None = None,
-                  lang: str = "auto", punctuate: Punctuate | str = Punctuate.NEVER) -> DocumentCasing:
-    """Case a document's cues as one stream; markup is never seen by the model.  Cues in
+                  lang: str = "auto", punctuate: Punctuate | str = Punctuate.NEVER,
+                  keep_signs: bool = True) -> DocumentCasing:
+    """Case a document's cues as one stream; markup is never seen by the model.  ASS signs and songs are
+    kept as written unless ``keep_signs`` is False (``signs_as_written``).  Cues in
     a language the model cannot case get the rules of casing/rules.py instead.  A word broken by
     inline tags is cased as one (casing/joined.py); a line a rolling caption repeats is read
     once and cased as it was first (casing/rolling.py)."""
@@ -61,8 +63,24 @@ def case_document(engine: CasingEngine, doc: Document, mode: Mode | str = DEFAUL
         casing = _case_by_language(engine, token_lists, lines, Mode(mode), lang, progress, cancel,
                                    pauses=pauses_of(doc.cues), rolled=[r is not None for r in rolled],
                                    punctuate=Punctuate(punctuate))
-        return _sure_letters_only(split_words(with_rolled(casing, whole, rolled), [joins for _, joins in joined]),
-                                  doc.uncertain)
+        cased = _sure_letters_only(split_words(with_rolled(casing, whole, rolled), [joins for _, joins in joined]),
+                                   doc.uncertain)
+        return signs_as_written(doc, cased) if keep_signs else cased
+
+
+def signs_as_written(doc: Document, casing: DocumentCasing) -> DocumentCasing:
+    """The casing with the words of ASS signs and songs left as written and no marks restored in them: cues
+    whose style is named for them, or with karaoke timing or a drawing (``ass.keeps_as_written``).  Their
+    letters are the typesetter's design (a sign in capitals, romaji in lower case), not lost casing."""
+    if doc.format != "ass":
+        return casing
+    kept = {c for c, cue in enumerate(doc.cues) if ass.keeps_as_written(cue)}
+    if not kept:
+        return casing
+    words = [w._replace(output=w.input) if w.cue_index in kept else w for w in casing.words]
+    out = casing.with_words(words)
+    out.marks = [m for m in casing.marks if m.cue_index not in kept]
+    return out
 
 
 def _sure_letters_only(casing: DocumentCasing, uncertain: frozenset[str]) -> DocumentCasing:

@@ -32,7 +32,7 @@ from PySide6.QtWidgets import QApplication, QDoubleSpinBox, QLabel, QMainWindow,
 import subcase
 from subcase.paths import resource_path
 from subcase.review import ReviewSession
-from subcase.subtitles import Document
+from subcase.subtitles import Document, formats
 
 from . import theme
 from .autosaving import Autosaving
@@ -260,7 +260,8 @@ class MainWindow(QMainWindow):
         if self.doc is None or self.doc.path is None:
             self.setWindowTitle("subcase")
             return
-        self.setWindowTitle(f"{'*' if self.is_modified() else ''}{self.doc.path.name} \u2014 subcase")
+        label = formats.get(self.doc.format).label  # the format it is saved in, whatever its name says
+        self.setWindowTitle(f"{'*' if self.is_modified() else ''}{self.doc.path.name} ({label}) \u2014 subcase")
 
     # ------------------------------------------------------------------ the one background task
     def on_progress(self, task: LoadAndCaseTask | ModeTask, done: int, total: int) -> None:
