@@ -183,13 +183,16 @@ _SRT_TAG_RE = re.compile(r"<(/?)([ibu])>", re.IGNORECASE)
 
 def text_from_common(text: str) -> str:
     """SubRip-style cue text as an ASS Text field: <i>, <b>, <u> as {\\i1}...{\\i0}, line breaks as \\N,
-    override blocks kept; other tags (<font>) are dropped (``cannot_hold`` lists them)."""
+    override blocks kept, entities as their characters; other tags (<font>) are dropped (``cannot_hold``
+    lists them)."""
     out = []
     for span in markup.split(text):
         if not span.is_markup:
             out.append(span.text.replace("\n", "\\N"))
-        elif span.text.startswith(("{", "\\", "&")):
+        elif span.text.startswith(("{", "\\")):
             out.append(span.text)
+        elif span.text.startswith("&"):  # ASS has no escapes: the character the viewer read
+            out.append(markup.unescape(span.text))
         elif m := _SRT_TAG_RE.fullmatch(span.text):
             out.append(f"{{\\{m.group(2).lower()}{'0' if m.group(1) else '1'}}}")
     return "".join(out)

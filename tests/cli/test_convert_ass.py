@@ -1,0 +1,85 @@
+"""``subcase convert`` on ASS/SSA scripts, with the real model: capitals become proper case with only letters
+(and restored marks) changed, every override tag and karaoke syllable stays, signs and songs keep their letters,
+``--format`` converts both ways and says what is lost, and a script without [Events] fails in one line."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+from subcase.cli import main
+from subcase.subtitles import ass, load
+
+ROOT = Path(__file__).resolve().parents[2]
+ASS_DIR = ROOT / "tests" / "fixtures" / "subtitles" / "ass"
+OWN = ASS_DIR / "own_fansub_crlf_bom.ass"
+TAG_RE = re.compile(r"\{[^{}]*\}|\\[Nnh]")
+
+
+def test_an_all_caps_script_is_cased_and_keeps_every_tag(engine, tmp_path, capsys):
+    before = OWN.read_bytes()
+    assert main(["convert", str(OWN), "-o", str(tmp_path / "out"), "-q"]) == 0
+    after = (tmp_path / "out" / OWN.name).read_bytes()
+    assert OWN.read_bytes() == before
+    assert len(after) == len(before) and after.lower() == before.lower()  # only letter case changed
+    old, new = load(OWN), load(tmp_path / "out" / OWN.name)
+    assert [TAG_RE.findall(c.text) for c in new.cues] == [TAG_RE.findall(c.text) for c in old.cues]
+    for a, b in zip(old.cues, new.cues):
+        if ass.keeps_as_written(a):  # karaoke, the station sign, the drawing: as the typesetter wrote them
+            assert b.text == a.text
+    text = after.decode("utf-8-sig")
+    assert "Akane" in text and "Tokyo" in text and "Osaka" in text
+    assert "{\\i1}To the station.{\\i0}\\NI told you yesterday." in text
+    assert "{\\pos(640,120)\\fad(200,200)}SHINJUKU STATION" in text
+    assert "HARUTO: I" in text  # the speaker label keeps the house style (upper case)
+    # everything outside the Dialogue texts is byte for byte the same
+    strip = re.compile(rb"^(Dialogue:[^\r\n]*?,,)[^\r\n]*", re.MULTILINE)
+    assert strip.sub(rb"\1", after) == strip.sub(rb"\1", before)
+
+
+def test_signs_are_cased_when_asked_through_the_pipeline(engine):
+    from subcase.casing.pipeline import apply_casing, case_document
+
+    doc = load(OWN)
+    casing = case_document(engine, doc, keep_signs=False)
+    apply_casing(doc, casing)
+    sign = next(c for c in doc.cues if "SHINJUKU" in c.text.upper())
+    assert "SHINJUKU STATION" not in sign.text  # cased like the dialogue
+
+
+def test_format_conversion_both_ways_says_what_is_lost(engine, tmp_path, capsys):
+    assert main(["convert", str(OWN), "-o", str(tmp_path / "srt"), "--format", "srt", "-q"]) == 0
+    err = capsys.readouterr().err
+    srt = load(tmp_path / "srt" / "own_fansub_crlf_bom.srt")
+    assert srt.format == "srt" and len(srt.cues) == 7  # the drawing has nothing to show
+    assert "converting to SRT drops 10 override tag(s)" in err
+    assert "converting to SRT drops 2 speaker name(s) of the Name field: Haruto, Akane" in err
+    assert "Traceback" not in err
+
+    assert main(["convert", str(tmp_path / "srt" / "own_fansub_crlf_bom.srt"), "-o", str(tmp_path / "ass"),
+                 "--format", "ass", "-q"]) == 0
+    back = load(tmp_path / "ass" / "own_fansub_crlf_bom.ass")
+    assert back.format == "ass" and len(back.cues) == 7
+    assert "{\\i1}To the station.{\\i0}\\NI told you yesterday." in back.render()
+    assert "pysubs2" not in capsys.readouterr().err  # the reference parser reads what was written
+
+
+def test_an_ssa_folder_is_converted_in_place_of_its_names(engine, tmp_path, capsys):
+    src = tmp_path / "in" / "season"
+    src.mkdir(parents=True)
+    shutil.copy(ASS_DIR / "pysubs2_simple.ssa", src / "ep01.ssa")
+    shutil.copy(OWN, src / "ep02.ass")
+    assert main(["convert", str(tmp_path / "in"), "-o", str(tmp_path / "out"), "-q"]) == 0
+    assert sorted(p.name for p in (tmp_path / "out" / "season").iterdir()) == ["ep01.ssa", "ep02.ass"]
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_a_script_without_events_fails_in_one_line(engine, tmp_path, capsys):
+    real = (ASS_DIR / "pysubs2_attached_images_aegisub.ass").read_bytes()
+    bad = tmp_path / "no_events.ass"
+    bad.write_bytes(real[:real.index(b"[Events]")])
+    assert main(["convert", str(bad), "-o", str(tmp_path / "out"), "-q"]) == 1
+    err = capsys.readouterr().err
+    assert err.strip().splitlines() == [
+        f"FAILED {bad}: no [Events] section, so no subtitle events; this is not a complete ASS/SSA script"]
