@@ -136,7 +136,8 @@ def convert_options(args) -> ConvertOptions:
                           styles=_styles(args),
                           profile_name=args.profile,
                           terms=tuple(args.terms or ()), details=Path(args.details) if args.details else None,
-                          model_dir=args.model, jobs=args.jobs, cluster=args.cluster, max_size_mb=args.max_size)
+                          model_dir=args.model, jobs=args.jobs, cluster=args.cluster, max_size_mb=args.max_size,
+                          case_signs=args.case_signs)
 
 
 def cmd_convert(args) -> int:
@@ -551,6 +552,9 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--format", choices=formats.NAMES,
                    help="output format (default: same as input); what the target cannot hold is listed, "
                         "one line per kind")
+    c.add_argument("--case-signs", action="store_true",
+                   help="case ASS/SSA signs and songs (sign, song, karaoke and typesetting styles, karaoke and "
+                        "drawing tags) like dialogue; by default they keep their letters as written")
     c.add_argument("--encoding", type=_text_encoding, metavar="NAME",
                    help="read every input in this text encoding (cp1252, utf-8, ...) instead of detecting it")
     c.add_argument("--details", metavar="FILE.jsonl", help="also write every word's tag, probabilities and highlight")

@@ -38,14 +38,13 @@ def test_an_all_caps_script_is_cased_and_keeps_every_tag(engine, tmp_path, capsy
     assert strip.sub(rb"\1", after) == strip.sub(rb"\1", before)
 
 
-def test_signs_are_cased_when_asked_through_the_pipeline(engine):
-    from subcase.casing.pipeline import apply_casing, case_document
-
-    doc = load(OWN)
-    casing = case_document(engine, doc, keep_signs=False)
-    apply_casing(doc, casing)
+def test_case_signs_cases_them_like_dialogue(engine, tmp_path):
+    assert main(["convert", str(OWN), "-o", str(tmp_path / "out"), "--case-signs", "-q"]) == 0
+    doc = load(tmp_path / "out" / OWN.name)
     sign = next(c for c in doc.cues if "SHINJUKU" in c.text.upper())
     assert "SHINJUKU STATION" not in sign.text  # cased like the dialogue
+    drawing = next(c for c in doc.cues if "\\p1" in c.text)
+    assert drawing.text == next(c for c in load(OWN).cues if "\\p1" in c.text).text  # a shape has no letters
 
 
 def test_format_conversion_both_ways_says_what_is_lost(engine, tmp_path, capsys):

@@ -34,14 +34,16 @@ class CasedFile:
 def case_file(engine: CasingEngine, path: Path | str, mode: Mode | str = DEFAULT,
               progress: OnProgress | None = None, cancel: ShouldCancel | None = None,
               lang: str = "auto", punctuate: Punctuate | str = Punctuate.NEVER,
-              encoding: str | None = None) -> CasedFile:
+              encoding: str | None = None, keep_signs: bool = True) -> CasedFile:
     """Read a subtitle file, case it and apply the casing.  SubtitleError for a bad
     file; CasingCancelled when ``cancel`` says so (nothing is returned then).
     ``encoding``: the file's text encoding, instead of detecting it (``--encoding``).
     ``lang``: "auto" detects the language of the file and of each cue (casing/language.py);
-    ``punctuate``: where missing marks are restored (casing/restoring.py)."""
+    ``punctuate``: where missing marks are restored (casing/restoring.py); ``keep_signs``: ASS signs and songs
+    keep their letters (``signs_as_written``)."""
     doc = load(path, encoding)
-    casing = write_marks(doc, case_document(engine, doc, Mode(mode), progress, cancel, lang, Punctuate(punctuate)))
+    casing = write_marks(doc, case_document(engine, doc, Mode(mode), progress, cancel, lang, Punctuate(punctuate),
+                                            keep_signs))
     return CasedFile(doc, casing, apply_casing(doc, casing))
 
 
