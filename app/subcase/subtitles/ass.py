@@ -42,9 +42,15 @@ _NAME_WORD_RE = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 # Override tags that make a cue a song or a sign whatever its style: karaoke timing, drawings.
 _KARAOKE_RE = re.compile(r"\\(?:k|K|kf|ko|kt)[0-9]")
 _DRAWING_RE = re.compile(r"\\p0*[1-9]")
-_TAG_RE = re.compile(r"\\(?:[^\\(){}]*\([^)]*\)?|[^\\{}]*)")  # one override tag: \pos(1,2), \i1, \fnArial
 _STYLE_TAG_RE = re.compile(r"\\([ibu])([0-9]*)")
 _AN_TAG_RE = re.compile(r"\\an([1-9])")
+
+
+def _tags(block: str) -> list[str]:
+    """The override tags of a block ``{\\pos(1,2)\\i1}``: each backslash starts one.  The tags inside an
+    animation, ``\\t(\\fs20)``, count as their own (read in one pass, whatever the block holds)."""
+    inside = block[1:block.find("}")]  # a drawing's markup goes on past its block: "{\\p1}m 0 0 l 8 0"
+    return ["\\" + tag for tag in inside.split("\\") if tag]
 
 
 def has_signature(text: str) -> bool:
@@ -238,7 +244,7 @@ def _common_text(text: str) -> str:
         elif span.text == "\\h":
             out.append("\u00a0")
         elif span.text.startswith("{\\"):
-            for tag in _TAG_RE.findall(span.text[1:-1]):
+            for tag in _tags(span.text):
                 if m := _STYLE_TAG_RE.fullmatch(tag):
                     on = m.group(2) not in ("", "0")
                     name = m.group(1)
@@ -280,7 +286,7 @@ def losses(doc: Document, target: str) -> list[str]:
     out = []
     tags = [tag for cue in doc.cues for span in markup.split(cue.text)
             if span.is_markup and span.text.startswith("{\\") and not _DRAWING_RE.search(span.text)
-            for tag in _TAG_RE.findall(span.text[1:-1])
+            for tag in _tags(span.text)
             if not _STYLE_TAG_RE.fullmatch(tag) and not _AN_TAG_RE.fullmatch(tag)]
     if tags:
         out.append(_listing("override tag(s)", tags, target))

@@ -20,8 +20,9 @@ from dataclasses import dataclass
 
 MARKUP_RE = re.compile(
     # an ASS override block that starts a drawing ({\p1}, {\an7\p2}) with the drawing commands after it,
-    # up to the next block ({\p0}) or the line's end: "m 0 0 l 10 0" is a shape, not words
-    r"\{\\(?:[^{}\r\n]*\\)?[pP]0*[1-9][0-9]*(?![0-9])[^{}\r\n]*\}[^{\r\n]*"
+    # up to the next block ({\p0}) or the line's end: "m 0 0 l 10 0" is a shape, not words.  The lookahead
+    # stays inside the block (no brace), so each "{" is read to the next brace once: linear in the line.
+    r"\{(?=\\)(?=[^{}\r\n]*?\\[pP]0*[1-9])[^{}\r\n]*\}[^{\r\n]*"
     r"|</?[A-Za-z0-9][^<>\r\n]*>"  # tags, including <v Name> and <00:00:01.000>
     r"|\{\\[^{}\r\n]*\}"  # ASS override block: {\an8}, {\pos(10,20)}
     r"|\{[CcFfHhOoPpSsYy]:[^{}\r\n]*\}"  # MicroDVD control code left in SRT: {y:i}, {c:$0000ff}
