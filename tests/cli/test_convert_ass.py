@@ -82,3 +82,30 @@ def test_a_script_without_events_fails_in_one_line(engine, tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.strip().splitlines() == [
         f"FAILED {bad}: no [Events] section, so no subtitle events; this is not a complete ASS/SSA script"]
+
+
+LABELS = """[Script Info]
+ScriptType: v4.00+
+
+[Events]
+Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text
+Dialogue: 0,0:00:01.00,0:00:03.00,Default,,0,0,0,,{\\an8}john: we went to paris in the spring.
+Dialogue: 0,0:00:03.50,0:00:06.00,Default,,0,0,0,,{\\i1}mary: did you see the louvre?{\\i0}
+Dialogue: 0,0:00:06.50,0:00:09.00,Default,,0,0,0,,no, it was closed.\\Njohn: so we went to london.
+Dialogue: 0,0:00:09.50,0:00:12.00,Default,,0,0,0,,mary: and then?\\N[door slams]
+"""
+
+
+def test_speaker_labels_and_sound_cues_keep_the_house_style_after_overrides_and_hard_breaks(engine, tmp_path):
+    """A label after an override block ({\\an8}JOHN:) or a hard break (\\NJOHN:) starts its line as the
+    viewer sees it: the house style reaches it as it reaches a label at the start of an SRT line."""
+    src = tmp_path / "labels.ass"
+    src.write_text(LABELS, encoding="utf-8")
+    assert main(["convert", str(src), "-o", str(tmp_path / "out"), "--speaker-labels", "title",
+                 "--sound-cues", "upper", "-q"]) == 0
+    texts = [c.text for c in load(tmp_path / "out" / "labels.ass").cues]
+    # the model alone writes these labels in capitals (SDH does): "title" is the house style reaching them
+    assert texts[0].startswith("{\\an8}John: ")
+    assert texts[1].startswith("{\\i1}Mary: ")
+    assert "\\NJohn: " in texts[2]
+    assert texts[3].startswith("Mary: ") and texts[3].endswith("\\N[DOOR SLAMS]")
