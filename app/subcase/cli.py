@@ -1,7 +1,7 @@
 """The ``subcase`` command: the GUI by default, ``convert``, ``evaluate`` and ``bench``.
 
     subcase [FILE] [--media PATH]       open the editor (same as ``subcase gui [FILE]``), media beside it
-    subcase convert PATH... -o OUTDIR   case files or folders of .srt/.vtt
+    subcase convert PATH... -o OUTDIR   case subtitle files (.srt, .vtt, .ass, .ssa) or folders of them
     subcase evaluate REF...             score the truecaser on human-cased subtitles
     subcase bench                       speed and memory, side by side with baselines
     subcase profile build|list|show|export|import|delete   profiles: what the editor taught, per series
@@ -80,12 +80,13 @@ def _engine(model: Path | None):
 def _collect(paths: list[Path], exclude: tuple[Path, ...] = ()):
     """Subtitle files under ``paths``; unusable paths are reported on stderr."""
     from subcase.batch import collect_inputs
+    from subcase.subtitles import formats
 
     inputs, bad = collect_inputs(paths, exclude)
     for r in bad:
         print(_failure(r), file=sys.stderr)
     if not inputs:
-        print("subcase: no .srt or .vtt files to work on", file=sys.stderr)
+        print(f"subcase: no {formats.suffix_list()} files to work on", file=sys.stderr)
     return inputs, bad
 
 
@@ -135,11 +136,13 @@ def convert_options(args) -> ConvertOptions:
                           styles=_styles(args),
                           profile_name=args.profile,
                           terms=tuple(args.terms or ()), details=Path(args.details) if args.details else None,
-                          model_dir=args.model, jobs=args.jobs, cluster=args.cluster, max_size_mb=args.max_size)
+                          model_dir=args.model, jobs=args.jobs, cluster=args.cluster, max_size_mb=args.max_size,
+                          case_signs=args.case_signs)
 
 
 def cmd_convert(args) -> int:
     from subcase.batch import BatchProgress, check_input_folders, collect_batch_inputs, convert_batch, plan_outputs
+    from subcase.subtitles import formats
 
     out_dir = Path(args.output)
     if out_dir.exists() and not out_dir.is_dir():
@@ -150,7 +153,7 @@ def cmd_convert(args) -> int:
     for r in bad:
         print(_failure(r), file=sys.stderr)
     if not found:
-        print("subcase: no .srt or .vtt files to work on", file=sys.stderr)
+        print(f"subcase: no {formats.suffix_list()} files to work on", file=sys.stderr)
         return 1
     # The one plan every back-end runs, made before the model loads or any file is read (batch/plan.py).
     plan = plan_outputs(found, out_dir, args.format, _existing(args))
@@ -510,7 +513,7 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--version", action="version", version=f"subcase {__version__}")
     sub = ap.add_subparsers(dest="command")
 
-    c = sub.add_parser("convert", help="case .srt/.vtt files or folders into an output folder")
+    c = sub.add_parser("convert", help="case subtitle files or folders into an output folder")
     c.add_argument("paths", nargs="+", type=Path,
                    help="files or folders; a folder's subfolders are kept under the output folder "
                         "(in/film1/English.srt -> OUTDIR/film1/English.srt)")
@@ -527,7 +530,12 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--mode", choices=modes.NAMES, default=modes.DEFAULT.value,
                    help="; ".join(f"{m.value}: {text}" for m, text in modes.HELP.items()))
     _add_punctuate_arg(c)
-    c.add_argument("--format", choices=formats.NAMES, help="output format (default: same as input)")
+    c.add_argument("--format", choices=formats.NAMES,
+                   help="output format (default: same as input); what the target cannot hold is listed, "
+                        "one line per kind")
+    c.add_argument("--case-signs", action="store_true",
+                   help="case ASS/SSA signs and songs (sign, song, karaoke and typesetting styles, karaoke and "
+                        "drawing tags) like dialogue; by default they keep their letters as written")
     c.add_argument("--encoding", type=_text_encoding, metavar="NAME",
                    help="read every input in this text encoding (cp1252, utf-8, ...) instead of detecting it")
     c.add_argument("--details", metavar="FILE.jsonl", help="also write every word's tag, probabilities and highlight")
@@ -616,7 +624,7 @@ def build_parser() -> argparse.ArgumentParser:
     src.add_argument("--logs", nargs="+", metavar="LOG", help="edit logs (.jsonl) or folders of them "
                                                              "(default: all of this user's edit logs)")
     src.add_argument("--from-subtitles", nargs="+", type=Path, metavar="PATH",
-                     help="corrected .srt/.vtt files or folders (each is cased to see what the model gets wrong)")
+                     help="corrected subtitle files or folders (each is cased to see what the model gets wrong)")
     pb.add_argument("--reset", action="store_true", help="forget the entries removed from the profile before")
     pb.add_argument("--model", type=Path, help=argparse.SUPPRESS)
     psub.add_parser("list", help="the stored profiles")

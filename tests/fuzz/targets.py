@@ -144,6 +144,42 @@ def subtitle_file(draw, vtt: bool) -> tuple[bytes, str]:
     return data, name
 
 
+_ASS_TEXT = st.sampled_from(["{\\k20}", "{\\i1}", "{\\i0}", "{\\an8}", "{\\pos(1,2)}", "{\\p1}", "{\\p0}",
+                             "m 0 0 l 8 0", "\\N", "\\n", "\\h", "{", "}", "{\\", ",", "{\\t(\\fs20)}", "&amp;"])
+
+
+@st.composite
+def ass_script(draw) -> tuple[bytes, str]:
+    """A file shaped like an ASS/SSA script, some of it wrong on purpose: sections missing or out of order,
+    Format lines with other fields, Dialogue lines with bad times or too few fields, tags cut off."""
+    nl = draw(NEWLINES)
+    lines = [draw(st.sampled_from(["[Script Info]", "[script info]", "", "[Script Info"]))]
+    lines += draw(st.lists(st.sampled_from(["; a comment", "ScriptType: v4.00+", "Title: x", "junk"]), max_size=3))
+    lines += draw(st.sampled_from([[], ["[V4+ Styles]", "Format: Name, Fontname", "Style: Sign,Arial"]]))
+    if draw(st.integers(0, 5)):
+        lines.append(draw(st.sampled_from(["[Events]", "[EVENTS]", " [Events] "])))
+        lines.append(draw(st.sampled_from([
+            "Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text",
+            "Format: Marked, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text",
+            "Format: Start, End, Text", "Format: Text, Start, End", "Format: End, Start, Text", ""])))
+        for _ in range(draw(st.integers(0, 6))):
+            kind = draw(st.sampled_from(["Dialogue: ", "Dialogue:", "Comment: ", "dialogue: "]))
+            times = [draw(st.one_of(st.sampled_from(["0:00:01.00", "0:00:02.5", "-0:00:01.00", "1:2:3", "x"]),
+                                    timestamp(True))) for _ in range(2)]
+            style = draw(st.sampled_from(["Default", "Sign", "OP_Romaji", ""]))
+            text = "".join(draw(st.lists(st.one_of(WORD, _ASS_TEXT, st.text(ALPHABET, max_size=6)), max_size=8)))
+            fields = draw(st.sampled_from([[draw(st.sampled_from(["0", "Marked=0"])), *times, style, "", "0", "0",
+                                             "0", ""], [*times], [times[0]]]))
+            lines.append(kind + ",".join([*fields, text]))
+    if draw(st.booleans()):
+        lines += ["[Fonts]", "fontname: a.ttf", "!!!!%!!!"]
+    text = nl.join(lines) + draw(st.sampled_from(["", nl]))
+    data = _encode(text, draw(st.sampled_from(ENCODINGS)))
+    if draw(st.booleans()):
+        data = draw(damaged(data))
+    return data, draw(st.sampled_from(["x.ass", "x.ssa", "x.srt", "x.txt"]))
+
+
 def check_subtitles(case: tuple[bytes, str]) -> None:
     """Read, write back unchanged, recase every word, convert: never anything but SubtitleError."""
     from subcase.subtitles import SubtitleError, formats, loads
@@ -509,6 +545,7 @@ class Target:
 TARGETS: dict[str, Target] = {t.name: t for t in (
     Target("srt", subtitle_file(vtt=False), check_subtitles, "subcase.subtitles.loads (SubRip)"),
     Target("vtt", subtitle_file(vtt=True), check_subtitles, "subcase.subtitles.loads (WebVTT)"),
+    Target("ass", ass_script(), check_subtitles, "subcase.subtitles.loads (ASS/SSA)"),
     Target("terms", term_list(), check_terms, "subcase.review.terms.read_terms"),
     Target("profile", profile_file(), check_profile, "subcase.review.profiles.profile.Profile.from_bytes"),
     Target("autosave", st.lists(snapshot_file(), min_size=1, max_size=3), check_autosave_folder,

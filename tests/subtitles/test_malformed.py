@@ -93,7 +93,7 @@ def test_missing_file_and_directory_are_subtitle_errors(tmp_path) -> None:
 
 def test_unknown_format_is_refused() -> None:
     with pytest.raises(SubtitleError, match="unknown subtitle format"):
-        loads(b"1\n00:00:01,000 --> 00:00:02,000\nx\n", format="ass")
+        loads(b"1\n00:00:01,000 --> 00:00:02,000\nx\n", format="sami")
 
 
 @pytest.mark.parametrize("between", [b"NOTE a comment\n\n", b"STYLE\n::cue { color: red; }\n\n",

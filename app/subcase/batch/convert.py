@@ -120,7 +120,7 @@ def convert_file(engine: CasingEngine, planned: PlannedOutput, options: ConvertO
         dst = folder / relative
         check_size(src, options.max_size_mb)  # the CLI checked before the model loaded; the GUI's batch did not
         cased = case_file(engine, result.src, options.mode, progress, cancel, options.lang, options.punctuate,
-                          options.encoding)
+                          options.encoding, keep_signs=not options.case_signs)
         result.encoding_doubt = cased.doc.encoding_doubt
         result.marks = len(cased.casing.marks)
         result.casing_summary = cased.casing.summary()

@@ -17,7 +17,8 @@ __all__ = ["collect_batch_inputs", "collect_inputs"]
 
 def collect_inputs(paths: Sequence[Path | str], exclude: Sequence[Path | str] = ()
                    ) -> tuple[list[Path], list[FileResult]]:
-    """Expand folders (recursively) into .srt/.vtt files; report paths that cannot be used.
+    """Expand folders (recursively) into subtitle files (every suffix ``formats`` reads); report paths that
+    cannot be used.
 
     Files under a folder in ``exclude`` (the output folder) are left out of
     folder walks, so a second run into ``FOLDER/cased`` does not take the
@@ -51,7 +52,7 @@ def _walk(paths: Sequence[Path | str], exclude: Sequence[Path | str], key: Calla
             found = sorted(f for f in p.rglob("*") if formats.is_subtitle_path(f) and f.is_file()
                            and not any(is_within(f, e) for e in excluded))
             if not found:
-                bad.append(FileResult(p, error="folder holds no .srt or .vtt files"
+                bad.append(FileResult(p, error=f"folder holds no {formats.suffix_list()} files"
                                       + (" outside the output folder" if excluded else "")))
             candidates = [BatchInput(f, f.relative_to(p)) for f in found]
         elif (kind := special_kind(p)) is not None:
@@ -59,7 +60,8 @@ def _walk(paths: Sequence[Path | str], exclude: Sequence[Path | str], key: Calla
             continue
         elif p.is_file():
             if not formats.is_subtitle_path(p):
-                bad.append(FileResult(p, error=f"not a subtitle file (expected .srt or .vtt, got {p.suffix or 'no extension'})"))
+                bad.append(FileResult(p, error=f"not a subtitle file (expected {formats.suffix_list()}, "
+                                                  f"got {p.suffix or 'no extension'})"))
                 continue
             candidates = [BatchInput.named(p)]
         elif os.path.lexists(p):

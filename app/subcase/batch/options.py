@@ -43,6 +43,7 @@ class ConvertOptions:
     jobs: int | None = None
     cluster: Any = None              # a Dask scheduler's address or a distributed.Client (``--cluster``)
     max_size_mb: float | None = MAX_SIZE_MB  # a larger input is refused unread (``--max-size``; None or 0: none)
+    case_signs: bool = False  # case ASS signs and songs like dialogue (``--case-signs``); by default kept as written
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "mode", Mode(self.mode))

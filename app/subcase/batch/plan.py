@@ -80,9 +80,11 @@ def is_within(path: Path, folder: Path) -> bool:
 
 def output_relative(relative: Path, out_format: str | None) -> Path:
     """Where the output of an input placed at ``relative`` goes below the output folder: the same
-    place, with the suffix of the format it is written in."""
+    place, with the suffix of the format it is written in (the input's own, in lower case, when that is one
+    of the format's: x.ssa stays x.ssa)."""
     fmt = formats.get(out_format) if out_format else (formats.for_path(relative) or formats.SRT)
-    return relative.with_name(relative.stem + fmt.suffix)
+    own = relative.suffix.lower()
+    return relative.with_name(relative.stem + (own if own in fmt.suffixes else fmt.suffix))
 
 
 def output_path(src: Path, out_dir: Path, out_format: str | None) -> Path:

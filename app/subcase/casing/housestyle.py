@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Protocol, Sequence
 
-from subcase.subtitles import Document
+from subcase.subtitles import Document, markup
 
 from .tags import TAGS, Tag, TagWriter, tag_of
 
@@ -97,7 +97,7 @@ def categories_of(doc: Document, cues: Sequence[Sequence[StyleWord]]) -> dict[Po
         words = cues[c]
         if not words:
             continue
-        text = cue.text
+        text = _as_shown(cue.text)
         for m in _BRACKETS.finditer(text):
             for s, w in enumerate(words):
                 if m.start() < w.start and w.end < m.end():
@@ -119,6 +119,20 @@ def categories_of(doc: Document, cues: Sequence[Sequence[StyleWord]]) -> dict[Po
                 for s in inside:
                     out.setdefault((c, s), Category.LABEL)
     return out
+
+
+def _as_shown(text: str) -> str:
+    """The cue text with its markup blanked, every offset kept: a label after a tag or an ASS override block
+    (``{\\an8}JOHN:``) or an ASS hard break (``Yes.\\NJOHN:``) starts its line as the viewer sees it."""
+    out = []
+    for span in markup.split(text):
+        if not span.is_markup or span.text.startswith("&"):
+            out.append(span.text)
+        elif span.text in ("\\N", "\\n"):
+            out.append("\n ")
+        else:
+            out.append(" " * len(span.text))
+    return "".join(out)
 
 
 def _namelike(w: StyleWord) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from subcase.subtitles import Cue, Document, load
+from subcase.subtitles import Cue, Document, ass, load
 
 from .engine import CasingEngine, OnProgress, ShouldCancel
 from .gcpause import paused_gc
@@ -35,21 +35,24 @@ class CasedFile:
 def case_file(engine: CasingEngine, path: Path | str, mode: Mode | str = DEFAULT,
               progress: OnProgress | None = None, cancel: ShouldCancel | None = None,
               lang: str = "auto", punctuate: Punctuate | str = DEFAULT_PUNCTUATE,
-              encoding: str | None = None) -> CasedFile:
+              encoding: str | None = None, keep_signs: bool = True) -> CasedFile:
     """Read a subtitle file, case it and apply the casing.  SubtitleError for a bad
     file; CasingCancelled when ``cancel`` says so (nothing is returned then).
     ``encoding``: the file's text encoding, instead of detecting it (``--encoding``).
     ``lang``: "auto" detects the language of the file and of each cue (casing/language.py);
-    ``punctuate``: where missing marks are restored (casing/restoring.py)."""
+    ``punctuate``: where missing marks are restored (casing/restoring.py); ``keep_signs``: ASS signs and songs
+    keep their letters (``signs_as_written``)."""
     doc = load(path, encoding)
-    casing = write_marks(doc, case_document(engine, doc, mode, progress, cancel, lang, punctuate))
+    casing = write_marks(doc, case_document(engine, doc, mode, progress, cancel, lang, punctuate, keep_signs))
     return CasedFile(doc, casing, apply_casing(doc, casing))
 
 
 def case_document(engine: CasingEngine, doc: Document, mode: Mode | str = DEFAULT,
                   progress: OnProgress | None = None, cancel: ShouldCancel | None = None,
-                  lang: str = "auto", punctuate: Punctuate | str = DEFAULT_PUNCTUATE) -> DocumentCasing:
-    """Case a document's cues as one stream; markup is never seen by the model.  Cues in
+                  lang: str = "auto", punctuate: Punctuate | str = DEFAULT_PUNCTUATE,
+                  keep_signs: bool = True) -> DocumentCasing:
+    """Case a document's cues as one stream; markup is never seen by the model.  ASS signs and songs are
+    kept as written unless ``keep_signs`` is False (``signs_as_written``).  Cues in
     a language the model cannot case get the rules of casing/rules.py instead.  A word broken by
     inline tags is cased as one (casing/joined.py); a line a rolling caption repeats is read
     once and cased as it was first (casing/rolling.py)."""
@@ -64,7 +67,7 @@ def case_document(engine: CasingEngine, doc: Document, mode: Mode | str = DEFAUL
         out = _sure_letters_only(split_words(with_rolled(casing, whole, rolled), [joins for _, joins in joined]),
                                  doc.uncertain)
         out.copies = _copies_by_index(out, copies_of(rolled, whole))
-        return out
+        return signs_as_written(doc, out) if keep_signs else out
 
 
 def _copies_by_index(casing: DocumentCasing, first: dict[tuple[int, int], tuple[int, int]]
@@ -76,6 +79,21 @@ def _copies_by_index(casing: DocumentCasing, first: dict[tuple[int, int], tuple[
     index = {(w.cue_index, w.start): w.word_index for w in casing.words}
     return {(c, index[c, start]): (c0, index[c0, start0]) for (c, start), (c0, start0) in first.items()
             if (c, start) in index and (c0, start0) in index}
+
+
+def signs_as_written(doc: Document, casing: DocumentCasing) -> DocumentCasing:
+    """The casing with the words of ASS signs and songs left as written and no marks restored in them: cues
+    whose style is named for them, or with karaoke timing or a drawing (``ass.keeps_as_written``).  Their
+    letters are the typesetter's design (a sign in capitals, romaji in lower case), not lost casing."""
+    if doc.format != "ass":
+        return casing
+    kept = {c for c, cue in enumerate(doc.cues) if ass.keeps_as_written(cue)}
+    if not kept:
+        return casing
+    words = [w._replace(output=w.input) if w.cue_index in kept else w for w in casing.words]
+    out = casing.with_words(words)
+    out.marks = [m for m in casing.marks if m.cue_index not in kept]
+    return out
 
 
 def _sure_letters_only(casing: DocumentCasing, uncertain: frozenset[str]) -> DocumentCasing:

@@ -22,6 +22,7 @@ from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDragMoveEvent, QDropEve
 from PySide6.QtWidgets import QMainWindow, QVBoxLayout, QWidget
 
 from subcase.paths import resource_path
+from subcase.subtitles import formats
 
 from .autosaving import Autosaving
 from .cue_editing import CueEditing
@@ -202,7 +203,8 @@ class MainWindow(QMainWindow):
         if doc is None or doc.path is None:
             self.setWindowTitle("subcase")
             return
-        self.setWindowTitle(f"{'*' if self.review.is_modified() else ''}{doc.path.name} \u2014 subcase")
+        label = formats.get(doc.format).label  # the format it is saved in, whatever its name says
+        self.setWindowTitle(f"{'*' if self.review.is_modified() else ''}{doc.path.name} ({label}) \u2014 subcase")
 
     # ------------------------------------------------------------------ drops (Drops does the work)
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:

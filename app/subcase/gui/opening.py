@@ -28,8 +28,8 @@ from .workers import PREVIEW, CaseResult, EngineHolder, OpenWith, load_and_case
 
 def open_filter() -> str:
     """File dialog filters: all subtitle formats, each format, anything."""
-    every = " ".join(f"*{f.suffix}" for f in FORMATS.values())
-    each = ";;".join(f"{f.label} (*{f.suffix})" for f in FORMATS.values())
+    every = " ".join(f"*{s}" for f in FORMATS.values() for s in f.suffixes)
+    each = ";;".join(f.dialog_filter() for f in FORMATS.values())
     return f"Subtitles ({every});;{each};;All files (*)"
 
 

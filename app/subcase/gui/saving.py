@@ -87,7 +87,7 @@ class Saving:
             return False
         doc = session.doc
         start = str(doc.path) if doc.path else ""
-        filters = {f"{f.label} (*{f.suffix})": f for f in FORMATS.values()}
+        filters = {f.dialog_filter(): f for f in FORMATS.values()}
         current = next(label for label, f in filters.items() if f.name == doc.format)
         path, chosen = QFileDialog.getSaveFileName(self.parent, "Save subtitles as", start, ";;".join(filters),
                                                    current)

@@ -143,7 +143,7 @@ class SavedRecord(RecordBase, total=False):
     """The document was saved.  A profile reads the saved file back from disk."""
 
     saved_to: Annotated[str, "Absolute path of the file written."]
-    saved_format: Annotated[str, 'Its format: "srt" or "vtt".']
+    saved_format: Annotated[str, 'Its format, a name of the format registry: "srt", "vtt", "ass".']
     saved_sha256: Annotated[str, "sha256 of the bytes written; a profile reads the file only if it still matches."]
     saved_bytes: Annotated[int, "Size of the file written."]
 

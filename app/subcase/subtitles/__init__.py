@@ -1,4 +1,4 @@
-"""The subtitle document core: lossless SRT and WebVTT reading and writing.
+"""The subtitle document core: lossless reading and writing of the formats in ``formats`` (SRT, WebVTT, ASS/SSA).
 
     doc = load("film.srt")
     word = doc.cues[0].words()[2]

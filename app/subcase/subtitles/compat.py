@@ -1,9 +1,9 @@
-"""Would other players read what we wrote?  A check with pysrt and webvtt-py.
+"""Would other players read what we wrote?  A check with pysrt, webvtt-py and pysubs2.
 
 subcase's own scanner keeps what these parsers lose (stray text, blank lines
 inside cues, loose timestamps), which is right for the editor, but a file is
 written for players.  Many are built on the same simple parsers, so after a
-save the written text is read back with pysrt (SRT) or webvtt-py (WebVTT):
+save the written text is read back with pysrt (SRT), webvtt-py (WebVTT) or pysubs2 (ASS/SSA):
 if they see a different number of cues or other timings than the document
 has, the user is warned that players may misread the file.
 """
@@ -32,6 +32,17 @@ def webvtt_timings(text: str) -> Timings:
     except MalformedFileError:
         return []
     return [(_ms(c.start), _ms(c.end)) for c in captions.captions]
+
+
+def pysubs2_timings(text: str) -> Timings:
+    import warnings
+
+    import pysubs2
+
+    with warnings.catch_warnings():  # pysubs2 warns of fields it reads as defaults (SSA's "Marked=0" layer)
+        warnings.simplefilter("ignore")
+        subs = pysubs2.SSAFile.from_string(text, format_="ass")
+    return [(event.start, event.end) for event in subs.events if event.type == "Dialogue"]
 
 
 def _ms(stamp: str) -> int:

@@ -88,6 +88,10 @@ class Cue:
             head = raw.head
         else:
             head = timing_block(self.identifier, self.start_ms, self.end_ms, self.settings, fmt, newline)
+        if fmt == "ass":
+            # An ASS event is one line: its text's line breaks are written as \N, the line ending is the file's.
+            ending = raw.endings[0] if raw is not None and raw.endings else newline
+            return head + "\\N".join(NEWLINE_RE.split(self.text)) + ending + (raw.tail if raw is not None else "")
         if raw is not None and self.text == raw.text:
             lines, endings = (raw.text.split("\n") if raw.endings else []), list(raw.endings)
         else:
@@ -114,7 +118,8 @@ class Converter(Protocol):
     @property
     def encoding(self) -> str | None: ...  # the encoding a converted file must have (WebVTT: UTF-8), None to keep
 
-    def from_cues(self, cues: Sequence[Cue], newline: str) -> list[str | Cue]: ...
+    def convert_cues(self, source: str, cues: Sequence[Cue], newline: str) -> list[str | Cue]: ...
+    # the segments of a new file of this format holding the cues of a file of format ``source``
 
 
 Recasing = tuple[int, int, str]  # (start, end, new form): offsets in a cue's text
@@ -285,7 +290,7 @@ class Document:
         """
         if target.name == self.format:
             return self.copy()
-        segments = target.from_cues(self.cues, self.newline)
+        segments = target.convert_cues(self.format, self.cues, self.newline)
         doc = Document(target.name, target.encoding or self.encoding, self.bom, self.newline, segments, [],
                        self.path, EncodingGuess(self.uncertain, self.encoding_doubt, self.page_guessed))
         doc.backed_up = self.backed_up  # one history of backups, whatever the format

@@ -2,7 +2,8 @@
 
 Markup is everything a player does not show as letters: HTML-like tags
 (<i>, </b>, <font color="...">, <v Name>, <c.class>, <00:01.000>), ASS
-override blocks ({\\an8}, {\\i1}), MicroDVD control codes that conversions
+override blocks ({\\an8}, {\\i1}) and the drawings they start ({\\p1}m 0 0 l 8 0{\\p0}),
+MicroDVD control codes that conversions
 leave in SRT files ({y:i}, {c:$0000ff}; their letter's case is their scope, so
 recasing one would change its meaning), ASS hard breaks (\\N, \\h) and
 character entities (&amp;).  The truecaser never sees or changes these; keeping them
@@ -18,7 +19,11 @@ import re
 from dataclasses import dataclass
 
 MARKUP_RE = re.compile(
-    r"</?[A-Za-z0-9][^<>\r\n]*>"  # tags, including <v Name> and <00:00:01.000>
+    # an ASS override block that starts a drawing ({\p1}, {\an7\p2}) with the drawing commands after it,
+    # up to the next block ({\p0}) or the line's end: "m 0 0 l 10 0" is a shape, not words.  The lookahead
+    # stays inside the block (no brace), so each "{" is read to the next brace once: linear in the line.
+    r"\{(?=\\)(?=[^{}\r\n]*?\\[pP]0*[1-9])[^{}\r\n]*\}[^{\r\n]*"
+    r"|</?[A-Za-z0-9][^<>\r\n]*>"  # tags, including <v Name> and <00:00:01.000>
     r"|\{\\[^{}\r\n]*\}"  # ASS override block: {\an8}, {\pos(10,20)}
     r"|\{[CcFfHhOoPpSsYy]:[^{}\r\n]*\}"  # MicroDVD control code left in SRT: {y:i}, {c:$0000ff}
     r"|\\[NnhH]"  # ASS hard line break / hard space (\H too, so recasing "\Hi" cannot make markup)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from . import formats
@@ -12,14 +11,10 @@ from .errors import ParseWarning, SubtitleError
 from .files import check_readable_file
 from .lines import newline_in
 
-_SIGNATURE_RE = re.compile(r"WEBVTT(?:[ \t\r\n]|$)")
-
-
 def sniff(text: str, name: str) -> formats.Format:
-    """The format by content first (a WEBVTT signature), then by the name's suffix; SRT otherwise."""
-    if _SIGNATURE_RE.match(text):
-        return formats.VTT
-    return formats.for_path(name) or formats.SRT
+    """The format by content first (a signature: WEBVTT, [Script Info]), then by the name's suffix; SRT
+    otherwise."""
+    return formats.by_content(text) or formats.for_path(name) or formats.SRT
 
 
 def loads(data: bytes, name: str = "x.srt", format: str | None = None, encoding: str | None = None) -> Document:
@@ -32,13 +27,19 @@ def loads(data: bytes, name: str = "x.srt", format: str | None = None, encoding:
     segments, warnings = fmt.parse(decoded.text)
     named = formats.for_path(name)
     if format is None and named is not None and named is not fmt:
-        warnings.insert(0, ParseWarning(1, f"the file holds {fmt.label} though its name ends in {named.suffix}; "
+        warnings.insert(0, ParseWarning(1, f"the file holds {fmt.label} though its name ends in {Path(name).suffix}; "
                                            f"read and kept as {fmt.label}"))
-    has_cues = any(isinstance(s, Cue) for s in segments)
-    if not has_cues and not (fmt is formats.VTT and _SIGNATURE_RE.match(decoded.text)):
-        raise SubtitleError(
-            "no subtitle cues found (no 'start --> end' timing line); "
-            "this is not an SRT or WebVTT file", name)
+    if not any(isinstance(s, Cue) for s in segments):
+        # a file with its format's signature and no cues is an empty file of that format (a WebVTT header
+        # alone), unless the format's ``no_cues`` says what is missing (ASS without [Events])
+        if fmt.no_cues is not None:
+            reason = fmt.no_cues(decoded.text)
+        elif fmt.signature is not None and fmt.signature(decoded.text):
+            reason = None
+        else:
+            reason = "no subtitle cues found (no 'start --> end' timing line); this is not an SRT or WebVTT file"
+        if reason is not None:
+            raise SubtitleError(reason, name)
     newline = newline_in(decoded.text)
     return Document(fmt.name, decoded.encoding, decoded.bom, newline, segments, warnings, guess=decoded.guess)
 

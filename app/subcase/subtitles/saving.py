@@ -88,6 +88,8 @@ def format_for(doc: Document, target: Path, format: str | None = None) -> format
 
 def check_readers(doc: Document, text: str, fmt: formats.Format) -> list[str]:
     """Warnings when the format's reference parser reads other cues from ``text`` than ``doc`` has."""
+    if fmt.reference_timings is None:
+        return []
     ours = [(c.start_ms, c.end_ms) for c in doc.cues]
     try:
         theirs = fmt.reference_timings(text)

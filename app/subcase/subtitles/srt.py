@@ -67,9 +67,9 @@ def text_from_vtt(text: str, settings: str) -> str:
 
 
 def from_cues(cues: Sequence[Cue], newline: str) -> list[str | Cue]:
-    """Fresh SRT cues (numbered from 1, tags SRT players know) from another format's cues."""
+    """Fresh SRT cues, numbered from 1, from SubRip-style cues (another format's ``common_cues``)."""
     out: list[str | Cue] = []
     for number, cue in enumerate(cues, 1):
-        lines = [ln for ln in text_from_vtt(cue.text, cue.settings).split("\n") if ln.strip()]
+        lines = [ln for ln in cue.text.split("\n") if ln.strip()]
         out.append(Cue(str(number), cue.start_ms, cue.end_ms, "", "\n".join(lines)))
     return out

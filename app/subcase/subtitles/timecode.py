@@ -70,6 +70,10 @@ def parse_timing(line: str, fmt: str) -> Timing | None:
 def format_ms(ms: int, fmt: str) -> str:
     """Strict timestamp for the target format; negative times clamp to zero."""
     ms = max(ms, 0)
+    if fmt == "ass":  # H:MM:SS.cc, centiseconds
+        minutes, cs = divmod(round(ms / 10), 6000)
+        hours, minutes = divmod(minutes, 60)
+        return f"{hours}:{minutes:02d}:{cs // 100:02d}.{cs % 100:02d}"
     seconds, millis = divmod(ms, 1000)
     minutes, seconds = divmod(seconds, 60)
     hours, minutes = divmod(minutes, 60)
@@ -79,7 +83,11 @@ def format_ms(ms: int, fmt: str) -> str:
 
 def timing_block(identifier: str | None, start_ms: int, end_ms: int, settings: str,
                  fmt: str, newline: str) -> str:
-    """The identifier and timing lines of a cue written from scratch."""
+    """The identifier and timing lines of a cue written from scratch (for ASS, its Dialogue line up to the
+    Text field, from the template ``ass`` keeps in the settings: the line around its two times, NUL-separated)."""
+    if fmt == "ass":
+        before, between, after = settings.split("\x00")[:3]
+        return f"{before}{format_ms(start_ms, fmt)}{between}{format_ms(end_ms, fmt)}{after}"
     line = f"{format_ms(start_ms, fmt)} --> {format_ms(end_ms, fmt)}"
     if fmt == "vtt" and settings:
         line += f" {settings}"

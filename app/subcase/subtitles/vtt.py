@@ -5,12 +5,13 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from . import markup
+from . import markup, srt
 from .errors import ParseWarning
 from .document import Cue
 from .scan import Rules, scan
 
 HEADER_RE = re.compile(r"WEBVTT(?:[ \t].*)?")
+SIGNATURE_RE = re.compile(r"WEBVTT(?:[ \t\r\n]|$)")
 _BLOCK_RE = re.compile(r"(?:NOTE|STYLE|REGION)(?:[ \t].*)?")
 
 
@@ -69,8 +70,18 @@ def keeps_srt_markup(tag: str) -> bool:
             or _AN_RE.fullmatch(tag) is not None or _ASS_STYLE_RE.fullmatch(tag) is not None)
 
 
+def has_signature(text: str) -> bool:
+    """Whether decoded text starts with the WEBVTT signature."""
+    return SIGNATURE_RE.match(text) is not None
+
+
+def common_cues(cues: Sequence[Cue]) -> list[Cue]:
+    """WebVTT cues as SubRip-style cues: the tags SubRip has, positions as {\\anN}, escapes resolved."""
+    return [Cue(None, cue.start_ms, cue.end_ms, "", srt.text_from_vtt(cue.text, cue.settings)) for cue in cues]
+
+
 def from_cues(cues: Sequence[Cue], newline: str) -> list[str | Cue]:
-    """A header and fresh WebVTT cues (escaped text, {\\anN} as cue settings) from SRT cues."""
+    """A header and fresh WebVTT cues (escaped text, {\\anN} as cue settings) from SubRip-style cues."""
     out: list[str | Cue] = ["WEBVTT" + newline + newline]
     for cue in cues:
         text, settings = text_from_srt(cue.text)
