@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
-from . import compat, srt, vtt
+from . import compat, srt, ttml, vtt
 from .document import Cue
 from .errors import ParseWarning, SubtitleError
 
@@ -35,7 +35,11 @@ SRT = Format("srt", ".srt", "SubRip", srt.parse, srt.from_cues, None, "pysrt", c
 # The WebVTT standard requires UTF-8.
 VTT = Format("vtt", ".vtt", "WebVTT", vtt.parse, vtt.from_cues, "utf-8", "webvtt-py", compat.webvtt_timings)
 
-FORMATS: dict[str, Format] = {f.name: f for f in (SRT, VTT)}
+# TTML, DFXP, IMSC1 and EBU-TT-D: new files are written in UTF-8, as their XML declaration says.
+# ".dfxp" files, and ".xml" files whose root element is <tt>, are read as TTML too (see for_path).
+TTML = Format("ttml", ".ttml", "TTML", ttml.parse, ttml.from_cues, "utf-8", "ttconv", compat.ttconv_timings)
+
+FORMATS: dict[str, Format] = {f.name: f for f in (SRT, VTT, TTML)}
 NAMES: tuple[str, ...] = tuple(FORMATS)
 SUFFIXES: tuple[str, ...] = tuple(f.suffix for f in FORMATS.values())
 
@@ -50,6 +54,8 @@ def get(name: str) -> Format:
 def for_path(path: Path | str) -> Format | None:
     """The format a file name's suffix stands for (any letter case), None if none does."""
     suffix = Path(path).suffix.lower()
+    if suffix == ".dfxp" or (suffix == ".xml" and ttml.is_ttml_file(path)):
+        return TTML
     return next((f for f in FORMATS.values() if f.suffix == suffix), None)
 
 

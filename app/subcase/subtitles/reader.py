@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from . import formats
+from . import formats, ttml
 from .document import Cue, Document
 from .encoding import decode
 from .errors import ParseWarning, SubtitleError
@@ -16,9 +16,12 @@ _SIGNATURE_RE = re.compile(r"WEBVTT(?:[ \t\r\n]|$)")
 
 
 def sniff(text: str, name: str) -> formats.Format:
-    """The format by content first (a WEBVTT signature), then by the name's suffix; SRT otherwise."""
+    """The format by content first (a WEBVTT signature, an XML root element <tt>), then by the name's
+    suffix; SRT otherwise."""
     if _SIGNATURE_RE.match(text):
         return formats.VTT
+    if ttml.is_ttml(text) or Path(name).suffix.lower() in ttml.SUFFIXES:  # XML that is not TTML: says why
+        return formats.TTML
     return formats.for_path(name) or formats.SRT
 
 
@@ -27,15 +30,21 @@ def loads(data: bytes, name: str = "x.srt", format: str | None = None, encoding:
     ``encoding`` overrides the detection of the text encoding (``--encoding``)."""
     if not data:
         raise SubtitleError("the file is empty", name)
-    decoded = decode(data, name, encoding)
+    decoded = decode(data, name, encoding or ttml.declared_encoding(data))
     fmt = formats.get(format) if format else sniff(decoded.text, name)
-    segments, warnings = fmt.parse(decoded.text)
+    try:
+        segments, warnings = fmt.parse(decoded.text)
+    except SubtitleError as exc:
+        if exc.path is not None:
+            raise
+        raise type(exc)(exc.reason, name) from None
     named = formats.for_path(name)
     if format is None and named is not None and named is not fmt:
         warnings.insert(0, ParseWarning(1, f"the file holds {fmt.label} though its name ends in {named.suffix}; "
                                            f"read and kept as {fmt.label}"))
     has_cues = any(isinstance(s, Cue) for s in segments)
-    if not has_cues and not (fmt is formats.VTT and _SIGNATURE_RE.match(decoded.text)):
+    # A WebVTT header or a TTML body with no cues yet is a file, empty.
+    if not has_cues and not (fmt is formats.VTT and _SIGNATURE_RE.match(decoded.text)) and fmt is not formats.TTML:
         raise SubtitleError(
             "no subtitle cues found (no 'start --> end' timing line); "
             "this is not an SRT or WebVTT file", name)
