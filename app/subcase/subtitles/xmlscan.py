@@ -22,6 +22,9 @@ class XmlError(SubtitleError):
     """The text is not well-formed XML, or declares entities; the message says where and why."""
 
 
+_NO_ELEMENTS = expat.errors.codes[expat.errors.XML_ERROR_NO_ELEMENTS]
+
+
 class _Refused(Exception):
     pass
 
@@ -46,7 +49,10 @@ def check_well_formed(text: str, name: str | None = None) -> None:
         raise XmlError("not a subtitle file: the XML declares entities (refused: they can expand "
                        "without bound or read other files)", name) from None
     except expat.ExpatError as exc:
-        raise XmlError(f"not well-formed XML: {expat.ErrorString(exc.code)} "
+        # expat says "no element found" of a file cut short: say what it means
+        why = ("it ends before its elements are closed (cut short?)" if exc.code == _NO_ELEMENTS and text.strip()
+               else expat.ErrorString(exc.code))
+        raise XmlError(f"not well-formed XML: {why} "
                        f"(line {exc.lineno}, column {exc.offset + 1})", name) from None
 
 
