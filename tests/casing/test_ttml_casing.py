@@ -55,6 +55,8 @@ def test_all_caps_ebu_tt_d_converts_to_proper_case_as_srt_does(engine, tmp_path:
     assert sum(c.islower() for c in letters) > len(letters) / 2  # proper case now, not capitals
     srt = case_file(engine, _as_srt(CAPS, tmp_path), punctuate=punctuate)
     assert [c.plain_text() for c in cased.doc.cues] == [c.text for c in srt.doc.cues]
+    caps = case_file(engine, CAPS, mode="caps", punctuate=punctuate)
+    assert caps.doc.to_bytes() == cased.doc.to_bytes()  # auto saw an ALL-CAPS file
 
 
 _CAPS_WORDS = ["THE", "AND", "LONDON", "PARIS", "I", "WE", "WILL", "GO", "TO", "TOMORROW", "JOHN", "SAID", "IT'S",

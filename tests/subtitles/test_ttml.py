@@ -99,6 +99,14 @@ def test_timing_expressions() -> None:
     assert [(c.start_ms, c.end_ms) for c in load(FIXTURES / "pycaption_frame_timing.dfxp").cues] == [(9667, 12233)]
 
 
+def test_a_sequential_container_times_its_children_one_after_another() -> None:
+    text = ('<tt xmlns="http://www.w3.org/ns/ttml"><body begin="2s"><div timeContainer="seq" begin="1s">\n'
+            '<p dur="1s">one</p><p begin="0.5s" dur="1s">two</p><p end="1s">three</p></div></body></tt>')
+    doc = loads(text.encode(), "seq.ttml")
+    assert [(c.start_ms, c.end_ms) for c in doc.cues] == [(3000, 4000), (4500, 5500), (5500, 6500)]
+    assert compat.ttconv_timings(text) == [(3000, 4000), (4500, 5500), (5500, 6500)]
+
+
 @pytest.mark.parametrize("path", [p for p in SAMPLES if p.name != "own_latin1_crlf.ttml"], ids=lambda p: p.name)
 def test_ttconv_reads_the_same_cues(path: Path) -> None:
     # (ttconv 1.2.3 reads no <p> at all below a <div> that has its own begin, as own_latin1_crlf.ttml has)
@@ -167,6 +175,10 @@ def test_xml_is_ttml_only_when_its_root_is_tt(tmp_path: Path) -> None:
     other.write_text('<?xml version="1.0"?>\n<CompositionPlaylist><Id>x</Id></CompositionPlaylist>\n')
     assert formats.for_path(ttml) is formats.TTML and formats.for_path(tmp_path / "c.dfxp") is formats.TTML
     assert formats.for_path(other) is None and not formats.is_subtitle_path(other)
+    unknown = tmp_path / "c.xml"
+    unknown.write_text('<?xml version="1.0"?>\n<!DOCTYPE x [ <!ATTLIST x a CDATA "]"> <!ATTLIST x b CDATA "c"> ]>\n<tt><body/></tt>\n')
+    with pytest.raises(XmlError, match="cannot read this XML: markup subcase does not know at line 2"):
+        load(unknown)  # a doctype the scanner cannot cut is refused, never read as text to recase
     with pytest.raises(TtmlError) as caught:
         load(other)
     assert str(caught.value) == f"{other}: not a TTML file: the root element is <CompositionPlaylist>, not <tt>"

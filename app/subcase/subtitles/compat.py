@@ -62,7 +62,8 @@ def ttconv_timings(text: str) -> Timings:
     def walk(element: model.ContentElement, begin: Fraction, end: Fraction | None) -> None:
         begin += element.get_begin() or 0
         own = element.get_end()
-        if own is not None:
+        # ttconv 1.2.3 gives a <body> the end of its children without the body's own begin: not used
+        if own is not None and not isinstance(element, model.Body):
             own += begin - (element.get_begin() or 0)
             end = own if end is None else min(end, own)
         if isinstance(element, model.P):

@@ -172,9 +172,19 @@ class _Reader:
         self.in_body = 0
         self.seen_body = False
         self.br = "br"
+        self._counted = (0, 1)  # (offset, its line): where line() last counted to
+
+    def line(self, at: int) -> int:
+        """The 1-based line of an offset; offsets are asked for in order, so counting goes on from the last."""
+        if at < self._counted[0]:
+            self._counted = (0, 1)
+        offset, line = self._counted
+        line += self.text.count("\n", offset, at)
+        self._counted = (at, line)
+        return line
 
     def warn(self, at: int, message: str) -> None:
-        self.warnings.append(ParseWarning(self.text.count("\n", 0, at) + 1, message))
+        self.warnings.append(ParseWarning(self.line(at), message))
 
     def read(self) -> tuple[list[str | Cue], list[ParseWarning]]:
         text = self.text
@@ -275,7 +285,7 @@ class _Reader:
         for pc in pieces:
             if pc.kind == _TAG:
                 tags.setdefault(pc.view, text[pc.start:pc.end])
-        cue = TtmlCue(None, start_ms, end_ms, "", view, line=text.count("\n", 0, p.start) + 1, qname=p.qname)
+        cue = TtmlCue(None, start_ms, end_ms, "", view, line=self.line(p.start), qname=p.qname)
         cue.source = _Source(open_tag, inner, text[inner_end:end], view, starts, ends, kinds, tags,
                              cue.head_key(), parent_ms, self.br)
         if element.end_ms is None:

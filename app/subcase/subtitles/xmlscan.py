@@ -94,7 +94,7 @@ def items(text: str) -> Iterator[Item]:
     pos = 0
     for m in _ITEM_RE.finditer(text):
         if m.start() > pos:
-            yield Item("text", pos, m.start())
+            yield _text(text, pos, m.start())
         pos = m.end()
         whole = m.group()
         if m.group(2) is None:
@@ -107,7 +107,17 @@ def items(text: str) -> Iterator[Item]:
         kind = "end" if m.group(1) else "empty" if m.group(4) else "start"
         yield Item(kind, m.start(), m.end(), m.group(2), attrs)
     if pos < len(text):
-        yield Item("text", pos, len(text))
+        yield _text(text, pos, len(text))
+
+
+def _text(text: str, start: int, end: int) -> Item:
+    # Well-formed character data has no "<": one here is markup the patterns above do not know (a
+    # doctype's internal subset with "]" in a value), and reading it as text could recase its letters.
+    at = text.find("<", start, end)
+    if at >= 0:
+        line = text.count("\n", 0, at) + 1
+        raise XmlError(f"cannot read this XML: markup subcase does not know at line {line}")
+    return Item("text", start, end)
 
 
 # The first element's name, after the prolog (declaration, comments, PIs, doctype, white space).
