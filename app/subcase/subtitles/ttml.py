@@ -279,8 +279,7 @@ class _Reader:
             pieces, inner_end, end = self._content(p, stream)
             open_tag, inner_start = text[p.start:p.end], p.end
         inner = text[inner_start:inner_end]
-        view, starts, ends, kinds = _finish([_Piece(pc.view, pc.start - inner_start, pc.end - inner_start, pc.kind)
-                                             for pc in pieces])
+        view, starts, ends, kinds = _finish(pieces, inner_start)
         tags: dict[str, str] = {}
         for pc in pieces:
             if pc.kind == _TAG:
@@ -351,9 +350,9 @@ class _Reader:
             prev = cue
 
 
-_WS_BREAK_RE = re.compile(r"[ \t\r\n]*[\r\n][ \t\r\n]*")
-_LINE_END_RE = re.compile(r"\r\n|\r|\n")
-_REF_IN_TEXT_RE = re.compile(r"&[^;]*;")
+# in character data: a reference, or white space with a line break (a preserved line break)
+_SPECIAL_RE = re.compile(r"&[^;]*;|[ \t\r\n]*[\r\n][ \t\r\n]*")
+_PRESERVED_RE = re.compile(r"&[^;]*;|\r\n|\r|\n")
 _TAG_SPACE_RE = re.compile(r"[\t\r\n]")
 
 
@@ -365,31 +364,27 @@ def _tag_view(tag: str) -> str:
 
 
 def _text_pieces(text: str, start: int, end: int, preserve: bool) -> list[_Piece]:
+    """Character data as pieces: runs of characters as they are, references, and line breaks
+    (white space around a line break, or a preserved line break)."""
     pieces = []
-    pattern = _LINE_END_RE if preserve else _WS_BREAK_RE
     pos = start
-    while pos < end:
-        ch = text[pos]
-        if ch == "&":
-            m = _REF_IN_TEXT_RE.match(text, pos, end)
-            assert m is not None  # well-formed: a reference always ends with ";"
-            pieces.append(_Piece(m.group(), pos, m.end(), _REF))
-            pos = m.end()
-            continue
-        if ch in "\r\n" or (ch in " \t" and not preserve):
-            m = pattern.match(text, pos, end)
-            if m is not None:
-                pieces.append(_Piece("\n" if preserve else " ", pos, m.end(), _NEWLINE if preserve else _SPACE))
-                pos = m.end()
-                continue
-        pieces.append(_Piece(ch, pos, pos + 1, _TEXT))
-        pos += 1
+    for m in (_PRESERVED_RE if preserve else _SPECIAL_RE).finditer(text, start, end):
+        if m.start() > pos:
+            pieces.append(_Piece(text[pos:m.start()], pos, m.start(), _TEXT))
+        if m.group().startswith("&"):
+            pieces.append(_Piece(m.group(), m.start(), m.end(), _REF))
+        else:
+            pieces.append(_Piece("\n" if preserve else " ", m.start(), m.end(), _NEWLINE if preserve else _SPACE))
+        pos = m.end()
+    if pos < end:
+        pieces.append(_Piece(text[pos:end], pos, end, _TEXT))
     return pieces
 
 
-def _finish(pieces: list[_Piece]) -> tuple[str, list[int], list[int], str]:
-    """The cue text and where each character came from.  A run of white space with a line break
-    shows as nothing at the start or end of the text, beside a line break or after a space."""
+def _finish(pieces: list[_Piece], base: int) -> tuple[str, list[int], list[int], str]:
+    """The cue text and where each of its characters came from (offsets from ``base``).  A run of
+    white space with a line break shows as nothing at the start or end of the text, beside a line
+    break or after a space."""
     # what comes next, past tags and white-space runs: "" at the end, else the kind
     following = [""] * len(pieces)
     nxt = ""
@@ -408,8 +403,13 @@ def _finish(pieces: list[_Piece]) -> tuple[str, list[int], list[int], str]:
             if before in ("", _BREAK, _NEWLINE) or before_char.isspace() or following[k] in ("", _BREAK, _NEWLINE):
                 continue
         view.append(pc.view)
-        starts.extend([pc.start] * len(pc.view))
-        ends.extend([pc.end] * len(pc.view))
+        a, b = pc.start - base, pc.end - base
+        if pc.kind == _TEXT:  # one character for one
+            starts.extend(range(a, b))
+            ends.extend(range(a + 1, b + 1))
+        else:
+            starts.extend([a] * len(pc.view))
+            ends.extend([b] * len(pc.view))
         kinds.append(pc.kind * len(pc.view))
         if pc.kind != _TAG:
             before, before_char = pc.kind, pc.view[-1]

@@ -43,7 +43,10 @@ def parse_ms(value: str, r: Rates) -> int | None:
     value = value.strip()
     if m := _CLOCK_RE.fullmatch(value):
         hours, minutes, seconds, fraction, frames, sub = m.groups()
-        total = Fraction((int(hours) * 60 + int(minutes)) * 60 + int(seconds))
+        whole = (int(hours) * 60 + int(minutes)) * 60 + int(seconds)
+        if not frames:  # the usual HH:MM:SS.mmm, in integers
+            return whole * 1000 + (round(int(fraction) * 1000 / 10 ** len(fraction)) if fraction else 0)
+        total = Fraction(whole)
         if fraction:
             total += Fraction(int(fraction), 10 ** len(fraction))
         if frames:
@@ -52,7 +55,8 @@ def parse_ms(value: str, r: Rates) -> int | None:
             total += Fraction(int(sub)) / r.sub_frame_rate / r.frame_rate
         return round(total * 1000)
     if m := _OFFSET_RE.fullmatch(value):
-        number = Fraction(m.group(1))
+        whole, _, decimals = m.group(1).partition(".")
+        number = Fraction(int(whole + decimals), 10 ** len(decimals))  # (Fraction(str) is 5 times slower)
         unit = {"h": Fraction(3600), "m": Fraction(60), "s": Fraction(1), "ms": Fraction(1, 1000),
                 "f": 1 / r.frame_rate, "t": Fraction(1, r.tick_rate)}[m.group(2)]
         return round(number * unit * 1000)
