@@ -360,7 +360,10 @@ def _tag_view(tag: str) -> str:
     """A tag as cue text shows it: on one line, with no ">" inside a value (it would end the tag
     for markup.MARKUP_RE and leave the rest as letters to recase)."""
     body = _TAG_SPACE_RE.sub(" ", tag[1:-1]).replace(">", "\u203a").replace("<", "\u2039")
-    return f"<{body}>"
+    view = f"<{body}>"
+    if markup.MARKUP_RE.fullmatch(view) is None:  # a prefix that starts with "_" or a non-ASCII letter
+        view = f"</x{body[1:]}>" if body.startswith("/") else f"<x{body}>"
+    return view
 
 
 def _text_pieces(text: str, start: int, end: int, preserve: bool) -> list[_Piece]:
@@ -488,7 +491,12 @@ def _from_text(text: str, tags: dict[str, str], br: str, index: int) -> str:
     return content
 
 
+# Characters XML 1.0 cannot hold at all, not even as references: dropped from text written as TTML.
+_NOT_XML_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
 def _escape(text: str, br: str) -> str:
+    text = _NOT_XML_RE.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
     return "".join(_ESCAPE.get(ch, ch) for ch in text).replace("\n", f"<{br}/>")
 
 
