@@ -55,8 +55,8 @@ def parse_ms(value: str, r: Rates) -> int | None:
             total += Fraction(int(sub)) / r.sub_frame_rate / r.frame_rate
         return round(total * 1000)
     if m := _OFFSET_RE.fullmatch(value):
-        whole, _, decimals = m.group(1).partition(".")
-        number = Fraction(int(whole + decimals), 10 ** len(decimals))  # (Fraction(str) is 5 times slower)
+        units, _, decimals = m.group(1).partition(".")
+        number = Fraction(int(units + decimals), 10 ** len(decimals))  # (Fraction(str) is 5 times slower)
         unit = {"h": Fraction(3600), "m": Fraction(60), "s": Fraction(1), "ms": Fraction(1, 1000),
                 "f": 1 / r.frame_rate, "t": Fraction(1, r.tick_rate)}[m.group(2)]
         return round(number * unit * 1000)
