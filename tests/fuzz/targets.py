@@ -210,6 +210,60 @@ def check_subtitles(case: tuple[bytes, str]) -> None:
             _assert_one_line(exc)
 
 
+# -- subtitles: TTML (issue #58) ------------------------------------------------------------------------------
+
+_TTML_TEXT = st.one_of(WORD, st.text(ALPHABET, max_size=12).map(
+    lambda t: t.replace("&", "&amp;").replace("<", "&lt;")), st.sampled_from([
+        " ", "\n   ", "&amp;", "&#233;", "&#x1F600;", "<br/>", "<br></br>", "<!-- Note -->",
+        "<![CDATA[Mc<Donald> & CO]]>", "<?pi Text?>", "<metadata><x>Hidden</x></metadata>", "<set tts:color='red'/>",
+        "<span tts:color=\"a > b\"\n  style='s1'>Styled</span>", "<foreign:span xmlns:foreign='urn:x'>Other</foreign:span>"]))
+# what makes a file not well-formed (or not TTML), now and then
+_TTML_BROKEN = st.sampled_from(["&nbsp;", "&undefined;", "<span>", "</span>", "<p>", "]]>", "&", "<tt:br/>"])
+
+
+def _ttml_content(draw) -> str:
+    parts = draw(st.lists(_TTML_TEXT, max_size=8))
+    if parts and draw(st.booleans()):
+        a = draw(st.integers(0, len(parts) - 1))
+        parts[a] = f"<span style='s'>{parts[a]}</span>"
+    if draw(st.integers(0, 9)) == 0:
+        parts.insert(draw(st.integers(0, len(parts))), draw(_TTML_BROKEN))
+    return "".join(parts)
+
+
+@st.composite
+def ttml_file(draw) -> tuple[bytes, str]:
+    """A file shaped like TTML (plain or prefixed, DFXP's draft namespace), some of it wrong on purpose."""
+    nl = draw(NEWLINES)
+    pre = draw(st.sampled_from(["", "tt:", "_t:"]))
+    ns = draw(st.sampled_from(["http://www.w3.org/ns/ttml", "http://www.w3.org/2006/10/ttaf1", ""]))
+    declare = f' xmlns{":" + pre[:-1] if pre else ""}="{ns}"' if ns or not pre else ""
+    times = st.sampled_from(["0s", "1.5s", "00:00:01.000", "00:00:01:12", "00:00:01:12.1", "90f", "100t", "2m",
+                             "1h", "500ms", "x", "", "99:99:99.999", "00:00:01,000"])
+    paragraphs = []
+    for _ in range(draw(st.integers(0, 5))):
+        attrs = "".join(f' {k}="{draw(times)}"' for k in ("begin", "end", "dur") if draw(st.booleans()))
+        if draw(st.booleans()):
+            attrs += ' xml:space="preserve"'
+        content = _ttml_content(draw)
+        paragraphs.append(f"<{pre}p{attrs}>{content}</{pre}p>")
+    body = draw(st.sampled_from([f"<{pre}body>", f'<{pre}body begin="1s">', f"<{pre}body><{pre}div timeContainer='seq'>"]))
+    close = f"</{pre}div></{pre}body>" if "div" in body else f"</{pre}body>"
+    prolog = draw(st.sampled_from(['<?xml version="1.0" encoding="UTF-8"?>' + nl, "",
+                                   '<?xml version="1.0" encoding="ISO-8859-1"?>' + nl, "<!DOCTYPE tt>" + nl,
+                                   '<!DOCTYPE tt [<!ENTITY a "AAAA">]>' + nl]))
+    params = draw(st.sampled_from(["", ' xmlns:ttp="http://www.w3.org/ns/ttml#parameter" ttp:frameRate="25" '
+                                       'ttp:tickRate="10"', ' xmlns:ttp="http://www.w3.org/ns/ttml#parameter" '
+                                       'ttp:frameRateMultiplier="1000 1001" ttp:subFrameRate="0"']))
+    text = (f"{prolog}<{pre}tt{declare}{params} xmlns:tts='http://www.w3.org/ns/ttml#styling'>{nl}"
+            f"{body}{nl.join(paragraphs)}{close}{nl}</{pre}tt>{nl}")
+    encoding = "latin-1" if "ISO-8859-1" in prolog else draw(st.sampled_from(["utf-8", "utf-8-sig", "utf-16"]))
+    data = _encode(text, encoding)
+    if draw(st.booleans()):
+        data = draw(damaged(data))
+    return data, draw(st.sampled_from(["x.ttml", "x.dfxp", "x.xml", "x.srt"]))
+
+
 # -- term lists ---------------------------------------------------------------------------------------------
 
 _XML_NAME = st.one_of(WORD, st.text(ALPHABET, max_size=20), st.just("&amp;"), st.just("&ent;"),
@@ -546,6 +600,7 @@ TARGETS: dict[str, Target] = {t.name: t for t in (
     Target("srt", subtitle_file(vtt=False), check_subtitles, "subcase.subtitles.loads (SubRip)"),
     Target("vtt", subtitle_file(vtt=True), check_subtitles, "subcase.subtitles.loads (WebVTT)"),
     Target("ass", ass_script(), check_subtitles, "subcase.subtitles.loads (ASS/SSA)"),
+    Target("ttml", ttml_file(), check_subtitles, "subcase.subtitles.loads (TTML)"),
     Target("terms", term_list(), check_terms, "subcase.review.terms.read_terms"),
     Target("profile", profile_file(), check_profile, "subcase.review.profiles.profile.Profile.from_bytes"),
     Target("autosave", st.lists(snapshot_file(), min_size=1, max_size=3), check_autosave_folder,

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, example, given, settings
 from .targets import SLOWEST_S, TARGETS
 
 # Examples per target: all together about a minute on a loaded 2-core machine, well inside CI's two.
-EXAMPLES = {"srt": 120, "vtt": 120, "ass": 120, "terms": 150, "profile": 200, "autosave": 120, "settings": 150,
+EXAMPLES = {"srt": 120, "vtt": 120, "ass": 120, "ttml": 120, "terms": 150, "profile": 200, "autosave": 120, "settings": 150,
             "restore": 60}
 
 CI = settings(max_examples=1, deadline=None, derandomize=True, database=None,
@@ -78,6 +78,7 @@ XXE = b'<!DOCTYPE names [<!ENTITY x SYSTEM "file:///etc/passwd">]><names><name>&
 test_srt = _run("srt")
 test_vtt = _run("vtt")
 test_ass = _run("ass")
+test_ttml = _run("ttml")
 test_terms = _run("terms", BILLION_LAUGHS, XXE)
 test_profile = _run("profile", DEEP_JSON, b'{"a":' * 50_000)
 test_autosave = _run("autosave", *([bad] for bad in BAD_SNAPSHOTS), UNSORTABLE_TIMES)

@@ -58,7 +58,7 @@ from pathlib import Path
 from typing import Iterable, Iterator, Sequence
 
 from subcase.errors import OutputConflictError, SpecialFileError, SubcaseError
-from subcase.subtitles import formats
+from subcase.subtitles import formats, ttml
 from subcase.subtitles.files import check_readable_file, special_kind
 
 __all__ = ["BatchInput", "check_input_folders", "check_readable_file", "check_report_path", "Existing",
@@ -81,7 +81,10 @@ def is_within(path: Path, folder: Path) -> bool:
 def output_relative(relative: Path, out_format: str | None) -> Path:
     """Where the output of an input placed at ``relative`` goes below the output folder: the same
     place, with the suffix of the format it is written in (the input's own, in lower case, when that is one
-    of the format's: x.ssa stays x.ssa)."""
+    of the format's: x.ssa stays x.ssa; a TTML file keeps .xml too, which only the file's content, not this
+    name below another folder, says is TTML)."""
+    if out_format is None and relative.suffix.lower() in ttml.SUFFIXES:
+        return relative
     fmt = formats.get(out_format) if out_format else (formats.for_path(relative) or formats.SRT)
     own = relative.suffix.lower()
     return relative.with_name(relative.stem + (own if own in fmt.suffixes else fmt.suffix))

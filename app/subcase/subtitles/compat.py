@@ -1,15 +1,16 @@
-"""Would other players read what we wrote?  A check with pysrt, webvtt-py and pysubs2.
+"""Would other players read what we wrote?  A check with pysrt, webvtt-py, pysubs2 and ttconv.
 
 subcase's own scanner keeps what these parsers lose (stray text, blank lines
 inside cues, loose timestamps), which is right for the editor, but a file is
 written for players.  Many are built on the same simple parsers, so after a
-save the written text is read back with pysrt (SRT), webvtt-py (WebVTT) or pysubs2 (ASS/SSA):
+save the written text is read back with pysrt (SRT), webvtt-py (WebVTT), pysubs2 (ASS/SSA) or ttconv (TTML):
 if they see a different number of cues or other timings than the document
 has, the user is warned that players may misread the file.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Sequence
 
 Timings = list[tuple[int, int]]  # (start ms, end ms) of each cue, in order
@@ -43,6 +44,47 @@ def pysubs2_timings(text: str) -> Timings:
         warnings.simplefilter("ignore")
         subs = pysubs2.SSAFile.from_string(text, format_="ass")
     return [(event.start, event.end) for event in subs.events if event.type == "Dialogue"]
+
+
+# DFXP's draft namespaces say what TTML's says; ttconv reads only the final one.
+_TTAF_RE = re.compile(r"http://www\.w3\.org/2006/(?:04|10)/ttaf1")
+
+
+def ttconv_timings(text: str) -> Timings:
+    """The begin and end of every <p> as ttconv reads them (indefinite ends as the parent's, else
+    as the begin).  ``text`` is a file subcase wrote, so it was checked for entity declarations."""
+    import logging
+    import xml.etree.ElementTree as ET
+    from fractions import Fraction
+
+    from ttconv import model
+    from ttconv.imsc.reader import to_model
+
+    log = logging.getLogger("ttconv")
+    level, log.level = log.level, logging.CRITICAL + 1  # its complaints are not the user's business here
+    try:
+        doc = to_model(ET.ElementTree(ET.fromstring(_TTAF_RE.sub("http://www.w3.org/ns/ttml", text))))
+    finally:
+        log.setLevel(level)
+    if doc is None or doc.get_body() is None:
+        raise ValueError("no TTML body")
+    out: Timings = []
+
+    def walk(element: model.ContentElement, begin: Fraction, end: Fraction | None) -> None:
+        begin += element.get_begin() or 0
+        own = element.get_end()
+        # ttconv 1.2.3 gives a <body> the end of its children without the body's own begin: not used
+        if own is not None and not isinstance(element, model.Body):
+            own += begin - (element.get_begin() or 0)
+            end = own if end is None else min(end, own)
+        if isinstance(element, model.P):
+            out.append((round(begin * 1000), round((end if end is not None else begin) * 1000)))
+            return
+        for child in element:
+            walk(child, begin, end)
+
+    walk(doc.get_body(), Fraction(0), None)
+    return out
 
 
 def _ms(stamp: str) -> int:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Sequence
 
-from . import ass, compat, srt, vtt
+from . import ass, compat, srt, ttml, vtt
 from .document import Cue
 from .errors import ParseWarning, SubtitleError
 
@@ -82,7 +82,13 @@ ASS = Format("ass", (".ass", ".ssa"), "ASS/SSA", ass.parse, ass.from_cues,
              reference_parser="pysubs2", reference_timings=compat.pysubs2_timings, signature=ass.has_signature,
              common_cues=ass.common_cues, losses=ass.losses, cannot_hold=ass.cannot_hold, no_cues=ass.no_cues)
 
-FORMATS: dict[str, Format] = {f.name: f for f in (SRT, VTT, ASS)}
+# TTML, DFXP, IMSC1 and EBU-TT-D: new files are written in UTF-8, as their XML declaration says.
+# ".xml" files whose root element is <tt> are read as TTML too (see for_path).
+TTML = Format("ttml", (".ttml", ".dfxp"), "TTML", ttml.parse, ttml.from_cues, encoding="utf-8",
+              reference_parser="ttconv", reference_timings=compat.ttconv_timings, signature=ttml.is_ttml,
+              common_cues=ttml.common_cues, losses=ttml.losses)
+
+FORMATS: dict[str, Format] = {f.name: f for f in (SRT, VTT, ASS, TTML)}
 NAMES: tuple[str, ...] = tuple(FORMATS)
 SUFFIXES: tuple[str, ...] = tuple(s for f in FORMATS.values() for s in f.suffixes)
 
@@ -97,6 +103,8 @@ def get(name: str) -> Format:
 def for_path(path: Path | str) -> Format | None:
     """The format a file name's suffix stands for (any letter case), None if none does."""
     suffix = Path(path).suffix.lower()
+    if suffix == ".xml" and ttml.is_ttml_file(path):  # a generic suffix: the root element says
+        return TTML
     return next((f for f in FORMATS.values() if suffix in f.suffixes), None)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import formats
+from . import formats, ttml
 from .document import Cue, Document
 from .encoding import decode
 from .errors import ParseWarning, SubtitleError
@@ -12,8 +12,10 @@ from .files import check_readable_file
 from .lines import newline_in
 
 def sniff(text: str, name: str) -> formats.Format:
-    """The format by content first (a signature: WEBVTT, [Script Info]), then by the name's suffix; SRT
-    otherwise."""
+    """The format by content first (a signature: WEBVTT, [Script Info], an XML root element <tt>), then by
+    the name's suffix; SRT otherwise.  XML that is not TTML goes to the TTML reader, which says why."""
+    if Path(name).suffix.lower() == ".xml" and not formats.by_content(text):
+        return formats.TTML
     return formats.by_content(text) or formats.for_path(name) or formats.SRT
 
 
@@ -22,9 +24,14 @@ def loads(data: bytes, name: str = "x.srt", format: str | None = None, encoding:
     ``encoding`` overrides the detection of the text encoding (``--encoding``)."""
     if not data:
         raise SubtitleError("the file is empty", name)
-    decoded = decode(data, name, encoding)
+    decoded = decode(data, name, encoding or ttml.declared_encoding(data))
     fmt = formats.get(format) if format else sniff(decoded.text, name)
-    segments, warnings = fmt.parse(decoded.text)
+    try:
+        segments, warnings = fmt.parse(decoded.text)
+    except SubtitleError as exc:
+        if exc.path is not None:
+            raise
+        raise type(exc)(exc.reason, name) from None
     named = formats.for_path(name)
     if format is None and named is not None and named is not fmt:
         warnings.insert(0, ParseWarning(1, f"the file holds {fmt.label} though its name ends in {Path(name).suffix}; "
