@@ -163,6 +163,7 @@ def test_a_changed_time_rewrites_only_that_field_in_centiseconds() -> None:
 def test_a_line_break_typed_into_a_cue_is_written_as_a_hard_break() -> None:
     doc = load(OWN)
     doc.set_cue_text(1, "Where are you going,\nAkane?")
+    assert doc.cues[1].text == "Where are you going,\\NAkane?"  # as the file holds it
     assert "Default,Haruto,0,0,0,,Where are you going,\\NAkane?\r\n" in doc.render()
     assert len(loads(doc.to_bytes(), "x.ass").cues) == len(doc.cues)
 

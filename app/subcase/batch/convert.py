@@ -18,10 +18,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Sequence
 
-from subcase.casing import CasingCancelled, CasingEngine, DocumentCasing, Method, case_file
+from subcase.casing import CasingCancelled, CasingEngine, DocumentCasing, Method, case_loaded
 from subcase.casing.engine import OnProgress, ShouldCancel
 from subcase.errors import SubcaseError, describe_oserror
-from subcase.subtitles import Document, save
+from subcase.subtitles import Document, load, save
 from subcase.subtitles.atomic import OutputExistsError, write_in_folder
 from subcase.subtitles.files import check_size
 from subcase.subtitles.losses import conversion_losses
@@ -119,8 +119,8 @@ def convert_file(engine: CasingEngine, planned: PlannedOutput, options: ConvertO
     try:
         dst = folder / relative
         check_size(src, options.max_size_mb)  # the CLI checked before the model loaded; the GUI's batch did not
-        cased = case_file(engine, result.src, options.mode, progress, cancel, options.lang, options.punctuate,
-                          options.encoding, keep_signs=not options.case_signs)
+        cased = case_loaded(engine, load(result.src, options.encoding), options.mode, progress, cancel,
+                            options.lang, options.punctuate, keep_signs=not options.case_signs)
         result.encoding_doubt = cased.doc.encoding_doubt
         result.marks = len(cased.casing.marks)
         result.casing_summary = cased.casing.summary()

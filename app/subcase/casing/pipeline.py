@@ -35,14 +35,21 @@ class CasedFile:
 def case_file(engine: CasingEngine, path: Path | str, mode: Mode | str = DEFAULT,
               progress: OnProgress | None = None, cancel: ShouldCancel | None = None,
               lang: str = "auto", punctuate: Punctuate | str = DEFAULT_PUNCTUATE,
-              encoding: str | None = None, keep_signs: bool = True) -> CasedFile:
+              encoding: str | None = None) -> CasedFile:
     """Read a subtitle file, case it and apply the casing.  SubtitleError for a bad
     file; CasingCancelled when ``cancel`` says so (nothing is returned then).
     ``encoding``: the file's text encoding, instead of detecting it (``--encoding``).
     ``lang``: "auto" detects the language of the file and of each cue (casing/language.py);
-    ``punctuate``: where missing marks are restored (casing/restoring.py); ``keep_signs``: ASS signs and songs
-    keep their letters (``signs_as_written``)."""
-    doc = load(path, encoding)
+    ``punctuate``: where missing marks are restored (casing/restoring.py)."""
+    return case_loaded(engine, load(path, encoding), mode, progress, cancel, lang, punctuate)
+
+
+def case_loaded(engine: CasingEngine, doc: Document, mode: Mode | str = DEFAULT,
+                progress: OnProgress | None = None, cancel: ShouldCancel | None = None,
+                lang: str = "auto", punctuate: Punctuate | str = DEFAULT_PUNCTUATE,
+                keep_signs: bool = True) -> CasedFile:
+    """``case_file`` for a document read already; ``keep_signs``: ASS signs and songs keep their letters
+    (``signs_as_written``)."""
     casing = write_marks(doc, case_document(engine, doc, mode, progress, cancel, lang, punctuate, keep_signs))
     return CasedFile(doc, casing, apply_casing(doc, casing))
 

@@ -123,11 +123,15 @@ def _cue(line: str, ending: str, number: int, value_at: int, fields: tuple[str, 
     for part in parts[:-1]:
         at.append(at[-1] + len(part) + 1)
     s, e = fields.index("start"), fields.index("end")
-    start, end = _ms(parts[s]), _ms(parts[e])
-    if start is None or end is None or s > e:
-        bad = parts[s] if start is None else parts[e]
-        warnings.append(ParseWarning(number, f"cannot read the time '{bad.strip()}' of a Dialogue line; "
+    if s > e:
+        warnings.append(ParseWarning(number, "the Format line names End before Start; this Dialogue line is "
                                              "kept as text"))
+        return None
+    start, end = _ms(parts[s]), _ms(parts[e])
+    if start is None or end is None:
+        bad = (parts[s] if start is None else parts[e]).strip()
+        shown = bad if len(bad) <= 40 else bad[:37] + "..."
+        warnings.append(ParseWarning(number, f"cannot read the time '{shown}' of a Dialogue line; kept as text"))
         return None
     head = line[:at[-1]]
     # the head around its two times (what timecode.timing_block writes a changed time into), the style and name

@@ -275,8 +275,10 @@ class Document:
             cue._tokens = None
 
     def set_cue_text(self, cue_index: int, text: str) -> None:
-        """Replace a cue's text freely (markup allowed, any line breaks)."""
-        self.cues[cue_index].text = normalize_newlines(text)
+        """Replace a cue's text freely (markup allowed, any line breaks; in ASS, written as its hard break
+        \\N, as the file holds it)."""
+        text = normalize_newlines(text)
+        self.cues[cue_index].text = text.replace("\n", "\\N") if self.format == "ass" else text
 
     def copy(self) -> Document:
         return copy.deepcopy(self)
