@@ -186,3 +186,19 @@ def test_decode_falls_back_to_cp1252():
     assert formats.decode("Père".encode("utf-8")) == "Père"
     assert formats.decode("Père – ok".encode("cp1252")) == "Père – ok"
 
+
+
+@pytest.mark.parametrize("written, spaced", [
+    ("Tu viens ?", "Tu viens\u00a0?"),
+    ("Quoi ?! Non...", "Quoi\u00a0?! Non..."),
+    ("Il dit : « non »", "Il dit\u00a0: « non »"),
+    ("oui ?\nAh !", "oui\u00a0?\nAh\u00a0!"),
+    ("déjà\u00a0? a ?b", "déjà\u00a0? a ?b"),   # already no-break; a mark glued to the next word is left
+])
+def test_french_marks_get_their_no_break_space(written, spaced):
+    assert formats.french_spacing(written) == spaced
+
+
+def test_laying_out_a_french_turn_keeps_its_no_break_spaces():
+    cues = testset.timed([formats.Cue(formats.french_spacing("Karadoc: Vous venez ? Non !"))], cue_cuts=False)
+    assert [c.text for c in cues] == ["Vous venez\u00a0? Non\u00a0!"]

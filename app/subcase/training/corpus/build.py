@@ -57,6 +57,12 @@ def _shuffled(items: list, seed: int, *salt: str) -> list:
     return out
 
 
+def _normalised(source: Source, cues: list[Cue]) -> list[Cue]:
+    if source.lang != "fr":
+        return cues
+    return [Cue(formats.french_spacing(c.text), c.start, c.end) for c in cues]
+
+
 def dev_texts(shared_data: Path) -> list[str]:
     """Every cue of the shared dev sets (SRT and WebVTT, all languages)."""
     texts: list[str] = []
@@ -111,6 +117,7 @@ class Builder:
                 cues = source.parse(mirror, ref)
                 if not cues or formats.mostly_capitals([c.text for c in cues]):
                     continue
+                cues = _normalised(source, cues)
                 kept, n = [], 0
                 for cue in cues:
                     if n >= TEST_DOC_WORDS:
@@ -162,7 +169,7 @@ class Builder:
             if cap is not None and stats["words"] >= cap:
                 break
             cues = source.parse(mirror, ref)
-            texts = [c.text for c in cues] if cues else []
+            texts = [c.text for c in _normalised(source, cues)] if cues else []
             if not texts or formats.mostly_capitals(texts):
                 stats["unparsable_or_filtered_files"] += 1
                 continue

@@ -332,6 +332,16 @@ def mostly_capitals(texts: list[str]) -> bool:
     return upper > lower
 
 
+_FRENCH_SPACE = re.compile(r"[ \t]+([?!;:]+)(?=\s|$|[\"”»)])")
+
+
+def french_spacing(text: str) -> str:
+    """French writes a space before ? ! ; and :.  Typed as a plain space it lets a line break before the
+    mark and the mark is no longer the word's own (casing/marks.py reads a mark after a no-break space only),
+    so the plain space becomes the no-break one the fansubs and transcripts meant (U+00A0)."""
+    return _FRENCH_SPACE.sub("\u00a0\\1", text)
+
+
 # --- which language a text is in -------------------------------------------------------------------
 
 _STOPWORDS = {

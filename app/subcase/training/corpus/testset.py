@@ -21,7 +21,8 @@ _LABEL = re.compile(r"^[^\s:][^:\n]{0,40}:\s+(?=\S)")
 
 def layout(turn: str) -> list[str]:
     """One transcript turn as caption cues of up to two lines of up to ``LINE`` characters."""
-    words = _LABEL.sub("", turn, count=1).split()
+    # split at plain spaces only: a no-break space (French "vous\u00a0?") keeps the mark with its word
+    words = [w for w in re.split(r"[ \t\n]+", _LABEL.sub("", turn, count=1)) if w]
     lines: list[str] = []
     current = ""
     for word in words:
