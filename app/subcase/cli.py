@@ -246,7 +246,8 @@ def cmd_evaluate(args) -> int:
     punct = (True,) if args.punct_only else ((False,) if args.strip_punct else (True, False))
     options = EvaluationOptions(baselines=not args.no_baselines, per_cue=not args.no_per_cue, punct_settings=punct,
                                 lang=args.lang, mode=Mode(args.mode), drop=args.drop, seed=args.seed,
-                                punctuate=Punctuate(args.punctuate))
+                                punctuate=Punctuate(args.punctuate),
+                                baseline_engine=_engine(args.baseline_model) if args.baseline_model else None)
     results = evaluate(inputs, engine, options, log=lambda s: print(safe(s), file=sys.stderr))
     return _finish_scoring(results, format_report, args.json)
 
@@ -571,6 +572,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_punctuate_arg(e)
     _add_lang_arg(e)
     e.add_argument("--model", type=Path, help=argparse.SUPPRESS)
+    e.add_argument("--baseline-model", type=Path, metavar="DIR",
+                   help="also score the marks this model restores, as a baseline row (e.g. the model shipped before)")
     e.set_defaults(func=cmd_evaluate)
 
     s = sub.add_parser("simulate-review", help="play a simulated post-editor through the review of "

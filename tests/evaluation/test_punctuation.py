@@ -4,12 +4,14 @@ review's counts, and the ``punctuation`` objects of ``subcase evaluate`` and ``s
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
 from subcase.casing.marks import COMMA, EXCLAMATION, FULL_STOP, NONE, QUESTION, mark_after
 from subcase.cli import main
-from subcase.evaluation.punctuation import MarkCounts, cue_marks, mark_rows, review_counts, score_marks
+from subcase.evaluation.punctuation import (MarkCounts, cue_end_full_stops, cue_marks, mark_intervals, mark_rows,
+                                           review_counts, score_files, score_marks)
 from subcase.subtitles import load
 from subcase.subtitles.words import has_letters, tokenize
 
@@ -82,6 +84,14 @@ def test_review_counts():
     assert review_counts(ref, ref, ref, [False] * 5) == {"initial_errors": 0, "visited": 0, "residual_errors": 0}
     with pytest.raises(ValueError):
         review_counts(ref, opened, final, visited[:4])
+
+
+MODEL_DIR = Path(__file__).resolve().parents[2] / "models"
+
+
+def _cues_with_words(path) -> list[str]:
+    """The cues of a reference file that have a scored word."""
+    return [cue.text for cue in load(path).cues if cue_marks(cue.text)]
 
 
 def _reference_marks(path) -> dict[str, int]:
@@ -181,3 +191,48 @@ def test_a_series_restores_and_counts_marks_file_after_file(dev_subtitles, tmp_p
             assert counts["residual_errors"] == counts["initial_errors"] - counts["visited"]
     assert data["with_profile"]["punctuation"] == data["files"][1]["with_profile"]["punctuation"]  # from file 2 on
     assert all("punctuation" not in row["with_profile"] for row in run("--punctuate", "never")["files"])
+
+
+def test_the_cue_end_baseline_puts_a_full_stop_where_a_cue_ends_without_a_mark():
+    assert cue_end_full_stops([["", ""], ["", ","], [], ["?", ""]]) == [["", "."], ["", ","], [], ["?", "."]]
+
+
+def test_mark_intervals_resample_files():
+    files = [([["", "."]], [["", "."]]), ([["", "?"]], [["", "."]]), ([[",", "."]], [["", "."]])]
+    scored = score_files(files)
+    assert scored["full stop"]["tp"] == 2 and scored["full stop"]["fp"] == 1
+    low, high = scored["intervals"]["full stop"]
+    assert 0.0 <= low <= scored["full stop"]["f1"] <= high <= 1.0
+    assert scored["intervals"]["question mark"] == (0.0, 0.0)
+    assert mark_intervals(files[:1])["full stop"] is None  # one file: nothing to resample
+
+
+@pytest.mark.model
+def test_evaluate_reports_per_mark_intervals_and_the_baseline_rows(dev_subtitles, tmp_path, capsys):
+    """Issue 55: on stripped input, each mark's F1 comes with its interval over files, beside the rule
+    "full stop at every cue end" and another model's marks (here the shipped model itself, so its row
+    equals subcase's)."""
+    paths = [p for p in dev_subtitles if "perspectives_" in p.name][:3]
+    out_json = tmp_path / "e.json"
+    assert main(["evaluate", *map(str, paths), "--no-per-cue", "--no-baselines", "--strip-punct",
+                 "--punctuate", "auto", "--baseline-model", str(MODEL_DIR), "--json", str(out_json)]) == 0
+    report = capsys.readouterr().out
+    results = json.loads(out_json.read_text(encoding="utf-8"))
+    subcase = results["systems"]["subcase"]["nopunct"]["punctuation"]
+    baselines = results["punctuation_baselines"]
+    rule = baselines["full stop at every cue end"]["nopunct"]
+    (other_name, other), = [(k, v["nopunct"]) for k, v in baselines.items() if k.endswith("(baseline)")]
+    # the rule writes a full stop at every cue end and nothing else
+    cue_ends = sum(1 for p in paths for cue in _cues_with_words(p))
+    assert rule["full stop"]["predicted"] == rule["micro"]["predicted"] == cue_ends
+    assert rule["full stop"]["support"] == subcase["full stop"]["support"]
+    assert other["micro"] == subcase["micro"]
+    for scored in (subcase, rule, other):
+        for name in ("full stop", "question mark", "comma", "exclamation mark", "micro"):
+            span = scored["intervals"][name]
+            assert span is not None and span[0] <= scored[name]["f1"] <= span[1]
+    assert "per-mark F1 (%) with its 90% interval over files" in report
+    rule_row = next(line for line in report.splitlines() if line.startswith("full stop at every cue end"))
+    low, high = rule["intervals"]["full stop"]
+    assert f"{100 * rule['full stop']['f1']:5.1f} {100 * low:4.1f}-{100 * high:4.1f}" in rule_row
+    assert any(line.startswith(other_name) for line in report.splitlines())

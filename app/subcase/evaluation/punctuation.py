@@ -20,7 +20,11 @@ from subcase.casing.marks import COMMA, EXCLAMATION, FULL_STOP, MARK_NAMES, QUES
 from subcase.subtitles import markup
 from subcase.subtitles.words import has_letters, tokenize
 
+from .intervals import LEVEL, RESAMPLES, ratio_interval
+
 SCORED = (COMMA, FULL_STOP, QUESTION, EXCLAMATION)
+# the rule a restorer must beat on stripped input: subtitles mostly end a sentence where a cue ends
+CUE_END_BASELINE = "full stop at every cue end"
 
 
 def cue_marks(text: str) -> list[str]:
@@ -93,6 +97,46 @@ def score_marks(refs: Sequence[Sequence[str]], hyps: Sequence[Sequence[str]]) ->
     return n.summary()
 
 
+def cue_end_full_stops(written: Sequence[Sequence[str]]) -> list[list[str]]:
+    """The rule baseline's marks per cue: the input's own marks, and a full stop after the last scored word
+    of every cue that ends without a mark."""
+    out = [list(marks) for marks in written]
+    for marks in out:
+        if marks and not marks[-1]:
+            marks[-1] = FULL_STOP
+    return out
+
+
+FileMarks = tuple[Sequence[Sequence[str]], Sequence[Sequence[str]]]   # one file's marks per cue: reference, output
+
+
+def mark_intervals(files: Sequence[FileMarks], level: float = LEVEL, resamples: int = RESAMPLES,
+                   seed: int = 0) -> dict:
+    """Per mark and "micro", the central ``level`` interval of F1 over resamples of the files
+    (evaluation/intervals.py: a file is one film or talk with its own style, not independent words);
+    None under two files.  F1 = 2 TP / (2 TP + FP + FN) is a ratio of sums over the files of a resample."""
+    per_file = []
+    for refs, hyps in files:
+        counts = MarkCounts()
+        for ref, hyp in zip(refs, hyps, strict=True):
+            counts.add_all(ref, hyp)
+        per_file.append(counts)
+    out = {}
+    for name, marks in [(MARK_NAMES[m], (m,)) for m in SCORED] + [("micro", SCORED)]:
+        tps = [sum(c.counts[m][0] for m in marks) for c in per_file]
+        wrong = [sum(c.counts[m][1] + c.counts[m][2] for m in marks) for c in per_file]
+        out[name] = ratio_interval([2 * tp for tp in tps], [2 * tp + w for tp, w in zip(tps, wrong)],
+                                   level, resamples, seed)
+    return out
+
+
+def score_files(files: Sequence[FileMarks]) -> dict:
+    """``score_marks`` over the files' cues, with the per-mark ``mark_intervals`` as "intervals"."""
+    refs = [cue for ref, _ in files for cue in ref]
+    hyps = [cue for _, hyp in files for cue in hyp]
+    return score_marks(refs, hyps) | {"intervals": mark_intervals(files)}
+
+
 def review_counts(ref_marks: Sequence[str], input_marks: Sequence[str], final_marks: Sequence[str],
                   visited: Sequence[bool]) -> dict:
     """The simulated review's ``punctuation`` object, from flat per-word lists (one entry per scored word of
@@ -131,6 +175,25 @@ def mark_rows(label: str, key: str, summary: dict) -> list[str]:
         rows.append(f"{label:8} {key:8} {name:16} {100 * s['precision']:6.1f} {100 * s['recall']:6.1f} "
                     f"{100 * s['f1']:6.1f} {s['support']:8d} {s['predicted']:8d}")
     return rows
+
+
+def _with_interval(summary: dict, name: str) -> str:
+    span = summary.get("intervals", {}).get(name)
+    low_high = "" if span is None else f" {100 * span[0]:4.1f}-{100 * span[1]:4.1f}"
+    return f"{100 * summary[name]['f1']:5.1f}{low_high:>10}"
+
+
+def interval_lines(rows: Sequence[tuple[str, str, str, dict]]) -> list[str]:
+    """Per-mark F1 of each (system, files, input, summary) with its interval over files."""
+    if not rows:
+        return []
+    names = [MARK_NAMES[m] for m in (FULL_STOP, QUESTION, COMMA, EXCLAMATION)]
+    header = f"{'system':28} {'files':6} {'input':8} " + " ".join(f"{n:>16}" for n in names)
+    lines = ["", f"per-mark F1 (%) with its {LEVEL:.0%} interval over files (bootstrap, {RESAMPLES} resamples "
+                 "of the files):", header, "-" * len(header)]
+    for system, label, key, summary in rows:
+        lines.append(f"{system:28} {label:6} {key:8} " + " ".join(f"{_with_interval(summary, n):>16}" for n in names))
+    return lines
 
 
 def report_lines(entries: Sequence[tuple[str, str, dict]]) -> list[str]:

@@ -23,7 +23,8 @@ from .baselines import TruecaseBaseline, first_word_and_i
 from .drop import SEED, dropped_cues
 from .intervals import LEVEL, RESAMPLES, f1_interval
 from .metrics import WordOutcome, calibration_table, default_review, review_view, score, scored_words
-from .punctuation import cue_marks, score_marks
+from .punctuation import (CUE_END_BASELINE, FileMarks, cue_end_full_stops, cue_marks, interval_lines, score_files,
+                          score_marks)
 from .punctuation import report_lines as punctuation_lines
 from .simulate import input_text
 from .skipped import read_each, report_lines
@@ -124,6 +125,7 @@ class EvaluationOptions:
     drop: float | None = None  # a share of the words to drop (evaluation/drop.py)
     seed: int = SEED
     punctuate: Punctuate = DEFAULT_PUNCTUATE
+    baseline_engine: CasingEngine | None = None  # another model whose marks are scored as a row of their own
 
 
 def evaluate(paths: list[Path], engine: CasingEngine | None, options: EvaluationOptions = EvaluationOptions(),
@@ -136,7 +138,10 @@ def evaluate(paths: list[Path], engine: CasingEngine | None, options: Evaluation
     the choice of casing/rules.py stays measured.  The rule baseline capitalises
     sentence starts (and, in English, the pronoun I).  With ``punctuate`` (casing/restoring.py) other than
     "never", subcase restores missing marks, and each of its entries also scores the marks of the text it
-    writes against the reference's, per mark (``punctuation``, evaluation/punctuation.py).
+    writes against the reference's, per mark (``punctuation``, evaluation/punctuation.py), with each mark's
+    F1 interval over files; beside it ("punctuation_baselines", in total and per language) the marks of the
+    rule "full stop at every cue end" and, given ``baseline_engine`` (another model, e.g. the one shipped
+    before), that model's restored marks.
     A file that cannot be read is skipped
     (evaluation/skipped.py), logged and listed under "skipped".
 
@@ -147,6 +152,7 @@ def evaluate(paths: list[Path], engine: CasingEngine | None, options: Evaluation
     """
     baselines, per_cue, punct_settings = options.baselines, options.per_cue, options.punct_settings
     lang, mode, punctuate = options.lang, options.mode, options.punctuate
+    baseline_engine = options.baseline_engine
     refs, skipped = read_each(paths, load_reference, log)
     if options.drop is not None and engine is not None:
         return _evaluate_dropped(refs, skipped, engine, options, log)
@@ -172,8 +178,8 @@ def evaluate(paths: list[Path], engine: CasingEngine | None, options: Evaluation
         systems: dict[str, list[list[WordOutcome]]] = {}
         by_language: dict[str, dict[str, list[list[WordOutcome]]]] = {}
         # subcase's marks against the reference's, in total and per language
-        all_marks: Marks = ([], [])
-        marks: dict[str, Marks] = {}
+        # per system of marks ("subcase" and the baselines), per "all" and language, each file's marks
+        mark_files: dict[str, dict[str, list[FileMarks]]] = {}
         for ref, guess in zip(refs, guesses):
             inp = model_input(ref, punctuated)
             english = guess.language == "en"
@@ -181,11 +187,16 @@ def evaluate(paths: list[Path], engine: CasingEngine | None, options: Evaluation
             if engine is not None:
                 mine["subcase"], casing = subcase_casing(engine, ref, inp, guess, mode, punctuate)
                 threshold = casing.threshold
-                written = with_restored(ref, output_marks(ref, () if punctuated else range(len(ref.cues))),
-                                        casing.marks)
-                for group in (all_marks, marks.setdefault(guess.language, ([], []))):
-                    group[0].extend(ref.marks)
-                    group[1].extend(written)
+                plain = output_marks(ref, () if punctuated else range(len(ref.cues)))
+                if punctuate is not Punctuate.NEVER:
+                    systems_marks = {"subcase": with_restored(ref, plain, casing.marks),
+                                     CUE_END_BASELINE: cue_end_full_stops(plain)}
+                    if baseline_engine is not None:
+                        _, other = subcase_casing(baseline_engine, ref, inp, guess, mode, punctuate)
+                        systems_marks[_baseline_name(baseline_engine)] = with_restored(ref, plain, other.marks)
+                    for name, written in systems_marks.items():
+                        for group in ("all", guess.language):
+                            mark_files.setdefault(name, {}).setdefault(group, []).append((ref.marks, written))
                 if guess.language not in engine.languages:
                     hyp, conf = run_model(engine, inp, pauses=ref.pauses)
                     mine["English model, forced"] = _outcomes(ref, hyp, conf, engine.info.review_threshold)
@@ -205,17 +216,23 @@ def evaluate(paths: list[Path], engine: CasingEngine | None, options: Evaluation
             entry = _score_entry(engine, _flat(files), review=True) | _intervals(files)
             if name == "subcase":
                 entry["two_way"] = two_way_entry(files)
-                if punctuate is not Punctuate.NEVER:
-                    entry["punctuation"] = score_marks(*all_marks)
+                if "subcase" in mark_files:
+                    entry["punctuation"] = score_files(mark_files["subcase"]["all"])
             results["systems"].setdefault(name, {})[key] = entry
+        for name, groups in mark_files.items():
+            if name == "subcase":
+                continue
+            for group, marked in groups.items():
+                target = results if group == "all" else results["languages"][group]
+                target.setdefault("punctuation_baselines", {}).setdefault(name, {})[key] = score_files(marked)
         for language, named in by_language.items():
             for name, files in named.items():
                 outcomes = _flat(files)
                 entry = score(outcomes) | _intervals(files)
                 if name == "subcase":
                     entry["two_way"] = two_way_entry(files)
-                    if punctuate is not Punctuate.NEVER:
-                        entry["punctuation"] = score_marks(*marks[language])
+                    if "subcase" in mark_files:
+                        entry["punctuation"] = score_files(mark_files["subcase"][language])
                 if outcomes and outcomes[0].threshold is not None:
                     entry["review_default"] = default_review(outcomes)
                 results["languages"][language]["systems"].setdefault(name, {})[key] = entry
@@ -224,6 +241,10 @@ def evaluate(paths: list[Path], engine: CasingEngine | None, options: Evaluation
         results["model"] = {"version": engine.info.version, "sha256": engine.info.sha256,
                             "review_threshold": engine.info.review_threshold, "languages": list(model_languages)}
     return results
+
+
+def _baseline_name(engine: CasingEngine) -> str:
+    return f"model {engine.info.version} (baseline)"
 
 
 def subcase_outcomes(engine: CasingEngine, ref: Reference, inp: list[list[Token]],
@@ -413,6 +434,26 @@ def _two_way_rows(results: dict) -> list[str]:
     return lines
 
 
+def _mark_interval_rows(results: dict) -> list[tuple[str, str, str, dict]]:
+    """subcase's marks and the baselines' (evaluation/punctuation.py), in total and per language."""
+    groups = [("all", results)]
+    languages = results.get("languages", {})
+    if len(languages) > 1:
+        groups += list(languages.items())
+    rows = []
+    for label, group in groups:
+        subcase = group.get("systems", {}).get("subcase", {})
+        for key, entry in subcase.items():
+            if "punctuation" not in entry:
+                continue
+            version = results.get("model", {}).get("version")
+            rows.append((f"subcase (model {version})" if version else "subcase", label, key, entry["punctuation"]))
+            for name, by_input in group.get("punctuation_baselines", {}).items():
+                if key in by_input:
+                    rows.append((name, label, key, by_input[key]))
+    return rows
+
+
 def format_report(results: dict) -> str:
     lines = [f"{results['files']} files, {results['words']} words with letters"]
     if "drop" in results:
@@ -443,6 +484,7 @@ def format_report(results: dict) -> str:
                  "CER = character-level capitalization error rate; all in %)")
     lines += punctuation_lines([(label, key, entry["punctuation"]) for label, key, entry in _subcase_entries(results)
                                 if "punctuation" in entry])
+    lines += interval_lines(_mark_interval_rows(results))
     lines += _interval_rows(results)
     lines += _two_way_rows(results)
     for name, by_input in results["systems"].items():
