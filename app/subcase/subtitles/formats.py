@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
-from . import compat, srt, vtt
+from . import compat, scc, srt, vtt
 from .document import Cue
 from .errors import ParseWarning, SubtitleError
 
@@ -28,14 +28,24 @@ class Format:
     from_cues: Callable[[Sequence[Cue], str], list[str | Cue]]  # another format's cues -> this format's
     encoding: str | None           # an encoding the format requires of new files, None to keep the source's
     reference_parser: str          # the third-party parser that checks what we write
-    reference_timings: Callable[[str], compat.Timings]
+    reference_timings: Callable[[str], compat.Timings] | None  # None: no parser is run on saving
+    # A format that decodes its own bytes (SCC, EBU STL): the file is read one byte per character (latin-1),
+    # never guessed or re-encoded, so every byte the format module does not rewrite is written back as read.
+    raw: bool = False
+    signature: Callable[[bytes], bool] | None = None  # recognises the format's files by their first bytes
+    # letters whose case the format cannot change in place (kept, whole word: Document.uncertain)
+    fixed_letters: Callable[[Sequence[Cue]], frozenset[str]] | None = None
 
 
 SRT = Format("srt", ".srt", "SubRip", srt.parse, srt.from_cues, None, "pysrt", compat.pysrt_timings)
 # The WebVTT standard requires UTF-8.
 VTT = Format("vtt", ".vtt", "WebVTT", vtt.parse, vtt.from_cues, "utf-8", "webvtt-py", compat.webvtt_timings)
 
-FORMATS: dict[str, Format] = {f.name: f for f in (SRT, VTT)}
+# CEA-608 captions; pycaption reads them in the tests (not at run time: it needs lxml and BeautifulSoup).
+SCC = Format("scc", ".scc", "Scenarist SCC", scc.parse, scc.from_cues, "latin-1", "", None, raw=True,
+             signature=lambda data: data.startswith(scc.SIGNATURE[:13].encode()), fixed_letters=scc.kept_letters)
+
+FORMATS: dict[str, Format] = {f.name: f for f in (SRT, VTT, SCC)}
 NAMES: tuple[str, ...] = tuple(FORMATS)
 SUFFIXES: tuple[str, ...] = tuple(f.suffix for f in FORMATS.values())
 

@@ -49,8 +49,16 @@ def save(doc: Document, path: Path | str | None = None, *, format: str | None = 
     target = Path(path) if path is not None else doc.path
     assert target is not None
     fmt = format_for(doc, target, format)
-    written = doc if fmt.name == doc.format else doc.convert(fmt)
-    text = written.render()
+    if fmt.raw and encoding is not None:
+        raise SubtitleError(f"--encoding does not apply to {fmt.label} files: the format names its own "
+                            "character set", target)
+    try:
+        written = doc if fmt.name == doc.format else doc.convert(fmt)
+        text = written.render()
+    except SubtitleError as exc:  # a format that cannot write an edit says which; the file is named here
+        if exc.path is not None:
+            raise
+        raise SubtitleError(exc.reason, target) from None
     codec = encoding or written.encoding
     data = encode(text, codec, written.bom, str(target))
     key = target.resolve()
@@ -88,6 +96,8 @@ def format_for(doc: Document, target: Path, format: str | None = None) -> format
 
 def check_readers(doc: Document, text: str, fmt: formats.Format) -> list[str]:
     """Warnings when the format's reference parser reads other cues from ``text`` than ``doc`` has."""
+    if fmt.reference_timings is None:
+        return []
     ours = [(c.start_ms, c.end_ms) for c in doc.cues]
     try:
         theirs = fmt.reference_timings(text)
