@@ -27,10 +27,10 @@ from .errors import ParseWarning, SubtitleError
 SIGNATURE = "Scenarist_SCC V1.0"
 
 # The CEA-608 basic character set: ASCII but for ten codes.
-_BASIC = {code: chr(code) for code in range(0x20, 0x80)}
-_BASIC.update({0x2A: "\u00e1", 0x5C: "\u00e9", 0x5E: "\u00ed", 0x5F: "\u00f3", 0x60: "\u00fa", 0x7B: "\u00e7",
+BASIC_CHAR = {code: chr(code) for code in range(0x20, 0x80)}
+BASIC_CHAR.update({0x2A: "\u00e1", 0x5C: "\u00e9", 0x5E: "\u00ed", 0x5F: "\u00f3", 0x60: "\u00fa", 0x7B: "\u00e7",
                0x7C: "\u00f7", 0x7D: "\u00d1", 0x7E: "\u00f1", 0x7F: "\u2588"})
-BASIC_CODE = {char: code for code, char in _BASIC.items()}
+BASIC_CODE = {char: code for code, char in BASIC_CHAR.items()}
 # Special characters (first byte 0x11, channel 2 0x19), 0x30-0x3F; 0x39 is the transparent space.
 _SPECIAL = "\u00ae\u00b0\u00bd\u00bf\u2122\u00a2\u00a3\u266a\u00e0 \u00e8\u00e2\u00ea\u00ee\u00f4\u00fb"
 # Extended characters (0x12 / 0x13, channel 2 0x1A / 0x1B), 0x20-0x3F: each replaces the character before it.
@@ -208,6 +208,7 @@ def parse(text: str) -> tuple[list[str | Cue], list[ParseWarning]]:
     last_ms = 0
     line_no = 1
     bad_parity: list[tuple[int, str]] = []  # (line, word) of words with a byte of even parity
+    not_words: list[tuple[int, str]] = []  # (line, text) of what stands where a hex word should
     pos = first_end + 1 if first_end >= 0 else len(text)
     while pos < len(text):
         end = text.find("\n", pos)
@@ -223,7 +224,8 @@ def parse(text: str) -> tuple[list[str | Cue], list[ParseWarning]]:
             for k, word in enumerate(_WORD_RE.finditer(line, m.start(6))):
                 hexword = word.group()
                 if not _HEX_RE.fullmatch(hexword):
-                    raise SubtitleError(f"line {line_no}: {hexword!r} is not a 4-digit hex word")
+                    not_words.append((line_no, hexword))  # decoders skip it; it is kept as written
+                    continue
                 ms = base_ms + round(k * 1001 / _FRAMES_PER_S) if sep not in ";," else \
                     base_ms + round(k * 1000 / _FRAMES_PER_S)
                 last_ms = max(last_ms, ms)
@@ -240,7 +242,7 @@ def parse(text: str) -> tuple[list[str | Cue], list[ParseWarning]]:
                     screen.last_control = None
                     for code, source in ((b1, at), (b2, at + 2)):
                         if code >= 0x20:
-                            _put(screen, _Cell(_BASIC[code], source), ms)
+                            _put(screen, _Cell(BASIC_CHAR[code], source), ms)
                 # 0x00-0x0F bytes: padding (0x80 0x80) or field 2 data services, nothing shown
         pos = end + 1
     segments: list[str | Cue] = []
@@ -248,13 +250,21 @@ def parse(text: str) -> tuple[list[str | Cue], list[ParseWarning]]:
     if bad_parity:
         # Decoders drop such a byte or read it without its parity bit; subcase reads it so and keeps it as it is
         # (a letter of it that changes case is written with the right parity).
-        line, word = bad_parity[0]
-        warnings.append(ParseWarning(line, f"{len(bad_parity)} hex word(s) have a byte with even parity, the first "
-                                           f"{word}; CEA-608 bytes have odd parity: read without it, kept as written"))
+        first_line, first_word = bad_parity[0]
+        warnings.append(ParseWarning(first_line, f"{len(bad_parity)} hex word(s) have a byte with even parity, the "
+                                                 f"first {first_word}; CEA-608 bytes have odd parity: read without it, kept as written"))
+    if not_words:
+        first_line, first_word = not_words[0]
+        warnings.append(ParseWarning(first_line, f"{len(not_words)} item(s) are not 4-digit hex words, the first "
+                                                 f"{first_word[:12]!r}; skipped, as decoders skip them, and kept as written"))
     captions: list[_Caption] = []
     for channel_no in (1, 2):
         screen = screens[channel_no]
-        screen.erase_shown(-1)  # still on screen when the file ends; a caption loaded but never shown is none
+        screen.erase_shown(-1)  # still on screen when the file ends
+        if screen.loading:
+            # loaded but never shown (the file ends before its End Of Caption, as a cut file does): a decoder
+            # shows nothing, but its letters are in the file, so it is a cue and is cased with the rest
+            screen.done.append(_Caption(last_ms, "pop", screen.loading, -1, order + 1))
         done = sorted(screen.done, key=lambda c: (c.start, c.order))
         captions.extend(done)
     file = SccFile(text)
