@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
-from . import compat, scc, srt, vtt
+from . import compat, inplace, scc, srt, vtt
 from .document import Cue
 from .errors import ParseWarning, SubtitleError
 
@@ -43,7 +43,7 @@ VTT = Format("vtt", ".vtt", "WebVTT", vtt.parse, vtt.from_cues, "utf-8", "webvtt
 
 # CEA-608 captions; pycaption reads them in the tests (not at run time: it needs lxml and BeautifulSoup).
 SCC = Format("scc", ".scc", "Scenarist SCC", scc.parse, scc.from_cues, "latin-1", "", None, raw=True,
-             signature=lambda data: data.startswith(scc.SIGNATURE[:13].encode()), fixed_letters=scc.kept_letters)
+             signature=lambda data: data.startswith(scc.SIGNATURE[:13].encode()), fixed_letters=inplace.kept_letters)
 
 FORMATS: dict[str, Format] = {f.name: f for f in (SRT, VTT, SCC)}
 NAMES: tuple[str, ...] = tuple(FORMATS)

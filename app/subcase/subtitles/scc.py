@@ -5,10 +5,9 @@ bytes with odd parity each.  The captions are what a CEA-608 decoder would show:
 off screen and shown at End Of Caption, roll-up rows, paint-on text, on channel 1 and channel 2 (data
 channel 2 is usually another language, so its cues follow all of channel 1's: casing never reads across).
 
-Nothing is re-encoded from the cues.  Each letter of a cue remembers where its byte is in the file; a
-letter whose case changes rewrites those two hex digits (its parity bit included) and nothing else, so
-control codes, their doubling, positions, styles, padding and timecodes stay exactly as read, and an
-unedited document renders the very text it was read from.  Only the CEA-608 basic character set is
+Nothing is re-encoded from the cues (``inplace``): each letter of a cue remembers where its byte is in the
+file, and a letter whose case changes rewrites those two hex digits (its parity bit included) and nothing
+else, so control codes, their doubling, positions, styles, padding and timecodes stay exactly as read.  Only the CEA-608 basic character set is
 written so: a special or extended character (a two-byte code, "É" after its fallback "E") keeps its code
 pair, and a letter whose other case is not in the basic set ("é" / "É") keeps its case (``uncertain``),
 the whole word with it.  Punctuation marks are never inserted: a new byte would shift every later code
@@ -21,8 +20,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from .document import Cue, RawCue
+from .document import Cue
 from .errors import ParseWarning, SubtitleError
+from .inplace import NO_SOURCE, Encoder, InPlaceFile
 
 SIGNATURE = "Scenarist_SCC V1.0"
 
@@ -64,68 +64,18 @@ def with_parity(code: int) -> int:
 @dataclass(slots=True)
 class _Cell:
     char: str
-    source: int  # offset in the file text of the byte's two hex digits; -1 for a code pair or a mid-row space
+    source: tuple[int, int]  # (offset, 2): the byte's two hex digits in the file text; NO_SOURCE if none
 
 
-@dataclass(eq=False)
-class SccCue(Cue):
-    """A caption: its text as shown, and where each of its letters is in the file."""
-
-    # per character of the text as read: the offset of its byte's hex digits in the file, -1 if none
-    sources: tuple[int, ...] = field(default=(), repr=False)
-    file: SccFile | None = field(default=None, repr=False)
-    first: bool = False  # the first cue renders the whole file, the others nothing
-
-    holds_marks = False  # inserting a byte would move later codes: restored marks are not written
-
-    def render(self, fmt: str, newline: str) -> str:
-        if not self.first or self.file is None:
-            return ""
-        return self.file.render()
-
-
-@dataclass(eq=False)
-class SccFile:
-    """The file's text and its cues: rendered whole, with the changed letters' bytes rewritten."""
-
-    text: str
-    cues: list[SccCue] = field(default_factory=list)
-
-    def render(self) -> str:
-        edits: list[tuple[int, str]] = []
-        for number, cue in enumerate(self.cues, 1):
-            raw = cue.raw
-            assert raw is not None
-            if cue.text == raw.text:
-                continue
-            if len(cue.text) != len(raw.text) or any(
-                    (a == "\n") != (b == "\n") for a, b in zip(cue.text, raw.text)):
-                raise SubtitleError(f"SCC caption {number} was edited beyond its letters ({cue.text!r}); an SCC file "
-                                    "can only be saved with characters changed one for one, line breaks kept")
-            for old, new, source in zip(raw.text, cue.text, cue.sources):
-                if old == new:
-                    continue
-                if source < 0:
-                    raise SubtitleError(f"SCC caption {number}: {old!r} is a CEA-608 special or extended "
-                                        f"character; it cannot be changed to {new!r}")
-                code = BASIC_CODE.get(new)
-                if code is None:
-                    raise SubtitleError(f"SCC caption {number}: {new!r} is not in the CEA-608 basic character "
-                                        "set, so it cannot be written in place of a letter")
-                digits = f"{with_parity(code):02x}"
-                if self.text[source:source + 2].isupper():
-                    digits = digits.upper()
-                edits.append((source, digits))
-        if not edits:
-            return self.text
-        edits.sort()
-        parts, pos = [], 0
-        for at, digits in edits:
-            parts.append(self.text[pos:at])
-            parts.append(digits)
-            pos = at + 2
-        parts.append(self.text[pos:])
-        return "".join(parts)
+def _encoder(upper_hex: bool) -> Encoder:
+    def encode(char: str, old: str) -> str:
+        code = BASIC_CODE.get(char)
+        if code is None:
+            raise SubtitleError(f"{char!r} is not in the CEA-608 basic character set, so it cannot be written "
+                                "in place of a letter")
+        digits = f"{with_parity(code):02x}"
+        return digits.upper() if upper_hex else digits
+    return encode
 
 
 class _Screen:
@@ -170,25 +120,25 @@ class _Caption:
     end: int | None = None
     order: int = 0
 
-    def text(self) -> tuple[str, tuple[int, ...]]:
+    def text(self) -> tuple[str, list[tuple[int, int]]]:
         chars: list[str] = []
-        sources: list[int] = []
+        sources: list[tuple[int, int]] = []
         for row in sorted(self.rows):
             cells = self.rows[row]
             if not cells:
                 continue
             if chars:
                 chars.append("\n")
-                sources.append(-1)
+                sources.append(NO_SOURCE)
             col = min(cells)
             for c in sorted(cells):
                 gap = c - col
                 chars.extend(" " * gap)
-                sources.extend([-1] * gap)
+                sources.extend([NO_SOURCE] * gap)
                 chars.append(cells[c].char)
                 sources.append(cells[c].source)
                 col = c + 1
-        return "".join(chars), tuple(sources)
+        return "".join(chars), sources
 
 
 def _ms(hours: int, minutes: int, seconds: int, frames: int, drop: bool) -> int:
@@ -242,7 +192,7 @@ def parse(text: str) -> tuple[list[str | Cue], list[ParseWarning]]:
                     screen.last_control = None
                     for code, source in ((b1, at), (b2, at + 2)):
                         if code >= 0x20:
-                            _put(screen, _Cell(BASIC_CHAR[code], source), ms)
+                            _put(screen, _Cell(BASIC_CHAR[code], (source, 2)), ms)
                 # 0x00-0x0F bytes: padding (0x80 0x80) or field 2 data services, nothing shown
         pos = end + 1
     segments: list[str | Cue] = []
@@ -267,30 +217,15 @@ def parse(text: str) -> tuple[list[str | Cue], list[ParseWarning]]:
             screen.done.append(_Caption(last_ms, "pop", screen.loading, -1, order + 1))
         done = sorted(screen.done, key=lambda c: (c.start, c.order))
         captions.extend(done)
-    file = SccFile(text)
+    # a file written in capital hex digits gets capital ones where a letter changes
+    body = text[first_end + 1:] if first_end >= 0 else ""
+    upper_hex = re.search(r"[A-F]", body) is not None and re.search(r"[a-f]", body) is None
+    file = InPlaceFile(text, "SCC caption", _encoder(upper_hex))
     for caption in captions:
         cue_text, sources = caption.text()
         end_ms = caption.end if caption.end is not None and caption.end >= 0 else caption.start + _LAST_CUE_MS
-        cue = SccCue(None, caption.start, max(end_ms, caption.start), "", cue_text, sources=sources, file=file,
-                     first=not segments)
-        cue.raw = RawCue("", cue.head_key(), cue_text, (), "")
-        file.cues.append(cue)
-        segments.append(cue)
+        segments.append(file.add(caption.start, max(end_ms, caption.start), cue_text, sources))
     return segments, warnings
-
-
-def kept_letters(cues: Sequence[Cue]) -> frozenset[str]:
-    """Letters whose case an SCC file cannot change in place: code pairs, and basic letters whose other case
-    is only in the extended set ("é" / "É")."""
-    out: set[str] = set()
-    for cue in cues:
-        sources = cue.sources if isinstance(cue, SccCue) else ()
-        for char, source in zip(cue.text, sources):
-            if char.lower() == char.upper():
-                continue
-            if source < 0 or not all(len(f) == 1 and f in BASIC_CODE for f in (char.lower(), char.upper())):
-                out.add(char)
-    return frozenset(out)
 
 
 def _put(screen: _Screen, cell: _Cell, ms: int) -> None:
@@ -319,15 +254,15 @@ def _control(screen: _Screen, b1: int, b2: int, ms: int, order: int) -> int:
     if b1 in (0x14, 0x15) and 0x20 <= b2 <= 0x2F:
         return _misc(screen, b2, ms, order)
     if b1 == 0x11 and 0x30 <= b2 <= 0x3F:
-        _put(screen, _Cell(_SPECIAL[b2 - 0x30], -1), ms)
+        _put(screen, _Cell(_SPECIAL[b2 - 0x30], NO_SOURCE), ms)
     elif b1 in _EXTENDED and 0x20 <= b2 <= 0x3F:
         memory = screen.memory(ms)
         if screen.col > 0:
             screen.col -= 1  # an extended character replaces the fallback character before it
-        memory.setdefault(screen.row, {})[screen.col] = _Cell(_EXTENDED[b1][b2 - 0x20], -1)
+        memory.setdefault(screen.row, {})[screen.col] = _Cell(_EXTENDED[b1][b2 - 0x20], NO_SOURCE)
         screen.col += 1
     elif b1 == 0x11 and 0x20 <= b2 <= 0x2F:
-        _put(screen, _Cell(" ", -1), ms)  # a mid-row style code shows as a space
+        _put(screen, _Cell(" ", NO_SOURCE), ms)  # a mid-row style code shows as a space
     elif b1 == 0x17 and 0x21 <= b2 <= 0x23:
         screen.col = min(screen.col + b2 - 0x20, 31)  # tab offset
     elif 0x40 <= b2 <= 0x7F and (b1, b2 >= 0x60) in _PAC_ROWS:
@@ -388,4 +323,4 @@ def from_cues(cues: Sequence[Cue], newline: str) -> list[str | Cue]:
                         "they were read from")
 
 
-__all__ = ["SIGNATURE", "SccCue", "SccFile", "from_cues", "kept_letters", "parse", "with_parity"]
+__all__ = ["BASIC_CHAR", "BASIC_CODE", "SIGNATURE", "from_cues", "parse", "with_parity"]
