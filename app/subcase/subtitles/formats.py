@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
-from . import compat, inplace, scc, srt, vtt
+from . import compat, inplace, scc, srt, stl, vtt
 from .document import Cue
 from .errors import ParseWarning, SubtitleError
 
@@ -45,7 +45,11 @@ VTT = Format("vtt", ".vtt", "WebVTT", vtt.parse, vtt.from_cues, "utf-8", "webvtt
 SCC = Format("scc", ".scc", "Scenarist SCC", scc.parse, scc.from_cues, "latin-1", "", None, raw=True,
              signature=lambda data: data.startswith(scc.SIGNATURE[:13].encode()), fixed_letters=inplace.kept_letters)
 
-FORMATS: dict[str, Format] = {f.name: f for f in (SRT, VTT, SCC)}
+# EBU Tech 3264 subtitles; ttconv reads them in the tests.
+STL = Format("stl", ".stl", "EBU STL", stl.parse, stl.from_cues, "latin-1", "", None, raw=True,
+             signature=stl.signature, fixed_letters=inplace.kept_letters)
+
+FORMATS: dict[str, Format] = {f.name: f for f in (SRT, VTT, SCC, STL)}
 NAMES: tuple[str, ...] = tuple(FORMATS)
 SUFFIXES: tuple[str, ...] = tuple(f.suffix for f in FORMATS.values())
 
