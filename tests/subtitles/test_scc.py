@@ -212,3 +212,16 @@ def test_converting_to_scc_says_it_cannot(tmp_path):
     with pytest.raises(SubtitleError, match="converting to SCC is not supported"):
         save(load(src), tmp_path / "a.scc")
     assert not (tmp_path / "a.scc").exists()
+
+
+def test_scc_converts_to_srt_in_utf8_and_says_what_is_lost(tmp_path):
+    from subcase.subtitles.losses import conversion_losses
+
+    doc = load(BROADCAST / "pycaption" / "example.scc")
+    assert conversion_losses(doc, "srt") == [
+        "converting to SRT keeps each caption's text and times only: it drops the CEA-608 positions, styles, "
+        "caption modes (pop-on, roll-up, paint-on) and channels"]
+    saved = save(doc, tmp_path / "example.srt")
+    assert saved.warnings == []  # pysrt reads the cues we wrote
+    text = (tmp_path / "example.srt").read_text(encoding="utf-8")
+    assert "00:00:01,134 --> 00:00:05,272\nLetra traducida al Espa\u00f1ol\n\u266a \u00a1Uooye!" in text

@@ -20,6 +20,11 @@ _CLASS_RE = re.compile(r"<(?:c|[ibuv])\.[^\s>]+[^>]*>|<c>", re.IGNORECASE)
 _OTHER_VTT_RE = re.compile(r"</?(?:ruby|rt|lang)\b[^>]*>|<\d{2}(?::\d{2}){1,2}\.\d{3}>", re.IGNORECASE)
 _BLOCK_RE = re.compile(r"^(NOTE|STYLE|REGION)(?:[ \t]|$)", re.MULTILINE)
 _EXAMPLES = 3
+# what the formats whose codes subcase writes over in place (subtitles/inplace.py) hold beyond text and times
+_BROADCAST = {
+    "scc": "the CEA-608 positions, styles, caption modes (pop-on, roll-up, paint-on) and channels",
+    "stl": "the EBU STL header, positions, colours, italics, double height, comments and user data",
+}
 
 
 def _listing(kind: str, items: list[str], target: str) -> str:
@@ -36,6 +41,9 @@ def conversion_losses(doc: Document, out_format: str | None) -> list[str]:
         out = _vtt_to_srt(doc)
     elif doc.format == "srt" and out_format == "vtt":
         out = _srt_to_vtt(doc)
+    elif doc.format in _BROADCAST:
+        out = [f"converting to {out_format.upper()} keeps each caption's text and times only: it drops "
+               f"{_BROADCAST[doc.format]}"]
     stray = _stray_lines(doc)
     if stray:  # kept verbatim in the file's own format; a converted file is made of its cues alone
         out.append(_listing("line(s) outside any cue", stray, out_format))

@@ -54,6 +54,8 @@ def save(doc: Document, path: Path | str | None = None, *, format: str | None = 
                             "character set", target)
     try:
         written = doc if fmt.name == doc.format else doc.convert(fmt)
+        if written is not doc and formats.get(doc.format).raw and not fmt.raw and fmt.encoding is None:
+            written.encoding = "utf-8"  # latin-1 is how a raw format holds its bytes, not a text encoding
         text = written.render()
     except SubtitleError as exc:  # a format that cannot write an edit says which; the file is named here
         if exc.path is not None:
