@@ -225,3 +225,18 @@ def test_scc_converts_to_srt_in_utf8_and_says_what_is_lost(tmp_path):
     assert saved.warnings == []  # pysrt reads the cues we wrote
     text = (tmp_path / "example.srt").read_text(encoding="utf-8")
     assert "00:00:01,134 --> 00:00:05,272\nLetra traducida al Espa\u00f1ol\n\u266a \u00a1Uooye!" in text
+
+
+@settings(max_examples=150, deadline=None)
+@given(cuts=st.lists(st.tuples(st.integers(0, len(OWN) - 1), st.binary(max_size=6)), max_size=6))
+def test_damaged_files_are_read_or_refused_in_one_line(cuts):
+    """Property: bytes overwritten anywhere give a document that writes back the same bytes, or one error line."""
+    data = bytearray(OWN)
+    for at, junk in cuts:
+        data[at:at + len(junk)] = junk
+    try:
+        doc = loads(bytes(data), "x.scc")
+    except SubtitleError as exc:
+        assert "\n" not in str(exc) and str(exc).startswith("x.scc: ")
+        return
+    assert doc.to_bytes() == bytes(data)

@@ -211,3 +211,20 @@ def test_edit_outside_the_code_table_is_refused(tmp_path):
     with pytest.raises(SubtitleError, match="no one-byte code in ISO 6937"):
         save(doc)
     assert path.read_bytes() == OWN
+
+
+@settings(max_examples=150, deadline=None)
+@given(cuts=st.lists(st.tuples(st.integers(0, len(OWN) - 1), st.binary(max_size=6)), max_size=6),
+       length=st.integers(0, len(OWN)))
+def test_damaged_files_are_read_or_refused_in_one_line(cuts, length):
+    """Property: bytes overwritten anywhere, or the file cut anywhere, give a document that writes back the
+    same bytes, or one error line."""
+    data = bytearray(OWN[:length])
+    for at, junk in cuts:
+        data[at:at + len(junk)] = junk
+    try:
+        doc = loads(bytes(data), "x.stl")
+    except SubtitleError as exc:
+        assert "\n" not in str(exc) and str(exc).startswith("x.stl: ")
+        return
+    assert doc.to_bytes() == bytes(data)

@@ -288,12 +288,12 @@ def _misc(screen: _Screen, b2: int, ms: int, order: int) -> int:
         screen.mode = "roll"
         screen.roll_rows = _ROLL_ROWS[b2]
     elif b2 == 0x21:  # BS: backspace
-        memory = screen.memory(ms) if screen.mode != "pop" else screen.loading
+        memory = screen.memory(ms)
         if screen.col > 0:
             screen.col -= 1
             memory.get(screen.row, {}).pop(screen.col, None)
     elif b2 == 0x24:  # DER: delete to end of row
-        memory = screen.memory(ms) if screen.mode != "pop" else screen.loading
+        memory = screen.memory(ms)
         row = memory.get(screen.row, {})
         for c in [c for c in row if c >= screen.col]:
             del row[c]
