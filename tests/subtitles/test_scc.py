@@ -201,6 +201,13 @@ def test_file_without_header_is_one_clear_line(engine, tmp_path, capsys):
     assert rc == 1 and "not an SCC file" in err and "Traceback" not in err
 
 
+def test_byte_order_mark_is_read_past_and_kept():
+    data = b"\xef\xbb\xbf" + OWN
+    doc = loads(data, "bom.txt")  # found by its first line, whatever its name
+    assert [c.text for c in doc.cues] == [c.text for c in loads(OWN, "own.scc").cues]
+    assert doc.to_bytes() == data
+
+
 def test_encoding_option_does_not_apply(tmp_path):
     with pytest.raises(SubtitleError, match="--encoding does not apply"):
         loads(OWN, "own.scc", encoding="cp1252")

@@ -43,7 +43,7 @@ VTT = Format("vtt", ".vtt", "WebVTT", vtt.parse, vtt.from_cues, "utf-8", "webvtt
 
 # CEA-608 captions; pycaption reads them in the tests (not at run time: it needs lxml and BeautifulSoup).
 SCC = Format("scc", ".scc", "Scenarist SCC", scc.parse, scc.from_cues, "latin-1", "", None, raw=True,
-             signature=lambda data: data.startswith(scc.SIGNATURE[:13].encode()), fixed_letters=inplace.kept_letters)
+             signature=scc.signature, fixed_letters=inplace.kept_letters)
 
 # EBU Tech 3264 subtitles; ttconv reads them in the tests.
 STL = Format("stl", ".stl", "EBU STL", stl.parse, stl.from_cues, "latin-1", "", None, raw=True,

@@ -25,6 +25,12 @@ from .errors import ParseWarning, SubtitleError
 from .inplace import NO_SOURCE, Encoder, InPlaceFile
 
 SIGNATURE = "Scenarist_SCC V1.0"
+_UTF8_BOM = "\xef\xbb\xbf"  # as the file's bytes read one per character: some tools write one; it is kept
+
+
+def signature(data: bytes) -> bool:
+    """An SCC file by its first line (after a UTF-8 byte order mark, if any)."""
+    return data.removeprefix(_UTF8_BOM.encode("latin-1")).startswith(SIGNATURE[:13].encode())
 
 # The CEA-608 basic character set: ASCII but for ten codes.
 BASIC_CHAR = {code: chr(code) for code in range(0x20, 0x80)}
@@ -150,7 +156,7 @@ def parse(text: str) -> tuple[list[str | Cue], list[ParseWarning]]:
     """The captions of an SCC file as cues; SubtitleError (one line) if it is not a sound SCC file."""
     first_end = text.find("\n")
     header = (text if first_end < 0 else text[:first_end]).rstrip("\r")
-    if header.strip() != SIGNATURE:
+    if header.removeprefix(_UTF8_BOM).strip() != SIGNATURE:
         raise SubtitleError(f"not an SCC file: the first line is {header[:40]!r}, not {SIGNATURE!r}")
     screens = {1: _Screen(1), 2: _Screen(2)}
     channel = 1
@@ -323,4 +329,4 @@ def from_cues(cues: Sequence[Cue], newline: str) -> list[str | Cue]:
                         "they were read from")
 
 
-__all__ = ["BASIC_CHAR", "BASIC_CODE", "SIGNATURE", "from_cues", "parse", "with_parity"]
+__all__ = ["BASIC_CHAR", "BASIC_CODE", "SIGNATURE", "from_cues", "parse", "signature", "with_parity"]
