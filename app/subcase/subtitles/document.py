@@ -17,7 +17,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Protocol, Sequence
+from typing import ClassVar, Iterable, Protocol, Sequence
 
 from . import marking, markup
 from .encoding import SURE, EncodingGuess, encode
@@ -54,6 +54,8 @@ class Cue:
     _tokens: tuple[str, list[Token]] | None = field(default=None, repr=False, compare=False)
     # where marks may go in the text of the last ``mark_places``: read once for all of a cue's marks
     _places: marking.Places | None = field(default=None, repr=False, compare=False)
+    # False where the format's file cannot take a new character (SCC, EBU STL): no mark is inserted or set
+    holds_marks: ClassVar[bool] = True
 
     def head_key(self) -> tuple[str | None, int, int, str]:
         return (self.identifier, self.start_ms, self.end_ms, self.settings)
@@ -215,6 +217,7 @@ class Document:
         MarkError, and nothing changes.  Returns the edit; ``revert_marks`` takes it back.
         """
         cue = self.cues[cue_index]
+        _check_holds_marks(cue, cue_index)
         edit = marking.insertions(cue.mark_places(), cue_index, inserts)
         self._write_marks(edit)
         return edit
@@ -230,6 +233,7 @@ class Document:
         brackets and markup stay.  MarkError if ``word_end`` is not the end of a word.
         """
         cue = self.cues[cue_index]
+        _check_holds_marks(cue, cue_index)
         cue.mark_places().check(cue_index, word_end, mark or ".", allow_marked=True)
         at, old = marking.existing_mark(cue.text, word_end)
         space = old[:len(old) - len(old.lstrip("".join(marking.NO_BREAK)))]
@@ -244,6 +248,8 @@ class Document:
         marks drops the ones a token or a written mark refuses ("Jean" of "Jean-Luc", "yes" in
         ``"yes".``) instead of losing the cue's other marks to one MarkError."""
         cue = self.cues[cue_index]
+        if not cue.holds_marks:
+            return False
         try:
             cue.mark_places().check(cue_index, offset, mark)
         except MarkError:
@@ -253,6 +259,8 @@ class Document:
     def can_set_mark(self, cue_index: int, word_end: int) -> bool:
         """Whether ``set_mark`` accepts ``word_end`` (it is a word's end, not inside a token)."""
         cue = self.cues[cue_index]
+        if not cue.holds_marks:
+            return False
         try:
             cue.mark_places().check(cue_index, word_end, ".", allow_marked=True)
         except MarkError:
@@ -308,6 +316,12 @@ class Document:
         """The file as bytes, in its own encoding unless another is given."""
         name = str(self.path) if self.path else "document"
         return encode(self.render(), encoding or self.encoding, self.bom, name)
+
+
+def _check_holds_marks(cue: Cue, cue_index: int) -> None:
+    if not cue.holds_marks:
+        raise MarkError(f"cue {cue_index + 1}: this format cannot take a new punctuation mark without moving "
+                        "the codes after it, so restored marks are not written in it")
 
 
 def _same_but_case(old: str, new: str) -> bool:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Sequence
 
-from . import ass, compat, srt, ttml, vtt
+from . import ass, compat, inplace, scc, srt, stl, ttml, vtt
 from .document import Cue
 from .errors import ParseWarning, SubtitleError
 
@@ -54,6 +54,12 @@ class Format:
     # for decoded text in which the reader found no cues: why it is refused ("no [Events] section"), None to
     # read it as an empty file.  Without it, a file with the signature is empty, any other is refused.
     no_cues: Callable[[str], str | None] | None = None
+    # A format that decodes its own bytes (SCC, EBU STL): the file is read one byte per character (latin-1),
+    # never guessed or re-encoded, so every byte the format module does not rewrite is written back as read.
+    raw: bool = False
+    byte_signature: Callable[[bytes], bool] | None = None  # a raw format's files by their first bytes
+    # letters whose case the format cannot change in place (kept, whole word: Document.uncertain)
+    fixed_letters: Callable[[Sequence[Cue]], frozenset[str]] | None = None
 
     @property
     def suffix(self) -> str:
@@ -87,8 +93,14 @@ ASS = Format("ass", (".ass", ".ssa"), "ASS/SSA", ass.parse, ass.from_cues,
 TTML = Format("ttml", (".ttml", ".dfxp"), "TTML", ttml.parse, ttml.from_cues, encoding="utf-8",
               reference_parser="ttconv", reference_timings=compat.ttconv_timings, signature=ttml.is_ttml,
               common_cues=ttml.common_cues, losses=ttml.losses)
+# CEA-608 captions; pycaption reads them in the tests (not at run time: it needs lxml and BeautifulSoup).
+SCC = Format("scc", (".scc",), "Scenarist SCC", scc.parse, scc.from_cues, encoding="latin-1", raw=True,
+             byte_signature=scc.signature, fixed_letters=inplace.kept_letters)
+# EBU Tech 3264 subtitles; ttconv reads them in the tests.
+STL = Format("stl", (".stl",), "EBU STL", stl.parse, stl.from_cues, encoding="latin-1", raw=True,
+             byte_signature=stl.signature, fixed_letters=inplace.kept_letters)
 
-FORMATS: dict[str, Format] = {f.name: f for f in (SRT, VTT, ASS, TTML)}
+FORMATS: dict[str, Format] = {f.name: f for f in (SRT, VTT, ASS, TTML, SCC, STL)}
 NAMES: tuple[str, ...] = tuple(FORMATS)
 SUFFIXES: tuple[str, ...] = tuple(s for f in FORMATS.values() for s in f.suffixes)
 

@@ -22,6 +22,11 @@ _CLASS_RE = re.compile(r"<(?:c|[ibuv])\.[^\s>]+[^>]*>|<c>", re.IGNORECASE)
 _OTHER_VTT_RE = re.compile(r"</?(?:ruby|rt|lang)\b[^>]*>|<\d{2}(?::\d{2}){1,2}\.\d{3}>", re.IGNORECASE)
 _BLOCK_RE = re.compile(r"^(NOTE|STYLE|REGION)(?:[ \t]|$)", re.MULTILINE)
 _EXAMPLES = 3
+# what the formats whose codes subcase writes over in place (subtitles/inplace.py) hold beyond text and times
+_BROADCAST = {
+    "scc": "the CEA-608 positions, styles, caption modes (pop-on, roll-up, paint-on) and channels",
+    "stl": "the EBU STL header, positions, colours, italics, double height, comments and user data",
+}
 
 
 def _listing(kind: str, items: list[str], target: str) -> str:
@@ -41,6 +46,9 @@ def conversion_losses(doc: Document, out_format: str | None) -> list[str]:
         out = _vtt_to_srt(doc, out_format)
     elif doc.format == "srt" and out_format == "vtt":
         out = _srt_to_vtt(doc)
+    elif doc.format in _BROADCAST:
+        out = [f"converting to {out_format.upper()} keeps each caption's text and times only: it drops "
+               f"{_BROADCAST[doc.format]}"]
     if source.losses is not None:
         out += source.losses(doc, out_format)
     if target.cannot_hold is not None:

@@ -49,8 +49,18 @@ def save(doc: Document, path: Path | str | None = None, *, format: str | None = 
     target = Path(path) if path is not None else doc.path
     assert target is not None
     fmt = format_for(doc, target, format)
-    written = doc if fmt.name == doc.format else doc.convert(fmt)
-    text = written.render()
+    if fmt.raw and encoding is not None:
+        raise SubtitleError(f"--encoding does not apply to {fmt.label} files: the format names its own "
+                            "character set", target)
+    try:
+        written = doc if fmt.name == doc.format else doc.convert(fmt)
+        if written is not doc and formats.get(doc.format).raw and not fmt.raw and fmt.encoding is None:
+            written.encoding = "utf-8"  # latin-1 is how a raw format holds its bytes, not a text encoding
+        text = written.render()
+    except SubtitleError as exc:  # a format that cannot write an edit says which; the file is named here
+        if exc.path is not None:
+            raise
+        raise SubtitleError(exc.reason, target) from None
     codec = encoding or written.encoding
     data = encode(text, codec, written.bom, str(target))
     key = target.resolve()
