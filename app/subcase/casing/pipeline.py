@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from subcase.subtitles import Cue, Document, ass, load
+from subcase.subtitles import Cue, Document, ass, formats, load
 
 from .engine import CasingEngine, OnProgress, ShouldCancel
 from .gcpause import paused_gc
@@ -62,7 +62,12 @@ def case_document(engine: CasingEngine, doc: Document, mode: Mode | str = DEFAUL
     kept as written unless ``keep_signs`` is False (``signs_as_written``).  Cues in
     a language the model cannot case get the rules of casing/rules.py instead.  A word broken by
     inline tags is cased as one (casing/joined.py); a line a rolling caption repeats is read
-    once and cased as it was first (casing/rolling.py)."""
+    once and cased as it was first (casing/rolling.py).  In a format whose captions are written in capitals
+    by convention (SCC, EBU STL: ``Format.all_caps``), auto mode recases them as caps mode does: there,
+    capitals with punctuation are the format's habit, not a person's choice to keep."""
+    mode = Mode(mode)
+    if mode is Mode.AUTO and formats.get(doc.format).all_caps:
+        mode = Mode.CAPS
     with paused_gc():
         joined = [join_words(cue.text, cue.tokens()) for cue in doc.cues]
         whole = [tokens for tokens, _ in joined]
@@ -70,7 +75,7 @@ def case_document(engine: CasingEngine, doc: Document, mode: Mode | str = DEFAUL
         token_lists = without_rolled(whole, rolled)
         lines = [line_numbers(cue.text, toks) for cue, toks in zip(doc.cues, token_lists)]
         hints = CueHints(lines=lines, pauses=pauses_of(doc.cues), rolled=[r is not None for r in rolled])
-        casing = case_by_language(engine, token_lists, hints, Mode(mode), lang, progress, cancel, Punctuate(punctuate))
+        casing = case_by_language(engine, token_lists, hints, mode, lang, progress, cancel, Punctuate(punctuate))
         out = _sure_letters_only(split_words(with_rolled(casing, whole, rolled), [joins for _, joins in joined]),
                                  doc.uncertain)
         out.copies = _copies_by_index(out, copies_of(rolled, whole))

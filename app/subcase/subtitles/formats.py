@@ -60,6 +60,8 @@ class Format:
     byte_signature: Callable[[bytes], bool] | None = None  # a raw format's files by their first bytes
     # letters whose case the format cannot change in place (kept, whole word: Document.uncertain)
     fixed_letters: Callable[[Sequence[Cue]], frozenset[str]] | None = None
+    # captions written in capitals by convention (broadcast SCC, STL): auto mode recases them as caps mode
+    all_caps: bool = False
 
     @property
     def suffix(self) -> str:
@@ -95,10 +97,10 @@ TTML = Format("ttml", (".ttml", ".dfxp"), "TTML", ttml.parse, ttml.from_cues, en
               common_cues=ttml.common_cues, losses=ttml.losses)
 # CEA-608 captions; pycaption reads them in the tests (not at run time: it needs lxml and BeautifulSoup).
 SCC = Format("scc", (".scc",), "Scenarist SCC", scc.parse, scc.from_cues, encoding="latin-1", raw=True,
-             byte_signature=scc.signature, fixed_letters=inplace.kept_letters)
+             byte_signature=scc.signature, fixed_letters=inplace.kept_letters, all_caps=True)
 # EBU Tech 3264 subtitles; ttconv reads them in the tests.
 STL = Format("stl", (".stl",), "EBU STL", stl.parse, stl.from_cues, encoding="latin-1", raw=True,
-             byte_signature=stl.signature, fixed_letters=inplace.kept_letters)
+             byte_signature=stl.signature, fixed_letters=inplace.kept_letters, all_caps=True)
 
 FORMATS: dict[str, Format] = {f.name: f for f in (SRT, VTT, ASS, TTML, SCC, STL)}
 NAMES: tuple[str, ...] = tuple(FORMATS)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from . import formats, ttml
 from .document import Cue, Document
-from .encoding import decode
+from .encoding import EncodingGuess, decode
 from .errors import ParseWarning, SubtitleError
 from .files import check_readable_file
 from .lines import newline_in
@@ -84,7 +84,7 @@ def _loads_raw(data: bytes, name: str, fmt: formats.Format, given: bool, encodin
     if fixed:
         warnings.append(ParseWarning(1, f"{fmt.label} cannot write the other case of {''.join(sorted(fixed))} "
                                         "in place; words holding them keep their case"))
-    return Document(fmt.name, "latin-1", False, newline_in(text), segments, warnings, uncertain=fixed)
+    return Document(fmt.name, "latin-1", False, newline_in(text), segments, warnings, guess=EncodingGuess(uncertain=fixed))
 
 
 def load(path: Path | str, encoding: str | None = None) -> Document:
