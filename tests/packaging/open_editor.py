@@ -61,8 +61,8 @@ def main() -> int:
     def hook() -> None:
         # the first zero timer, so it runs before run_gui's own start-up timer opens the file
         w = window()
-        w.casing_finished.connect(lambda: QTimer.singleShot(0, shown))  # after the window has laid out the rows
-        w.casing_failed.connect(lambda message: fail(4, f"casing failed: {message}"))
+        w.review.casing_finished.connect(lambda: QTimer.singleShot(0, shown))  # after the window has laid out the rows
+        w.review.casing_failed.connect(lambda message: fail(4, f"casing failed: {message}"))
 
     QTimer.singleShot(0, hook)
     QTimer.singleShot(TIMEOUT_MS, lambda: fail(3, f"not cased and shown within {TIMEOUT_MS // 1000} s"))

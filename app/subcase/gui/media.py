@@ -214,7 +214,6 @@ class FrameView(QWidget):
         super().__init__(parent)
         self.image: QImage | None = None
         self.caption = ""
-        self.setMinimumSize(FRAME_MIN_WIDTH, FRAME_MIN_WIDTH * 9 // 16)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
 
     def set_image(self, image: QImage | None) -> None:
@@ -354,12 +353,18 @@ class MediaDock(QDockWidget):
         self.frame_view.set_caption(doc.cues[row].text if doc is not None and row is not None else "")
         self.clock.setText(f"{clock_text(ms)} / {clock_text(duration_ms)} \u00b7 {'playing' if playing else 'paused'}")
 
+    def _show(self, page: QWidget) -> None:
+        # the frame's least size only while a video shows: a message or the strip leaves the review its room
+        video = page is self.frame_view
+        self.frame_view.setMinimumSize(FRAME_MIN_WIDTH if video else 160, FRAME_MIN_WIDTH * 9 // 16 if video else 90)
+        self.stack.setCurrentWidget(page)
+
     def show_message(self, text: str) -> None:
         self.message.setText(text)
-        self.stack.setCurrentWidget(self.message)
+        self._show(self.message)
 
     def show_video(self) -> None:
-        self.stack.setCurrentWidget(self.frame_view)
+        self._show(self.frame_view)
 
     def show_wave(self) -> None:
-        self.stack.setCurrentWidget(self.wave_view)
+        self._show(self.wave_view)
