@@ -213,13 +213,6 @@ def case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], mode
 
         marks, starts = marks_from_hidden(engine.punctuation, cues, restore, hidden_chunks())
         preds = engine.predictions(stream, probs)
-        if mode is Mode.RESTORE or mode is Mode.KEEP:
-            # These modes case every word from what the model reads, so a second conversion reads the marks
-            # this one restores: the words are cased from the text with its marks, written and restored (a
-            # second pass), as that conversion will read them, and it changes nothing (issue #56).  Auto mode
-            # keeps what it restored as written the second time, and keeps the joint pass (better casing:
-            # docs/research/2026-11-28-punctuation-head.md).
-            preds, starts = _read_with_marks(engine, len(stream), cues, bounded, places, marks, progress, cancel), {}
 
     caps_lines: set[tuple[int, int]] = set()
     if mode is Mode.CAPS:
@@ -281,32 +274,6 @@ def case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], mode
                  for w in words]
     return DocumentCasing(words, mode, engine.info.review_threshold,
                           passages=list(passages) if passages is not None else None, reasons=reasons, marks=marks)
-
-
-def _read_with_marks(engine: CasingEngine, n_stream: int, cues: Sequence[Sequence[Token]], bounded: list[bool],
-                     places: list[list[int]], marks: list[InsertedMark], progress: OnProgress | None,
-                     cancel: ShouldCancel | None) -> list[WordPrediction | None]:
-    """The model's predictions for the stream's tokens (``places``: where each cue token is in it), read with
-    ``marks`` after their words and every mark the cues write (the stream leaves out those of the cues whose
-    marks were restored)."""
-    words = {(c, w): k for c, tokens in enumerate(cues)
-             for w, k in enumerate(k for k, t in enumerate(tokens) if t.is_word)}
-    after = {places[m.cue_index][words[(m.cue_index, m.word_index)]]: m.prediction.mark for m in marks}
-    full: list[StreamItem] = []
-    place = [0] * n_stream
-    boundary = StreamToken(BOUNDARY, False)
-    for c, tokens in enumerate(cues):
-        row = places[c]
-        if bounded[c]:
-            full.append(boundary)
-        for k, tok in enumerate(tokens):
-            if row[k] >= 0:
-                place[row[k]] = len(full)
-            full.append(tok)
-            if row[k] in after:
-                full.append(StreamToken(after[row[k]], False))
-    preds = engine.predict(full, progress=progress, cancel=cancel)
-    return [preds[i] for i in place]
 
 
 def sentence_start(p_end: float) -> WordPrediction:
