@@ -2,9 +2,10 @@
 
     python bench/subtitles_bench.py
 
-Generates a 10,000-cue SRT and WebVTT file in a temporary directory and
-prints subcase's load and save times next to pysrt's and webvtt-py's load
-times measured in the same run.  Target: load + save under 1 s each file.
+Generates a 10,000-cue SRT, WebVTT and TTML file in a temporary directory and
+prints subcase's load and save times next to pysrt's, webvtt-py's and ttconv's
+load times measured in the same run.  Target: load + save under 1 s each file
+(a TTML save includes ttconv's reading of what was written, as every save does).
 """
 
 from __future__ import annotations
@@ -33,7 +34,30 @@ def _stamp(ms: int, sep: str) -> str:
     return f"{h:02d}:{m:02d}:{s:02d}{sep}{ms:03d}"
 
 
+def make_ttml() -> str:
+    """The same cues as TTML: a pretty-printed IMSC-style file, italics as a span, the line break a <br/>."""
+    out = ['<?xml version="1.0" encoding="UTF-8"?>\n<tt xmlns="http://www.w3.org/ns/ttml" '
+           'xmlns:tts="http://www.w3.org/ns/ttml#styling" xml:lang="en">\n  <body>\n    <div>\n']
+    for i in range(CUES):
+        start = i * 2500
+        out.append(f'      <p begin="{_stamp(start, ".")}" end="{_stamp(start + 2000, ".")}">\n'
+                   f'        <span tts:fontStyle="italic">Cue {i}:</span> Mr. Holmes went to London &amp; Paris,<br/>\n'
+                   f'        and said "it\'s elementary".\n      </p>\n')
+    out.append("    </div>\n  </body>\n</tt>\n")
+    return "".join(out)
+
+
+def ttconv_load(path: Path) -> None:
+    import xml.etree.ElementTree as ET
+
+    from ttconv.imsc.reader import to_model
+
+    to_model(ET.parse(path))
+
+
 def make(fmt: str) -> str:
+    if fmt == "ttml":
+        return make_ttml()
     sep = "," if fmt == "srt" else "."
     out = ["WEBVTT\n\n"] if fmt == "vtt" else []
     for i in range(CUES):
@@ -72,6 +96,8 @@ def measure(fmt: str, tmp: str) -> None:
     edit_s = best(edit_and_save)
     if fmt == "srt":
         base_name, base_s = "pysrt", best(lambda: pysrt.open(str(path), encoding="utf-8"))
+    elif fmt == "ttml":
+        base_name, base_s = "ttconv", best(lambda: ttconv_load(path))
     else:
         base_name, base_s = "webvtt-py", best(lambda: webvtt.read(str(path)))
     print(f"{fmt:<6}{load_s:>13.3f}s{save_s:>13.3f}s{edit_s:>11.3f}s{base_s:>10.3f}s {base_name}")
@@ -83,7 +109,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         print(f"{CUES:,} cues, best of {REPEAT}")
         print(f"{'file':<6}{'subcase load':>14}{'subcase save':>14}{'edit+save':>12}{'baseline load':>16}")
-        for fmt in ("srt", "vtt"):
+        for fmt in ("srt", "vtt", "ttml"):
             measure(fmt, tmp)
 
 

@@ -73,9 +73,9 @@ def declared_encoding(data: bytes) -> str | None:
 
 
 # Kinds of the characters of a cue's text, by where they came from:
-_TEXT = "t"      # one character of character data, written back as it is read (letters recased here)
+_TEXT = "t"      # character data, one character for one (the letters recased here)
 _SPACE = "w"     # a run of white space with a line break: shown as one space
-_TAG = "m"       # a <span> or </span> tag, a line break made of a tag's white space
+_TAG = "m"       # a <span> or </span> tag, shown on one line
 _REF = "e"       # an entity or character reference (&amp;), or a CDATA "<" or "&" shown as one
 _BREAK = "b"     # <br/>: a line break
 _NEWLINE = "n"   # a line break in preserved white space
@@ -103,7 +103,7 @@ class _Source:
     tags: dict[str, str]  # a tag's view -> its source, for cue text rewritten freely
     key: tuple[str | None, int, int, str]
     parent_ms: int  # when the <p>'s parent begins: begin and end are written relative to it
-    br: str  # the qualified name of <br> in this file
+    br: str  # <br> with the prefix of the cue's <p>, for line breaks in text rewritten freely
 
 
 @dataclass(eq=False)
@@ -171,7 +171,6 @@ class _Reader:
         self.rates = rates({})
         self.in_body = 0
         self.seen_body = False
-        self.br = "br"
         self._counted = (0, 1)  # (offset, its line): where line() last counted to
 
     def line(self, at: int) -> int:
@@ -285,8 +284,9 @@ class _Reader:
             if pc.kind == _TAG:
                 tags.setdefault(pc.view, text[pc.start:pc.end])
         cue = TtmlCue(None, start_ms, end_ms, "", view, line=self.line(p.start), qname=p.qname)
+        prefix = p.qname.rpartition(":")[0]
         cue.source = _Source(open_tag, inner, text[inner_end:end], view, starts, ends, kinds, tags,
-                             cue.head_key(), parent_ms, self.br)
+                             cue.head_key(), parent_ms, f"{prefix}:br" if prefix else "br")
         if element.end_ms is None:
             self.warn(p.start, "a <p> with no end time, nor any on its parents: read as ending where it begins")
         return cue, end
@@ -308,7 +308,6 @@ class _Reader:
                 ours = _namespace(item.qname, element.namespaces) == self.tt_ns
                 if not hidden:
                     if ours and local == "br":
-                        self.br = item.qname
                         pieces.append(_Piece("\n", item.start, item.end, _BREAK))
                     elif ours and local == "span":
                         pieces.append(_Piece(_tag_view(text[item.start:item.end]), item.start, item.end, _TAG))
