@@ -112,3 +112,19 @@ def test_a_run_checkpoints_resumes_and_compacts(tmp_path, encoder):
     compact = torch.load(tmp_path / "c.pt", map_location="cpu")
     assert "opt" not in compact
     assert all(v.dtype == torch.float16 for v in compact["model"].values() if v.is_floating_point())
+
+    # the compact checkpoint exports to a model folder whose graph gives the marks: no numpy head
+    from subcase.casing.engine import CasingEngine
+    from subcase.casing.punctuation import GraphMarks
+    from subcase.casing.restoring import restore_marks
+    from subcase.subtitles.words import tokenize
+
+    joint.main(["export", "--checkpoint", str(tmp_path / "c.pt"), "--out", str(tmp_path / "model"),
+                "--like", str(models)])
+    engine = CasingEngine(tmp_path / "model", threads=1)
+    assert isinstance(engine.punctuation, GraphMarks)
+    assert engine.session.output_names == ("probs", "marks")
+    cues = [tokenize("where are we going"), tokenize("to the bridge then home")]
+    restored = restore_marks(engine, cues, [True, True])
+    for mark in restored.marks:
+        assert abs(sum(mark.prediction.probs) - 1.0) < 1e-3

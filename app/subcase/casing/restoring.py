@@ -17,7 +17,7 @@ from .auto import unpunctuated
 from .encoder import BOUNDARY
 from .engine import CasingEngine, OnProgress, ShouldCancel, StreamItem, StreamToken
 from .marks import SENTENCE_ENDS, classify, sentence_end_probability
-from .punctuation import HIDDEN, MarkPrediction, PunctuationHead
+from .punctuation import GraphMarks, MarkPrediction, PunctuationHead
 
 
 class Punctuate(str, Enum):
@@ -65,11 +65,12 @@ class Restored(NamedTuple):
     starts: dict[tuple[int, int], float]
 
 
-def marks_from_hidden(head: PunctuationHead, cues: Sequence[Sequence[Token]], restore: Sequence[bool],
-                      hidden: np.ndarray) -> Restored:
-    """The marks the head reads after the words of the cues marked in ``restore``, from ``hidden``: the
-    encoder's last hidden state at every word of the cues, in order (the pass that gives their tags).  A word
-    already followed by punctuation keeps it."""
+def marks_from_hidden(head: GraphMarks | PunctuationHead, cues: Sequence[Sequence[Token]],
+                      restore: Sequence[bool], hidden: np.ndarray) -> Restored:
+    """The marks after the words of the cues marked in ``restore``, from ``hidden``: the graph's
+    ``head.output`` at every word of the cues, in order (the pass that gives their tags; the encoder's last
+    hidden state for a numpy head, the marks themselves for a joint model).  A word already followed by
+    punctuation keeps it."""
     where = [(c, k, w) for c, tokens in enumerate(cues)
              for w, k in enumerate(k for k, t in enumerate(tokens) if t.is_word)]
     if not where:
@@ -104,5 +105,5 @@ def restore_marks(engine: CasingEngine, cues: Sequence[Sequence[Token]], restore
     for tokens in cues:
         stream.append(StreamToken(BOUNDARY, False))
         stream.extend(tokens)
-    (hidden,) = engine.word_outputs(stream, (HIDDEN,), progress, cancel)
+    (hidden,) = engine.word_outputs(stream, (head.output,), progress, cancel)
     return marks_from_hidden(head, cues, restore, hidden[[t.is_word for t in stream]])

@@ -26,7 +26,6 @@ from .auto import EVIDENCE, Passage, decide, short_passages
 from .auto import summary as auto_summary
 from .modes import Mode, is_caps_line, known_mixed, merge_keep
 from .pauses import after_pause, opening_words
-from .punctuation import HIDDEN
 from .restoring import InsertedMark, marks_from_hidden
 from .rules import Method, method_note
 from .tags import TAGS, Tag, ranked
@@ -199,7 +198,7 @@ def _case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], lin
     if restore is None or engine.punctuation is None:
         preds = engine.predict(stream, progress=progress, cancel=cancel)
     else:  # the marks from the same pass as the tags
-        probs, hidden = engine.word_outputs(stream, ("probs", HIDDEN), progress, cancel)
+        probs, hidden = engine.word_outputs(stream, ("probs", engine.punctuation.output), progress, cancel)
         preds = engine.predictions(stream, probs)
         marks, starts = marks_from_hidden(engine.punctuation, cues, restore, hidden[[t.is_word for t in stream]])
 

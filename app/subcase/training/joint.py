@@ -3,6 +3,7 @@
     python -m subcase.training.joint train --corpus /work/corpus/en --init work/joint/shipped.pt \
         --out work/joint/en --minutes 60 [--resume]
     python -m subcase.training.joint compact --checkpoint work/joint/en/last.pt --out models-wip/joint-en.fp16.pt
+    python -m subcase.training.joint export --checkpoint work/joint/en/last.pt --out work/joint/en-model
 
 The tagger gets a second head, a small network over the same hidden state that gives the mark written after
 each word (``casing.marks.MARKS``: none, comma, full stop, question, exclamation).  Both heads read the
@@ -65,6 +66,11 @@ class JointTagger(CaseTagger):
         return cls(encoder_dir, layer_mix=bool(config.get("layer_mix")), layers=config.get("layers"),
                    intermediate=config.get("intermediate"), heads=config.get("heads"),
                    mark_hidden=int(config.get("mark_hidden", 256)))
+
+    def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Tag and mark probabilities, each (batch, tokens, classes): the exported graph's two outputs."""
+        tags, marks = self.both_logits(input_ids, attention_mask)
+        return torch.softmax(tags, dim=-1), torch.softmax(marks, dim=-1)
 
     def both_logits(self, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         out = self.encoder(input_ids=input_ids, attention_mask=attention_mask)
@@ -384,6 +390,47 @@ def compact(args: argparse.Namespace) -> None:
     print(f"{args.out}: {args.out.stat().st_size / 1e6:.1f} MB, step {state['step']}")
 
 
+def export(args: argparse.Namespace) -> None:
+    """A checkpoint as a model folder the engine runs: int8 graph (7-bit weights, fused, last layer gathered)
+    with ``probs`` and ``marks``; tokenizer, lexicon and calibration are the ``--like`` folder's (a trial
+    export to measure with ``subcase evaluate``; the shipping export refits calibration and thresholds)."""
+    import shutil
+    import tempfile
+
+    from subcase.digest import file_sha256
+
+    from .export import optimize, quantize
+    from .gather import GRAPH, INPUTS, gather_file
+
+    state = torch.load(args.checkpoint, map_location="cpu")
+    model = JointTagger.shaped_as(str(encoder_dir()), state["config"])
+    model.load_state_dict({k: v.float() if v.is_floating_point() else v for k, v in state["model"].items()})
+    model.eval()
+    args.out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        raw, fp32, int8 = (Path(tmp) / n for n in ("raw.onnx", "fp32.onnx", "model.onnx"))
+        ids = torch.ones(2, 16, dtype=torch.long)
+        torch.onnx.export(model, (ids, torch.ones_like(ids)), str(raw), input_names=["input_ids", "attention_mask"],
+                          output_names=["probs", "marks"], opset_version=17, dynamo=False,
+                          dynamic_axes={n: {0: "batch", 1: "tokens"}
+                                        for n in ("input_ids", "attention_mask", "probs", "marks")})
+        att = model.encoder.encoder.layer[0].attention.self
+        fused = optimize(raw, fp32, att.all_head_size, att.num_attention_heads)
+        quantize(fp32, int8)
+        gather_file(int8, int8)
+        shutil.copyfile(int8, args.out / "model.onnx")
+    for name in ("tokenizer.json", "lexicon.json"):
+        shutil.copyfile(args.like / name, args.out / name)
+    meta = json.loads((args.like / "model.json").read_text(encoding="utf-8"))
+    meta.update({"sha256": file_sha256(args.out / "model.onnx"), "inputs": INPUTS, "outputs": ["probs", "marks"],
+                 "graph": GRAPH, "training": {k: v for k, v in state["config"].items() if k != "encoder"},
+                 "training_steps": int(state["step"]), "fused_operators": fused,
+                 "trial": f"joint checkpoint {args.checkpoint.name}; calibration carried over from {args.like}"})
+    meta.pop("export_check", None)
+    (args.out / "model.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    print(f"{args.out}: {(args.out / 'model.onnx').stat().st_size / 1e6:.1f} MB, step {state['step']}")
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="command", required=True)
@@ -410,10 +457,14 @@ def main(argv=None) -> None:
     c = sub.add_parser("compact", help="write a checkpoint's fp16 weights alone")
     c.add_argument("--checkpoint", type=Path, required=True)
     c.add_argument("--out", type=Path, required=True)
+    e = sub.add_parser("export", help="a checkpoint as a model folder (int8, probs and marks) to measure")
+    e.add_argument("--checkpoint", type=Path, required=True)
+    e.add_argument("--out", type=Path, required=True)
+    e.add_argument("--like", type=Path, default=Path("models"), help="the folder whose tokenizer, lexicon and card to take")
     args = ap.parse_args(argv)
     if args.command == "train" and not 0.0 <= args.strip_share <= 1.0:
         sys.exit("--strip-share must be between 0 and 1")
-    {"train": train, "compact": compact}[args.command](args)
+    {"train": train, "compact": compact, "export": export}[args.command](args)
 
 
 if __name__ == "__main__":
