@@ -16,7 +16,7 @@ from subcase.subtitles.words import Token
 from .auto import unpunctuated
 from .encoder import BOUNDARY
 from .engine import CasingEngine, OnProgress, ShouldCancel, StreamItem, StreamToken
-from .marks import SENTENCE_ENDS, classify, sentence_end_probability
+from .marks import MARKS, SENTENCE_ENDS, classify, sentence_end_probability
 from .punctuation import GraphMarks, MarkPrediction, PunctuationHead
 
 
@@ -65,12 +65,56 @@ class Restored(NamedTuple):
     starts: dict[tuple[int, int], float]
 
 
+_OPENERS = frozenset("[(")
+_CLOSERS = frozenset("])")
+_LABEL_WORDS = 2  # words a speaker label may have ("JOHN SMITH:"); "we said this:" is speech
+
+
+def quiet_words(tokens: Sequence[Token]) -> set[int]:
+    """Token indices of the words no mark may follow: those inside brackets (sound cues and descriptions,
+    ``[jaunty piano tune]``) and those of a speaker label (one or two words before a colon at the start
+    of the cue or after a dialogue dash).  They are not speech, so the head's reading of speech does not
+    apply to them."""
+    out: set[int] = set()
+    depth = 0
+    label: list[int] | None = []  # the words since the cue start or a dash, while they may be a label
+    for k, tok in enumerate(tokens):
+        if tok.is_word:
+            if depth:
+                out.add(k)
+            if label is not None:
+                label.append(k)
+                if len(label) > _LABEL_WORDS:
+                    label = None
+            continue
+        if tok.text in _OPENERS:
+            depth += 1
+        elif tok.text in _CLOSERS:
+            depth = max(0, depth - 1)
+        elif tok.text == ":" and label:
+            out.update(label)
+            label = None
+        elif tok.text in "-\u2010\u2013\u2014>" and not label:
+            label = []  # a dialogue dash or ">>": a label may follow
+        else:
+            label = None
+    return out
+
+
+def ending_mark(pred: MarkPrediction) -> MarkPrediction:
+    """The sentence end the head finds likeliest where one must be (a file's last word): its probability
+    stays what the head gave, so a doubtful end is highlighted."""
+    best = max((m for m in MARKS if m in SENTENCE_ENDS), key=lambda m: pred.probs[MARKS.index(m)])
+    return pred if pred.mark in SENTENCE_ENDS else MarkPrediction(best, pred.probs)
+
+
 def marks_from_hidden(head: GraphMarks | PunctuationHead, cues: Sequence[Sequence[Token]],
-                      restore: Sequence[bool], hidden: np.ndarray) -> Restored:
+                      restore: Sequence[bool], hidden: np.ndarray, file_end: bool = False) -> Restored:
     """The marks after the words of the cues marked in ``restore``, from ``hidden``: the graph's
     ``head.output`` at every word of the cues, in order (the pass that gives their tags; the encoder's last
     hidden state for a numpy head, the marks themselves for a joint model).  A word already followed by
-    punctuation keeps it."""
+    punctuation keeps it; words in brackets and speaker labels get none (``quiet_words``); with
+    ``file_end`` (the cues end the file) the last word ends a sentence."""
     where = [(c, k, w) for c, tokens in enumerate(cues)
              for w, k in enumerate(k for k, t in enumerate(tokens) if t.is_word)]
     if not where:
@@ -79,14 +123,19 @@ def marks_from_hidden(head: GraphMarks | PunctuationHead, cues: Sequence[Sequenc
     for j in range(len(where)):
         ends[j] = j + 1 == len(where) or where[j + 1][0] != where[j][0]
     predictions = head.predict(hidden, ends)
+    if file_end:
+        predictions[-1] = ending_mark(predictions[-1])
+    quiet = {c: quiet_words(cues[c]) for c in range(len(cues)) if restore[c]}
     inserted: list[InsertedMark] = []
     starts: dict[tuple[int, int], float] = {}
     for j, ((c, k, w), pred) in enumerate(zip(where, predictions)):
         tokens = cues[c]
-        if not restore[c] or not pred.mark:
+        if not restore[c] or not pred.mark or k in quiet[c]:
             continue
         if k + 1 < len(tokens) and not tokens[k + 1].is_word and classify(tokens[k + 1].text):
             continue  # written punctuation stays as it is
+        if k + 1 < len(tokens) and tokens[k + 1].text in _OPENERS:
+            continue  # "said [laughs] well": the mark, if any, belongs after the bracket, not before it
         inserted.append(InsertedMark(c, w, tokens[k].end, pred))
         if pred.mark in SENTENCE_ENDS and j + 1 < len(where):
             nc, _, nw = where[j + 1]

@@ -60,7 +60,8 @@ def _case_by_language(engine: CasingEngine, cues: Sequence[Sequence[Token]],
         # auto mode's passages are decided there, with what the model read as evidence
         casing = _case_token_lists(main, cues, line_of, mode, progress, cancel, pauses,
                                   _capitalised(main, guess.cue_languages), file_start=True,
-                                  lower_case=_lower_case(guess.cue_languages), rolled=rolled, restore=restore)
+                                  lower_case=_lower_case(guess.cue_languages), rolled=rolled, restore=restore,
+                                  file_end=True)
     else:
         # cues cased by different models or rules: auto mode decides over the whole file from the letters alone
         passages = decide(cues) if mode is Mode.AUTO else None
@@ -99,7 +100,8 @@ def _model_runs(engine: CasingEngine, cues: Sequence[Sequence[Token]], line_of: 
                                file_start=c == 0, lower_case=_lower_case(languages[c:end]),
                                rolled=rolled[c:end] if rolled else None,
                                passages=passages[c:end] if passages is not None else None,
-                               restore=restore[c:end] if restore is not None else None)
+                               restore=restore[c:end] if restore is not None else None,
+                               file_end=end == len(cues))
         words += [WordCasing(w.cue_index + c, w.word_index, w.start, w.end, w.input, w.output, w.model_form, w.tag,
                              w.probs) for w in run.words]
         marks += [m._replace(cue_index=m.cue_index + c) for m in run.marks]

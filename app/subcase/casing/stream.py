@@ -152,7 +152,8 @@ def case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], line
                      lower_case: Sequence[AbstractSet[str]] | None = None,
                      rolled: Sequence[bool] | None = None,
                      passages: Sequence[Passage] | None = None,
-                     restore: Sequence[bool] | None = None) -> DocumentCasing:
+                     restore: Sequence[bool] | None = None,
+                     file_end: bool = False) -> DocumentCasing:
     """Case cues given as token lists (offsets into each cue's text).
 
     ``line_of[c][k]`` is the line number of token k of cue c, used by caps mode;
@@ -166,11 +167,12 @@ def case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], line
     repeated lines were taken out, casing/rolling.py): the model sees no cue boundary there;
     ``passages[c]``, auto mode's decision for cue c (casing/auto.py; decided from these cues when not given);
     ``restore[c]``, that marks may be added after the words of cue c (casing/restoring.py; with a model that
-    has a punctuation head), then in the result's ``marks``.
+    has a punctuation head), then in the result's ``marks``;
+    ``file_end``, that the last cue ends the file: a restored passage there ends a sentence.
     """
     with paused_gc():
         return _case_token_lists(engine, cues, line_of, Mode(mode), progress, cancel, pauses, capitalised,
-                                 file_start, lower_case, rolled, passages, restore)
+                                 file_start, lower_case, rolled, passages, restore, file_end)
 
 
 def _case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], line_of: Sequence[Sequence[int]] | None,
@@ -180,7 +182,8 @@ def _case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], lin
                       lower_case: Sequence[AbstractSet[str]] | None,
                       rolled: Sequence[bool] | None = None,
                       passages: Sequence[Passage] | None = None,
-                      restore: Sequence[bool] | None = None) -> DocumentCasing:
+                      restore: Sequence[bool] | None = None,
+                      file_end: bool = False) -> DocumentCasing:
     hosts = {(c, k) for c, tokens in enumerate(cues) for k in host_word_indices(tokens)}
     openers = opening_words(cues, pauses)
     file_opener = opening_word(cues) if file_start else None
@@ -200,7 +203,8 @@ def _case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], lin
     else:  # the marks from the same pass as the tags
         probs, hidden = engine.word_outputs(stream, ("probs", engine.punctuation.output), progress, cancel)
         preds = engine.predictions(stream, probs)
-        marks, starts = marks_from_hidden(engine.punctuation, cues, restore, hidden[[t.is_word for t in stream]])
+        marks, starts = marks_from_hidden(engine.punctuation, cues, restore, hidden[[t.is_word for t in stream]],
+                                          file_end)
 
     caps_lines: set[tuple[int, int]] = set()
     if mode is Mode.CAPS:
@@ -234,14 +238,15 @@ def _case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], lin
                 pred = after_continuation(pred)
             elif (c, k) in ellipses:
                 pred = after_ellipsis(pred)
-            if (c, w_index) in starts and pred.tag is Tag.L:
-                pred = sentence_start(starts[(c, w_index)])
             if capitalised is not None or lower_case is not None:
                 low = tok.text.lower()
                 if capitalised is not None and low in capitalised[c]:
                     pred = weigh_capitalised(pred)
                 if lower_case is not None and low in lower_case[c]:
                     pred = weigh_lower(pred)
+            # last: a restored sentence end is followed by a capital, whatever weighed the word before
+            if (c, w_index) in starts and pred.tag is Tag.L:
+                pred = sentence_start(starts[(c, w_index)])
             model_form = engine.form(tok.text, pred.tag)
             if mode is Mode.AUTO or mode is Mode.RESTORE:  # auto: chosen below, once the passages are known
                 output = model_form
