@@ -110,21 +110,27 @@ def test_a_run_checkpoints_resumes_and_compacts(tmp_path, encoder):
     assert len(records) == 2 and {"case_f1", "full_stop_f1", "question_f1", "comma_f1"} <= set(records[0])
     joint.main(["compact", "--checkpoint", str(out / "last.pt"), "--out", str(tmp_path / "c.pt")])
     compact = torch.load(tmp_path / "c.pt", map_location="cpu")
-    assert "opt" not in compact
+    assert "opt" not in compact and not set(joint.FROZEN) & set(compact["model"])
     assert all(v.dtype == torch.float16 for v in compact["model"].values() if v.is_floating_point())
+    # another machine goes on from the compact checkpoint
+    again = tmp_path / "again"
+    joint.main([*common[:6], str(again), *common[7:], "--from-compact", str(tmp_path / "c.pt")])
+    assert torch.load(again / "last.pt", map_location="cpu")["step"] > compact["step"]
 
     # the compact checkpoint exports to a model folder whose graph gives the marks: no numpy head
     from subcase.casing.engine import CasingEngine
+    from subcase.casing.pipeline import case_document
     from subcase.casing.punctuation import GraphMarks
-    from subcase.casing.restoring import restore_marks
-    from subcase.subtitles.words import tokenize
+    from subcase.casing.restoring import Punctuate
+    from subcase.subtitles import loads
 
     joint.main(["export", "--checkpoint", str(tmp_path / "c.pt"), "--out", str(tmp_path / "model"),
-                "--like", str(models)])
+                "--init", str(init), "--like", str(models)])
     engine = CasingEngine(tmp_path / "model", threads=1)
     assert isinstance(engine.punctuation, GraphMarks)
     assert engine.session.output_names == ("probs", "marks")
-    cues = [tokenize("where are we going"), tokenize("to the bridge then home")]
-    restored = restore_marks(engine, cues, [True, True])
-    for mark in restored.marks:
+    srt = "1\n00:00:01,000 --> 00:00:02,000\nwhere are we going\n\n2\n00:00:03,000 --> 00:00:04,000\nhome\n"
+    casing = case_document(engine, loads(srt.encode(), "ours.srt"), "restore", punctuate=Punctuate.ALWAYS)
+    assert casing.marks  # at least the file's end
+    for mark in casing.marks:
         assert abs(sum(mark.prediction.probs) - 1.0) < 1e-3

@@ -2,7 +2,8 @@
 
     python -m subcase.training.joint train --corpus /work/corpus/en --init work/joint/shipped.pt \
         --out work/joint/en --minutes 60 [--resume]
-    python -m subcase.training.joint compact --checkpoint work/joint/en/last.pt --out models-wip/joint-en.fp16.pt
+    python -m subcase.training.joint compact --checkpoint work/joint/en/last.pt --out models/wip/joint-en.fp16.pt
+    python -m subcase.training.joint train ... --from-compact models/wip/joint-en.fp16.pt   (on another machine)
     python -m subcase.training.joint export --checkpoint work/joint/en/last.pt --out work/joint/en-model
 
 The tagger gets a second head, a small network over the same hidden state that gives the mark written after
@@ -20,8 +21,9 @@ read unpunctuated speech.
 
 Checkpoints: OUT/last.pt (full, with the optimiser, for ``--resume``) every ``--checkpoint-minutes`` and at
 the end, validated on held-out documents (every ``--val-every``-th document of the corpus, by a fixed
-hash); OUT/log.jsonl gets one record per checkpoint.  ``compact`` writes the fp16 weights alone (about
-a third of the size), what a run that must continue on another machine commits.
+hash); OUT/log.jsonl gets one record per checkpoint.  ``compact`` writes the fp16 weights alone, without
+the frozen word embeddings (which ``--init`` gives back): what a run that must continue on another machine
+commits, and ``train --from-compact`` goes on from.
 """
 
 from __future__ import annotations
@@ -314,6 +316,11 @@ def train(args: argparse.Namespace) -> None:
                              {"params": heads, "lr": args.head_lr}], weight_decay=0.01)
     step = done_minutes = 0.0
     last = args.out / "last.pt"
+    if args.from_compact:
+        state = torch.load(args.from_compact, map_location="cpu")
+        load_weights(model, state, args.init)
+        step, done_minutes = state["step"], state["minutes"]
+        print(f"going on from {args.from_compact} at step {step}, {done_minutes:.1f} minutes", flush=True)
     if args.resume and last.exists():
         state = torch.load(last, map_location="cpu")
         model.load_state_dict(state["model"])
@@ -379,15 +386,33 @@ def train(args: argparse.Namespace) -> None:
                 break
 
 
+# Parameters a run never changes (the word embeddings, see ``train``): a compact checkpoint leaves them out
+# and takes them from the --init checkpoint again, which ``from_onnx`` rebuilds from the shipped model.
+FROZEN = ("encoder.embeddings.word_embeddings.weight",)
+
+
 def compact(args: argparse.Namespace) -> None:
-    """The fp16 weights and config of a checkpoint, without the optimiser: what a run commits to go on
-    elsewhere (``train --init`` does not take it; ``--resume`` from it restarts the optimiser)."""
+    """The fp16 weights and config of a checkpoint, without the optimiser and the frozen parameters: what
+    a run commits to go on elsewhere (``train --from-compact``, which restarts the optimiser)."""
     state = torch.load(args.checkpoint, map_location="cpu")
-    out = {"model": {k: v.half() if v.is_floating_point() else v for k, v in state["model"].items()},
-           "step": state["step"], "minutes": state["minutes"], "config": state["config"]}
+    out = {"model": {k: v.half() if v.is_floating_point() else v for k, v in state["model"].items()
+                     if k not in FROZEN},
+           "step": state["step"], "minutes": state["minutes"], "config": state["config"], "frozen": list(FROZEN)}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     save(args.out, out)
     print(f"{args.out}: {args.out.stat().st_size / 1e6:.1f} MB, step {state['step']}")
+
+
+def load_weights(model: JointTagger, state: dict, init: Path | None) -> None:
+    """A checkpoint's weights into ``model``; a compact one's frozen parameters come from ``init``."""
+    weights = {k: v.float() if v.is_floating_point() else v for k, v in state["model"].items()}
+    missing = [k for k in state.get("frozen", ()) if k not in weights]
+    if missing:
+        if init is None:
+            raise SystemExit("a compact checkpoint needs --init for the parameters it leaves out")
+        base = torch.load(init, map_location="cpu")["model"]
+        weights.update({k: base[k] for k in missing})
+    model.load_state_dict(weights)
 
 
 def export(args: argparse.Namespace) -> None:
@@ -404,7 +429,7 @@ def export(args: argparse.Namespace) -> None:
 
     state = torch.load(args.checkpoint, map_location="cpu")
     model = JointTagger.shaped_as(str(encoder_dir()), state["config"])
-    model.load_state_dict({k: v.float() if v.is_floating_point() else v for k, v in state["model"].items()})
+    load_weights(model, state, args.init)
     model.eval()
     args.out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
@@ -441,6 +466,8 @@ def main(argv=None) -> None:
     t.add_argument("--minutes", type=float, default=60, help="this session's share of the run")
     t.add_argument("--total-minutes", type=float, default=600, help="the whole run, for the learning-rate decay")
     t.add_argument("--resume", action="store_true", help="go on from OUT/last.pt")
+    t.add_argument("--from-compact", type=Path,
+                   help="go on from a compact checkpoint (another machine's; the optimiser starts afresh)")
     t.add_argument("--batch-size", type=int, default=16)
     t.add_argument("--lr", type=float, default=4e-5)
     t.add_argument("--head-lr", type=float, default=5e-4)
@@ -460,6 +487,7 @@ def main(argv=None) -> None:
     e = sub.add_parser("export", help="a checkpoint as a model folder (int8, probs and marks) to measure")
     e.add_argument("--checkpoint", type=Path, required=True)
     e.add_argument("--out", type=Path, required=True)
+    e.add_argument("--init", type=Path, help="the run's --init checkpoint (for a compact checkpoint)")
     e.add_argument("--like", type=Path, default=Path("models"), help="the folder whose tokenizer, lexicon and card to take")
     args = ap.parse_args(argv)
     if args.command == "train" and not 0.0 <= args.strip_share <= 1.0:
