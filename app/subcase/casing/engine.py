@@ -24,7 +24,7 @@ from .calibration import apply_temperature
 from .encoder import WordEncoder
 from .lexicon import CAPITALISED_FILE, load_capitalised, load_lexicon
 from .onnx_session import ModelError, OnnxSession
-from .punctuation import HIDDEN, PunctuationHead
+from .punctuation import HIDDEN, MARKS_OUTPUT, GraphMarks, PunctuationHead
 from .tags import TAGS, Tag, apply_tag
 from .windows import assign_tokens, plan_windows
 
@@ -136,7 +136,10 @@ class CasingEngine:
         self.session = OnnxSession(model_dir / "model.onnx", threads)
         self.encoder = WordEncoder(model_dir / "tokenizer.json")
         # the mark after each word, from the same pass (casing/punctuation.py), where the model has a head
-        self.punctuation = (PunctuationHead.load(model_dir) if HIDDEN in self.session.output_names else None)
+        outputs = self.session.output_names
+        self.punctuation: GraphMarks | PunctuationHead | None = (
+            GraphMarks() if MARKS_OUTPUT in outputs
+            else PunctuationHead.load(model_dir) if HIDDEN in outputs else None)
         lex_path = model_dir / "lexicon.json"
         self.lexicon = load_lexicon(lex_path) if lex_path.is_file() else {}
         # (word, tag) -> form: a film writes its ~2,000 distinct words 11,000 times (``form``)

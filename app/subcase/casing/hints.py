@@ -32,11 +32,16 @@ class CueHints:
     passages: Sequence[Passage] | None = None  # auto mode's decision (casing/auto.py); None: decided from the cues
     restore: Sequence[bool] | None = None     # marks may be added after cue c's words (casing/restoring.py)
     file_start: bool = False  # the first cue opens the file (casing/file_start.py), not a run from its middle
+    file_end: bool = False    # the last cue ends the file: a restored passage there ends a sentence
 
     def slice(self, start: int, stop: int) -> CueHints:
-        """The hints of cues ``start`` to ``stop`` (exclusive); the run opens the file only if it starts it."""
-        cut = {f.name: _cut(getattr(self, f.name), start, stop) for f in fields(self) if f.name != "file_start"}
-        return replace(self, **cut, file_start=self.file_start and start == 0)
+        """The hints of cues ``start`` to ``stop`` (exclusive); the run opens the file only if it starts it,
+        and ends it only if it ends it."""
+        n = len(next((v for v in (getattr(self, f.name) for f in fields(self)) if isinstance(v, Sequence)), ()))
+        cut = {f.name: _cut(getattr(self, f.name), start, stop) for f in fields(self)
+               if f.name not in ("file_start", "file_end")}
+        return replace(self, **cut, file_start=self.file_start and start == 0,
+                       file_end=self.file_end and (stop >= n > 0))
 
 
 NO_HINTS = CueHints()

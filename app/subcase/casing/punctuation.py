@@ -1,9 +1,13 @@
-"""The punctuation head at run time: the mark after each word, from the casing model's own pass.
+"""The marks at run time: the mark after each word, from the casing model's own pass.
 
-A model folder with a head has ``punctuation.npz`` (the head's weights) and a graph whose second output,
-``hidden``, is the encoder's last hidden state at the words whose tags it gives.  The mark after word i is
-read from the hidden states of words i - 1, i and i + 1 of the stream (across cue boundaries, as casing
-reads) and whether word i ends its cue, through one hidden layer; numpy runs it (no second model call).
+Two kinds of model give them.  A joint model (training/joint.py) has a second graph output, ``marks``: per
+word, the probabilities of the mark after it, from an encoder trained for casing and marks together
+(``GraphMarks``).  An older model folder has ``punctuation.npz`` (a head's weights) and a graph whose second
+output, ``hidden``, is the encoder's last hidden state at the words whose tags it gives; the mark after word
+i is read from the hidden states of words i - 1, i and i + 1 of the stream (across cue boundaries, as casing
+reads) and whether word i ends its cue, through one hidden layer that numpy runs (``PunctuationHead``).
+Either way there is no second model call, and both answer ``streamed(chunks, ends_cue)`` and
+``predict(output, ends_cue)`` for the graph output they name (``output``).
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from .onnx_session import ModelError
 
 HEAD_FILE = "punctuation.npz"
 HIDDEN = "hidden"
+MARKS_OUTPUT = "marks"
 
 
 class MarkPrediction(NamedTuple):
@@ -52,8 +57,30 @@ def neighbours(hidden: np.ndarray, ends_cue: np.ndarray, first: np.ndarray) -> n
     return np.hstack([prev, hidden, nxt, ends_cue.reshape(n, 1).astype(hidden.dtype)])
 
 
+class GraphMarks:
+    """A joint model's marks: its graph's ``marks`` output is already each word's probabilities."""
+
+    output = MARKS_OUTPUT
+
+    def streamed(self, chunks: Iterable[np.ndarray], ends_cue: np.ndarray) -> np.ndarray:
+        """The probabilities of one stream's words (words x 5), from its ``marks`` in consecutive chunks."""
+        out = np.zeros((len(ends_cue), len(MARKS)), np.float32)
+        at = 0
+        for chunk in chunks:
+            out[at:at + len(chunk)] = chunk
+            at += len(chunk)
+        return out
+
+    def predict(self, marks: np.ndarray, ends_cue: np.ndarray) -> list[MarkPrediction]:
+        probs = np.asarray(marks, np.float32)
+        best = probs.argmax(1).tolist()
+        return [MarkPrediction(MARKS[k], tuple(p)) for k, p in zip(best, probs.tolist())]
+
+
 class PunctuationHead:
     """The head's weights, loaded once per engine."""
+
+    output = HIDDEN
 
     def __init__(self, path: Path):
         try:

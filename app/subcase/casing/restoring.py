@@ -15,7 +15,7 @@ from subcase.subtitles.words import Token
 
 from .auto import unpunctuated
 from .marks import MARKS, SENTENCE_ENDS, classify, sentence_end_probability
-from .punctuation import MarkPrediction, PunctuationHead
+from .punctuation import GraphMarks, MarkPrediction, PunctuationHead
 
 
 class Punctuate(str, Enum):
@@ -63,12 +63,58 @@ class Restored(NamedTuple):
     starts: dict[tuple[int, int], float]
 
 
-def marks_from_hidden(head: PunctuationHead, cues: Sequence[Sequence[Token]], restore: Sequence[bool],
-                      hidden: np.ndarray | Iterable[np.ndarray]) -> Restored:
-    """The marks the head reads after the words of the cues marked in ``restore``, from ``hidden``: the
-    encoder's last hidden state at every word of the cues, in order (the pass that gives their tags), as one
-    array or in consecutive chunks (``CasingEngine.word_output_chunks``: a long file is never held whole).
-    A word already followed by punctuation keeps it."""
+_OPENERS = frozenset("[(")
+_CLOSERS = frozenset("])")
+_LABEL_WORDS = 2  # words a speaker label may have ("JOHN SMITH:"); "we said this:" is speech
+
+
+def quiet_words(tokens: Sequence[Token]) -> set[int]:
+    """Token indices of the words no mark may follow: those inside brackets (sound cues and descriptions,
+    ``[jaunty piano tune]``) and those of a speaker label (one or two words before a colon at the start
+    of the cue or after a dialogue dash).  They are not speech, so the head's reading of speech does not
+    apply to them."""
+    out: set[int] = set()
+    depth = 0
+    label: list[int] | None = []  # the words since the cue start or a dash, while they may be a label
+    for k, tok in enumerate(tokens):
+        if tok.is_word:
+            if depth:
+                out.add(k)
+            if label is not None:
+                label.append(k)
+                if len(label) > _LABEL_WORDS:
+                    label = None
+            continue
+        if tok.text in _OPENERS:
+            depth += 1
+        elif tok.text in _CLOSERS:
+            depth = max(0, depth - 1)
+        elif tok.text == ":" and label:
+            out.update(label)
+            label = None
+        elif tok.text in "-\u2010\u2013\u2014>" and not label:
+            label = []  # a dialogue dash or ">>": a label may follow
+        else:
+            label = None
+    return out
+
+
+def ending_mark(pred: MarkPrediction) -> MarkPrediction:
+    """The sentence end the head finds likeliest where one must be (a file's last word): its probability
+    stays what the head gave, so a doubtful end is highlighted."""
+    best = max((m for m in MARKS if m in SENTENCE_ENDS), key=lambda m: pred.probs[MARKS.index(m)])
+    return pred if pred.mark in SENTENCE_ENDS else MarkPrediction(best, pred.probs)
+
+
+def marks_from_hidden(head: GraphMarks | PunctuationHead, cues: Sequence[Sequence[Token]],
+                      restore: Sequence[bool], hidden: np.ndarray | Iterable[np.ndarray],
+                      file_end: bool = False) -> Restored:
+    """The marks after the words of the cues marked in ``restore``, from ``hidden``: the graph's
+    ``head.output`` at every word of the cues, in order (the pass that gives their tags; the encoder's last
+    hidden state for a numpy head, the marks themselves for a joint model), as one array or in consecutive
+    chunks (``CasingEngine.word_output_chunks``: a long file is never held whole).  A word already followed
+    by punctuation keeps it; words in brackets and speaker labels get none (``quiet_words``); with
+    ``file_end`` (the cues end the file) the last word ends a sentence."""
     where = [(c, k, w) for c, tokens in enumerate(cues)
              for w, k in enumerate(k for k, t in enumerate(tokens) if t.is_word)]
     if not where:
@@ -78,16 +124,21 @@ def marks_from_hidden(head: PunctuationHead, cues: Sequence[Sequence[Token]], re
         ends[j] = j + 1 == len(where) or where[j + 1][0] != where[j][0]
     probs = head.streamed([hidden] if isinstance(hidden, np.ndarray) else hidden, ends)
     best = probs.argmax(1).tolist()
+    if file_end and MARKS[best[-1]] not in SENTENCE_ENDS:
+        best[-1] = max((k for k, m in enumerate(MARKS) if m in SENTENCE_ENDS), key=lambda k: probs[-1, k])
+    quiet = {c: quiet_words(cues[c]) for c in range(len(cues)) if restore[c]}
     inserted: list[InsertedMark] = []
     starts: dict[tuple[int, int], float] = {}
     for j, (c, k, w) in enumerate(where):
         tokens = cues[c]
-        if not restore[c] or not MARKS[best[j]]:
+        if not restore[c] or not MARKS[best[j]] or k in quiet[c]:
             continue
         written = classify(tokens[k + 1].text) if k + 1 < len(tokens) and not tokens[k + 1].is_word else ""
         p = probs[j].tolist()
         pred = MarkPrediction(MARKS[best[j]], (p[0], p[1], p[2], p[3], p[4]))
         if not written:
+            if k + 1 < len(tokens) and tokens[k + 1].text in _OPENERS:
+                continue  # "said [laughs] well": the mark, if any, belongs after the bracket, not before it
             inserted.append(InsertedMark(c, w, tokens[k].end, pred))
         elif written != pred.mark:
             continue  # written punctuation stays as it is

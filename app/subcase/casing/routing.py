@@ -38,7 +38,7 @@ def case_by_language(engine: CasingEngine, cues: Sequence[Sequence[Token]], hint
     ``punctuate``, where missing marks are restored (casing/restoring.py).  The caller pauses the collector
     (``gcpause``), once."""
     hints = replace(hints, pauses=for_unpunctuated(cues, hints.pauses), restore=cues_to_restore(cues, punctuate),
-                    passages=None, file_start=True)
+                    passages=None, file_start=True, file_end=True)
     guess = lang if isinstance(lang, LanguageGuess) else \
         detect([token_text(tokens) for tokens in cues], lang, engine.languages[0])
     known = engine.model_languages

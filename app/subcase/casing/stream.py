@@ -30,7 +30,6 @@ from .auto import EVIDENCE, PRONOUN_I, Passage, decide_why, short_passages
 from .auto import summary as auto_summary
 from .modes import Mode, is_caps_line, known_mixed, merge_keep
 from .pauses import after_pause, opening_words
-from .punctuation import HIDDEN
 from .restoring import InsertedMark, marks_from_hidden
 from .rules import Method, method_note
 from .tags import TAGS, Tag, ranked
@@ -206,12 +205,12 @@ def case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], mode
         probs = np.zeros((len(stream), len(TAGS)), np.float32)
 
         def hidden_chunks() -> Iterator[np.ndarray]:
-            for lo, hi, (tag_probs, hidden) in engine.word_output_chunks(stream, ("probs", HIDDEN), progress,
+            for lo, hi, (tag_probs, hidden) in engine.word_output_chunks(stream, ("probs", engine.punctuation.output), progress,
                                                                          cancel):
                 probs[lo:hi] = tag_probs
                 yield hidden[is_word[lo:hi]]
 
-        marks, starts = marks_from_hidden(engine.punctuation, cues, restore, hidden_chunks())
+        marks, starts = marks_from_hidden(engine.punctuation, cues, restore, hidden_chunks(), hints.file_end)
         preds = engine.predictions(stream, probs)
 
     caps_lines: set[tuple[int, int]] = set()
@@ -245,14 +244,15 @@ def case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], mode
                 pred = after_continuation(pred)
             elif (c, k) in ellipses:
                 pred = after_ellipsis(pred)
-            if (c, w_index) in starts and pred.tag is Tag.L:
-                pred = sentence_start(starts[(c, w_index)])
             if capitalised is not None or lower_case is not None:
                 low = tok.text.lower()
                 if capitalised is not None and low in capitalised[c]:
                     pred = weigh_capitalised(pred)
                 if lower_case is not None and low in lower_case[c]:
                     pred = weigh_lower(pred)
+            # last: a restored sentence end is followed by a capital, whatever weighed the word before
+            if (c, w_index) in starts and pred.tag is Tag.L:
+                pred = sentence_start(starts[(c, w_index)])
             model_form = engine.form(tok.text, pred.tag)
             if mode is Mode.AUTO or mode is Mode.RESTORE:  # auto: chosen below, once the passages are known
                 output = model_form

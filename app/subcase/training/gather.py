@@ -92,10 +92,12 @@ def gather_last_layer(model: onnx.ModelProto) -> onnx.ModelProto:
     del g.node[:]
     g.node.extend(nodes[:at] + new + nodes[at:])
     for out in g.output:
+        # each output is now one row per position read: probs x 4, a joint model's marks x 5
         dims = out.type.tensor_type.shape.dim
+        width = dims[-1].dim_value if len(dims) and dims[-1].dim_value else 4
         del dims[:]
         dims.add().dim_param = "words"
-        dims.add().dim_value = 4
+        dims.add().dim_value = width
     onnx.checker.check_model(model)
     return model
 
