@@ -203,9 +203,10 @@ def case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], mode
     else:  # the marks from the same pass as the tags, read chunk by chunk (a long file is never held whole)
         is_word = np.fromiter((t.is_word for t in stream), dtype=bool, count=len(stream))
         probs = np.zeros((len(stream), len(TAGS)), np.float32)
+        mark_output = engine.punctuation.output  # the encoder's hidden state, or a joint model's marks
 
         def hidden_chunks() -> Iterator[np.ndarray]:
-            for lo, hi, (tag_probs, hidden) in engine.word_output_chunks(stream, ("probs", engine.punctuation.output), progress,
+            for lo, hi, (tag_probs, hidden) in engine.word_output_chunks(stream, ("probs", mark_output), progress,
                                                                          cancel):
                 probs[lo:hi] = tag_probs
                 yield hidden[is_word[lo:hi]]
