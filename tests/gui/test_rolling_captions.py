@@ -13,11 +13,16 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 
-from subcase.gui.cue_layout import painted_text
+from subcase.gui.cue_layout import ELISION, CueLayout
 from subcase.subtitles import load
 
 from .conftest import needs_model, open_and_wait
 from .test_cue_view import paint_cue
+
+
+def painted_text(layout: CueLayout) -> str:
+    """The cue text the layout paints: runs joined, lines joined by newlines, elisions left out."""
+    return "\n".join("".join(r.text for r in line.runs if r.kind != ELISION) for line in layout.lines)
 
 CAPTIONS = Path(__file__).resolve().parents[1] / "fixtures" / "captions"
 
@@ -64,12 +69,12 @@ def test_a_rolling_file_shows_its_spoken_text_and_one_decision_changes_every_cop
     opened = doc.to_bytes()
     view.setFocus()
     state.current = places[0]
-    window.details.show_word(state, places[0], window.commands.write_tag, doc.cues[0].text)
+    window.details.show_word(state, places[0], window.decisions.write_tag, doc.cues[0].text)
     assert "spoken at 00:00:02.080" in window.details.where_label.text()
     assert "Shown again in cue 2, 3" in window.details.where_label.text()
     press(qtbot, window, Qt.Key_U)
     assert [state.word(p).form for p in places] == ["DENVER"] * 3
-    assert window.undo_stack.count() == 1
+    assert window.review.undo_stack.count() == 1
     assert all("DENVER" in doc.cues[c].plain_text() for c, _ in places)
     press(qtbot, window, Qt.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert doc.to_bytes() == opened
