@@ -53,7 +53,7 @@ def test_dropping_an_ssa_file_opens_it(qtbot, make_window, tmp_path):
     enter = QDragEnterEvent(QPoint(50, 50), Qt.CopyAction, mime, Qt.LeftButton, Qt.NoModifier)
     window.event(enter)
     assert enter.isAccepted()
-    with qtbot.waitSignal(window.casing_finished, timeout=180_000):
+    with qtbot.waitSignal(window.review.casing_finished, timeout=180_000):
         window.event(QDropEvent(QPointF(50, 50), Qt.CopyAction, mime, Qt.LeftButton, Qt.NoModifier))
     assert window.session is not None and window.session.doc.path == path
     assert window.windowTitle().endswith("old.ssa (ASS/SSA) \u2014 subcase")
@@ -65,7 +65,7 @@ def test_save_as_srt_from_ass_says_what_was_dropped(qtbot, make_window, tmp_path
     window = make_window()
     open_and_wait(qtbot, window, src)
     shown: list[tuple[str, str]] = []
-    window.notify = lambda title, text, error=False: shown.append((title, text))  # type: ignore[method-assign]
+    window.prompts.notify = lambda title, text, error=False: shown.append((title, text))  # type: ignore[method-assign]
     assert window.saving.save_to(tmp_path / "episode.srt") is True
     assert (tmp_path / "episode.srt").read_bytes().startswith(b"\xef\xbb\xbf1\r\n00:00:01,000 --> ")
     assert window.session.doc.format == "srt"
