@@ -1,7 +1,7 @@
 """The ``subcase`` command: the GUI by default, ``convert``, ``evaluate`` and ``bench``.
 
     subcase [FILE] [--media PATH]       open the editor (same as ``subcase gui [FILE]``), media beside it
-    subcase convert PATH... -o OUTDIR   case subtitle files (.srt, .vtt, .ass, .ssa) or folders of them
+    subcase convert PATH... -o OUTDIR   case subtitle files (SRT, WebVTT, ASS/SSA, TTML, SCC, EBU STL) or folders
     subcase evaluate REF...             score the truecaser on human-cased subtitles
     subcase bench                       speed and memory, side by side with baselines
     subcase profile build|list|show|export|import|delete   profiles: what the editor taught, per series

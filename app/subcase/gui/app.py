@@ -8,13 +8,14 @@ import signal
 import sys
 from pathlib import Path
 
+from subcase.subtitles import formats
 
 from .application import make_app
 
 
 def _parse(argv: list[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="subcase gui", description="The subcase review editor.")
-    p.add_argument("file", nargs="?", type=Path, help="a subtitle file to open (.srt, .vtt, .ass, .ssa)")
+    p.add_argument("file", nargs="?", type=Path, help=f"a subtitle file to open ({formats.suffix_list()})")
     p.add_argument("--smoke-test", action="store_true",
                    help="open FILE, case it, print a one-line summary and exit (0 on success)")
     p.add_argument("--media", type=Path, metavar="PATH",

@@ -132,6 +132,6 @@ def is_subtitle_path(path: Path | str) -> bool:
 
 
 def suffix_list() -> str:
-    """".srt, .vtt, .ass or .ssa": the suffixes read, for messages."""
+    """".srt, .vtt, .ass, ... or .stl": the suffixes read, for messages."""
     *rest, last = SUFFIXES
     return f"{', '.join(rest)} or {last}" if rest else last
