@@ -26,6 +26,7 @@ from .metrics import WordOutcome, calibration_table, default_review, review_view
 from .punctuation import (CUE_END_BASELINE, FileMarks, cue_end_full_stops, cue_marks, interval_lines, score_files,
                           score_marks)
 from .punctuation import report_lines as punctuation_lines
+from .consistency import add as add_inconsistencies, inconsistencies, report_line as consistency_line
 from .simulate import input_text
 from .skipped import read_each, report_lines
 from .two_way import two_way_entry
@@ -180,6 +181,7 @@ def evaluate(paths: list[Path], engine: CasingEngine | None, options: Evaluation
         # subcase's marks against the reference's, in total and per language
         # per system of marks ("subcase" and the baselines), per "all" and language, each file's marks
         mark_files: dict[str, dict[str, list[FileMarks]]] = {}
+        consistency: dict[str, int] | None = None  # restored marks at odds with the text (evaluation/consistency.py)
         for ref, guess in zip(refs, guesses):
             inp = model_input(ref, punctuated)
             english = guess.language == "en"
@@ -197,6 +199,9 @@ def evaluate(paths: list[Path], engine: CasingEngine | None, options: Evaluation
                     for name, written in systems_marks.items():
                         for group in ("all", guess.language):
                             mark_files.setdefault(name, {}).setdefault(group, []).append((ref.marks, written))
+                    forms = {(c, i): t.text for c, tokens in enumerate(ref.cues)
+                             for i, t in enumerate(t for t in tokens if t.is_word)}
+                    consistency = add_inconsistencies(consistency or {}, inconsistencies(inp, casing, forms))
                 if guess.language not in engine.languages:
                     hyp, conf = run_model(engine, inp, pauses=ref.pauses)
                     mine["English model, forced"] = _outcomes(ref, hyp, conf, engine.info.review_threshold)
@@ -218,6 +223,8 @@ def evaluate(paths: list[Path], engine: CasingEngine | None, options: Evaluation
                 entry["two_way"] = two_way_entry(files)
                 if "subcase" in mark_files:
                     entry["punctuation"] = score_files(mark_files["subcase"]["all"])
+                if consistency is not None:
+                    entry["consistency"] = consistency
             results["systems"].setdefault(name, {})[key] = entry
         for name, groups in mark_files.items():
             if name == "subcase":
@@ -484,6 +491,8 @@ def format_report(results: dict) -> str:
                  "CER = character-level capitalization error rate; all in %)")
     lines += punctuation_lines([(label, key, entry["punctuation"]) for label, key, entry in _subcase_entries(results)
                                 if "punctuation" in entry])
+    lines += [consistency_line(label, key, entry["consistency"]) for label, key, entry in _subcase_entries(results)
+              if "consistency" in entry]
     lines += interval_lines(_mark_interval_rows(results))
     lines += _interval_rows(results)
     lines += _two_way_rows(results)
