@@ -130,9 +130,10 @@ def test_a_second_release_of_the_same_episode_is_a_near_duplicate():
 def test_a_held_out_repository_is_refused(tmp_path, capsys):
     notes = tmp_path / "notes"
     notes.mkdir()
-    (notes / "held-out-sources.md").write_text("# Sources never to train on\n\n- 3b1b/captions\n"
+    (notes / "held-out-sources.md").write_text("# Sources never to train on\n\n- example-org/evaluation-captions\n"
                                                "- thechangelog/transcripts\n", encoding="utf-8")
-    assert heldout.held_out(notes / "held-out-sources.md") == {"3b1b/captions", "thechangelog/transcripts"}
+    assert heldout.held_out(notes / "held-out-sources.md") == {"example-org/evaluation-captions",
+                                                                "thechangelog/transcripts"}
     with pytest.raises(heldout.HeldOutSource, match="held-out-sources.md"):
         heldout.check("TheChangelog/Transcripts", {"thechangelog/transcripts"})
     # the whole command stops before reading anything, with one line
@@ -150,7 +151,7 @@ def test_no_registered_source_is_on_the_shared_held_out_list():
     if not notes.is_file():
         pytest.skip(f"{notes} is absent (it sits beside the repository on the dev machine)")
     listed = heldout.held_out(notes)
-    assert "3b1b/captions" in listed
+    assert len(listed) >= 10  # the list was read (its names stay out of the repository)
     for source in build.sources():
         heldout.check(source.repo, listed)
 
