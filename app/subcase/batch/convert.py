@@ -211,13 +211,21 @@ def _review_fields(casing: DocumentCasing, w) -> dict:
     """Auto mode's passage for the word's cue, and whether the editor would see the word highlighted: under
     the review threshold, or, in a passage kept as written, where the model is sure of another form, or
     changed in a short passage of a cased file (the reason then says which); for a restored cue, why it
-    was restored where more than its letters say (``passage_reason``: casing that carries no signal)."""
+    was restored where more than its letters say (``passage_reason``: casing that carries no signal), for a
+    kept one where it says more than "cased, kept" (capitals on purpose); for a word the file's convention
+    writes (casing/conventions.py), the convention, and a flag only where the model's form in its style is
+    another."""
     passage = casing.passage(w.cue_index)
     if passage is None:
         return {"highlighted": w.confidence < casing.threshold}
+    if w.convention is not None:  # written by the file's convention, in any passage: its flag is the convention's
+        reason = casing.disagrees(w)
+        return {"passage": passage.value, "highlighted": reason is not None, "reason": reason,
+                "convention": w.convention.convention.describe()}
     if passage.value == "keep":
         reason = casing.disagrees(w)
-        return {"passage": passage.value, "highlighted": reason is not None, "reason": reason}
+        return {"passage": passage.value, "highlighted": reason is not None, "reason": reason,
+                **({"passage_reason": why} if (why := casing.passage_reason(w.cue_index)) else {})}
     reason = casing.doubted(w)
     return {"passage": passage.value, "highlighted": w.confidence < casing.threshold or reason is not None,
             "reason": reason, "passage_reason": casing.passage_reason(w.cue_index)}

@@ -44,7 +44,7 @@ for review, not applied (``DocumentCasing.disagrees``).
 from __future__ import annotations
 
 from enum import Enum
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from subcase.subtitles.words import Token
 
@@ -133,16 +133,19 @@ def decide(cues: Sequence[Sequence[Token]], doubted: Sequence[Sequence[str]] | N
 def decide_why(cues: Sequence[Sequence[Token]],
                doubted: Sequence[Sequence[str]] | None = None) -> tuple[list[Passage], dict[int, str]]:
     """The passage decision for every cue (token lists of a whole file, in order), and why, for the cues
-    whose reason is more than their letters (``NOTES``).  ``doubted[c]``, when the model has read the cues:
+    whose reason is more than their letters (``NOTES``): restored casing without signal, or capitals kept
+    as written on purpose (``capitals_on_purpose``).  ``doubted[c]``, when the model has read the cues:
     the words cue c writes with a capital that the model writes otherwise."""
     kinds = [_kind(tokens) for tokens in cues]
     out: list[Passage | None] = [None] * len(cues)
     cased_file = _CASED in kinds
     reasons: dict[int, str] = {}
+    on_purpose = capitals_on_purpose(cues, kinds) if cased_file else {}
     if cased_file and doubted is not None:
-        reasons = _unsignalled(cues, kinds, doubted)
+        reasons = _unsignalled(cues, kinds, doubted, on_purpose)
         for c in reasons:
             out[c] = Passage.RESTORE
+    reasons.update(on_purpose)
     lettered = [c for c, k in enumerate(kinds) if k is not None]
     i = 0
     while i < len(lettered):
@@ -162,7 +165,8 @@ def decide_why(cues: Sequence[Sequence[Token]],
                     if _long(cues, part):
                         for c in range(part[0], part[-1] + 1):
                             out[c] = Passage.RESTORE
-        elif kind == _CAPS and (not cased_file or (_long(cues, run) and not _punctuated(cues, run))):
+        elif kind == _CAPS and (not cased_file or (_long(cues, run) and not _punctuated(cues, run)
+                                                   and run[0] not in on_purpose)):
             decision = Passage.CAPS
         for c in range(run[0], run[-1] + 1):  # with the cues without letters inside the run
             if out[c] is None:
@@ -187,14 +191,15 @@ def _punctuated(cues: Sequence[Sequence[Token]], run: list[int]) -> bool:
 
 
 def _unsignalled(cues: Sequence[Sequence[Token]], kinds: Sequence[str | None],
-                 doubted: Sequence[Sequence[str]]) -> dict[int, str]:
+                 doubted: Sequence[Sequence[str]], on_purpose: Mapping[int, str]) -> dict[int, str]:
     """The cues of stretches whose casing carries no signal, with the reason: no punctuation
     (``unpunctuated``), cues that do not open with a capital ("I" aside), and capitals the model doubts.
     Speech recognition of a few years ago writes so: it capitalises names and random words alike
     ("no AIDS whatsoever", "a very Rocky release"), and nothing else.  The stretches of one file come from
     one recogniser, so they are weighed together: under ``START_CAPITALS`` of their cues open with a
     capital, and ``MIN_DOUBTED`` distinct words or more carry a capital the model doubts (one doubted
-    acronym in a punctuated file's long unpunctuated sentence is no pattern)."""
+    acronym in a punctuated file's long unpunctuated sentence is no pattern).  Capitals written on purpose
+    (``on_purpose``) are neither doubts nor restored."""
     flat = unpunctuated(cues)
     stretches: list[list[int]] = []
     c = 0
@@ -209,7 +214,7 @@ def _unsignalled(cues: Sequence[Sequence[Token]], kinds: Sequence[str | None],
         if any(kinds[k] == _CASED for k in stretch):
             stretches.append(stretch)
         c = end
-    lettered = [k for stretch in stretches for k in stretch]
+    lettered = [k for stretch in stretches for k in stretch if k not in on_purpose]
     opening = [next((t.text for t in cues[k] if t.is_word and any(ch.isalpha() for ch in t.text)), "")
                for k in lettered]
     capital_starts = sum(1 for w in opening if w[:1].isupper() and w.lower() not in PRONOUN_I)
@@ -219,7 +224,58 @@ def _unsignalled(cues: Sequence[Sequence[Token]], kinds: Sequence[str | None],
     shown = ", ".join(f"'{w}'" for w in doubts[:3])
     reason = (f"no punctuation, no capitals at cue starts, and capitals the model doubts ({shown}): "
               "the casing carries no signal, restored")
-    return {k: reason for stretch in stretches for k in range(stretch[0], stretch[-1] + 1)}
+    return {k: reason for stretch in stretches for k in range(stretch[0], stretch[-1] + 1) if k not in on_purpose}
+
+
+ON_PURPOSE = "written in capitals on purpose"  # how the reason of ``capitals_on_purpose`` begins
+ASIDES = 2  # consecutive cues of sound cues alone ("(laughs)") that a passage in capitals may run across
+
+
+def has_real_casing(cues: Sequence[Sequence[Token]]) -> bool:
+    """Whether a cue of the file is written with real casing (capitals and lower case, not in capitals)."""
+    return any(_kind(tokens) == _CASED for tokens in cues)
+
+
+def capitals_on_purpose(cues: Sequence[Sequence[Token]], kinds: Sequence[str | None]) -> dict[int, str]:
+    """The cues in capitals of the passages a cased file writes in capitals on purpose, with the reason: at least
+    ``MIN_CUES`` cues in capitals, with punctuation (a documentary's final interview).  A passage runs across
+    up to ``ASIDES`` consecutive cues of sound cues alone ("(laughs)", "[sighs]"), which its writer puts in
+    their own case: so one sentence over three cues between two of them is not a run of its own, long and
+    unpunctuated, to recase."""
+    out: dict[int, str] = {}
+    passage: list[int] = []
+    asides = 0
+
+    def close() -> None:
+        if len(passage) >= MIN_CUES and _punctuated(cues, passage):
+            reason = f"{ON_PURPOSE} ({len(passage)} cues with punctuation), kept"
+            out.update((c, reason) for c in passage)
+
+    for c, kind in enumerate(kinds):
+        if kind is None:
+            continue
+        if kind == _CAPS:
+            passage.append(c)
+            asides = 0
+        elif passage and asides < ASIDES and _aside(cues[c]):
+            asides += 1
+        else:
+            close()
+            passage, asides = [], 0
+    close()
+    return out
+
+
+def _aside(tokens: Sequence[Token]) -> bool:
+    """Every word of the cue is inside brackets or parentheses: a sound cue alone."""
+    depth = 0
+    for tok in tokens:
+        if tok.is_word and depth == 0:
+            return False
+        if not tok.is_word:
+            depth += tok.text in _OPEN
+            depth -= tok.text in ("]", ")") and depth > 0
+    return True
 
 
 def mode_of_cue(mode: str, passages: Sequence[Passage] | None, cue_index: int) -> str:
@@ -314,4 +370,4 @@ def summary(passages: Sequence[Passage], unsignalled: int = 0) -> str:
 
 
 __all__ = ["EVIDENCE", "MIN_CUES", "MIN_WORDS", "NOTES", "PRONOUN_I", "MIN_DOUBTED", "Passage", "START_CAPITALS", "UNPUNCTUATED_MIN_CUES",
-           "UNPUNCTUATED_MIN_WORDS", "UNSIGNALLED", "decide", "decide_why", "mode_of_cue", "short_passages", "summary", "unpunctuated"]
+           "UNPUNCTUATED_MIN_WORDS", "UNSIGNALLED", "ASIDES", "ON_PURPOSE", "capitals_on_purpose", "decide", "decide_why", "has_real_casing", "mode_of_cue", "short_passages", "summary", "unpunctuated"]

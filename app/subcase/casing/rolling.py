@@ -151,7 +151,7 @@ def with_rolled(casing: DocumentCasing, cues: Sequence[Sequence[Token]],
             if first is None or len(first.output) != len(tok.text):
                 continue  # a word without letters, or a form that cannot be laid over this one
             copies.append(WordCasing(c, word_index[i], tok.start, tok.end, tok.text, first.output,
-                                     first.model_form, first.tag, first.probs))
+                                     first.model_form, first.tag, first.probs, first.convention))
         by_cue[c] = copies + by_cue.get(c, [])
         if mark_copies:
             marks_by_cue[c] = mark_copies + marks_by_cue.get(c, [])

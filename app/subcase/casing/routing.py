@@ -82,7 +82,7 @@ def _model_runs(engine: CasingEngine, cues: Sequence[Sequence[Token]], mode: Mod
         run = case_token_lists(model, cues[c:end], mode, _for_model(hints.slice(c, end), model, languages[c:end]),
                                progress, cancel)
         words += [WordCasing(w.cue_index + c, w.word_index, w.start, w.end, w.input, w.output, w.model_form, w.tag,
-                             w.probs) for w in run.words]
+                             w.probs, w.convention) for w in run.words]
         marks += [m._replace(cue_index=m.cue_index + c) for m in run.marks]
         c = end
     return words, marks

@@ -17,6 +17,7 @@ from subcase.subtitles.words import Token, has_letters, tokenize
 
 from .addresses import host_word_indices
 from .capitalised import weigh_capitalised
+from .conventions import ByConvention, Convention, learn as learn_conventions, write as write_by_convention
 from .continuations import after_continuation, after_ellipsis, continuing_words, ellipsis_words
 from .encoder import BOUNDARY
 from .engine import CasingEngine, OnProgress, ShouldCancel, StreamItem, StreamToken, WordPrediction
@@ -26,7 +27,7 @@ from .hints import NO_HINTS, CueHints
 from .language import LanguageGuess, name
 from .lower_case import weigh_lower
 from .marks import classify
-from .auto import EVIDENCE, PRONOUN_I, Passage, decide_why, short_passages
+from .auto import EVIDENCE, ON_PURPOSE, PRONOUN_I, Passage, decide_why, has_real_casing, short_passages
 from .auto import summary as auto_summary
 from .modes import Mode, is_caps_line, known_mixed, merge_keep
 from .pauses import after_pause, opening_words
@@ -51,6 +52,8 @@ class WordCasing(NamedTuple):
     model_form: str      # the form the model predicts, before the mode
     tag: Tag
     probs: tuple[float, float, float, float]
+    # auto mode: the file's convention this word follows (casing/conventions.py), None for most words
+    convention: ByConvention | None = None
 
     @property
     def confidence(self) -> float:
@@ -97,7 +100,7 @@ class DocumentCasing:
             parts.append(self.language.describe())
             parts += [f"{name(lang)}: {method_note(m)}" for lang, m in self.methods.items()]
         if self.passages is not None:
-            parts.append(auto_summary(self.passages, len(self.reasons)))
+            parts.append(auto_summary(self.passages, sum(1 for c in self.reasons if self.passages[c] is Passage.RESTORE)))
         return "; ".join(parts)
 
     def passage(self, cue_index: int) -> Passage | None:
@@ -109,7 +112,10 @@ class DocumentCasing:
     def doubted(self, w: WordCasing) -> str | None:
         """Why a word auto mode changed is shown for review whatever its confidence: its passage is short
         (under ``auto.MIN_CUES`` cues) in a file whose other passages are kept as written, so the evidence
-        that its casing was lost is thin.  None when it is not."""
+        that its casing was lost is thin; or the word follows the file's convention for its category and the
+        model's form in that style is another (``conventions.ByConvention``).  None when it is not."""
+        if w.convention is not None:
+            return w.convention.reason(w.output)
         if not w.changed or self.passages is None or self.passage(w.cue_index) in (None, Passage.KEEP):
             return None
         if self._short is None:
@@ -125,9 +131,15 @@ class DocumentCasing:
     def disagrees(self, w: WordCasing) -> str | None:
         """Why a word kept as written is shown for review: in a passage auto mode kept, the model is sure
         of another form (``DISAGREE`` or more), or writes a capital the input lacks (``auto.EVIDENCE`` or
-        more: lost casing in a short lower-case part, never changed there).  None when it is not."""
+        more: lost casing in a short lower-case part, never changed there).  A word the file's convention
+        governs is judged by it (``conventions.ByConvention``), and a word in capitals in a passage written in
+        capitals on purpose is no disagreement.  None when it is not."""
+        if w.convention is not None:
+            return w.convention.reason(w.output)
         if self.passage(w.cue_index) is not Passage.KEEP or w.model_form == w.input:
             return None
+        if w.input.isupper() and self.reasons.get(w.cue_index, "").startswith(ON_PURPOSE):
+            return None  # the file writes this passage in capitals: only a word written otherwise is in doubt
         if w.confidence < DISAGREE and not (w.confidence >= EVIDENCE and w.tag is not Tag.L and w.input.islower()):
             return None
         return f"the input writes '{w.input}'; the model would write '{w.model_form}'"
@@ -225,6 +237,7 @@ def case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], mode
 
     lexicon = getattr(engine, "lexicon", {})
     words: list[WordCasing] = []
+    token_of: list[tuple[int, int]] = []  # each word's (cue, token index), for the file's conventions
     for c, tokens in enumerate(cues):
         w_index = -1  # index among the cue's words
         place = places[c]
@@ -267,12 +280,18 @@ def case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], mode
                 output = merge_keep(tok.text, model_form)
             words.append(WordCasing(c, w_index, tok.start, tok.end, tok.text, output, model_form, pred.tag,
                                     pred.probs))
+            token_of.append((c, k))
     reasons: dict[int, str] = {}
     if mode is Mode.AUTO:
         if passages is None:
             passages, reasons = decide_why(cues, _doubted(words, len(cues)))
         words = [_auto_output(w, passages[w.cue_index], lexicon, (w.cue_index, w.word_index) in starts)
                  for w in words]
+        conventions = learn_conventions(cues, [p is Passage.KEEP for p in passages], line_of) \
+            if has_real_casing(cues) else {}
+        if conventions:
+            words = [_by_convention(w, conventions.get(token_of[i]), passages[w.cue_index], engine)
+                     for i, w in enumerate(words)]
     return DocumentCasing(words, mode, engine.info.review_threshold,
                           passages=list(passages) if passages is not None else None, reasons=reasons, marks=marks)
 
@@ -305,6 +324,16 @@ def _auto_output(w: WordCasing, passage: Passage, lexicon: Mapping[str, str], st
         # otherwise read a lower-case sentence start, as speech recognition writes, and restore it)
         return w._replace(output=w.input[:1].upper() + w.input[1:])
     return w._replace(output=w.input)
+
+
+def _by_convention(w: WordCasing, convention: Convention | None, passage: Passage,
+                   engine: CasingEngine) -> WordCasing:
+    """The word as the file's convention for its category writes it, in any passage (casing/conventions.py)."""
+    if convention is None:
+        return w
+    why = write_by_convention(convention, w.input, w.model_form, w.tag, w.probs, engine.form,
+                              keep=passage is Passage.KEEP)
+    return w if why is None else w._replace(output=why.output, convention=why)
 
 
 def line_numbers(text: str, tokens: Sequence[Token]) -> list[int]:

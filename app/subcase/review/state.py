@@ -151,9 +151,11 @@ class ReviewState:
         for w in casing.words:
             word = ReviewWord(w.cue_index, w.word_index, w.start, w.end, w.input, w.output, w.output, w.tag,
                               tuple(w.probs))
-            if passage is not None and passage(w.cue_index) is Passage.KEEP:
+            if passage is not None and (passage(w.cue_index) is Passage.KEEP
+                                        or getattr(w, "convention", None) is not None):
                 # Auto mode kept the input here: the model's doubt is no reason to look at a word it did not
-                # write; a word it is sure of writing otherwise is shown, with both forms.
+                # write; a word it is sure of writing otherwise is shown, with both forms.  So is a word the
+                # file's convention writes (casing/conventions.py), in any passage.
                 word.confidence = 1.0
                 word.raised = casing.disagrees(w)
             elif passage is not None:
