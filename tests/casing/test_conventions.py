@@ -15,6 +15,7 @@ from subcase.casing.auto import ON_PURPOSE, Passage, decide, decide_why
 from subcase.casing.conventions import Category, Style, learn, style_written
 from subcase.cli import main
 from subcase.review import ReviewState
+from subcase.review.flags import flag_reasons
 from subcase.subtitles.words import tokenize
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "conventions"
@@ -88,6 +89,9 @@ def test_the_review_shows_the_convention_as_the_reason(engine):
     raised = [w for cue in state.cues for w in cue if w.raised is not None]
     assert [(w.input, w.raised.split(":")[0]) for w in raised] == [
         ("mara", "the file writes its sound cues in lower case (12 of 12)")]
+    # the word's details give the convention as the reason it is on the review list
+    pos = (raised[0].cue_index, state.cues[raised[0].cue_index].index(raised[0]))
+    assert [r.text for r in flag_reasons(state, pos)] == [raised[0].raised]
     # a sound cue in a restored passage is the file's, not a word to review
     singing = next(w for w in state.cues[5] if w.input == "woman")
     assert singing.form == "woman" and singing.confidence == 1.0 and singing.raised is None
