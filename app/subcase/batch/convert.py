@@ -221,7 +221,7 @@ def _review_fields(casing: DocumentCasing, w) -> dict:
     if w.convention is not None:  # written by the file's convention, in any passage: its flag is the convention's
         reason = casing.disagrees(w)
         return {"passage": passage.value, "highlighted": reason is not None, "reason": reason,
-                "convention": w.convention.convention.describe()}
+                "convention": w.convention.convention}
     if passage.value == "keep":
         reason = casing.disagrees(w)
         return {"passage": passage.value, "highlighted": reason is not None, "reason": reason,

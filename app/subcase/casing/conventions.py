@@ -19,6 +19,9 @@ as the model reads it (``housestyle.style_form``: in lower and Title style a wor
 the model takes for a name keeps its capital, ``[Maria sighs]``), is not the
 written one, while the model gives the written form at most ``1 - auto.EVIDENCE``,
 is flagged with that form, and the reason names the convention.
+
+``apply`` does this to auto mode's casing of a whole file, once its passages are
+decided (casing/routing.py); text typed into one cue is cased without it.
 """
 
 from __future__ import annotations
@@ -29,7 +32,8 @@ from typing import Sequence
 from subcase.subtitles.words import Token
 
 from .housestyle import Category, Style, Word, style_form
-from .auto import EVIDENCE
+from .stream import DocumentCasing, FollowsConvention
+from .auto import EVIDENCE, Passage, has_real_casing
 from .tags import TAGS, Tag, TagWriter, tag_of
 
 MIN_OCCURRENCES = 3  # sound cues (or labels) written in one style, at least, for a convention
@@ -55,25 +59,6 @@ class Convention:
     def describe(self) -> str:
         return (f"the file writes its {CATEGORY_NAMES[self.category]} in {STYLE_NAMES[self.style]} "
                 f"({self.count} of {self.styled})")
-
-
-@dataclass(frozen=True, slots=True)
-class ByConvention:
-    """A word auto mode writes by the file's convention (``WordCasing.convention``); ``suggestion``: the
-    model's form in the file's style where it is not the output (the word is flagged with it), and
-    ``model_form``, the model's own form, which the reason names too."""
-
-    convention: Convention
-    suggestion: str | None = None
-    model_form: str = ""
-    output: str = ""
-
-    def reason(self, output: str) -> str | None:
-        if self.suggestion is None:
-            return None
-        styled = f" ('{self.suggestion}' in the file's style)" if self.suggestion != self.model_form else ""
-        return (f"{self.convention.describe()}: written '{output}'; the model would write "
-                f"'{self.model_form}'{styled}")
 
 
 def occurrences(cues: Sequence[Sequence[Token]], lines: Sequence[Sequence[int]] | None = None
@@ -185,12 +170,13 @@ def learn(cues: Sequence[Sequence[Token]], kept: Sequence[bool], lines: Sequence
 
 
 def write(convention: Convention, written: str, model_form: str, tag: Tag,
-          probs: tuple[float, float, float, float], write_tag: TagWriter, keep: bool) -> ByConvention | None:
-    """Why a word of ``convention``'s category is written as it is, or None where the convention does not
-    decide it: the word is kept as written where written in the file's style (its output, and the model's
-    form in that style is the suggestion where it differs), else written in that style
-    (``ByConvention.output``: a passage that lost its casing).  A word a kept passage writes otherwise
-    ("(VM)" in a file of lower-case asides) is the person's exception, judged as any kept word."""
+          probs: tuple[float, float, float, float], write_tag: TagWriter, keep: bool
+          ) -> tuple[str, FollowsConvention] | None:
+    """A word of ``convention``'s category as auto mode writes it, and what the convention says of it; None
+    where the convention does not decide it.  Written in the file's style, the word is kept as written;
+    otherwise, in a passage restored or recased, it is written in that style.  A word a kept passage
+    (``keep``) writes otherwise ("(VM)" in a file of lower-case asides) is the person's exception, judged as
+    any kept word.  The model's form in the file's style, where it is not the output, is the flag's."""
     in_style = style_written([written]) in (convention.style, None)
     if keep and not in_style:
         return None
@@ -198,5 +184,30 @@ def write(convention: Convention, written: str, model_form: str, tag: Tag,
     output = written if in_style else styled
     # flagged only where the model is sure the output's case is wrong: the first word of a sound cue reads to
     # it like a sentence start ("[Ruido de bloques]"), a capital it half believes in
-    doubt = styled != output and probs[TAGS.index(tag_of(output))] <= 1.0 - EVIDENCE
-    return ByConvention(convention, styled if doubt else None, model_form, output)
+    reason = None
+    if styled != output and probs[TAGS.index(tag_of(output))] <= 1.0 - EVIDENCE:
+        in_file_style = f" ('{styled}' in the file's style)" if styled != model_form else ""
+        reason = (f"{convention.describe()}: written '{output}'; the model would write '{model_form}'"
+                  f"{in_file_style}")
+    return output, FollowsConvention(convention.describe(), reason)
+
+
+def apply(casing: DocumentCasing, cues: Sequence[Sequence[Token]], lines: Sequence[Sequence[int]] | None,
+          write_tag: TagWriter) -> DocumentCasing:
+    """Auto mode's casing of a whole file (``cues``: the token lists it was cased from) with every word of a
+    category the file keeps a convention for written by it (``write``); the casing as it is in a file without
+    real casing or without such a category."""
+    passages = casing.passages
+    if passages is None or not has_real_casing(cues):
+        return casing
+    conventions = learn(cues, [p is Passage.KEEP for p in passages], lines)
+    if not conventions:
+        return casing
+    token_at = {(c, tok.start): k for c, k in conventions for tok in (cues[c][k],)}
+    words = []
+    for w in casing.words:
+        k = token_at.get((w.cue_index, w.start))
+        found = write(conventions[(w.cue_index, k)], w.input, w.model_form, w.tag, w.probs, write_tag,
+                      keep=passages[w.cue_index] is Passage.KEEP) if k is not None else None
+        words.append(w if found is None else w._replace(output=found[0], convention=found[1]))
+    return casing.with_words(words)

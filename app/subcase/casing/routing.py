@@ -15,6 +15,7 @@ from typing import Mapping, Sequence
 from subcase.subtitles.words import Token, has_letters
 
 from .auto import Passage, decide
+from .conventions import apply as apply_conventions
 from .engine import CasingEngine, OnProgress, ShouldCancel
 from .language import LanguageGuess, detect, token_text
 from .lower_case import LOWER_CASE
@@ -57,6 +58,8 @@ def case_by_language(engine: CasingEngine, cues: Sequence[Sequence[Token]], hint
         words.sort(key=lambda w: (w.cue_index, w.start))
         casing = DocumentCasing(words, mode, main.info.review_threshold,
                                 passages=list(hints.passages) if hints.passages is not None else None, marks=marks)
+    if mode is Mode.AUTO:  # the file's own conventions win over the model (casing/conventions.py)
+        casing = apply_conventions(casing, cues, hints.lines, main.form)
     casing.language = guess
     casing.methods = methods
     casing.restored = list(hints.restore) if hints.restore is not None else None

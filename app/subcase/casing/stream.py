@@ -17,7 +17,6 @@ from subcase.subtitles.words import Token, has_letters, tokenize
 
 from .addresses import host_word_indices
 from .capitalised import weigh_capitalised
-from .conventions import ByConvention, Convention, learn as learn_conventions, write as write_by_convention
 from .continuations import after_continuation, after_ellipsis, continuing_words, ellipsis_words
 from .encoder import BOUNDARY
 from .engine import CasingEngine, OnProgress, ShouldCancel, StreamItem, StreamToken, WordPrediction
@@ -27,7 +26,7 @@ from .hints import NO_HINTS, CueHints
 from .language import LanguageGuess, name
 from .lower_case import weigh_lower
 from .marks import classify
-from .auto import EVIDENCE, ON_PURPOSE, PRONOUN_I, Passage, decide_why, has_real_casing, short_passages
+from .auto import EVIDENCE, ON_PURPOSE, PRONOUN_I, Passage, decide_why, short_passages
 from .auto import summary as auto_summary
 from .modes import Mode, is_caps_line, known_mixed, merge_keep
 from .pauses import after_pause, opening_words
@@ -37,6 +36,13 @@ from .tags import TAGS, Tag, ranked
 
 
 DISAGREE = 0.99  # the model's confidence in another form for a kept word to be flagged (auto mode)
+
+
+class FollowsConvention(NamedTuple):
+    """What the file's convention for a word's category says of it (casing/conventions.py)."""
+
+    convention: str       # the convention, described ("the file writes its sound cues in lower case (12 of 12)")
+    reason: str | None    # why the word is flagged (the model's form in the file's style is another), or None
 
 
 class WordCasing(NamedTuple):
@@ -53,7 +59,7 @@ class WordCasing(NamedTuple):
     tag: Tag
     probs: tuple[float, float, float, float]
     # auto mode: the file's convention this word follows (casing/conventions.py), None for most words
-    convention: ByConvention | None = None
+    convention: FollowsConvention | None = None
 
     @property
     def confidence(self) -> float:
@@ -113,9 +119,9 @@ class DocumentCasing:
         """Why a word auto mode changed is shown for review whatever its confidence: its passage is short
         (under ``auto.MIN_CUES`` cues) in a file whose other passages are kept as written, so the evidence
         that its casing was lost is thin; or the word follows the file's convention for its category and the
-        model's form in that style is another (``conventions.ByConvention``).  None when it is not."""
+        model's form in that style is another (``FollowsConvention``, casing/conventions.py).  None when it is not."""
         if w.convention is not None:
-            return w.convention.reason(w.output)
+            return w.convention.reason
         if not w.changed or self.passages is None or self.passage(w.cue_index) in (None, Passage.KEEP):
             return None
         if self._short is None:
@@ -132,10 +138,10 @@ class DocumentCasing:
         """Why a word kept as written is shown for review: in a passage auto mode kept, the model is sure
         of another form (``DISAGREE`` or more), or writes a capital the input lacks (``auto.EVIDENCE`` or
         more: lost casing in a short lower-case part, never changed there).  A word the file's convention
-        governs is judged by it (``conventions.ByConvention``), and a word in capitals in a passage written in
-        capitals on purpose is no disagreement.  None when it is not."""
+        governs is judged by it (``FollowsConvention``, casing/conventions.py), and a word in capitals in a
+        passage written in capitals on purpose is no disagreement.  None when it is not."""
         if w.convention is not None:
-            return w.convention.reason(w.output)
+            return w.convention.reason
         if self.passage(w.cue_index) is not Passage.KEEP or w.model_form == w.input:
             return None
         if w.input.isupper() and self.reasons.get(w.cue_index, "").startswith(ON_PURPOSE):
@@ -237,7 +243,6 @@ def case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], mode
 
     lexicon = getattr(engine, "lexicon", {})
     words: list[WordCasing] = []
-    token_of: list[tuple[int, int]] = []  # each word's (cue, token index), for the file's conventions
     for c, tokens in enumerate(cues):
         w_index = -1  # index among the cue's words
         place = places[c]
@@ -280,18 +285,12 @@ def case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], mode
                 output = merge_keep(tok.text, model_form)
             words.append(WordCasing(c, w_index, tok.start, tok.end, tok.text, output, model_form, pred.tag,
                                     pred.probs))
-            token_of.append((c, k))
     reasons: dict[int, str] = {}
     if mode is Mode.AUTO:
         if passages is None:
             passages, reasons = decide_why(cues, _doubted(words, len(cues)))
         words = [_auto_output(w, passages[w.cue_index], lexicon, (w.cue_index, w.word_index) in starts)
                  for w in words]
-        conventions = learn_conventions(cues, [p is Passage.KEEP for p in passages], line_of) \
-            if has_real_casing(cues) else {}
-        if conventions:
-            words = [_by_convention(w, conventions.get(token_of[i]), passages[w.cue_index], engine)
-                     for i, w in enumerate(words)]
     return DocumentCasing(words, mode, engine.info.review_threshold,
                           passages=list(passages) if passages is not None else None, reasons=reasons, marks=marks)
 
@@ -326,16 +325,6 @@ def _auto_output(w: WordCasing, passage: Passage, lexicon: Mapping[str, str], st
     return w._replace(output=w.input)
 
 
-def _by_convention(w: WordCasing, convention: Convention | None, passage: Passage,
-                   engine: CasingEngine) -> WordCasing:
-    """The word as the file's convention for its category writes it, in any passage (casing/conventions.py)."""
-    if convention is None:
-        return w
-    why = write_by_convention(convention, w.input, w.model_form, w.tag, w.probs, engine.form,
-                              keep=passage is Passage.KEEP)
-    return w if why is None else w._replace(output=why.output, convention=why)
-
-
 def line_numbers(text: str, tokens: Sequence[Token]) -> list[int]:
     """The 0-based line of each token (tokens in text order), in one pass over the text."""
     out, line, pos = [], 0, 0
@@ -355,4 +344,4 @@ def case_texts(engine: CasingEngine, texts: Sequence[str], mode: Mode = Mode.RES
         return case_token_lists(engine, token_lists, mode, CueHints(lines=lines), progress, cancel)
 
 
-__all__ = ["WordCasing", "DocumentCasing", "case_texts", "case_token_lists", "line_numbers", "WordPrediction"]
+__all__ = ["FollowsConvention", "WordCasing", "DocumentCasing", "case_texts", "case_token_lists", "line_numbers", "WordPrediction"]

@@ -43,7 +43,7 @@ def main() -> None:
                     else casing.doubted(w)
                 if getattr(w, "convention", None) is not None:
                     by_convention += 1
-                    found[f"{src.name}: {w.convention.convention.describe()}"] += 0
+                    found[f"{src.name}: {w.convention.convention}"] += 0
                 if reason is not None:
                     flags += 1
                     unnamed += f"the model would write '{w.model_form}'" not in reason
