@@ -20,8 +20,9 @@ the model takes for a name keeps its capital, ``[Maria sighs]``), is not the
 written one, while the model gives the written form at most ``1 - auto.EVIDENCE``,
 is flagged with that form, and the reason names the convention.
 
-``apply`` does this to auto mode's casing of a whole file, once its passages are
-decided (casing/routing.py); text typed into one cue is cased without it.
+``apply`` does this to auto mode's casing of a file, once its passages are
+decided (casing/routing.py); text typed into a cue in the editor is read with
+the cues around it, and follows what they show.
 """
 
 from __future__ import annotations
