@@ -128,6 +128,11 @@ def load_and_case(path: Path, engines: EngineHolder, opening: OpenWith, task: Ta
     session = open_review(path, engine, options, progress=task.report, cancel=task.cancelled)
     if task.cancelled():
         raise CasingCancelled()
+    # What the first key reads, made here off the GUI thread: the document's structure (the flag reasons of
+    # the word N reaches) and the review counts (the status bar), whole-file work that a key then only
+    # updates for the cues it changes.
+    session.structure.of(session.doc, session.state)
+    session.counts()
     return CaseResult(path, session, note)
 
 

@@ -28,6 +28,7 @@ from .editlog import (EDITLOG_SCHEMA, CausedGroup, DecisionRecord, EditLog, Edit
 from .logcontext import record_context
 from .state import ReviewState
 from .structure import DocumentStructure
+from .tally import Tally
 
 if TYPE_CHECKING:
     from .learning import Learner
@@ -71,6 +72,7 @@ class ReviewSession:
         # Sentence starts, categories and word positions of the document as it stands (review/structure.py):
         # the edit log's record context and the flag reasons read them.
         self.structure = DocumentStructure()
+        self.tally = Tally(state)  # the review counts, counted again for the cues each step changes
         # The actions done and not undone, oldest first: what ran for each and the seqs of its records.
         self._done: list[Performed] = []
         self._seq = int(time.time() * 1000) * 1000  # unique across sessions without reading the log
@@ -230,7 +232,12 @@ class ReviewSession:
                                            self.model_version, self.model_sha256, self.session_id)
         return autosave.snapshot(self.doc, self.state, identity, self.origin, self.changed_cues, self.rewritten_cues)
 
+    def counts(self) -> dict[str, int]:
+        """``ReviewState.counts`` of the review as it stands, counting only the cues changed since the last."""
+        return self.tally.counts()
+
     def _notify(self, cues: tuple[int, ...]) -> None:
+        self.tally.touch(cues)
         for listener in list(self.listeners):
             listener(cues)
 

@@ -15,6 +15,8 @@ never by the identity of the objects.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import compress, count
+from operator import attrgetter, is_not
 
 from subcase.casing.housestyle import Category, categories_of
 from subcase.subtitles import Document
@@ -75,21 +77,47 @@ def quoted_spans(doc: Document, state: ReviewState) -> dict[Pos, list[Pos]]:
 def version(doc: Document, state: ReviewState) -> tuple:
     """What the structure depends on: the cue texts but for their case, and each word's place and model
     tag (a speaker label is told by the model's tags)."""
-    return (tuple(cue.text.lower() for cue in doc.cues),
-            tuple(tuple((w.word_index, w.start, w.end, w.model_tag) for w in words) for words in state.cues))
+    return tuple(_cue_version(doc, state, c) for c in range(len(doc.cues)))
+
+
+def _cue_version(doc: Document, state: ReviewState, c: int) -> tuple:
+    """One cue's part of ``version``."""
+    return (doc.cues[c].text.lower(),
+            tuple((w.word_index, w.start, w.end, w.model_tag) for w in state.cues[c]) if c < len(state.cues) else None)
 
 
 class DocumentStructure:
-    """The structure of a reviewed document, computed again only when its words change."""
+    """The structure of a reviewed document, computed again only when its words change.
+
+    Whether they changed is decided by value, cue by cue, but only for the cues whose text or list of
+    words is another object than at the last look: a key press makes a new text for the cues it re-cases
+    and leaves every other cue's objects as they were (a word's place moves only with its cue's text), so
+    a look costs a pass of identity checks over the cues and a comparison of the few that changed, not a
+    copy of every word of a three-hour file on every key."""
 
     def __init__(self) -> None:
-        self._version: tuple | None = None
+        self._texts: list[str] = []         # each cue's text at the last look (held, so ``is`` is sound)
+        self._words: list[list] = []        # each cue's list of review words at the last look
+        self._version: list[tuple] = []     # each cue's part of ``version`` at the last look
         self._structure: Structure | None = None
 
     def of(self, doc: Document, state: ReviewState) -> Structure:
-        current = version(doc, state)
-        if self._structure is None or current != self._version:
-            self._structure, self._version = Structure.compute(doc, state), current
+        texts = list(map(attrgetter("text"), doc.cues))
+        words = list(state.cues)
+        if self._structure is None or len(texts) != len(self._texts) or len(words) != len(self._words):
+            self._version = list(version(doc, state))
+            self._structure = Structure.compute(doc, state)
+        else:
+            moved = set(compress(count(), map(is_not, texts, self._texts)))
+            moved.update(compress(count(), map(is_not, words, self._words)))
+            stale = False
+            for c in moved:
+                part = _cue_version(doc, state, c)
+                stale = stale or part != self._version[c]
+                self._version[c] = part
+            if stale:
+                self._structure = Structure.compute(doc, state)
+        self._texts, self._words = texts, words
         return self._structure
 
 
