@@ -11,7 +11,8 @@ does: the new words cased in a task), and the file is saved.  Prints the time of
 reports seen, the worst heartbeat gap and each key press's answer time (the bar: under 100 ms).  With
 ``--baseline N`` the same steps run first on an N-word file of the same layout, in the same process, so the
 long file's numbers stand beside a short file's taken under the same load.  ``--profile N`` prints the N
-costliest functions (cProfile, cumulative) of all the key presses.  Numbers, not a pass/fail test.
+costliest functions (cProfile, cumulative) of all the key presses and the cue edit, after the GUI thread's own
+costliest ones while the file opened.  Numbers, not a pass/fail test.
 """
 
 from __future__ import annotations
@@ -73,8 +74,15 @@ def run(words: int, layout: str, tmp: Path, engines, profiler) -> None:
     review.progress.connect(lambda d, n: reports.append((d, n)))
     hb.start()
     t0 = time.perf_counter()
+    opening = cProfile.Profile() if profiler is not None else None  # the GUI thread's part of opening
+    if opening is not None:
+        opening.enable()
     window.opening.open_file(path)
     wait(lambda: bool(done), timeout_s=3600)
+    if opening is not None:
+        opening.disable()
+        print("-- the GUI thread while the file opened and was cased:")
+        pstats.Stats(opening).sort_stats("tottime").print_stats(15)
     if done[0] != 1:
         raise SystemExit(f"casing failed: {done[0]}")
     print(f"open and case: {time.perf_counter() - t0:6.1f} s, {len(reports)} progress reports "

@@ -182,7 +182,7 @@ class ReviewSession:
 
     # -- saving ----------------------------------------------------------------
     def save(self, path: Path | str | None = None, format: str | None = None, *,
-             allow_read_only: bool = False, log: bool = True) -> Saved:
+             allow_read_only: bool = False, log: bool = True, check_now: bool = True) -> Saved:
         """Write the document (SubtitleError if it cannot be), log it, remember its hash.
 
         Saved in another format, the session goes on with the converted
@@ -191,9 +191,10 @@ class ReviewSession:
         A read-only file raises ReadOnlyError unless ``allow_read_only``.  With
         ``log`` False the caller writes the "saved" record itself with
         ``log_saved`` (the editor does, to ask the user if the log fails after
-        the file was written).
+        the file was written).  With ``check_now`` False the reference parser's check is the caller's to run
+        (``Saved.unchecked``).
         """
-        saved = save(self.doc, path, format=format, allow_read_only=allow_read_only)
+        saved = save(self.doc, path, format=format, allow_read_only=allow_read_only, check_now=check_now)
         if saved.document is not self.doc:
             for c, cue in enumerate(saved.document.cues):
                 if cue.text != self.doc.cues[c].text:

@@ -283,10 +283,8 @@ class ReviewState:
             ends = self._walk(None, backwards=delta <= 0)
             return next(ends, None)
         assert pos is not None
-        out = pos
-        for out in islice(self._walk(pos, backwards=delta < 0), abs(delta)):
-            pass
-        return out
+        passed = list(islice(self._walk(pos, backwards=delta < 0), abs(delta)))
+        return passed[-1] if passed else pos
 
     def next_spoken(self, pos: Pos) -> Pos | None:
         """The next word after ``pos`` in the order it was spoken: in reading order, leaving out the copies a

@@ -27,6 +27,7 @@ class Tally:
         self._per_cue: list[tuple[int, ...]] = []
         self._total = [0] * len(COUNT_NAMES)
         self._touched: set[int] = set()
+        self.recounted: set[int] | None = None  # the cues the last ``counts`` counted again (None: every cue)
 
     def touch(self, cues: Iterable[int]) -> None:
         """These cues' words changed (a step or an undo): count them again."""
@@ -38,13 +39,16 @@ class Tally:
         if self._for != (t, mt, n):
             self._per_cue = [count_cue(words, t, mt) for words in state.cues]
             self._total = [sum(col) for col in zip(*self._per_cue)] if self._per_cue else [0] * len(COUNT_NAMES)
+            self.recounted = None
         else:
             stale = {c for c in self._touched if 0 <= c < n}
-            stale.update(compress(count(), map(is_not, state.cues, self._lists)))
+            if state.cues != self._lists:  # a list of words replaced (item by item, identity first)
+                stale.update(compress(count(), map(is_not, state.cues, self._lists)))
             for c in stale:
                 new = count_cue(state.cues[c], t, mt)
                 for i, (a, b) in enumerate(zip(self._per_cue[c], new)):
                     self._total[i] += b - a
                 self._per_cue[c] = new
+            self.recounted = stale
         self._for, self._lists, self._touched = (t, mt, n), list(state.cues), set()
         return dict(zip(COUNT_NAMES, self._total))
