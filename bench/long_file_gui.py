@@ -152,6 +152,13 @@ def run(words: int, layout: str, tmp: Path, engines, profiler) -> None:
     t0 = time.perf_counter()
     saved = window.saving.save_to(tmp / f"saved-{words}{path.suffix}")
     print(f"save: {time.perf_counter() - t0:6.2f} s ({'saved' if saved else 'FAILED'}); {_gaps(hb)}")
+    check = window.saving.check_task  # the reference parser reads the saved file back, in the background
+    if check is not None:
+        hb.start()
+        t0 = time.perf_counter()
+        wait(check.done.is_set, timeout_s=600)
+        print(f"the saved file read back by the reference parser (background): {time.perf_counter() - t0:6.2f} s; "
+              f"{_gaps(hb)}")
     window.ask = lambda *a: QMessageBox.StandardButton.Discard
     window.close()
     wait(lambda: True)
