@@ -16,6 +16,7 @@ changes, instead of every cue of the file.
 
 from __future__ import annotations
 
+from bisect import bisect_left, insort
 from dataclasses import dataclass
 from itertools import chain, compress, count
 from operator import attrgetter, is_not
@@ -283,10 +284,17 @@ class DocumentStructure:
 
         index = dict(old.index)
         for lower in {w for c in changed for w, _pos in chain(before[c].words, self._parts[c].words)}:
-            places = [pos for pos in index.get(lower, ()) if pos[0] not in changed]
-            places += [pos for c in changed for w, pos in self._parts[c].words if w == lower]
+            # the word's places are in reading order: each changed cue's are cut out by bisection, not by a
+            # look at each of the thousands of places a common word has in a long file
+            places = list(index.get(lower, ()))
+            for c in sorted(changed, reverse=True):
+                del places[bisect_left(places, (c, -1)):bisect_left(places, (c + 1, -1))]
+            for c in changed:
+                for w, pos in self._parts[c].words:
+                    if w == lower:
+                        insort(places, pos)
             if places:
-                index[lower] = tuple(sorted(places))
+                index[lower] = tuple(places)
             else:
                 index.pop(lower, None)
 
