@@ -21,9 +21,11 @@ from typing import Callable
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
+from subcase.casing.gcpause import paused_gc
 from subcase.errors import ReadOnlyError, SubcaseError
 from subcase.subtitles import FORMATS, format_for, formats
 from subcase.subtitles.losses import conversion_losses
+from subcase.subtitles.saving import ReaderCheck
 
 from .autosaving import Autosaving
 from .edit_log_recovery import EditLogRecovery
@@ -42,6 +44,12 @@ def on_read_only_file_system(path: Path) -> bool:
         return bool(statvfs(path).f_flag & os.ST_RDONLY)
     except OSError:
         return False
+
+
+def _read_back(check: ReaderCheck, _task: Task) -> list[str]:
+    # The parser's objects are short-lived and many (a three-hour file): no collection walks them meanwhile.
+    with paused_gc():
+        return check.run()
 
 
 class Saving:
@@ -136,7 +144,7 @@ class Saving:
         if saved.unchecked is not None:
             # Reading the file back as players' parsers do takes seconds on a long file: in the background.
             check = saved.unchecked
-            self.check_task = run_task(lambda _task: check.run(), partial(self._warn, saved.path),
+            self.check_task = run_task(partial(_read_back, check), partial(self._warn, saved.path),
                                        lambda _message: None)
         if losses:
             self.prompts.notify("Saved with losses",
