@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import threading
+import weakref
 
 import pytest
 
@@ -54,3 +55,39 @@ def test_overlapping_threads_restore_once_at_the_end():
     release.set()
     t.join(5)
     assert gc.isenabled()
+
+
+class Node:
+    """An object in a reference cycle: only the collector frees it."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+def test_a_long_files_objects_are_frozen_and_given_back_once_it_is_closed():
+    """The editor's opening of a long file (issue #56 item 5): what it made is left out of later collections,
+    which walked millions of objects holding the GIL; a small body's objects are not frozen; once released,
+    what became garbage is freed."""
+    from subcase.casing.gcpause import FREEZE_AT, release_frozen
+
+    assert gc.get_freeze_count() == 0
+    with paused_gc(freeze=True):
+        small = [Node() for _ in range(1000)]
+    assert gc.get_freeze_count() == 0 and gc.isenabled()
+    with paused_gc(freeze=True):
+        with pytest.raises(RuntimeError):
+            with paused_gc(freeze=True):
+                raise RuntimeError("the opening failed: nothing frozen for it")
+        big = [Node() for _ in range(FREEZE_AT)]
+    try:
+        assert gc.get_freeze_count() >= FREEZE_AT and gc.isenabled()
+        gone = threading.Event()
+        watch = weakref.ref(big[0], lambda _ref: gone.set())
+        del big, small
+        gc.collect()
+        assert watch() is not None  # frozen: no collection sees it
+        release_frozen()
+        assert gone.is_set() and watch() is None
+    finally:
+        gc.unfreeze()
+    assert gc.get_freeze_count() == 0

@@ -22,7 +22,8 @@ def test_save_warns_when_pysrt_reads_fewer_cues(qtbot, make_window, tmp_path):
     assert window.saving.save()  # saved all the same
     assert not window.review.is_modified()
     assert path.read_bytes() == window.session.doc.to_bytes()
-    assert "pysrt reads 12 cue(s) where the file has 13" in window.last_error
+    # pysrt reads the file back in the background (seconds on a long file), then the window says so
+    qtbot.waitUntil(lambda: "pysrt reads 12 cue(s) where the file has 13" in window.last_error, timeout=30_000)
     assert "players built on it may misread this file" in window.last_error
 
 
@@ -30,6 +31,8 @@ def test_clean_save_shows_no_warning(qtbot, make_window, sample):
     window = make_window()
     open_and_change_a_word(qtbot, window, sample)
     assert window.saving.save()
+    qtbot.waitUntil(lambda: window.saving.check_task is not None and window.saving.check_task.done.is_set())
+    qtbot.wait(10)  # its result, queued to the GUI thread, is delivered
     assert window.last_error == ""
     assert window.statusBar().currentMessage() == f"Saved {sample}"
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import Enum
-from typing import Protocol, Sequence
+from typing import Mapping, Protocol, Sequence
 
 from subcase.subtitles import Document, markup
 
@@ -91,34 +91,50 @@ _LABEL = re.compile(r"^[ \t]*(?:(?P<chev>>>)[ \t]*|[-\u2010\u2013\u2014][ \t]*)?
 
 def categories_of(doc: Document, cues: Sequence[Sequence[StyleWord]]) -> dict[Pos, Category]:
     """The sound-cue and speaker-label words of a document, by (cue, word) position."""
+    found = [cue_categories(cue.text, cues[c]) for c, cue in enumerate(doc.cues)]
+    labels: dict[str, int] = {}
+    for _sounds, cue_labels in found:
+        for name, _slots, _chev in cue_labels:
+            labels[name] = labels.get(name, 0) + 1
     out: dict[Pos, Category] = {}
-    labels: dict[str, list[tuple[int, list[int], bool]]] = {}
-    for c, cue in enumerate(doc.cues):
-        words = cues[c]
-        if not words:
-            continue
-        text = _as_shown(cue.text)
-        for m in _BRACKETS.finditer(text):
-            for s, w in enumerate(words):
-                if m.start() < w.start and w.end < m.end():
-                    out[(c, s)] = Category.SOUND
-        for m in _LABEL.finditer(text):
-            lo, hi = m.start("name"), m.end("name")
-            inside = [s for s, w in enumerate(words) if lo <= w.start and w.end <= hi]
-            if not inside or len(inside) > 3:
-                continue
-            if m.group("chev") is None and not all(_namelike(words[s]) for s in inside):
-                continue
-            name = m.group("name").strip().lower()
-            labels.setdefault(name, []).append((c, inside, m.group("chev") is not None))
-    # A speaker speaks more than once: a "Name:" seen once without >> is more likely
-    # prose ("like RSI: repetitive stress injury").
-    for places in labels.values():
-        for c, inside, chev in places:
-            if chev or len(places) >= 2:
-                for s in inside:
-                    out.setdefault((c, s), Category.LABEL)
+    for c, (sounds, cue_labels) in enumerate(found):
+        out.update(((c, s), cat) for s, cat in sounds.items())
+        for s in label_slots(cue_labels, labels):
+            out.setdefault((c, s), Category.LABEL)
     return out
+
+
+CueLabel = tuple[str, list[int], bool]  # a label's name (lower case), its words' slots, whether ">>" opens it
+
+
+def cue_categories(text: str, words: Sequence[StyleWord]) -> tuple[dict[int, Category], list[CueLabel]]:
+    """One cue's sound-cue words (slot -> SOUND) and its speaker-label candidates, which count as labels
+    as ``label_slots`` says (a name seen once without >> is more likely prose)."""
+    sounds: dict[int, Category] = {}
+    labels: list[CueLabel] = []
+    if not words:
+        return sounds, labels
+    text = _as_shown(text)
+    for m in _BRACKETS.finditer(text):
+        for s, w in enumerate(words):
+            if m.start() < w.start and w.end < m.end():
+                sounds[s] = Category.SOUND
+    for m in _LABEL.finditer(text):
+        lo, hi = m.start("name"), m.end("name")
+        inside = [s for s, w in enumerate(words) if lo <= w.start and w.end <= hi]
+        if not inside or len(inside) > 3:
+            continue
+        if m.group("chev") is None and not all(_namelike(words[s]) for s in inside):
+            continue
+        labels.append((m.group("name").strip().lower(), inside, m.group("chev") is not None))
+    return sounds, labels
+
+
+def label_slots(cue_labels: Sequence[CueLabel], seen: Mapping[str, int]) -> list[int]:
+    """The slots of a cue's label words: a label after ">>", or a name the file labels more than once
+    (``seen``: how many label candidates each name has in the file).  A speaker speaks more than once: a
+    "Name:" seen once without >> is more likely prose ("like RSI: repetitive stress injury")."""
+    return [s for name, inside, chev in cue_labels if chev or seen.get(name, 0) >= 2 for s in inside]
 
 
 def _as_shown(text: str) -> str:

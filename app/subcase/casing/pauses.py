@@ -72,15 +72,21 @@ def opening_words(cues: Sequence[Sequence[Token]], pauses: Sequence[bool] | None
         return set()
     out: set[tuple[int, int]] = set()
     for c, tokens in enumerate(cues):
-        if not pauses[c]:
-            continue
-        for k, tok in enumerate(tokens):
-            if tok.is_word:
-                out.add((c, k))
-                break
-            if tok.text in _OPEN:
-                break
+        k = opening_word(tokens) if pauses[c] else None
+        if k is not None:
+            out.add((c, k))
     return out
+
+
+def opening_word(tokens: Sequence[Token]) -> int | None:
+    """The token index of the word a cue opens with, which a pause before the cue makes a likelier sentence
+    start; None when a bracket or parenthesis comes first (a sound cue) or the cue has no word."""
+    for k, tok in enumerate(tokens):
+        if tok.is_word:
+            return k
+        if tok.text in _OPEN:
+            return None
+    return None
 
 
 def after_pause(pred: WordPrediction) -> WordPrediction:

@@ -73,19 +73,30 @@ def sentence_starts(cues: Sequence[Sequence[Token]], cue_starts_sentence: bool =
     "in the higher education community / - faculty, staff")."""
     start = True
     for c, tokens in enumerate(cues):
-        start = start or cue_starts_sentence
-        stop_end = None  # end of the sentence-ending marks just passed, if they made ``start``
-        for tok in tokens:
-            if not tok.is_word:
-                if ends_sentence(tok.text) and (not start or stop_end is not None):
-                    start, stop_end = True, tok.end
-                elif not ends_sentence(tok.text):
-                    stop_end = None
-                continue
-            if stop_end is not None and tok.start == stop_end:
-                start = False
-            yield c, tok, start
-            start, stop_end = False, None
+        words, start = cue_sentence_starts(tokens, start or cue_starts_sentence)
+        for tok, starts in words:
+            yield c, tok, starts
+
+
+def cue_sentence_starts(tokens: Sequence[Token], start: bool) -> tuple[list[tuple[Token, bool]], bool]:
+    """``sentence_starts`` within one cue that opens with ``start`` (a sentence starts at its first word unless
+    a word comes first): each word token with whether it starts a sentence, and ``start`` after the cue, what
+    the next cue opens with (before ``cue_starts_sentence``).  The review's structure re-reads one edited cue
+    with it, and the cues after it only while what they open with changed."""
+    out: list[tuple[Token, bool]] = []
+    stop_end = None  # end of the sentence-ending marks just passed, if they made ``start``
+    for tok in tokens:
+        if not tok.is_word:
+            if ends_sentence(tok.text) and (not start or stop_end is not None):
+                start, stop_end = True, tok.end
+            elif not ends_sentence(tok.text):
+                stop_end = None
+            continue
+        if stop_end is not None and tok.start == stop_end:
+            start = False
+        out.append((tok, start))
+        start, stop_end = False, None
+    return out, start
 
 
 def scored_words(cues: Sequence[Sequence[Token]], cue_starts_sentence: bool = False

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Iterable, Iterator
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
+from subcase.casing.gcpause import release_frozen
 from subcase.review import ReviewSession
 from subcase.subtitles import Document
 
@@ -93,6 +94,7 @@ class OpenReview(QObject):
             self.session.close()
             self.session = None
             self.closed.emit()
+            release_frozen()  # its objects were frozen when it opened (casing/gcpause.py)
 
     def forget(self) -> None:
         """Closing the window without asking (Ctrl-C): the log is closed, the snapshot and undo stay."""

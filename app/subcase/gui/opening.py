@@ -156,7 +156,7 @@ class Opening:
         if self.view.cue_model.rowCount():
             self.view.selectRow(0)
         self.view.setFocus()
-        left = session.state.to_review()
+        left = session.counts()["to_review"]
         app = self.review.profile_app
         from_profile = (f"; {len(app.by_pos)} from profile {app.profile.name}" if app is not None else "")
         words = sum(len(cue) for cue in session.state.cues)

@@ -72,7 +72,7 @@ class ReviewStatus:
             self.count_label.setText("No file" if not self.review.busy else "")
             self.word_label.setText("")
             return
-        c = session.state.counts()
+        c = session.counts()
         self.count_label.setText(f"{c['to_review']} to review \u00b7 {c['changed']} changed \u00b7 "
                                  f"{c['accepted']} accepted \u00b7 {c['words']} words")
         pos = session.state.current

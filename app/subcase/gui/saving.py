@@ -14,21 +14,25 @@ once when the save fails, removed only by a save that succeeds).
 from __future__ import annotations
 
 import os
+from functools import partial
 from pathlib import Path
 from typing import Callable
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
+from subcase.casing.gcpause import paused_gc
 from subcase.errors import ReadOnlyError, SubcaseError
 from subcase.subtitles import FORMATS, format_for, formats
 from subcase.subtitles.losses import conversion_losses
+from subcase.subtitles.saving import ReaderCheck
 
 from .autosaving import Autosaving
 from .edit_log_recovery import EditLogRecovery
 from .open_review import OpenReview
 from .prompts import Prompts
 from .settings import Settings
+from .tasks import Task, run_task
 
 
 def on_read_only_file_system(path: Path) -> bool:
@@ -40,6 +44,12 @@ def on_read_only_file_system(path: Path) -> bool:
         return bool(statvfs(path).f_flag & os.ST_RDONLY)
     except OSError:
         return False
+
+
+def _read_back(check: ReaderCheck, _task: Task) -> list[str]:
+    # The parser's objects are short-lived and many (a three-hour file): no collection walks them meanwhile.
+    with paused_gc():
+        return check.run()
 
 
 class Saving:
@@ -57,6 +67,7 @@ class Saving:
         # offer_save_as(text) -> True to choose another file; tests and scripts replace it
         self.offer_save_as: Callable[[str], bool] = self._save_as_box
         self.save_failed_box: QMessageBox | None = None  # while it is showing, for tests
+        self.check_task: Task | None = None  # the last save's check against the format's reference parser
 
     def confirm_discard(self) -> bool:
         """True when it is fine to drop the current review (saved, or the user says so)."""
@@ -107,7 +118,7 @@ class Saving:
         losses = conversion_losses(session.doc, target_format)
         try:
             try:
-                saved = session.save(path, fmt, log=False)
+                saved = session.save(path, fmt, log=False, check_now=False)
             except ReadOnlyError as exc:
                 if on_read_only_file_system(exc.path or Path(path)):
                     # nothing can be written there, whatever the user answers: no "save over it anyway?"
@@ -121,7 +132,7 @@ class Saving:
                 if answer != QMessageBox.StandardButton.Yes:
                     self.status_bar.showMessage(f"Not saved: {exc.path} is read-only", 8000)
                     return False
-                saved = session.save(path, fmt, allow_read_only=True, log=False)
+                saved = session.save(path, fmt, allow_read_only=True, log=False, check_now=False)
         except (SubcaseError, UnicodeError) as exc:
             return self._save_failed(str(exc))
         # The file is written; its record in the edit log must be too (or the user says otherwise).
@@ -130,15 +141,23 @@ class Saving:
         self.autosaving.discard()
         self.settings.add_recent(saved.path)
         profile_note = self._update_profile()  # whatever the warnings, the profile learns from the save
-        if saved.warnings:
-            self.prompts.notify("Saved, but players may misread the file",
-                               f"{saved.path}:\n" + "\n".join(saved.warnings), error=True)
-        elif losses:
+        if saved.unchecked is not None:
+            # Reading the file back as players' parsers do takes seconds on a long file: in the background.
+            check = saved.unchecked
+            self.check_task = run_task(partial(_read_back, check), partial(self._warn, saved.path),
+                                       lambda _message: None)
+        if losses:
             self.prompts.notify("Saved with losses",
                                f"Saved {saved.path}{profile_note}, but:\n" + "\n".join(losses))
         else:
             self.status_bar.showMessage(f"Saved {saved.path}" + profile_note, 5000)
         return True
+
+    def _warn(self, path: Path, warnings: list[str]) -> None:
+        """The reference parser's check of a saved file (``ReaderCheck``) found that players may misread it."""
+        if warnings:
+            self.prompts.notify("Saved, but players may misread the file", f"{path}:\n" + "\n".join(warnings),
+                                error=True)
 
     def _save_failed(self, reason: str) -> bool:
         """Say why the save failed and offer Save As; True when the review got saved elsewhere."""

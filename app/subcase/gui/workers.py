@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from subcase.casing import CasingCancelled, CasingEngine, case_cue_text
+from subcase.casing.gcpause import paused_gc
 from subcase.casing.onnx_session import available_cores
 from subcase.casing.modes import Mode
 from subcase.casing.restoring import DEFAULT_PUNCTUATE, Punctuate
@@ -125,9 +126,15 @@ def load_and_case(path: Path, engines: EngineHolder, opening: OpenWith, task: Ta
             note = f"Profile not applied: {exc}"
     options = OpenOptions(Mode(opening.mode), threshold=opening.threshold, styles=opening.styles, profile=profile,
                           learning=opening.learning, punctuate=Punctuate(opening.punctuate))
-    session = open_review(path, engine, options, progress=task.report, cancel=task.cancelled)
-    if task.cancelled():
-        raise CasingCancelled()
+    with paused_gc(freeze=True):  # millions of objects for a long file: no collection walks them (gcpause)
+        session = open_review(path, engine, options, progress=task.report, cancel=task.cancelled)
+        if task.cancelled():
+            raise CasingCancelled()
+        # What the first key reads, made here off the GUI thread: the document's structure (the flag reasons
+        # of the word N reaches) and the review counts (the status bar), whole-file work that a key then only
+        # updates for the cues it changes.
+        session.structure.of(session.doc, session.state)
+        session.counts()
     return CaseResult(path, session, note)
 
 

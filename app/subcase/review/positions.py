@@ -7,10 +7,13 @@ simulation reads them.  Decided from the cue text's tokens, so markup never coun
 
 from __future__ import annotations
 
+from typing import Sequence
+
 from subcase.casing.rules import PROBE_CUES, marks_sentence_ends, sentence_starts
 from subcase.subtitles import Document
+from subcase.subtitles.words import Token
 
-from .state import Pos, ReviewState
+from .state import Pos, ReviewState, ReviewWord
 
 
 def has_sentence_punctuation(doc: Document) -> bool:
@@ -39,16 +42,23 @@ def line_starts(doc: Document, state: ReviewState) -> set[Pos]:
     """The reviewable words that open a line of their cue (the first word of a cue included)."""
     out: set[Pos] = set()
     for c, cue in enumerate(doc.cues):
-        slots = {w.word_index: s for s, w in enumerate(state.cues[c])}
-        text, prev_end, line_start, word_index = cue.text, 0, True, -1
-        for tok in cue.tokens():
-            if "\n" in text[prev_end:tok.start]:
-                line_start = True
-            prev_end = tok.end
-            if not tok.is_word:
-                continue
-            word_index += 1
-            if line_start and word_index in slots:
-                out.add((c, slots[word_index]))
-            line_start = False
+        out.update(cue_line_starts(cue.text, cue.tokens(), state.cues[c], c))
+    return out
+
+
+def cue_line_starts(text: str, tokens: Sequence[Token], words: Sequence[ReviewWord], c: int) -> list[Pos]:
+    """``line_starts`` in cue ``c``: its ``text``, the text's ``tokens`` and the cue's review ``words``."""
+    slots = {w.word_index: s for s, w in enumerate(words)}
+    out: list[Pos] = []
+    prev_end, line_start, word_index = 0, True, -1
+    for tok in tokens:
+        if "\n" in text[prev_end:tok.start]:
+            line_start = True
+        prev_end = tok.end
+        if not tok.is_word:
+            continue
+        word_index += 1
+        if line_start and word_index in slots:
+            out.append((c, slots[word_index]))
+        line_start = False
     return out

@@ -28,6 +28,7 @@ from .editlog import (EDITLOG_SCHEMA, CausedGroup, DecisionRecord, EditLog, Edit
 from .logcontext import record_context
 from .state import ReviewState
 from .structure import DocumentStructure
+from .tally import Tally
 
 if TYPE_CHECKING:
     from .learning import Learner
@@ -71,6 +72,7 @@ class ReviewSession:
         # Sentence starts, categories and word positions of the document as it stands (review/structure.py):
         # the edit log's record context and the flag reasons read them.
         self.structure = DocumentStructure()
+        self.tally = Tally(state)  # the review counts, counted again for the cues each step changes
         # The actions done and not undone, oldest first: what ran for each and the seqs of its records.
         self._done: list[Performed] = []
         self._seq = int(time.time() * 1000) * 1000  # unique across sessions without reading the log
@@ -180,7 +182,7 @@ class ReviewSession:
 
     # -- saving ----------------------------------------------------------------
     def save(self, path: Path | str | None = None, format: str | None = None, *,
-             allow_read_only: bool = False, log: bool = True) -> Saved:
+             allow_read_only: bool = False, log: bool = True, check_now: bool = True) -> Saved:
         """Write the document (SubtitleError if it cannot be), log it, remember its hash.
 
         Saved in another format, the session goes on with the converted
@@ -189,9 +191,10 @@ class ReviewSession:
         A read-only file raises ReadOnlyError unless ``allow_read_only``.  With
         ``log`` False the caller writes the "saved" record itself with
         ``log_saved`` (the editor does, to ask the user if the log fails after
-        the file was written).
+        the file was written).  With ``check_now`` False the reference parser's check is the caller's to run
+        (``Saved.unchecked``).
         """
-        saved = save(self.doc, path, format=format, allow_read_only=allow_read_only)
+        saved = save(self.doc, path, format=format, allow_read_only=allow_read_only, check_now=check_now)
         if saved.document is not self.doc:
             for c, cue in enumerate(saved.document.cues):
                 if cue.text != self.doc.cues[c].text:
@@ -230,7 +233,12 @@ class ReviewSession:
                                            self.model_version, self.model_sha256, self.session_id)
         return autosave.snapshot(self.doc, self.state, identity, self.origin, self.changed_cues, self.rewritten_cues)
 
+    def counts(self) -> dict[str, int]:
+        """``ReviewState.counts`` of the review as it stands, counting only the cues changed since the last."""
+        return self.tally.counts()
+
     def _notify(self, cues: tuple[int, ...]) -> None:
+        self.tally.touch(cues)
         for listener in list(self.listeners):
             listener(cues)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from itertools import chain, islice, takewhile
 from typing import Any, Iterator
 
 from subcase.casing import TAGS, Tag
@@ -241,35 +242,51 @@ class ReviewState:
             self.current = (c, len(self.cues[c]) - 1)
 
     # -- navigation ----------------------------------------------------------
+    # Each walks from the given word outwards and stops at what it looks for: a key press costs the words it
+    # passes, not a list of every position of a three-hour file.
+    def _walk(self, after: Pos | None, backwards: bool) -> Iterator[Pos]:
+        """The positions after ``after`` (exclusive; backwards: before it) to the end of the file in that
+        direction; from the start (backwards: the end) when ``after`` is None.  ``after`` need not be a
+        word (a vanished one, or (cue, -1): just before a cue's first word): it is compared as a pair."""
+        n = len(self.cues)
+        if after is None:
+            after = (n, 0) if backwards else (-1, 0)
+        c0, s0 = after
+        if not backwards:
+            if 0 <= c0 < n:
+                yield from ((c0, s) for s in range(max(s0 + 1, 0), len(self.cues[c0])))
+            for c in range(max(c0 + 1, 0), n):
+                yield from ((c, s) for s in range(len(self.cues[c])))
+        else:
+            if 0 <= c0 < n:
+                yield from ((c0, s) for s in range(min(s0 - 1, len(self.cues[c0]) - 1), -1, -1))
+            for c in range(min(c0 - 1, n - 1), -1, -1):
+                yield from ((c, s) for s in range(len(self.cues[c]) - 1, -1, -1))
+
     def next_to_review(self, after: Pos | None = None, backwards: bool = False, wrap: bool = True) -> Pos | None:
-        """The next (or previous) word still to review, from ``after`` exclusive."""
-        order = list(self.positions())
-        if not order:
-            return None
-        if backwards:
-            order.reverse()
-        start = 0
-        if after is not None:
-            try:
-                start = order.index(after) + 1
-            except ValueError:  # the word vanished with a text edit: start at its cue
-                key = (lambda p: p >= after) if not backwards else (lambda p: p <= after)
-                start = next((i for i, p in enumerate(order) if key(p)), len(order))
-        candidates = order[start:] + (order[:start] if wrap else [])
+        """The next (or previous) word still to review, from ``after`` exclusive, round to ``after`` itself
+        when ``wrap``."""
+        candidates: Iterator[Pos] = self._walk(after, backwards)
+        if wrap and after is not None:
+            here = after
+            back_round = self._walk(None, backwards)
+            candidates = chain(candidates, takewhile((lambda p: p >= here) if backwards else (lambda p: p <= here),
+                                                     back_round))
         for pos in candidates:
             if self.needs_review(pos):
                 return pos
         return None
 
     def step(self, pos: Pos | None, delta: int) -> Pos | None:
-        """The neighbouring word in reading order, reviewable or not."""
-        order = list(self.positions())
-        if not order:
-            return None
-        if pos is None or pos not in order:
-            return order[0] if delta > 0 else order[-1]
-        i = max(0, min(len(order) - 1, order.index(pos) + delta))
-        return order[i]
+        """The neighbouring word in reading order, reviewable or not (the first or last word from a position
+        that is not a word; the first or last word when ``delta`` goes past it)."""
+        valid = pos is not None and 0 <= pos[0] < len(self.cues) and 0 <= pos[1] < len(self.cues[pos[0]])
+        if not valid:
+            ends = self._walk(None, backwards=delta <= 0)
+            return next(ends, None)
+        assert pos is not None
+        passed = list(islice(self._walk(pos, backwards=delta < 0), abs(delta)))
+        return passed[-1] if passed else pos
 
     def next_spoken(self, pos: Pos) -> Pos | None:
         """The next word after ``pos`` in the order it was spoken: in reading order, leaving out the copies a
@@ -288,29 +305,41 @@ class ReviewState:
 
     # -- counts --------------------------------------------------------------
     def counts(self) -> dict[str, int]:
-        # A plain loop with no method calls: ~10,000 words on every keypress.
-        t, mt = self.threshold, self.mark_threshold
-        words = flagged = to_review = 0
-        by_status = {s: 0 for s in Status}
-        untouched, learned, profile = Status.UNTOUCHED, Status.LEARNED, Status.PROFILE
-        for cue in self.cues:
-            for w in cue:
-                words += 1
-                status = w.status
-                by_status[status] += 1
-                if w.probs is not None and (w.confidence < t or w.raised is not None):
-                    flagged += 1
-                    if status is untouched or ((status is learned or status is profile) and w.raised is not None):
-                        to_review += 1  # as needs_review: a learned or profile word raised for a check
-                    elif w.mark is not None and w.mark.needs_review(mt):
-                        to_review += 1
-                elif w.mark is not None and w.mark.confidence < mt:  # flagged for its mark alone
-                    flagged += 1
-                    if w.mark.status is untouched:
-                        to_review += 1
-        return {"words": words, "flagged": flagged, "to_review": to_review,
-                "accepted": by_status[Status.ACCEPTED], "changed": by_status[Status.CHANGED],
-                "edited": by_status[Status.EDITED]}
+        """Every word counted (``review.tally.Tally`` keeps them cue by cue for the editor's status bar)."""
+        total = [0] * len(COUNT_NAMES)
+        for words in self.cues:
+            for i, n in enumerate(count_cue(words, self.threshold, self.mark_threshold)):
+                total[i] += n
+        return dict(zip(COUNT_NAMES, total))
 
     def to_review(self) -> int:
         return self.counts()["to_review"]
+
+
+COUNT_NAMES = ("words", "flagged", "to_review", "accepted", "changed", "edited")
+
+
+def count_cue(words: list[ReviewWord], t: float, mt: float) -> tuple[int, int, int, int, int, int]:
+    """One cue's counts, in ``COUNT_NAMES`` order, at threshold ``t`` and mark threshold ``mt``."""
+    # A plain loop with no method calls: it runs over every word of a file when it opens.
+    flagged = to_review = accepted = changed = edited = 0
+    untouched, learned, profile = Status.UNTOUCHED, Status.LEARNED, Status.PROFILE
+    for w in words:
+        status = w.status
+        if status is Status.ACCEPTED:
+            accepted += 1
+        elif status is Status.CHANGED:
+            changed += 1
+        elif status is Status.EDITED:
+            edited += 1
+        if w.probs is not None and (w.confidence < t or w.raised is not None):
+            flagged += 1
+            if status is untouched or ((status is learned or status is profile) and w.raised is not None):
+                to_review += 1  # as needs_review: a learned or profile word raised for a check
+            elif w.mark is not None and w.mark.needs_review(mt):
+                to_review += 1
+        elif w.mark is not None and w.mark.confidence < mt:  # flagged for its mark alone
+            flagged += 1
+            if w.mark.status is untouched:
+                to_review += 1
+    return len(words), flagged, to_review, accepted, changed, edited

@@ -150,6 +150,9 @@ class Document:
         self.uncertain = guess.uncertain
         self.encoding_doubt = guess.doubt
         self.page_guessed = guess.guessed  # a legacy code page guessed, not given: sure of ASCII bytes only
+        # Counts the changes to cue texts other than letter case (marks written, a text replaced): what reads
+        # the words' places (review/structure.py) looks again only when it moved.  ``recase`` leaves it.
+        self.text_edits = 0
 
     def __repr__(self) -> str:
         return f"<Document {self.format} {self.encoding} {len(self.cues)} cues {self.path}>"
@@ -281,12 +284,14 @@ class Document:
             cue = self.cues[edit.cue_index]
             cue.text = marking.apply(cue.text, edit)
             cue._tokens = None
+            self.text_edits += 1
 
     def set_cue_text(self, cue_index: int, text: str) -> None:
         """Replace a cue's text freely (markup allowed, any line breaks; in ASS, written as its hard break
         \\N, as the file holds it)."""
         text = normalize_newlines(text)
         self.cues[cue_index].text = text.replace("\n", "\\N") if self.format == "ass" else text
+        self.text_edits += 1
 
     def copy(self) -> Document:
         return copy.deepcopy(self)

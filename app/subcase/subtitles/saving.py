@@ -23,6 +23,33 @@ class Saved:
     document: Document   # what was written: the document itself, or its conversion to another format
     warnings: list[str] = field(default_factory=list)  # reasons players may misread the file
     backup: Path | None = None  # the backup this save made, if any
+    # the check of ``warnings`` still to run, when the caller asked to run it itself (``save(check_now=False)``)
+    unchecked: ReaderCheck | None = None
+
+
+@dataclass(frozen=True)
+class ReaderCheck:
+    """Whether the format's reference parser reads the cues the written text has (``warnings``): what the
+    check reads, taken when the file was written, so it can run later on another thread.  Reading a
+    three-hour WebVTT file back with webvtt-py is nine tenths of its save (7 s at 150,000 words): the
+    editor runs it in the background."""
+
+    timings: list[tuple[int, int]]  # the document's cues' (start, end)
+    text: str                       # as written
+    fmt: formats.Format
+
+    def run(self) -> list[str]:
+        """Warnings when the format's reference parser reads other cues from the text than the document has."""
+        fmt = self.fmt
+        if fmt.reference_timings is None:
+            return []
+        try:
+            theirs = fmt.reference_timings(self.text)
+        except Exception as exc:  # a third-party parser's own failure: the file is written, so only warn
+            return [f"{fmt.reference_parser} cannot read this file ({type(exc).__name__}: {exc}); "
+                    "players built on it may not read it either"]
+        problem = compat.mismatch(self.timings, theirs, fmt.reference_parser)
+        return [problem] if problem else []
 
 
 # Puts the bytes of a save on disk in place of ``atomic.write_atomic`` (which writes through links and
@@ -32,10 +59,11 @@ Writer = Callable[[Path, bytes], None]
 
 def save(doc: Document, path: Path | str | None = None, *, format: str | None = None,
          encoding: str | None = None, backup: bool = True, allow_read_only: bool = False,
-         writer: Writer | None = None) -> Saved:
+         writer: Writer | None = None, check_now: bool = True) -> Saved:
     """Write atomically; SubtitleError if the file cannot be written.
 
-    ``writer(path, data)``, when given, does the writing instead (no backup is made then).
+    ``writer(path, data)``, when given, does the writing instead (no backup is made then).  With
+    ``check_now`` False the reference parser's check is not run: ``Saved.unchecked`` is, for the caller.
 
     Without ``format``, the format is ``format_for``'s.  The first time this document is saved
     over an existing file, its old content is kept in a new backup, NAME.bak
@@ -82,7 +110,10 @@ def save(doc: Document, path: Path | str | None = None, *, format: str | None = 
         elif written.encoding not in UNICODE_CODECS:
             written.bom = False
     written.path = target
-    return Saved(target, written, check_readers(written, text, fmt), bak)
+    check = ReaderCheck([(c.start_ms, c.end_ms) for c in written.cues], text, fmt)
+    if not check_now:
+        return Saved(target, written, [], bak, check)
+    return Saved(target, written, check.run(), bak)
 
 
 def format_for(doc: Document, target: Path, format: str | None = None) -> formats.Format:
@@ -98,13 +129,4 @@ def format_for(doc: Document, target: Path, format: str | None = None) -> format
 
 def check_readers(doc: Document, text: str, fmt: formats.Format) -> list[str]:
     """Warnings when the format's reference parser reads other cues from ``text`` than ``doc`` has."""
-    if fmt.reference_timings is None:
-        return []
-    ours = [(c.start_ms, c.end_ms) for c in doc.cues]
-    try:
-        theirs = fmt.reference_timings(text)
-    except Exception as exc:  # a third-party parser's own failure: the file is written, so only warn
-        return [f"{fmt.reference_parser} cannot read this file ({type(exc).__name__}: {exc}); "
-                "players built on it may not read it either"]
-    problem = compat.mismatch(ours, theirs, fmt.reference_parser)
-    return [problem] if problem else []
+    return ReaderCheck([(c.start_ms, c.end_ms) for c in doc.cues], text, fmt).run()

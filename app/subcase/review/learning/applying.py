@@ -96,6 +96,9 @@ def apply_rules(step: Step, lower: str) -> None:
     """The context rules and the word-wide form of ``lower``, applied to its unreviewed occurrences."""
     state, known, layout, settings = step.state, step.known, step.layout, step.settings
     anywhere = known.words.get(lower)
+    centre = settings.width
+    if anywhere is None and not any(len(ctx) > centre and ctx[centre] == lower for ctx in known.rules):
+        return  # nothing taught for this word: no occurrence of it changes (one look at each, on a long file)
     for pos in layout.index.get(lower, ()):
         if pos in step.decided or layout.cats.get(pos) is not None:
             continue
