@@ -30,7 +30,8 @@ from .auto import EVIDENCE, PRONOUN_I, Passage, decide_why, short_passages
 from .auto import summary as auto_summary
 from .modes import Mode, is_caps_line, known_mixed, merge_keep
 from .pauses import after_pause, opening_words
-from .restoring import InsertedMark, marks_from_hidden
+from .agreement import agree, lower_reading
+from .restoring import InsertedMark, MarkChoice, choose_marks, restored_marks
 from .rules import Method, method_note
 from .tags import TAGS, Tag, ranked
 
@@ -198,6 +199,8 @@ def case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], mode
         places.append(row)
     marks: list[InsertedMark] = []
     starts: dict[tuple[int, int], float] = {}
+    lowered: dict[tuple[int, int], float] = {}
+    choice: MarkChoice | None = None
     if restore is None or engine.punctuation is None:
         preds = engine.predict(stream, progress=progress, cancel=cancel)
     else:  # the marks from the same pass as the tags, read chunk by chunk (a long file is never held whole)
@@ -211,7 +214,7 @@ def case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], mode
                 probs[lo:hi] = tag_probs
                 yield hidden[is_word[lo:hi]]
 
-        marks, starts = marks_from_hidden(engine.punctuation, cues, restore, hidden_chunks(), hints.file_end)
+        choice = choose_marks(engine.punctuation, cues, restore, hidden_chunks(), hints.file_end)
         preds = engine.predictions(stream, probs)
 
     caps_lines: set[tuple[int, int]] = set()
@@ -224,7 +227,8 @@ def case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], mode
         caps_lines = {key for key, ws in lines.items() if is_caps_line(ws)}
 
     lexicon = getattr(engine, "lexicon", {})
-    words: list[WordCasing] = []
+    # each cased word's prediction, weighed by what the hints know: (cue, token index, word index) -> prediction
+    weighed: dict[tuple[int, int, int], WordPrediction] = {}
     for c, tokens in enumerate(cues):
         w_index = -1  # index among the cue's words
         place = places[c]
@@ -251,22 +255,34 @@ def case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], mode
                     pred = weigh_capitalised(pred)
                 if lower_case is not None and low in lower_case[c]:
                     pred = weigh_lower(pred)
-            # last: a restored sentence end is followed by a capital, whatever weighed the word before
-            if (c, w_index) in starts and pred.tag is Tag.L:
-                pred = sentence_start(starts[(c, w_index)])
-            model_form = engine.form(tok.text, pred.tag)
-            if mode is Mode.AUTO or mode is Mode.RESTORE:  # auto: chosen below, once the passages are known
-                output = model_form
-            elif mode is Mode.CAPS:
-                line = line_of[c][k] if line_of else 0
-                if (c, line) in caps_lines:
-                    output = known_mixed(tok.text, getattr(engine, "lexicon", {})) or model_form
-                else:
-                    output = tok.text
+            weighed[(c, k, w_index)] = pred
+    if choice is not None and restore is not None:
+        # the marks settled with the casing (casing/agreement.py), then written
+        down = agree(choice, [(cues[c][k].text.lower(), weighed.get((c, k, w))) for c, k, w in choice.where])
+        lowered = {(choice.where[j][0], choice.where[j][2]): p for j, p in down.items()}
+        marks, starts = restored_marks(choice, cues, restore)
+    words: list[WordCasing] = []
+    for (c, k, w_index), pred in weighed.items():
+        tok = cues[c][k]
+        # last: a restored sentence end is followed by a capital, whatever weighed the word before, and a
+        # capital only a sentence start gave goes where the marks start none
+        if (c, w_index) in starts and pred.tag is Tag.L:
+            pred = sentence_start(starts[(c, w_index)])
+        elif (c, w_index) in lowered and pred.tag is Tag.T:
+            pred = lower_reading(lowered[(c, w_index)])
+        model_form = engine.form(tok.text, pred.tag)
+        if mode is Mode.AUTO or mode is Mode.RESTORE:  # auto: chosen below, once the passages are known
+            output = model_form
+        elif mode is Mode.CAPS:
+            line = line_of[c][k] if line_of else 0
+            if (c, line) in caps_lines:
+                output = known_mixed(tok.text, getattr(engine, "lexicon", {})) or model_form
             else:
-                output = merge_keep(tok.text, model_form)
-            words.append(WordCasing(c, w_index, tok.start, tok.end, tok.text, output, model_form, pred.tag,
-                                    pred.probs))
+                output = tok.text
+        else:
+            output = merge_keep(tok.text, model_form)
+        words.append(WordCasing(c, w_index, tok.start, tok.end, tok.text, output, model_form, pred.tag,
+                                pred.probs))
     reasons: dict[int, str] = {}
     if mode is Mode.AUTO:
         if passages is None:
