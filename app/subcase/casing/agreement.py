@@ -7,10 +7,13 @@ pass and may put a comma, or nothing, before that word ("Hey, sit, Still,").  Wh
 mark after a word and the next word is Title case only because the tagger reads a sentence start, the two
 readings are settled together, from the model's own probabilities:
 
-- a sentence end (P(end) from the head, ``pe``) with the capital (P(capital) from the tagger, ``pc``): pe * pc;
-- no sentence end with the word in lower case: (1 - pe) * (1 - pc).
+- a sentence end (P(end) from the head, ``pe``) with the capital (P(capital) from the tagger, ``pc``):
+  pe * pc / prior;
+- no sentence end with the word in lower case: (1 - pe) * (1 - pc) / (1 - prior).
 
-The likelier wins.  An end makes the mark after the word the head's likeliest full stop, question or
+Two readings of one event, each a posterior that holds the prior of a sentence end once: their product holds
+it twice, so it is divided out once (``prior``: the head's mean P(end) over the words of the run, the share
+of words it expects to end a sentence).  The likelier wins.  An end makes the mark after the word the head's likeliest full stop, question or
 exclamation mark; lower case makes a word after a restored comma lower case.  A capital after no mark at all
 is kept: lowering those lost more casing than it mended on the punctuation test set (the capitals there are
 mostly names the file uses once; docs/research/2026-11-29-consistent-marks.md).
@@ -55,6 +58,7 @@ def agree(choice: MarkChoice, words: Sequence[tuple[str, WordPrediction | None]]
         return {}
     pe = choice.probs[:, _END].sum(1)
     best = choice.best
+    prior = min(max(float(pe.mean()), 1e-6), 1.0 - 1e-6)
     # the tagger's capital probability for each word where the head reads no sentence start before it
     count: dict[str, int] = {}
     total: dict[str, float] = {}
@@ -75,8 +79,8 @@ def agree(choice: MarkChoice, words: Sequence[tuple[str, WordPrediction | None]]
         positional = capital / seen < POSITIONAL if seen > 0 else pc < SURE_CAPITAL
         if not positional:
             continue
-        as_end = float(pe[j]) * pc
-        as_lower = (1.0 - float(pe[j])) * (1.0 - pc)
+        as_end = float(pe[j]) * pc / prior
+        as_lower = (1.0 - float(pe[j])) * (1.0 - pc) / (1.0 - prior)
         if as_end >= as_lower:
             best[j] = likeliest_end(choice.probs[j])
         elif best[j] == _COMMA:
