@@ -80,17 +80,17 @@ def test_evaluate_reports_them(engine):
 
 
 def test_a_sentence_end_before_a_number_is_followed_by_the_number():
-    # "in 1998. 50 years later": the sentence starts at "50"; "years" after it is rightly lower case, and a
+    # "it ended. 50 years later": the sentence starts at "50"; "years" after it is rightly lower case, and a
     # letter with no capital ("\u00aa") cannot be one
-    texts = ["it was 1998 50 years later", "the 2\u00aa edition"]
-    outputs = [["It", "was", "years", "later"], ["the", "\u00aa", "edition"]]
+    texts = ["it ended 50 years later", "so it was \u00aa here"]
+    outputs = [["It", "ended", "years", "later"], ["So", "it", "was", "\u00aa", "here"]]
     words = []
     for c, (text, forms) in enumerate(zip(texts, outputs)):
         toks = [(i, t) for i, t in enumerate(t for t in tokenize(text) if t.is_word) if t.text[:1].isalpha()]
         words += [WordCasing(c, i, t.start, t.end, t.text, form, form, Tag.T, PROBS)
                   for (i, t), form in zip(toks, forms)]
-    inserted = [InsertedMark(0, 2, 0, MarkPrediction(".", (0.1, 0.2, 0.5, 0.1, 0.1))),
-                InsertedMark(1, 1, 0, MarkPrediction(".", (0.1, 0.2, 0.5, 0.1, 0.1)))]
+    inserted = [InsertedMark(0, 1, 0, MarkPrediction(".", (0.1, 0.2, 0.5, 0.1, 0.1))),
+                InsertedMark(1, 2, 0, MarkPrediction(".", (0.1, 0.2, 0.5, 0.1, 0.1)))]
     casing = DocumentCasing(words, Mode.RESTORE, 0.9, marks=inserted, restored=[True, True])
     assert inconsistencies([tokenize(t) for t in texts], casing)["end_then_lower"] == 0
 

@@ -27,7 +27,7 @@ unless the tagger is sure of its capital (``SURE_CAPITAL``): a name keeps its ca
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -48,9 +48,11 @@ _END = np.array([m in SENTENCE_ENDS for m in MARKS])
 _COMMA = MARKS.index(COMMA)
 
 
-def agree(choice: MarkChoice, words: Sequence[tuple[str, WordPrediction | None]]) -> dict[int, float]:
-    """Settle the marks of ``choice`` (its ``best``, changed in place) with the words' casing: ``words`` gives
-    each word of ``choice.where`` its text in lower case and its prediction (None: not cased, no letters).
+def agree(choice: MarkChoice, preds: Sequence[WordPrediction | None], text_of: Callable[[int], str]
+          ) -> dict[int, float]:
+    """Settle the marks of ``choice`` (its ``best``, changed in place) with the words' casing: ``preds`` gives
+    each word of ``choice.where`` its prediction (None: not cased, no letters), ``text_of(j)`` word j in lower
+    case.
     Returns the words (indices into ``choice.where``) to write in lower case, with the probability of that
     reading (their capital was positional and the mark before them ends no sentence)."""
     n = len(choice.where)
@@ -63,15 +65,17 @@ def agree(choice: MarkChoice, words: Sequence[tuple[str, WordPrediction | None]]
     count: dict[str, int] = {}
     total: dict[str, float] = {}
     for j in range(1, n):
-        text, pred = words[j]
+        pred = preds[j]
         if pred is not None and pe[j - 1] < MID_SENTENCE and MARKS[best[j - 1]] not in SENTENCE_ENDS:
+            text = text_of(j)
             count[text] = count.get(text, 0) + 1
             total[text] = total.get(text, 0.0) + 1.0 - pred.probs[0]
     lowered: dict[int, float] = {}
     for j in range(n - 1):
-        text, pred = words[j + 1]
+        pred = preds[j + 1]
         if not choice.free[j] or pred is None or pred.tag is not Tag.T or MARKS[best[j]] in SENTENCE_ENDS:
             continue
+        text = text_of(j + 1)
         pc = 1.0 - pred.probs[0]
         seen, capital = count.get(text, 0), total.get(text, 0.0)
         if pe[j] < MID_SENTENCE:

@@ -227,17 +227,16 @@ def case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], mode
         caps_lines = {key for key, ws in lines.items() if is_caps_line(ws)}
 
     lexicon = getattr(engine, "lexicon", {})
-    # each cased word's prediction, weighed by what the hints know: (cue, token index, word index) -> prediction
-    weighed: dict[tuple[int, int, int], WordPrediction] = {}
+    # each word's prediction in text order, weighed by what the hints know (None: the word is not cased)
+    weighed: list[WordPrediction | None] = []
     for c, tokens in enumerate(cues):
-        w_index = -1  # index among the cue's words
         place = places[c]
         for k, tok in enumerate(tokens):
             if not tok.is_word:
                 continue
-            w_index += 1
             pred = preds[place[k]]
             if pred is None or not has_letters(tok.text):
+                weighed.append(None)
                 continue
             if (c, k) in hosts:  # a rule, not the model: host names are lower case (see addresses.py)
                 pred = WordPrediction(Tag.L, (1.0, 0.0, 0.0, 0.0))
@@ -255,34 +254,41 @@ def case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], mode
                     pred = weigh_capitalised(pred)
                 if lower_case is not None and low in lower_case[c]:
                     pred = weigh_lower(pred)
-            weighed[(c, k, w_index)] = pred
+            weighed.append(pred)
     if choice is not None and restore is not None:
-        # the marks settled with the casing (casing/agreement.py), then written
-        down = agree(choice, [(cues[c][k].text.lower(), weighed.get((c, k, w))) for c, k, w in choice.where])
-        lowered = {(choice.where[j][0], choice.where[j][2]): p for j, p in down.items()}
-        marks, starts = restored_marks(choice, cues, restore)
+        marks, starts, lowered = _settled(choice, weighed, cues, restore)
+        del choice  # a long file's per-word lists go before its words are made
     words: list[WordCasing] = []
-    for (c, k, w_index), pred in weighed.items():
-        tok = cues[c][k]
-        # last: a restored sentence end is followed by a capital, whatever weighed the word before, and a
-        # capital only a sentence start gave goes where the marks start none
-        if (c, w_index) in starts and pred.tag is Tag.L:
-            pred = sentence_start(starts[(c, w_index)])
-        elif (c, w_index) in lowered and pred.tag is Tag.T:
-            pred = lower_reading(lowered[(c, w_index)])
-        model_form = engine.form(tok.text, pred.tag)
-        if mode is Mode.AUTO or mode is Mode.RESTORE:  # auto: chosen below, once the passages are known
-            output = model_form
-        elif mode is Mode.CAPS:
-            line = line_of[c][k] if line_of else 0
-            if (c, line) in caps_lines:
-                output = known_mixed(tok.text, getattr(engine, "lexicon", {})) or model_form
+    j = -1  # the word's place in ``weighed``
+    for c, tokens in enumerate(cues):
+        w_index = -1  # index among the cue's words
+        for k, tok in enumerate(tokens):
+            if not tok.is_word:
+                continue
+            w_index += 1
+            j += 1
+            pred = weighed[j]
+            if pred is None:
+                continue
+            # last: a restored sentence end is followed by a capital, whatever weighed the word before, and a
+            # capital only a sentence start gave goes where the marks start none
+            if (c, w_index) in starts and pred.tag is Tag.L:
+                pred = sentence_start(starts[(c, w_index)])
+            elif (c, w_index) in lowered and pred.tag is Tag.T:
+                pred = lower_reading(lowered[(c, w_index)])
+            model_form = engine.form(tok.text, pred.tag)
+            if mode is Mode.AUTO or mode is Mode.RESTORE:  # auto: chosen below, once the passages are known
+                output = model_form
+            elif mode is Mode.CAPS:
+                line = line_of[c][k] if line_of else 0
+                if (c, line) in caps_lines:
+                    output = known_mixed(tok.text, getattr(engine, "lexicon", {})) or model_form
+                else:
+                    output = tok.text
             else:
-                output = tok.text
-        else:
-            output = merge_keep(tok.text, model_form)
-        words.append(WordCasing(c, w_index, tok.start, tok.end, tok.text, output, model_form, pred.tag,
-                                pred.probs))
+                output = merge_keep(tok.text, model_form)
+            words.append(WordCasing(c, w_index, tok.start, tok.end, tok.text, output, model_form, pred.tag,
+                                    pred.probs))
     reasons: dict[int, str] = {}
     if mode is Mode.AUTO:
         if passages is None:
@@ -291,6 +297,18 @@ def case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], mode
                  for w in words]
     return DocumentCasing(words, mode, engine.info.review_threshold,
                           passages=list(passages) if passages is not None else None, reasons=reasons, marks=marks)
+
+
+def _settled(choice: MarkChoice, weighed: Sequence[WordPrediction | None], cues: Sequence[Sequence[Token]],
+             restore: Sequence[bool]) -> tuple[list[InsertedMark], dict[tuple[int, int], float],
+                                               dict[tuple[int, int], float]]:
+    """The marks of ``choice`` settled with the words' weighed casing (casing/agreement.py), then placed: the
+    marks, the sentence starts they make and the words to write in lower case, each by (cue, word index)."""
+    where = choice.where
+    down = agree(choice, weighed, lambda j: cues[where[j][0]][where[j][1]].text.lower())
+    lowered = {(where[j][0], where[j][2]): p for j, p in down.items()}
+    marks, starts = restored_marks(choice, cues, restore)
+    return marks, starts, lowered
 
 
 def sentence_start(p_end: float) -> WordPrediction:
