@@ -73,3 +73,25 @@ def test_restored_marks_and_casing_agree(engine, punctuate, text):
     last_word = max(w.word_index for w in casing.words if w.cue_index == last_cue)
     ends = [m for m in casing.marks if (m.cue_index, m.word_index) == (last_cue, last_word)]
     assert ends and ends[0].prediction.mark in SENTENCE_ENDS, "the file's last cue ends a sentence"
+
+
+# Text of our own where the tagger reads sentence starts the head marks with a comma ("Okay, So,", "Hello,
+# Everyone,", "matters, So let's" before the joint choice).  Each of those words is also said mid-sentence,
+# where the tagger writes it in lower case, so its capital there is positional by the file's own evidence.
+POSITIONAL = "".join(f"{i}\n00:00:{i:02d},000 --> 00:00:{i:02d},900\n{text}\n\n" for i, text in enumerate([
+    "okay so what do we do now",
+    "hello everyone welcome back to the show today we have a guest",
+    "and that's why it matters so let's look at the data",
+    "we told everyone that we were tired and so we went home",
+], start=1))
+
+
+def test_no_capital_after_a_restored_comma_unless_the_word_has_one_anyway(engine):
+    doc = loads(POSITIONAL.encode(), "ours.srt")
+    casing = case_document(engine, doc, "restore", punctuate=Punctuate.AUTO)
+    texts = casing.cue_texts([c.text for c in doc.cues])
+    for mark, nxt in _words_after_marks(doc, casing):
+        if mark.prediction.mark == "," and nxt is not None and nxt.input.lower() in ("so", "everyone", "we"):
+            assert nxt.output.islower(), f"a positional capital after a restored comma: {texts}"
+    # the words the tagger capitalises everywhere keep their capital
+    assert all(w.output == "I" for w in casing.words if w.input == "i")

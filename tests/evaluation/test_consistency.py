@@ -77,3 +77,38 @@ def test_evaluate_reports_them(engine):
     counts = results["systems"]["subcase"]["nopunct"]["consistency"]
     assert set(counts) == set(KINDS)
     assert any("inconsistencies (" in line for line in format_report(results).splitlines())
+
+
+def test_a_sentence_end_before_a_number_is_followed_by_the_number():
+    # "it ended. 50 years later": the sentence starts at "50"; "years" after it is rightly lower case, and a
+    # letter with no capital ("\u00aa") cannot be one
+    texts = ["it ended 50 years later", "so it was \u00aa here"]
+    outputs = [["It", "ended", "years", "later"], ["So", "it", "was", "\u00aa", "here"]]
+    words = []
+    for c, (text, forms) in enumerate(zip(texts, outputs)):
+        toks = [(i, t) for i, t in enumerate(t for t in tokenize(text) if t.is_word) if t.text[:1].isalpha()]
+        words += [WordCasing(c, i, t.start, t.end, t.text, form, form, Tag.T, PROBS)
+                  for (i, t), form in zip(toks, forms)]
+    inserted = [InsertedMark(0, 1, 0, MarkPrediction(".", (0.1, 0.2, 0.5, 0.1, 0.1))),
+                InsertedMark(1, 2, 0, MarkPrediction(".", (0.1, 0.2, 0.5, 0.1, 0.1)))]
+    casing = DocumentCasing(words, Mode.RESTORE, 0.9, marks=inserted, restored=[True, True])
+    assert inconsistencies([tokenize(t) for t in texts], casing)["end_then_lower"] == 0
+
+
+@pytest.mark.model
+def test_sintel_stripped_reads_one_way(engine):
+    # the repro: Sintel's subtitles, lower-cased and stripped, read "Hey, sit, Still," before
+    from subcase.casing.language import detect, token_text
+    from subcase.evaluation.runner import load_reference, model_input, subcase_casing
+
+    dev = Path(__file__).resolve().parents[3] / "shared" / "data" / "dev-subtitles"
+    files = sorted(dev.glob("*sintel*")) if dev.is_dir() else []
+    if not files:
+        pytest.skip(f"shared dev subtitles not found at {dev}")
+    ref = load_reference(files[0])
+    inp = model_input(ref, False)
+    guess = detect([token_text(tokens) for tokens in ref.cues], "auto", "en")
+    _, casing = subcase_casing(engine, ref, inp, guess, Mode.AUTO, Punctuate.AUTO)
+    forms = {(c, i): t.text for c, tokens in enumerate(ref.cues) for i, t in enumerate(t for t in tokens if t.is_word)}
+    counts = inconsistencies(inp, casing, forms)
+    assert casing.marks and counts == dict.fromkeys(KINDS, 0), counts

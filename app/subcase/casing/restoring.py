@@ -102,30 +102,59 @@ def quiet_words(tokens: Sequence[Token]) -> set[int]:
 def ending_mark(pred: MarkPrediction) -> MarkPrediction:
     """The sentence end the head finds likeliest where one must be (a file's last word): its probability
     stays what the head gave, so a doubtful end is highlighted."""
-    best = max((m for m in MARKS if m in SENTENCE_ENDS), key=lambda m: pred.probs[MARKS.index(m)])
+    best = MARKS[likeliest_end(np.asarray(pred.probs))]
     return pred if pred.mark in SENTENCE_ENDS else MarkPrediction(best, pred.probs)
 
 
-def marks_from_hidden(head: GraphMarks | PunctuationHead, cues: Sequence[Sequence[Token]],
-                      restore: Sequence[bool], hidden: np.ndarray | Iterable[np.ndarray],
-                      file_end: bool = False) -> Restored:
-    """The marks after the words of the cues marked in ``restore``, from ``hidden``: the graph's
-    ``head.output`` at every word of the cues, in order (the pass that gives their tags; the encoder's last
-    hidden state for a numpy head, the marks themselves for a joint model), as one array or in consecutive
-    chunks (``CasingEngine.word_output_chunks``: a long file is never held whole).  A word already followed
-    by punctuation keeps it; words in brackets and speaker labels get none (``quiet_words``); with
-    ``file_end`` (the cues end the file) the last word ends a sentence."""
+class MarkChoice(NamedTuple):
+    """The head's reading of a run of cues before the marks are written: each word's place, its marks'
+    probabilities, the mark chosen after it, and whether that mark is the restorer's to choose."""
+
+    where: list[tuple[int, int, int]]  # (cue, token index, index among the cue's words) of each word, in order
+    probs: np.ndarray                  # words x 5, in ``MARKS`` order
+    best: list[int]                    # the chosen mark's index in ``MARKS``, per word
+    # the restorer writes the mark after the word: its cue is restored, no punctuation is written after it, it
+    # is not in brackets or a speaker label, and no bracket follows it
+    free: list[bool]
+
+
+def choose_marks(head: GraphMarks | PunctuationHead, cues: Sequence[Sequence[Token]], restore: Sequence[bool],
+                 hidden: np.ndarray | Iterable[np.ndarray], file_end: bool = False) -> MarkChoice:
+    """The likeliest mark after each word of the cues, from ``hidden``: the graph's ``head.output`` at every
+    word of the cues, in order (the pass that gives their tags; the encoder's last hidden state for a numpy
+    head, the marks themselves for a joint model), as one array or in consecutive chunks
+    (``CasingEngine.word_output_chunks``: a long file is never held whole).  With ``file_end`` (the cues end
+    the file) the last word ends a sentence."""
     where = [(c, k, w) for c, tokens in enumerate(cues)
              for w, k in enumerate(k for k, t in enumerate(tokens) if t.is_word)]
     if not where:
-        return Restored([], {})
+        return MarkChoice([], np.zeros((0, len(MARKS)), np.float32), [], [])
     ends = np.zeros(len(where), bool)
     for j in range(len(where)):
         ends[j] = j + 1 == len(where) or where[j + 1][0] != where[j][0]
     probs = head.streamed([hidden] if isinstance(hidden, np.ndarray) else hidden, ends)
     best = probs.argmax(1).tolist()
     if file_end and MARKS[best[-1]] not in SENTENCE_ENDS:
-        best[-1] = max((k for k, m in enumerate(MARKS) if m in SENTENCE_ENDS), key=lambda k: probs[-1, k])
+        best[-1] = likeliest_end(probs[-1])
+    quiet = {c: quiet_words(cues[c]) for c in range(len(cues)) if restore[c]}
+    free = []
+    for c, k, _ in where:
+        tokens = cues[c]
+        after = tokens[k + 1] if k + 1 < len(tokens) else None
+        free.append(bool(restore[c]) and k not in quiet[c] and
+                    (after is None or after.is_word or not classify(after.text) and after.text not in _OPENERS))
+    return MarkChoice(where, probs, best, free)
+
+
+def likeliest_end(probs: np.ndarray) -> int:
+    """The index in ``MARKS`` of the likeliest sentence end in a word's mark probabilities."""
+    return max((k for k, m in enumerate(MARKS) if m in SENTENCE_ENDS), key=lambda k: float(probs[k]))
+
+
+def restored_marks(choice: MarkChoice, cues: Sequence[Sequence[Token]], restore: Sequence[bool]) -> Restored:
+    """The marks ``choice`` puts after the words of the cues marked in ``restore``.  A word already followed
+    by punctuation keeps it; words in brackets and speaker labels get none (``quiet_words``)."""
+    where, probs, best = choice.where, choice.probs, choice.best
     quiet = {c: quiet_words(cues[c]) for c in range(len(cues)) if restore[c]}
     inserted: list[InsertedMark] = []
     starts: dict[tuple[int, int], float] = {}
@@ -148,3 +177,11 @@ def marks_from_hidden(head: GraphMarks | PunctuationHead, cues: Sequence[Sequenc
             nc, _, nw = where[j + 1]
             starts[(nc, nw)] = sentence_end_probability(pred.probs)
     return Restored(inserted, starts)
+
+
+def marks_from_hidden(head: GraphMarks | PunctuationHead, cues: Sequence[Sequence[Token]],
+                      restore: Sequence[bool], hidden: np.ndarray | Iterable[np.ndarray],
+                      file_end: bool = False) -> Restored:
+    """``restored_marks`` of ``choose_marks``: the head's likeliest marks, as it reads them (without the
+    casing's say: ``casing.agreement`` weighs both)."""
+    return restored_marks(choose_marks(head, cues, restore, hidden, file_end), cues, restore)

@@ -30,7 +30,8 @@ from .auto import EVIDENCE, ON_PURPOSE, PRONOUN_I, Passage, decide_why, short_pa
 from .auto import summary as auto_summary
 from .modes import Mode, is_caps_line, known_mixed, merge_keep
 from .pauses import after_pause, opening_words
-from .restoring import InsertedMark, marks_from_hidden
+from .agreement import agree, lower_reading
+from .restoring import InsertedMark, MarkChoice, choose_marks, restored_marks
 from .rules import Method, method_note
 from .tags import TAGS, Tag, ranked
 
@@ -216,6 +217,8 @@ def case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], mode
         places.append(row)
     marks: list[InsertedMark] = []
     starts: dict[tuple[int, int], float] = {}
+    lowered: dict[tuple[int, int], float] = {}
+    choice: MarkChoice | None = None
     if restore is None or engine.punctuation is None:
         preds = engine.predict(stream, progress=progress, cancel=cancel)
     else:  # the marks from the same pass as the tags, read chunk by chunk (a long file is never held whole)
@@ -229,7 +232,7 @@ def case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], mode
                 probs[lo:hi] = tag_probs
                 yield hidden[is_word[lo:hi]]
 
-        marks, starts = marks_from_hidden(engine.punctuation, cues, restore, hidden_chunks(), hints.file_end)
+        choice = choose_marks(engine.punctuation, cues, restore, hidden_chunks(), hints.file_end)
         preds = engine.predictions(stream, probs)
 
     caps_lines: set[tuple[int, int]] = set()
@@ -242,16 +245,16 @@ def case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], mode
         caps_lines = {key for key, ws in lines.items() if is_caps_line(ws)}
 
     lexicon = getattr(engine, "lexicon", {})
-    words: list[WordCasing] = []
+    # each word's prediction in text order, weighed by what the hints know (None: the word is not cased)
+    weighed: list[WordPrediction | None] = []
     for c, tokens in enumerate(cues):
-        w_index = -1  # index among the cue's words
         place = places[c]
         for k, tok in enumerate(tokens):
             if not tok.is_word:
                 continue
-            w_index += 1
             pred = preds[place[k]]
             if pred is None or not has_letters(tok.text):
+                weighed.append(None)
                 continue
             if (c, k) in hosts:  # a rule, not the model: host names are lower case (see addresses.py)
                 pred = WordPrediction(Tag.L, (1.0, 0.0, 0.0, 0.0))
@@ -269,9 +272,28 @@ def case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], mode
                     pred = weigh_capitalised(pred)
                 if lower_case is not None and low in lower_case[c]:
                     pred = weigh_lower(pred)
-            # last: a restored sentence end is followed by a capital, whatever weighed the word before
+            weighed.append(pred)
+    if choice is not None and restore is not None:
+        marks, starts, lowered = _settled(choice, weighed, cues, restore)
+        del choice  # a long file's per-word lists go before its words are made
+    words: list[WordCasing] = []
+    j = -1  # the word's place in ``weighed``
+    for c, tokens in enumerate(cues):
+        w_index = -1  # index among the cue's words
+        for k, tok in enumerate(tokens):
+            if not tok.is_word:
+                continue
+            w_index += 1
+            j += 1
+            pred = weighed[j]
+            if pred is None:
+                continue
+            # last: a restored sentence end is followed by a capital, whatever weighed the word before, and a
+            # capital only a sentence start gave goes where the marks start none
             if (c, w_index) in starts and pred.tag is Tag.L:
                 pred = sentence_start(starts[(c, w_index)])
+            elif (c, w_index) in lowered and pred.tag is Tag.T:
+                pred = lower_reading(lowered[(c, w_index)])
             model_form = engine.form(tok.text, pred.tag)
             if mode is Mode.AUTO or mode is Mode.RESTORE:  # auto: chosen below, once the passages are known
                 output = model_form
@@ -293,6 +315,18 @@ def case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], mode
                  for w in words]
     return DocumentCasing(words, mode, engine.info.review_threshold,
                           passages=list(passages) if passages is not None else None, reasons=reasons, marks=marks)
+
+
+def _settled(choice: MarkChoice, weighed: Sequence[WordPrediction | None], cues: Sequence[Sequence[Token]],
+             restore: Sequence[bool]) -> tuple[list[InsertedMark], dict[tuple[int, int], float],
+                                               dict[tuple[int, int], float]]:
+    """The marks of ``choice`` settled with the words' weighed casing (casing/agreement.py), then placed: the
+    marks, the sentence starts they make and the words to write in lower case, each by (cue, word index)."""
+    where = choice.where
+    down = agree(choice, weighed, lambda j: cues[where[j][0]][where[j][1]].text.lower())
+    lowered = {(where[j][0], where[j][2]): p for j, p in down.items()}
+    marks, starts = restored_marks(choice, cues, restore)
+    return marks, starts, lowered
 
 
 def sentence_start(p_end: float) -> WordPrediction:

@@ -1,7 +1,8 @@
 """Restored marks that disagree with the casing or with the text around them (issue #55, item 4).
 
 Counted in the text subcase writes, over the marks it restored (written marks are the writer's):
-- ``end_then_lower``: a restored full stop, question or exclamation mark followed by a word in lower case;
+- ``end_then_lower``: a restored full stop, question or exclamation mark followed by a word in lower case
+  (the next word of the text, whatever it is: "in 1998. 50 years" is consistent);
 - ``quiet_mark``: a mark restored inside brackets (a sound cue) or after a speaker label's word;
 - ``open_end``: a file whose last word, in a cue where marks were restored, ends no sentence;
 - ``capital_after_comma``: a word written with a capital right after a comma subcase restored, where the
@@ -28,8 +29,10 @@ def inconsistencies(cues: Sequence[Sequence[Token]], casing: DocumentCasing,
     (its words' outputs and its restored marks), ``reference_forms`` the reference's form of each word by
     (cue, word index), for ``capital_after_comma`` (left at 0 without it)."""
     counts = dict.fromkeys(KINDS, 0)
-    words = sorted((w.cue_index, w.word_index, w.output) for w in casing.words)
-    following = {(c, i): words[k + 1] for k, (c, i, _) in enumerate(words[:-1])}
+    output = {(w.cue_index, w.word_index): w.output for w in casing.words}
+    # every word in text order, cased or not: after "ends. 50 years" the sentence starts at "50", not "years"
+    order = [(c, i) for c, tokens in enumerate(cues) for i in range(sum(t.is_word for t in tokens))]
+    following = {at: (*order[k + 1], output.get(order[k + 1], "")) for k, at in enumerate(order[:-1])}
     word_tokens = [[k for k, t in enumerate(tokens) if t.is_word] for tokens in cues]
     marked: dict[tuple[int, int], str] = {}
     for m in casing.marks:
@@ -40,8 +43,8 @@ def inconsistencies(cues: Sequence[Sequence[Token]], casing: DocumentCasing,
                 word_tokens[m.cue_index][m.word_index] in quiet_words(tokens):
             counts["quiet_mark"] += 1
         nxt = following.get((m.cue_index, m.word_index))
-        if nxt is None or not nxt[2][:1].isalpha():
-            continue
+        if nxt is None or nxt[2][:1].upper() == nxt[2][:1].lower():
+            continue  # no word, or one that starts with no letter that has a capital ("50", "\u00aa")
         if mark in SENTENCE_ENDS and nxt[2][:1].islower():
             counts["end_then_lower"] += 1
         if mark == COMMA and nxt[2][:1].isupper() and reference_forms is not None:
