@@ -210,6 +210,13 @@ class ReviewState:
                     w = self.word(piece)
                     w.confidence, w.raised, w.mark = 1.0, None, None
 
+    def flagged_for_mark_only(self, pos: Pos) -> bool:
+        """Whether the word at ``pos`` is on the review list for the mark restored after it and not for its
+        letters: the review keys then decide the mark (the editor was shown a doubtful mark, not a doubtful
+        word).  Decided or not, so the same keys change a decision on the mark."""
+        w = self.word(self.pieces.get(pos, (pos,))[0])
+        return w.mark is not None and w.mark.confidence < self.mark_threshold and not w.flagged(self.threshold)
+
     def needs_review(self, pos: Pos) -> bool:
         """Whether the word at ``pos`` is still to review: its casing, or the mark restored after it."""
         w = self.word(pos)
