@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import Enum
-from typing import Protocol, Sequence
+from typing import Iterable, Protocol, Sequence
 
 from subcase.subtitles import Document, markup
 
@@ -89,11 +89,14 @@ _LABEL = re.compile(r"^[ \t]*(?:(?P<chev>>>)[ \t]*|[-\u2010\u2013\u2014][ \t]*)?
                     r"(?P<name>[^\W\d_][\w'.\u2019 -]{0,40}?)[ \t]*:(?!//)", re.MULTILINE)
 
 
-def categories_of(doc: Document, cues: Sequence[Sequence[StyleWord]]) -> dict[Pos, Category]:
-    """The sound-cue and speaker-label words of a document, by (cue, word) position."""
+def categories_of(doc: Document, cues: Sequence[Sequence[StyleWord]], only: Iterable[int] | None = None
+                  ) -> dict[Pos, Category]:
+    """The sound-cue and speaker-label words of a document, by (cue, word) position.  ``only``: those cues'
+    (a label counts as one where its name is seen twice among them)."""
     out: dict[Pos, Category] = {}
     labels: dict[str, list[tuple[int, list[int], bool]]] = {}
-    for c, cue in enumerate(doc.cues):
+    for c in (range(len(doc.cues)) if only is None else only):
+        cue = doc.cues[c]
         words = cues[c]
         if not words:
             continue

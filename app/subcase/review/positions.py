@@ -7,6 +7,8 @@ simulation reads them.  Decided from the cue text's tokens, so markup never coun
 
 from __future__ import annotations
 
+from typing import Iterable
+
 from subcase.casing.rules import PROBE_CUES, marks_sentence_ends, sentence_starts
 from subcase.subtitles import Document
 
@@ -35,10 +37,12 @@ def sentence_initial(doc: Document, state: ReviewState) -> dict[Pos, bool]:
     return out
 
 
-def line_starts(doc: Document, state: ReviewState) -> set[Pos]:
-    """The reviewable words that open a line of their cue (the first word of a cue included)."""
+def line_starts(doc: Document, state: ReviewState, only: Iterable[int] | None = None) -> set[Pos]:
+    """The reviewable words that open a line of their cue (the first word of a cue included); ``only``:
+    those cues."""
     out: set[Pos] = set()
-    for c, cue in enumerate(doc.cues):
+    for c in (range(len(doc.cues)) if only is None else only):
+        cue = doc.cues[c]
         slots = {w.word_index: s for s, w in enumerate(state.cues[c])}
         text, prev_end, line_start, word_index = cue.text, 0, True, -1
         for tok in cue.tokens():

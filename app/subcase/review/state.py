@@ -247,24 +247,47 @@ class ReviewState:
 
     # -- navigation ----------------------------------------------------------
     def next_to_review(self, after: Pos | None = None, backwards: bool = False, wrap: bool = True) -> Pos | None:
-        """The next (or previous) word still to review, from ``after`` exclusive."""
-        order = list(self.positions())
-        if not order:
-            return None
-        if backwards:
-            order.reverse()
-        start = 0
-        if after is not None:
-            try:
-                start = order.index(after) + 1
-            except ValueError:  # the word vanished with a text edit: start at its cue
-                key = (lambda p: p >= after) if not backwards else (lambda p: p <= after)
-                start = next((i for i, p in enumerate(order) if key(p)), len(order))
-        candidates = order[start:] + (order[:start] if wrap else [])
-        for pos in candidates:
+        """The next (or previous) word still to review, from ``after`` exclusive (a word that vanished with a
+        text edit: from where it was).  Walks from ``after``, not the whole file: the simulated editor asks
+        once per word it visits."""
+        first = self._beyond(after, backwards)
+        for pos in first:
             if self.needs_review(pos):
                 return pos
+        if wrap and after is not None:
+            for pos in self._up_to(after, backwards):
+                if self.needs_review(pos):
+                    return pos
         return None
+
+    def _beyond(self, after: Pos | None, backwards: bool) -> Iterator[Pos]:
+        """The positions after ``after`` in reading order (before it, ``backwards``), nearest first; all of them
+        from the start (the end) for None."""
+        cues = self.cues
+        if not backwards:
+            c0, s0 = after if after is not None else (0, -1)
+            for c in range(max(c0, 0), len(cues)):
+                for s in range(s0 + 1 if c == c0 else 0, len(cues[c])):
+                    yield (c, s)
+        else:
+            c0, s0 = after if after is not None else (len(cues) - 1, 1 << 62)
+            for c in range(min(c0, len(cues) - 1), -1, -1):
+                for s in range(min(s0, len(cues[c])) - 1 if c == c0 else len(cues[c]) - 1, -1, -1):
+                    yield (c, s)
+
+    def _up_to(self, after: Pos, backwards: bool) -> Iterator[Pos]:
+        """The positions ``_beyond`` leaves out, from the start (the end) up to ``after`` included: where the
+        search wraps round."""
+        cues = self.cues
+        c0, s0 = after
+        if not backwards:
+            for c in range(0, min(c0 + 1, len(cues))):
+                for s in range(min(s0 + 1, len(cues[c])) if c == c0 else len(cues[c])):
+                    yield (c, s)
+        else:
+            for c in range(len(cues) - 1, max(c0, 0) - 1, -1):
+                for s in range(len(cues[c]) - 1, (max(s0, 0) if c == c0 else 0) - 1, -1):
+                    yield (c, s)
 
     def step(self, pos: Pos | None, delta: int) -> Pos | None:
         """The neighbouring word in reading order, reviewable or not."""
