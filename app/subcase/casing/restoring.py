@@ -14,6 +14,7 @@ import numpy as np
 from subcase.subtitles.words import Token
 
 from .auto import unpunctuated
+from .calibration import apply_temperature
 from .marks import MARKS, SENTENCE_ENDS, classify, sentence_end_probability
 from .punctuation import GraphMarks, MarkPrediction, PunctuationHead
 
@@ -123,6 +124,8 @@ def marks_from_hidden(head: GraphMarks | PunctuationHead, cues: Sequence[Sequenc
     for j in range(len(where)):
         ends[j] = j + 1 == len(where) or where[j + 1][0] != where[j][0]
     probs = head.streamed([hidden] if isinstance(hidden, np.ndarray) else hidden, ends)
+    if head.temperature != 1.0:  # calibrated as the tags are: a mark's probability means what it says
+        probs = apply_temperature(probs, head.temperature)
     best = probs.argmax(1).tolist()
     if file_end and MARKS[best[-1]] not in SENTENCE_ENDS:
         best[-1] = max((k for k, m in enumerate(MARKS) if m in SENTENCE_ENDS), key=lambda k: probs[-1, k])
