@@ -3,7 +3,8 @@
     python bench/simulate_review_speed.py REFS... [--model DIR]
 
 Each file is cased once per setting (``--strip-punct``, ``--punctuate never`` then ``auto``, the default), then
-reviewed by the simulated editor (evaluation/simulate.py); the review alone is timed, the casing beside it.
+reviewed by the simulated editor (evaluation/simulate.py); the review alone is timed, the casing beside it, in
+CPU seconds of this process (the machine may be shared: wall time would measure the neighbours).
 With marks the editor visits more words and sets hundreds of marks, each of which moves sentence starts: the
 review's structure is read again for the cues a mark changes, not the file (review/structure.py), so the time
 per visit should stay near that of the run without marks (the baseline printed first).
@@ -31,18 +32,18 @@ def main() -> None:
     rows = []
     for punctuate in (Punctuate.NEVER, Punctuate.AUTO):
         options = SimulateOptions(strip_punct=True, punctuate=punctuate)
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         preps = [prepare(p, engine, options) for p in paths]
-        t1 = time.perf_counter()
+        t1 = time.process_time()
         result = simulate(preps, engine, None, LEARNING)
-        t2 = time.perf_counter()
+        t2 = time.process_time()
         total = result["total"]
         rows.append((punctuate.value, total["words"], total["visited"], t1 - t0, t2 - t1))
     print(f"{len(paths)} files; --strip-punct, learning on")
-    print(f"{'punctuate':10} {'words':>7} {'visited':>8} {'casing s':>9} {'review s':>9} {'ms/visit':>9} {'x never':>8}")
+    print(f"{'punctuate':10} {'words':>7} {'visited':>8} {'casing cpu s':>12} {'review cpu s':>12} {'ms/visit':>9} {'x never':>8}")
     base = rows[0][4]
     for name, words, visited, casing, review in rows:
-        print(f"{name:10} {words:7d} {visited:8d} {casing:9.1f} {review:9.1f} {1000 * review / max(visited, 1):9.2f} "
+        print(f"{name:10} {words:7d} {visited:8d} {casing:12.1f} {review:12.1f} {1000 * review / max(visited, 1):9.2f} "
               f"{review / base:8.2f}")
 
 
