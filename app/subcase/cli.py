@@ -276,6 +276,20 @@ def cmd_simulate_review(args) -> int:
     if args.threshold is not None and not 0.0 < args.threshold <= 1.0:
         print("subcase simulate-review: --threshold must be above 0 and at most 1", file=sys.stderr)
         return 2
+    sweep_at = None
+    if args.mark_thresholds:
+        from subcase.evaluation.mark_sweep import parse_thresholds
+        try:
+            sweep_at = parse_thresholds(args.mark_thresholds)
+        except ValueError as exc:
+            print(f"subcase simulate-review: --mark-thresholds: {exc}", file=sys.stderr)
+            return 2
+        if args.series or args.punctuate == "never":
+            print("subcase simulate-review: --mark-thresholds needs restored marks and no --series", file=sys.stderr)
+            return 2
+    if args.mark_threshold is not None and not 0.0 <= args.mark_threshold <= 1.0:
+        print("subcase simulate-review: --mark-threshold must be from 0 to 1", file=sys.stderr)
+        return 2
     if args.series and (args.profile or args.no_learning or args.terms):
         print("subcase simulate-review: --series builds its own profile file by file "
               "(no --profile, --terms or --no-learning)", file=sys.stderr)
@@ -294,7 +308,11 @@ def cmd_simulate_review(args) -> int:
     options = SimulateOptions(strip_punct=args.strip_punct, upper=args.upper, lang=args.lang, mode=Mode(args.mode),
                               punctuate=Punctuate(args.punctuate),
                               drop=args.drop, seed=args.seed, no_learning=args.no_learning,
-                              threshold=args.threshold)
+                              threshold=args.threshold, mark_threshold=args.mark_threshold)
+    if sweep_at is not None:
+        from subcase.evaluation.mark_sweep import format_sweep, sweep
+        data = sweep(inputs, engine, options, sweep_at, log=lambda s: print(safe(s), file=sys.stderr))
+        return _finish_scoring(data, format_sweep, args.json)
     results = run_simulation(inputs, engine, options, _styles(args), profile=profile,
                              log=lambda s: print(safe(s), file=sys.stderr))
     return _finish_scoring(results, lambda r: format_table(r, args.per_file), args.json)
@@ -580,6 +598,12 @@ def build_parser() -> argparse.ArgumentParser:
                                                "human-cased files; print review load and residual errors")
     s.add_argument("refs", nargs="+", type=Path, help="reference files or folders")
     s.add_argument("--threshold", type=float, help="review threshold (default: the model's)")
+    s.add_argument("--mark-threshold", type=float, metavar="T",
+                   help="a restored mark under this probability puts its word on the review list (default: the "
+                        "app's)")
+    s.add_argument("--mark-thresholds", metavar="T,T,...",
+                   help="sweep: the review at each mark threshold (files cased once), with the load, the errors "
+                        "left and the threshold the editor's effort chooses")
     s.add_argument("--strip-punct", action="store_true", help="input without punctuation")
     s.add_argument("--upper", action="store_true", help="input in UPPER case instead of lower case")
     _add_mode_and_drop_args(s)

@@ -80,8 +80,10 @@ def test_review_counts():
     opened = [NONE, NONE, FULL_STOP, FULL_STOP, COMMA]  # three wrong: missing, wrong, extra
     final = [COMMA, NONE, FULL_STOP, FULL_STOP, COMMA]  # one put right
     visited = [True, True, False, True, False]          # two of the wrong ones visited, and one right one
-    assert review_counts(ref, opened, final, visited) == {"initial_errors": 3, "visited": 2, "residual_errors": 2}
-    assert review_counts(ref, ref, ref, [False] * 5) == {"initial_errors": 0, "visited": 0, "residual_errors": 0}
+    assert review_counts(ref, opened, final, visited) == {"initial_errors": 3, "visited": 2, "residual_errors": 2,
+                                                           "reference_marks": sum(1 for m in ref if m)}
+    assert review_counts(ref, ref, ref, [False] * 5) == {"initial_errors": 0, "visited": 0, "residual_errors": 0,
+                                                           "reference_marks": sum(1 for m in ref if m)}
     with pytest.raises(ValueError):
         review_counts(ref, opened, final, visited[:4])
 
@@ -158,7 +160,8 @@ def test_simulate_review_counts_wrong_and_missing_marks(dev_subtitles, tmp_path)
 
     assert "punctuation" not in run("--strip-punct", "--punctuate", "never")["total"]
     data = run("--punctuate", "auto")  # punctuated input: auto restores nothing, every mark is right
-    assert data["total"]["punctuation"] == {"initial_errors": 0, "visited": 0, "residual_errors": 0, "changes": 0}
+    assert data["total"]["punctuation"] == {"initial_errors": 0, "visited": 0, "residual_errors": 0, "changes": 0,
+                                            "reference_marks": 12}
     data = run("--strip-punct", "--punctuate", "auto")
     total, one = data["total"]["punctuation"], data["files"][path.name]["punctuation"]
     assert total == one

@@ -93,7 +93,7 @@ def test_the_flag_reason_names_the_doubtful_mark(punctuated):
     from subcase.review import flag_reasons
     _, _, state = punctuated
     assert [(r.code, r.text) for r in flag_reasons(state, (0, 2))] == [
-        ("mark_confidence", "restored full stop: confidence 0.85 (mark threshold 0.95)")]
+        ("mark_confidence", "restored full stop: confidence 0.85 (mark threshold 0.90)")]
     assert [r.code for r in flag_reasons(state, (1, 1))] == ["low_confidence", "mark_confidence"]
     assert flag_reasons(state, (1, 3)) == []  # a sure question mark after a sure word
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from subcase.casing import DocumentCasing, Tag, WordCasing, apply_casing, apply_tag
 from subcase.casing.housestyle import categories_of
 from subcase.casing.pauses import for_unpunctuated, opening_words, pauses_of
@@ -89,3 +91,64 @@ def test_an_edit_reads_again_the_cue_and_only_the_cues_whose_sentence_start_it_m
     assert second is not first and second == whole(doc, state)
     assert owner.reread == {141}  # the sentence carried on into cue 142 is read there, not the cue again
     assert second.initial[(142, 0)] is False and first.initial[(142, 0)] is True
+
+
+# -- decisions on a real film: marks move sentence starts into the next cue --------------------------------------
+SINTEL = "meyer1994__srt__sintel_en.srt"
+
+
+@pytest.fixture(scope="module")
+def film(engine, dev_subtitles):
+    from subcase.evaluation.simulate import SimulateOptions, prepare
+
+    path = next((p for p in dev_subtitles if p.name == SINTEL), None)
+    if path is None:
+        pytest.skip(f"shared dev subtitle missing: {SINTEL}")
+    return prepare(path, engine, SimulateOptions(strip_punct=True))
+
+
+def opened_film(film, engine):
+    from subcase.casing import CasedFile
+    from subcase.casing.pipeline import write_marks
+    from subcase.review import OpenOptions, open_review
+
+    doc = film.source.copy()
+    casing = write_marks(doc, film.casing)
+    return open_review(CasedFile(doc, casing, apply_casing(doc, casing)), engine,
+                       OpenOptions(mode=film.casing.mode, punctuate=film.punctuate))
+
+
+def test_a_structure_updated_decision_by_decision_is_the_one_read_whole(film, engine):
+    """On a real film cased by the real model with its marks restored, after each of many decisions on marks,
+    on words and on cue texts, and after their undo, the structure kept up to date is the one read whole."""
+    from subcase.casing.marks import MARKS
+    from subcase.review import Accept, SetMark, SetTag
+
+    session = opened_film(film, engine)
+    doc, state = session.doc, session.state
+    owner = DocumentStructure()
+    assert owner.of(doc, state) == Structure.compute(doc, state)
+    assert owner.of(doc, state).punctuated  # the restored marks: the update applies (else it reads whole)
+    positions = list(state.positions())
+    done, partial = [], 0
+    for k, pos in enumerate(positions[::2]):
+        if k % 7 == 3:
+            c = pos[0]
+            action = EditText(c, doc.cues[c].text + " and so")
+        elif k % 7 == 5:
+            action = SetTag(pos, state.word(pos).model_tag or state.word(pos).tag, engine.form)
+        elif not SetMark.applies(doc, state, pos):
+            action = Accept(pos)
+        else:
+            now = SetMark.mark_at(doc, state, pos)
+            action = SetMark(pos, MARKS[(MARKS.index(now) + 2 + k) % len(MARKS)], engine.form)
+        session.perform(action)
+        done.append(action)
+        assert owner.of(doc, state) == Structure.compute(doc, state), (k, pos, type(action).__name__)
+        partial += owner.reread is not None
+    # the test is worth something only if the partial update ran (not a whole reading each time)
+    assert sum(isinstance(a, SetMark) for a in done) > 30 and partial > 30
+    for action in reversed(done[-40:]):
+        session.revert(action)
+        assert owner.of(doc, state) == Structure.compute(doc, state)
+    session.close()

@@ -2,7 +2,9 @@
 
 The model's softmax is overconfident; dividing its log-probabilities by a
 temperature fitted on held-out data (stored in model.json) makes a word's
-probability mean what it says.
+probability mean what it says.  The tags' temperature is fitted when the model is
+exported (training/export.py), the marks' by ``subcase.evaluation.mark_calibration``
+(model.json ``punctuation.temperature``), both with ``fit_temperature``.
 """
 
 from __future__ import annotations
@@ -18,3 +20,14 @@ def apply_temperature(probs: np.ndarray, temperature: float) -> np.ndarray:
         logp -= logp.max(axis=1, keepdims=True)
         p = np.exp(logp)
     return p / p.sum(axis=1, keepdims=True)
+
+
+def fit_temperature(probs: np.ndarray, gold: np.ndarray) -> float:
+    """Temperature that minimises held-out negative log-likelihood (grid search)."""
+    best_t, best_nll = 1.0, float("inf")
+    rows = np.arange(len(gold))
+    for t in np.arange(0.5, 3.01, 0.05):
+        nll = -np.log(np.clip(apply_temperature(probs, float(t))[rows, gold], 1e-300, 1.0)).mean()
+        if nll < best_nll:
+            best_t, best_nll = float(t), nll
+    return round(best_t, 2)

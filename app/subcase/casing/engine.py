@@ -140,6 +140,8 @@ class CasingEngine:
         self.punctuation: GraphMarks | PunctuationHead | None = (
             GraphMarks() if MARKS_OUTPUT in outputs
             else PunctuationHead.load(model_dir) if HIDDEN in outputs else None)
+        if self.punctuation is not None:
+            self.punctuation.temperature = float(meta.get("punctuation", {}).get("temperature", 1.0))
         lex_path = model_dir / "lexicon.json"
         self.lexicon = load_lexicon(lex_path) if lex_path.is_file() else {}
         # (word, tag) -> form: a film writes its ~2,000 distinct words 11,000 times (``form``)

@@ -61,6 +61,7 @@ class GraphMarks:
     """A joint model's marks: its graph's ``marks`` output is already each word's probabilities."""
 
     output = MARKS_OUTPUT
+    temperature = 1.0  # the marks' calibration (model.json ``punctuation.temperature``, set by the engine)
 
     def streamed(self, chunks: Iterable[np.ndarray], ends_cue: np.ndarray) -> np.ndarray:
         """The probabilities of one stream's words (words x 5), from its ``marks`` in consecutive chunks."""
@@ -81,6 +82,7 @@ class PunctuationHead:
     """The head's weights, loaded once per engine."""
 
     output = HIDDEN
+    temperature = 1.0  # the marks' calibration (model.json ``punctuation.temperature``, set by the engine)
 
     def __init__(self, path: Path):
         try:

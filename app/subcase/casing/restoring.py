@@ -14,6 +14,7 @@ import numpy as np
 from subcase.subtitles.words import Token
 
 from .auto import unpunctuated
+from .calibration import apply_temperature
 from .marks import MARKS, SENTENCE_ENDS, classify, sentence_end_probability
 from .punctuation import GraphMarks, MarkPrediction, PunctuationHead
 
@@ -116,6 +117,9 @@ class MarkChoice(NamedTuple):
     # the restorer writes the mark after the word: its cue is restored, no punctuation is written after it, it
     # is not in brackets or a speaker label, and no bracket follows it
     free: list[bool]
+    # the marks' calibration (``head.temperature``), applied to the probabilities the restored marks report;
+    # ``probs`` stay as the head gives them, for the choices made on them (``casing.agreement``'s thresholds)
+    temperature: float = 1.0
 
 
 def choose_marks(head: GraphMarks | PunctuationHead, cues: Sequence[Sequence[Token]], restore: Sequence[bool],
@@ -143,7 +147,7 @@ def choose_marks(head: GraphMarks | PunctuationHead, cues: Sequence[Sequence[Tok
         after = tokens[k + 1] if k + 1 < len(tokens) else None
         free.append(bool(restore[c]) and k not in quiet[c] and
                     (after is None or after.is_word or not classify(after.text) and after.text not in _OPENERS))
-    return MarkChoice(where, probs, best, free)
+    return MarkChoice(where, probs, best, free, head.temperature)
 
 
 def likeliest_end(probs: np.ndarray) -> int:
@@ -155,6 +159,8 @@ def restored_marks(choice: MarkChoice, cues: Sequence[Sequence[Token]], restore:
     """The marks ``choice`` puts after the words of the cues marked in ``restore``.  A word already followed
     by punctuation keeps it; words in brackets and speaker labels get none (``quiet_words``)."""
     where, probs, best = choice.where, choice.probs, choice.best
+    if choice.temperature != 1.0:  # calibrated as the tags are: a mark's probability means what it says
+        probs = apply_temperature(probs, choice.temperature)  # (a temperature keeps each word's likeliest mark)
     quiet = {c: quiet_words(cues[c]) for c in range(len(cues)) if restore[c]}
     inserted: list[InsertedMark] = []
     starts: dict[tuple[int, int], float] = {}

@@ -16,11 +16,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from subcase.casing.marks import COMMA, EXCLAMATION, FULL_STOP, MARK_NAMES, QUESTION, mark_after
+import numpy as np
+
+from subcase.casing.marks import COMMA, EXCLAMATION, FULL_STOP, MARK_NAMES, MARKS, QUESTION, mark_after
+from subcase.casing.restoring import InsertedMark
 from subcase.subtitles import markup
-from subcase.subtitles.words import has_letters, tokenize
+from subcase.subtitles.words import Token, has_letters, tokenize
 
 from .intervals import LEVEL, RESAMPLES, ratio_interval
+from .metrics import calibration_table
 
 SCORED = (COMMA, FULL_STOP, QUESTION, EXCLAMATION)
 # the rule a restorer must beat on stripped input: subtitles mostly end a sentence where a cue ends
@@ -153,13 +157,38 @@ def review_counts(ref_marks: Sequence[str], input_marks: Sequence[str], final_ma
     wrong = [r != i for r, i in zip(ref_marks, input_marks)]
     return {"initial_errors": sum(wrong),
             "visited": sum(w and v for w, v in zip(wrong, visited)),
-            "residual_errors": sum(r != f for r, f in zip(ref_marks, final_marks))}
+            "residual_errors": sum(r != f for r, f in zip(ref_marks, final_marks)),
+            "reference_marks": sum(1 for r in ref_marks if r)}  # what "marks left" is a share of
 
 
 def add_review_counts(total: dict, other: dict) -> dict:
     """Two ``review_counts`` objects added key by key."""
-    keys = ("initial_errors", "visited", "residual_errors") + (("changes",) if "changes" in other else ())
+    keys = ("initial_errors", "visited", "residual_errors", "reference_marks") + \
+        (("changes",) if "changes" in other else ())
     return {k: total.get(k, 0) + other.get(k, 0) for k in keys}
+
+
+def restored_outcomes(cues: Sequence[Sequence[Token]], marks: Sequence[Sequence[str]],
+                      restored: Sequence[InsertedMark]) -> list[tuple[tuple[float, ...], str]]:
+    """Each restored mark on a scored word of the reference (its ``cues`` of tokens, the ``marks`` after their
+    scored words): (the head's probabilities, the reference's mark after the word).  What the mark threshold
+    reads (evaluation/mark_calibration.py)."""
+    scored = [{t.end: k for k, t in enumerate(t for t in tokens if t.is_word and has_letters(t.text))}
+              for tokens in cues]
+    out = []
+    for m in restored:
+        k = scored[m.cue_index].get(m.offset)
+        if k is not None:
+            out.append((tuple(m.prediction.probs), marks[m.cue_index][k]))
+    return out
+
+
+def mark_ece(outcomes: Sequence[tuple[tuple[float, ...], str]]) -> dict:
+    """ECE (10 bins) of the restored marks' confidence against the reference, with its reliability table."""
+    conf = [max(p) for p, _ in outcomes]
+    right = [MARKS[int(np.argmax(p))] == gold for p, gold in outcomes]
+    ece, table = calibration_table(conf, right)
+    return {"marks": len(outcomes), "right": sum(right), "ece": ece, "reliability": table}
 
 
 # -- the text report ----------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ from .baselines import TruecaseBaseline, first_word_and_i
 from .drop import SEED, dropped_cues
 from .intervals import LEVEL, RESAMPLES, f1_interval
 from .metrics import WordOutcome, calibration_table, default_review, review_view, score, scored_words
+from .punctuation import mark_ece, restored_outcomes
 from .punctuation import (CUE_END_BASELINE, FileMarks, cue_end_full_stops, cue_marks, interval_lines, score_files,
                           score_marks)
 from .punctuation import report_lines as punctuation_lines
@@ -182,6 +183,8 @@ def evaluate(paths: list[Path], engine: CasingEngine | None, options: Evaluation
         # per system of marks ("subcase" and the baselines), per "all" and language, each file's marks
         mark_files: dict[str, dict[str, list[FileMarks]]] = {}
         consistency: dict[str, int] | None = None  # restored marks at odds with the text (evaluation/consistency.py)
+        # per "all" and language, each restored mark's probabilities and the reference's mark (its calibration)
+        restored: dict[str, list] = {}
         for ref, guess in zip(refs, guesses):
             inp = model_input(ref, punctuated)
             english = guess.language == "en"
@@ -196,6 +199,9 @@ def evaluate(paths: list[Path], engine: CasingEngine | None, options: Evaluation
                     if baseline_engine is not None:
                         _, other = subcase_casing(baseline_engine, ref, inp, guess, mode, punctuate)
                         systems_marks[_baseline_name(baseline_engine)] = with_restored(ref, plain, other.marks)
+                    judged = restored_outcomes(ref.cues, ref.marks, casing.marks)
+                    for group in ("all", guess.language):
+                        restored.setdefault(group, []).extend(judged)
                     for name, written in systems_marks.items():
                         for group in ("all", guess.language):
                             mark_files.setdefault(name, {}).setdefault(group, []).append((ref.marks, written))
@@ -223,6 +229,7 @@ def evaluate(paths: list[Path], engine: CasingEngine | None, options: Evaluation
                 entry["two_way"] = two_way_entry(files)
                 if "subcase" in mark_files:
                     entry["punctuation"] = score_files(mark_files["subcase"]["all"])
+                    entry["punctuation"]["restored_marks"] = mark_ece(restored["all"])
                 if consistency is not None:
                     entry["consistency"] = consistency
             results["systems"].setdefault(name, {})[key] = entry
@@ -240,6 +247,7 @@ def evaluate(paths: list[Path], engine: CasingEngine | None, options: Evaluation
                     entry["two_way"] = two_way_entry(files)
                     if "subcase" in mark_files:
                         entry["punctuation"] = score_files(mark_files["subcase"][language])
+                        entry["punctuation"]["restored_marks"] = mark_ece(restored[language])
                 if outcomes and outcomes[0].threshold is not None:
                     entry["review_default"] = default_review(outcomes)
                 results["languages"][language]["systems"].setdefault(name, {})[key] = entry
@@ -500,7 +508,9 @@ def format_report(results: dict) -> str:
         for key, s in by_input.items():
             if "review" not in s:
                 continue
-            lines += ["", f"post-editor's view: {name}, {key} input (ECE {s['ece']:.3f})",
+            marks = s.get("punctuation", {}).get("restored_marks")
+            mark_ece_text = f"; restored marks' ECE {marks['ece']:.3f} on {marks['marks']}" if marks else ""
+            lines += ["", f"post-editor's view: {name}, {key} input (ECE {s['ece']:.3f}{mark_ece_text})",
                       f"{'threshold':>9} {'review load':>12} {'catch rate':>11} {'flagged':>8} {'errors':>7}"]
             for r in s["review"]:
                 lines.append(f"{r['threshold']:9.2f} {100*r['review_load']:11.1f}% {100*r['catch_rate']:10.1f}% "

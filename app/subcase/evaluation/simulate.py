@@ -82,6 +82,7 @@ class SimulateOptions:
     no_learning: bool = False
     threshold: float | None = None
     punctuate: Punctuate = DEFAULT_PUNCTUATE
+    mark_threshold: float | None = None  # None: the app's (``review.state.MARK_THRESHOLD``)
 
 
 DEFAULTS = SimulateOptions()
@@ -164,15 +165,18 @@ Opened = Callable[[ReviewSession], None]
 
 
 def simulate_file(prep: Prepared, engine: CasingEngine, threshold: float | None, opening: Opening = PLAIN,
-                  on_opened: Opened | None = None) -> Counts:
+                  on_opened: Opened | None = None, mark_threshold: float | None = None) -> Counts:
     """One file reviewed by the simulated editor; ``threshold`` None: the threshold of the model
-    that cased the file (a Spanish file gets the multilingual model's), as in the app."""
+    that cased the file (a Spanish file gets the multilingual model's), as in the app; ``mark_threshold``
+    None: the app's."""
     doc = prep.source.copy()
     options = OpenOptions(mode=prep.casing.mode, threshold=threshold, styles=prep.styles, profile=opening.profile,
                           learning=opening.learning, punctuate=prep.punctuate)
     casing = write_marks(doc, prep.casing)
     session = open_review(CasedFile(doc, casing, apply_casing(doc, casing)), engine, options,
                           log=EditLog(opening.log_path) if opening.log_path is not None else None)
+    if mark_threshold is not None:
+        session.state.mark_threshold = mark_threshold
     try:
         return _review(prep, engine, session, opening, on_opened)
     finally:
@@ -271,14 +275,15 @@ def _flat(per_cue: list[list[str]]) -> list[str]:
 
 def simulate(preps: list[Prepared], engine: CasingEngine, threshold: float | None,
              opening: Opening = PLAIN, skipped: list[Skipped] | None = None,
-             log: Callable[[str], None] = lambda s: None) -> dict:
+             log: Callable[[str], None] = lambda s: None, mark_threshold: float | None = None) -> dict:
     """Every prepared file reviewed; ``skipped``: the files already left out (evaluation/skipped.py),
     to which a file whose words do not line up with its reference is added."""
     total = Counts()
     files = {}
     skips = Skips(log, skipped or ())
     for prep in preps:
-        n = skips.attempt(Path(prep.name), partial(simulate_file, prep, engine, threshold, opening))
+        n = skips.attempt(Path(prep.name), partial(simulate_file, prep, engine, threshold, opening,
+                                                   mark_threshold=mark_threshold))
         if n is None:
             continue
         total.add(n)
@@ -313,9 +318,11 @@ def format_table(results: dict, per_file: bool) -> str:
     lines.append(row(f"total ({len(results['files'])} files)", total))
     p = total.get("punctuation")
     if p is not None:
+        share = f" ({100 * p['residual_errors'] / p['reference_marks']:.1f}% of the reference's " \
+                f"{p['reference_marks']} marks)" if p.get("reference_marks") else ""
         lines.append(f"punctuation: {p['initial_errors']} words with a wrong or missing mark as opened, "
-                 f"{p['visited']} of them visited, {p.get('changes', 0)} marks set, "
-                 f"{p['residual_errors']} left after review")
+                     f"{p['visited']} of them visited, {p.get('changes', 0)} marks set, "
+                     f"{p['residual_errors']} left after review{share}")
     load, residual = total.get("review_load_interval"), total.get("residual_rate_interval")
     if load is not None and residual is not None:
         lines.append(f"{LEVEL:.0%} interval over files (bootstrap): review load {100 * load[0]:.1f}-{100 * load[1]:.1f}%, "
@@ -333,7 +340,7 @@ def run_simulation(paths: list[Path], engine: CasingEngine, options: SimulateOpt
     then the ``profile``, if any."""
     preps, skipped = read_each(paths, lambda p: prepare(p, engine, options, styles), log)
     return simulate(preps, engine, options.threshold, Opening(learning=not options.no_learning, profile=profile),
-                    skipped, log)
+                    skipped, log, options.mark_threshold)
 
 
 # The configurations the docs and the model card report (``python -m subcase.evaluation.simulate``).

@@ -7,11 +7,11 @@ from PySide6.QtWidgets import QMenu, QStatusBar, QWidget
 
 from subcase.casing import TAG_NAMES, Tag, apply_tag
 from subcase.casing.marks import MARK_NAMES, MARKS
-from subcase.review import Accept, AcceptCue, SetMark, SetTag
+from subcase.review import Accept, AcceptCue, AcceptMark, SetMark, SetTag
 from subcase.review.actions import Action, next_distinct_tag
 
 from .cue_view import CueView
-from .details_panel import alternative_forms
+from .details_panel import MARK_KEYS, alternative_forms
 from .edit_log_recovery import EditLogRecovery
 from .open_review import OpenReview
 from .review_commands import push
@@ -25,7 +25,13 @@ def next_mark(mark: str) -> str:
 
 
 class Decisions:
-    """The review keys that decide the current word (L, T, U, M, Space, Y, Enter, Ctrl+Enter, ``.``, A)."""
+    """The review keys that decide the current word (L, T, U, M, Space, Y, Enter, Ctrl+Enter, ``.``, A).
+
+    On a word flagged for the mark restored after it and not for its letters
+    (``ReviewState.flagged_for_mark_only``), the keys decide the mark: Enter keeps it, Space cycles it, and the
+    letter keys change nothing (the editor was shown a doubtful mark, not a doubtful word; its casing stays
+    in reach in the word's menu, A).
+    """
 
     def __init__(self, review: OpenReview, edit_log: EditLogRecovery, engines: EngineHolder, view: CueView,
                  status_bar: QStatusBar):
@@ -46,9 +52,24 @@ class Decisions:
     def _push(self, action: Action) -> None:
         push(self.review, self.edit_log, action)
 
+    def _mark_only(self, pos: tuple[int, int]) -> bool:
+        session = self.review.session
+        return session is not None and session.state.flagged_for_mark_only(pos)
+
+    def _keys_are_for_the_mark(self, pos: tuple[int, int]) -> bool:
+        """True (and says so in the status bar) where a casing key was pressed on a word flagged for its mark
+        alone: the key does nothing there."""
+        if not self._mark_only(pos):
+            return False
+        self.status_bar.showMessage(f"Flagged for the mark after it, not its casing: {MARK_KEYS}", 8000)
+        return True
+
     def set_tag(self, tag: Tag, advance: bool = True) -> None:
+        """A tag key (L, T, U, M); ``advance`` False: chosen in the word's menu, which sets it on any word."""
         pos = self._current()
         if pos is None or self.review.session is None:
+            return
+        if advance and self._keys_are_for_the_mark(pos):
             return
         self._push(SetTag(pos, tag, self.write_tag))
         if advance:
@@ -61,12 +82,16 @@ class Decisions:
         if pos is None or self.review.session is None:
             return
         tag = self.review.session.state.word(pos).model_tag
-        if tag is not None:
+        if tag is not None and not self._keys_are_for_the_mark(pos):
             self.set_tag(tag)
 
     def cycle_tag(self) -> None:
+        """Space: the next tag of the word, or the next mark after a word flagged for its mark alone."""
         pos = self._current()
         if pos is None or self.review.session is None:
+            return
+        if self._mark_only(pos):
+            self.set_mark(None)
             return
         tag = next_distinct_tag(self.review.session.state.word(pos), self.write_tag)
         self._push(SetTag(pos, tag, self.write_tag))
@@ -78,8 +103,11 @@ class Decisions:
             return
         state = self.review.session.state
         w = state.word(pos)
+        if state.flagged_for_mark_only(pos):
+            if state.needs_review(pos):  # the mark alone: the word's letters were not what was shown
+                self._push(AcceptMark(pos))
         # a word decided before its mark (its tag set by hand) still has the mark to accept
-        if not w.decided or w.mark_needs_review(state.mark_threshold):
+        elif not w.decided or w.mark_needs_review(state.mark_threshold):
             self._push(Accept(pos))
         self.review.advance(pos)
 

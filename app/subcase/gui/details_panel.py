@@ -26,6 +26,11 @@ from .cue_layout import TIMING_TAG_RE
 
 FormFn = Callable[[str, Tag], str]
 
+# What the review keys do on a word on the review list for the mark after it alone (gui/decisions.py), shown
+# in the details and the status bar.
+MARK_KEYS = ("Enter keeps the mark, Space cycles it, \",\" \"?\" \"!\" set it, Backspace removes it; "
+             "A opens the word's menu for its casing")
+
 
 def _label(parent: QWidget, bold: bool = False) -> QLabel:
     label = QLabel(parent)
@@ -123,8 +128,13 @@ class WordDetailsDock(QDockWidget):
                 ", ".join(map(str, others)) + ": one decision for all"
         self.where_label.setText(where)
         state_text = f"State: {LOOK_NAMES[look]}" + (f" ({marker})" if marker else "")
-        if look is not Look.REVIEW and w.mark_needs_review(state.mark_threshold):
-            state_text += "; the mark after it to review"  # on the review list for its mark alone
+        if state.flagged_for_mark_only(pos):
+            # what the highlight is for, and what the review keys do here (gui/decisions.py)
+            now = "to review" if w.mark_needs_review(state.mark_threshold) else "decided"
+            state_text = f"State: the mark after it {now}; flagged for the mark alone, not for the word's casing" \
+                         f"\n{MARK_KEYS}."
+        elif look is not Look.REVIEW and w.mark_needs_review(state.mark_threshold):
+            state_text += "; the mark after it to review"
         self.state_label.setText(state_text)
         if w.probs is None or w.model_tag is None:
             self.model_label.setText(f"Tag {TAG_NAMES[w.tag]} \u00b7 typed by hand, no prediction")

@@ -13,8 +13,10 @@ from PySide6.QtCore import Qt
 
 INTRO = ("Review by keyboard: N jumps to the next word to review, L/T/U/M set its tag, "
          "Space cycles tags, Enter accepts it (and the punctuation mark restored after it). "
-         "\".\" cycles the mark after the word (none, comma, full stop, question mark, exclamation mark) "
-         "and Ctrl+. takes it away. Words with a \"?\" and an orange fill "
+         "\".\" cycles the mark after the word (none, comma, full stop, question mark, exclamation mark), "
+         "\",\" \"?\" \"!\" set that mark, and Backspace or Ctrl+. takes it away. "
+         "On a word flagged only for the mark after it, the keys decide the mark: Enter keeps it, Space cycles "
+         "it, and L/T/U/M leave the word as it is (its casing is in its menu, A). Words with a \"?\" and an orange fill "
          "and underline are under the review threshold, and so are restored marks in a box with an orange fill. "
          "With a video or audio file open "
          "(Media menu), K plays the current cue, R replays it and O plays on from it.")

@@ -18,6 +18,7 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QMainWindow
 
 from subcase.casing import TAG_NAMES, Tag
+from subcase.casing.marks import MARK_NAMES
 
 from .cue_editing import CueEditing
 from .cue_view import CueView
@@ -139,8 +140,15 @@ class Menus:
         self.act_cycle_mark = A("Cycle Punctuation Mar&k", self.parts.decisions.cycle_mark, ["."], review=True,
                                 tip="The mark after the current word: none, comma, full stop, question mark, "
                                     "exclamation mark (adds one where none is)")
-        self.act_remove_mark = A("Remo&ve Punctuation Mark", self.parts.decisions.remove_mark, ["Ctrl+."], review=True,
+        self.act_remove_mark = A("Remo&ve Punctuation Mark", self.parts.decisions.remove_mark,
+                                 ["Ctrl+.", "Backspace", "Del"], review=True,
                                  tip="Take away the mark after the current word")
+        # The marks typed as a subtitle editor types them ("." cycles, so the full stop is its second press).
+        self.act_set_mark: dict[str, QAction] = {}
+        for mark in (",", "?", "!"):
+            self.act_set_mark[mark] = A(f"Set Mark: {MARK_NAMES[mark].capitalize()}",
+                                        partial(self.parts.decisions.set_mark, mark), [mark], review=True,
+                                        tip=f"Make a {MARK_NAMES[mark]} the mark after the current word")
         self.act_threshold_down = A("Lower Threshold", lambda: self.parts.threshold.nudge(-0.05), ["["])
         self.act_threshold_up = A("Raise Threshold", lambda: self.parts.threshold.nudge(0.05), ["]"])
         self.act_threshold_reset = A("Model's Default Threshold", self.parts.threshold.reset, [])
@@ -267,7 +275,7 @@ class Menus:
                        None, self.act_edit_text]),
             ("&Review", [self.act_next, self.act_prev, self.act_next_word, self.act_prev_word, None,
                          *self.act_tag.values(), self.act_cycle, self.act_alternatives, None,
-                         self.act_cycle_mark, self.act_remove_mark, None, self.act_accept, self.act_accept_cue, None,
+                         self.act_cycle_mark, *self.act_set_mark.values(), self.act_remove_mark, None, self.act_accept, self.act_accept_cue, None,
                          self.act_threshold_down, self.act_threshold_up, self.act_threshold_reset,
                          ("Casing &Mode", list(self.act_modes.values())),
                          ("P&unctuation (next file opened)", list(self.act_punctuate.values())),
@@ -292,7 +300,8 @@ class Menus:
         has_doc = self.review.session is not None and not self.review.busy
         for a in (self.act_save, self.act_save_as, self.act_edit_text, self.act_next, self.act_prev,
                   self.act_next_word, self.act_prev_word, self.act_cycle, self.act_accept, self.act_accept_cue,
-                  self.act_alternatives, self.act_cycle_mark, self.act_remove_mark, *self.act_tag.values()):
+                  self.act_alternatives, self.act_cycle_mark, self.act_remove_mark, *self.act_tag.values(),
+                  *self.act_set_mark.values()):
             a.setEnabled(has_doc)
         self.act_cancel.setEnabled(self.review.busy)
         self.act_profile_contents.setEnabled(has_doc and self.review.profile_app is not None)

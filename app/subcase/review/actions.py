@@ -224,6 +224,33 @@ class Accept(Action):
         w.status, w.mark = self._before, self._mark
 
 
+class AcceptMark(Action):
+    """Keep the mark restored after the word, and only the mark: the word was flagged for it alone, so its
+    letters were not what the editor looked at (learning takes no casing evidence from it)."""
+
+    label = "Accept mark"
+    on_a_word = True
+
+    def __init__(self, pos: Pos):
+        self.pos = pos
+        self.cues = (pos[0],)
+        self.focus = pos
+        self._mark: MarkReview | None = None
+
+    def at(self, pos: Pos) -> AcceptMark:
+        """The same decision on another word (``OnCopies``)."""
+        return AcceptMark(pos)
+
+    def do(self, doc: Document, state: ReviewState) -> list[Decision]:
+        w = state.word(state.pieces.get(self.pos, (self.pos,))[0])  # a joined word's mark is on its first piece
+        self._mark = w.mark
+        mark = _accept_mark(w)
+        return [mark] if mark is not None else []
+
+    def undo(self, doc: Document, state: ReviewState) -> None:
+        state.word(state.pieces.get(self.pos, (self.pos,))[0]).mark = self._mark
+
+
 def _accept_mark(w: ReviewWord) -> Decision | None:
     """The restored mark after ``w`` kept as it stands, if nobody decided on it yet."""
     if w.mark is None or w.mark.status is not Status.UNTOUCHED:

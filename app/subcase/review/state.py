@@ -19,11 +19,12 @@ from subcase.casing.tags import ranked, tag_of
 
 Pos = tuple[int, int]  # (cue index, slot in that cue's reviewable words)
 
-# A restored mark the punctuation head gives less probability than this is to review, in the same order as the
-# words.  Chosen with ``subcase simulate-review --strip-punct --punctuate auto``: the head is unsure of most marks
-# it restores, and up to here a visit the mark threshold adds finds an error (a wrong mark, or the word's casing)
-# more often than one the casing threshold adds at its margin.
-MARK_THRESHOLD = 0.95
+# A restored mark the punctuation head gives less (calibrated) probability than this is to review, in the same
+# order as the words.  Chosen with ``subcase simulate-review DEV --strip-punct --mark-thresholds ...``
+# (evaluation/mark_sweep.py): the highest threshold up to which each step's added visits fix errors (a wrong mark,
+# or the word's casing) at least as often as the casing threshold's own last step does; English model 0.2.0 with
+# its marks calibrated (temperature 1.85), docs/research/2026-11-29-mark-threshold.md.
+MARK_THRESHOLD = 0.90
 
 
 class Status(str, Enum):
@@ -212,6 +213,13 @@ class ReviewState:
                 for piece in self.pieces.get(pos, (pos,)):
                     w = self.word(piece)
                     w.confidence, w.raised, w.mark = 1.0, None, None
+
+    def flagged_for_mark_only(self, pos: Pos) -> bool:
+        """Whether the word at ``pos`` is on the review list for the mark restored after it and not for its
+        letters: the review keys then decide the mark (the editor was shown a doubtful mark, not a doubtful
+        word).  Decided or not, so the same keys change a decision on the mark."""
+        w = self.word(self.pieces.get(pos, (pos,))[0])
+        return w.mark is not None and w.mark.confidence < self.mark_threshold and not w.flagged(self.threshold)
 
     def needs_review(self, pos: Pos) -> bool:
         """Whether the word at ``pos`` is still to review: its casing, or the mark restored after it."""

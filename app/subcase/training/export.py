@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from subcase.casing.calibration import apply_temperature
+from subcase.casing.calibration import apply_temperature, fit_temperature
 from subcase.casing.encoder import WordEncoder
 from subcase.evaluation.metrics import calibration_table
 
@@ -87,17 +87,6 @@ def word_probs(model_path: Path, batches) -> tuple[np.ndarray, np.ndarray]:
         probs.append(p[keep])
         gold.append(labels[keep])
     return np.concatenate(probs), np.concatenate(gold)
-
-
-def fit_temperature(probs: np.ndarray, gold: np.ndarray) -> float:
-    """Temperature that minimises held-out negative log-likelihood (grid search)."""
-    best_t, best_nll = 1.0, float("inf")
-    rows = np.arange(len(gold))
-    for t in np.arange(0.5, 3.01, 0.05):
-        nll = -np.log(np.clip(apply_temperature(probs, float(t))[rows, gold], 1e-300, 1.0)).mean()
-        if nll < best_nll:
-            best_t, best_nll = float(t), nll
-    return round(best_t, 2)
 
 
 def review_threshold(conf: np.ndarray, correct: np.ndarray, target_catch: float = 0.9) -> float:
