@@ -75,3 +75,11 @@ def test_large_buffers_are_given_back_on_glibc():
     glibc = platform.system() == "Linux" and platform.libc_ver()[0] == "glibc"
     assert return_large_buffers() is glibc
     assert return_large_buffers() is glibc  # once per process; asking again changes nothing
+
+
+def test_a_three_hour_rolling_stream_is_under_the_default_size_limit():
+    from subcase.subtitles.files import MAX_SIZE_MB
+    # 150,000 words in YouTube's rolling layout (7.5 MB): converted without --max-size, now that its memory
+    # is bounded (the bench's long-file rows measure it)
+    size = len(rolling_vtt(WORDS, 150_000).encode("utf-8"))
+    assert 5e6 < size <= MAX_SIZE_MB * 1e6

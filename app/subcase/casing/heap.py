@@ -5,8 +5,9 @@ ones from its heap, which shrinks only from the top.  The threshold starts at 12
 each mapped buffer freed, up to 32 MB: once the model's first outputs are freed, every output, window batch
 and chunk of hidden states after them comes from the heap, and a long file's run leaves the heap as large
 as its worst moment, full of holes.  A fixed threshold of 1 MB keeps those buffers mapped (onnxruntime's own
-arena and Python's small objects are not affected).  Measured, ``subcase convert`` of 150,000 words of plain
-SRT: 367 MB peak before, 330 MB after, the same time within the machine's noise
+arena and Python's small objects are not affected).  Measured on 150,000 words of plain SRT (the
+same setting given as ``MALLOC_MMAP_THRESHOLD_``): 367 MB peak before, 330 MB after, the same time within the
+machine's noise
 (docs/research/2026-11-29-long-files-memory.md).  Elsewhere (macOS, Windows, musl) nothing is changed.
 """
 

@@ -164,7 +164,8 @@ def write_marks(doc: Document, casing: DocumentCasing) -> DocumentCasing:
         if doc.page_guessed:
             # a guessed legacy code page: a non-ASCII mark ("\u00bf", "\u2026", a no-break space) is a byte that
             # may read as a letter in the page the file is really in; ASCII reads the same in all of them
-            inserts = [(at, ascii_mark) for at, mark in inserts if (ascii_mark := mark.encode("ascii", "ignore").decode())]
+            inserts = [(at, ascii_mark) for at, mark in inserts
+                       if (ascii_mark := mark.encode("ascii", "ignore").decode())]
             if not inserts:
                 continue  # the cue's marks are dropped with their writing
         if not ok:
