@@ -25,7 +25,7 @@ def test_a_file_over_the_limit_is_refused_unless_the_user_says_open(qtbot, make_
     assert blocker.args[0].startswith(f"{big}: is ") and f"over the limit of {MAX_SIZE_MB:g} MB" in blocker.args[0]
     assert window.review.task is None and window.review.doc is None
     (title, text, default), = asked
-    assert title == "Large file" and "big.srt is 1.0 MB" in text and default == QMessageBox.Cancel
+    assert title == "Large file" and f"big.srt is {MAX_SIZE_MB:.1f} MB" in text and default == QMessageBox.Cancel
 
 
 def test_a_file_over_the_limit_opens_when_the_user_says_so(qtbot, make_window, tmp_path):

@@ -22,6 +22,8 @@ import numpy as np
 
 from subcase.errors import SubcaseError
 
+from .heap import return_large_buffers
+
 
 # onnxruntime's recent PyPI builds for Linux and macOS (1.32.0 here) carry Microsoft's 1DS
 # telemetry, on by default: `import onnxruntime` writes a device id and an event queue to
@@ -80,6 +82,7 @@ class OnnxSession:
         ort.disable_telemetry_events()  # the documented API too (it alone does not stop the uploader)
         if not model_path.is_file():
             raise ModelError(f"model file not found: {model_path}")
+        return_large_buffers()  # a long file's outputs and hidden states are given back when freed
         opts = ort.SessionOptions()
         self.threads = max(1, threads or default_threads())
         opts.intra_op_num_threads = 1

@@ -8,16 +8,22 @@ editor shows is exactly what the command line writes.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import lru_cache
+from itertools import groupby
+from operator import attrgetter
 from pathlib import Path
+from typing import Iterable, Iterator
 
 from subcase.subtitles import Cue, Document, ass, formats, load
+from subcase.subtitles.marking import MarkEdit
 
+from .copies import WordCopies
 from .engine import CasingEngine, OnProgress, ShouldCancel
 from .gcpause import paused_gc
 from .joined import join_words, split_words
 from .modes import DEFAULT, Mode
 from .pauses import pauses_of
-from .restoring import DEFAULT_PUNCTUATE, Punctuate
+from .restoring import DEFAULT_PUNCTUATE, InsertedMark, Punctuate
 from .rolling import copies_of, find_rolled, with_rolled, without_rolled
 from .hints import CueHints
 from .routing import case_by_language
@@ -82,15 +88,24 @@ def case_document(engine: CasingEngine, doc: Document, mode: Mode | str = DEFAUL
         return signs_as_written(doc, out) if keep_signs else out
 
 
-def _copies_by_index(casing: DocumentCasing, first: dict[tuple[int, int], tuple[int, int]]
-                     ) -> dict[tuple[int, int], tuple[int, int]]:
+def _copies_by_index(casing: DocumentCasing, first: Iterable[tuple[tuple[int, int], tuple[int, int]]]
+                     ) -> WordCopies:
     """``rolling.copies_of`` by (cue, word index) instead of offsets, which the marks move: a word broken by tags
-    is named by its first piece, as the review names it."""
-    if not first:
-        return {}
-    index = {(w.cue_index, w.start): w.word_index for w in casing.words}
-    return {(c, index[c, start]): (c0, index[c0, start0]) for (c, start), (c0, start0) in first.items()
-            if (c, start) in index and (c0, start0) in index}
+    is named by its first piece, as the review names it.  A word's index is looked up in its cue's words alone
+    (the first appearance is a cue or three back), never in a table of the whole file's."""
+    by_cue = casing.by_cue
+
+    @lru_cache(maxsize=16)
+    def index(c: int) -> dict[int, int]:
+        return {w.start: w.word_index for w in by_cue.get(c, ())}
+
+    def by_index() -> Iterator[tuple[tuple[int, int], tuple[int, int]]]:
+        for (c, start), (c0, start0) in first:
+            here, there = index(c).get(start), index(c0).get(start0)
+            if here is not None and there is not None:
+                yield (c, here), (c0, there)
+
+    return WordCopies(by_index())
 
 
 def signs_as_written(doc: Document, casing: DocumentCasing) -> DocumentCasing:
@@ -129,26 +144,41 @@ def write_marks(doc: Document, casing: DocumentCasing) -> DocumentCasing:
     spaces its own marks).  Opening marks go in with the rest, so one edit per cue moves the words."""
     if not casing.marks or casing.marks_written:
         return casing
-    # a mark the text refuses on its own (after "Jean" of "Jean-Luc", after a word a closing quote and a mark
-    # follow) is dropped, not the cue's other marks with it
-    kept = [m for m in casing.marks if doc.can_insert_mark(m.cue_index, m.offset, m.prediction.mark)]
     languages = cue_languages(casing, len(doc.cues))
     space = french_space(doc, languages) if languages and FRENCH in languages else ""
-    by_cue: dict[int, list[tuple[int, str]]] = {}
-    for m in kept:
-        mark = written_mark(m.prediction.mark, languages[m.cue_index], space) if languages else m.prediction.mark
-        by_cue.setdefault(m.cue_index, []).append((m.offset, mark))
-    if languages and SPANISH in languages:
-        for c, offset, mark in spanish_openings(doc, kept, languages, casing.restored):
-            by_cue.setdefault(c, []).append((offset, mark))
-    if doc.page_guessed:
-        # a guessed legacy code page: a non-ASCII mark ("\u00bf", "\u2026", a no-break space) is a byte that may
-        # read as a letter in the page the file is really in; ASCII reads the same in all of them
-        by_cue = {c: ascii_inserts for c, inserts in by_cue.items()
-                  if (ascii_inserts := [(at, mark.encode("ascii", "ignore").decode()) for at, mark in inserts
-                                        if mark.encode("ascii", "ignore")])}
-        kept = [m for m in kept if m.cue_index in by_cue]
-    edits = {c: doc.insert_marks(c, inserts) for c, inserts in by_cue.items()}
+    # Spanish opening marks reach back across cues to where a sentence starts, so there every cue is checked
+    # before any is written (under a guessed code page none is: they are not ASCII); elsewhere each cue is
+    # written as soon as it is checked, and the places read for its checks (``Cue.mark_places``, some 6 kB a
+    # cue of a word-level rolling caption) go with its old text, instead of every cue's being held at once
+    # (issue #56 item 5: 120 MB of a 150,000-word rolling file)
+    spanish = languages if languages and SPANISH in languages and not doc.page_guessed else None
+    kept: list[InsertedMark] = []
+    pending: dict[int, list[tuple[int, str]]] = {}
+    edits: dict[int, MarkEdit] = {}
+    for c, group in groupby(sorted(casing.marks, key=attrgetter("cue_index")), key=attrgetter("cue_index")):
+        # a mark the text refuses on its own (after "Jean" of "Jean-Luc", after a word a closing quote and a
+        # mark follow) is dropped, not the cue's other marks with it
+        ok = [m for m in group if doc.can_insert_mark(c, m.offset, m.prediction.mark)]
+        inserts = [(m.offset, written_mark(m.prediction.mark, languages[c], space) if languages
+                    else m.prediction.mark) for m in ok]
+        if doc.page_guessed:
+            # a guessed legacy code page: a non-ASCII mark ("\u00bf", "\u2026", a no-break space) is a byte that
+            # may read as a letter in the page the file is really in; ASCII reads the same in all of them
+            inserts = [(at, ascii_mark) for at, mark in inserts
+                       if (ascii_mark := mark.encode("ascii", "ignore").decode())]
+            if not inserts:
+                continue  # the cue's marks are dropped with their writing
+        if not ok:
+            continue
+        kept += ok
+        if spanish:
+            pending[c] = inserts
+        else:
+            edits[c] = doc.insert_marks(c, inserts)
+    if spanish:
+        for c, offset, mark in spanish_openings(doc, kept, spanish, casing.restored):
+            pending.setdefault(c, []).append((offset, mark))
+        edits = {c: doc.insert_marks(c, inserts) for c, inserts in pending.items()}
     words = []
     for w in casing.words:
         edit = edits.get(w.cue_index)

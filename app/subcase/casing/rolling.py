@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 import re
-from typing import Sequence
+from typing import Iterator, Sequence
 
 from subcase.subtitles.words import Token
 
@@ -89,6 +89,9 @@ def find_rolled(texts: Sequence[str], cues: Sequence[Sequence[Token]]) -> list[R
     """For each cue, its top lines that repeat lines of the cue before (None: none)."""
     out: list[Rolled | None] = [None] * len(cues)
     prev_lines: list[list[int]] = []
+    # one tuple for each (i, j) pair: a rolling layout pairs the same few token places in every cue, and a
+    # three-hour stream has 300,000 pairs (20 MB as tuples of their own)
+    shared: dict[tuple[int, int], tuple[int, int]] = {}
     for c, tokens in enumerate(cues):
         lines = _lines(texts[c], tokens)
         if c > 0 and lines and prev_lines:
@@ -107,7 +110,7 @@ def find_rolled(texts: Sequence[str], cues: Sequence[Sequence[Token]]) -> list[R
             if any(tokens[i].is_word for i, _ in pairs):
                 count = pairs[-1][0] + 1
                 out[c] = Rolled(count, sum(1 for t in tokens[:count] if t.is_word),
-                                tuple((i, j) for i, j in pairs if tokens[i].is_word))
+                                tuple(shared.setdefault(p, p) for p in pairs if tokens[p[0]].is_word))
         prev_lines = lines
     return out
 
@@ -160,17 +163,21 @@ def with_rolled(casing: DocumentCasing, cues: Sequence[Sequence[Token]],
     return out
 
 
-def copies_of(rolled: Sequence[Rolled | None], cues: Sequence[Sequence[Token]]) -> dict[tuple[int, int], tuple[int, int]]:
-    """Each repeated word's first appearance: (cue, start offset of the word) -> (cue, start offset) of the
-    first copy, for the words ``find_rolled`` paired (the review decides a spoken word once)."""
-    first: dict[tuple[int, int], tuple[int, int]] = {}
+def copies_of(rolled: Sequence[Rolled | None], cues: Sequence[Sequence[Token]]
+              ) -> Iterator[tuple[tuple[int, int], tuple[int, int]]]:
+    """Each repeated word's first appearance: (cue, start offset of the word), (cue, start offset) of the
+    first copy, for the words ``find_rolled`` paired (the review decides a spoken word once), cue by cue.
+    A repeat's word stands in the cue before, so only that cue's firsts are held (a three-hour stream has
+    300,000 repeats)."""
+    before: dict[int, tuple[int, int]] = {}  # the cue before's repeats: start offset -> first appearance
     for c, r in enumerate(rolled):
-        if r is None:
-            continue
-        for i, j in r.pairs:
-            here, before = (c, cues[c][i].start), (c - 1, cues[c - 1][j].start)
-            first[here] = first.get(before, before)
-    return first
+        here: dict[int, tuple[int, int]] = {}
+        if r is not None:
+            for i, j in r.pairs:
+                start, prev = cues[c][i].start, cues[c - 1][j].start
+                here[start] = first = before.get(prev, (c - 1, prev))
+                yield (c, start), first
+        before = here
 
 
 __all__ = ["Rolled", "copies_of", "find_rolled", "with_rolled", "without_rolled"]

@@ -98,7 +98,7 @@ class DocumentCasing:
     restored: list[bool] | None = None
     # rolling captions (casing/rolling.py): (cue, word index) of each repeat of a spoken word -> (cue, word index)
     # of its first appearance, which the review decides for all of them
-    copies: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)
+    copies: Mapping[tuple[int, int], tuple[int, int]] = field(default_factory=dict)  # rolling: a ``WordCopies``
 
     def summary(self) -> str:
         """One line: the file's language and how it was cased (for the status bar, logs and --details)."""

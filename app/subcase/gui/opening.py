@@ -56,7 +56,7 @@ class Opening:
 
     def size_accepted(self, path: Path) -> bool:
         """Whether to open ``path``: at once under the command line's default size limit; past it, only if the
-        user says so, since casing's memory grows with a file's size (about 2.7 GB per MB of one long line;
+        user says so, since casing's memory grows with a file's size (up to ``GB_PER_MB_WORST`` per MB;
         subtitles.files.MAX_SIZE_MB).  A refusal is said as ``convert`` says it."""
         try:
             check_size(path)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 from itertools import chain, islice, takewhile
-from typing import Any, Iterator
+from typing import Any, Iterator, Mapping
 
 from subcase.casing import TAGS, Tag
 from subcase.casing.auto import Passage
@@ -197,7 +197,7 @@ class ReviewState:
             p = m.prediction
             self.word(pos).mark = MarkReview(p.mark, tuple(float(x) for x in p.probs), p.mark)
 
-    def _group_copies(self, copies: dict[tuple[int, int], tuple[int, int]]) -> None:
+    def _group_copies(self, copies: Mapping[tuple[int, int], tuple[int, int]]) -> None:
         """``state.copies`` from the casing's (cue, word index) of each repeat -> its first appearance."""
         slot = {(w.cue_index, w.word_index): (c, s) for c, words in enumerate(self.cues) for s, w in enumerate(words)}
         groups: dict[Pos, list[Pos]] = {}

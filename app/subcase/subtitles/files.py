@@ -15,12 +15,14 @@ from pathlib import Path
 
 from subcase.errors import SpecialFileError, SubcaseError
 
-# The largest file read by default, in MB (10^6 bytes).  Casing costs time and memory linear in a file's
-# size, but memory is what runs out: about 2.7 GB per MB of one long line of ordinary words, 8.6 GB per MB of
-# one-letter words, the densest shape measured (docs/research/2026-11-29-bounded-work.md).  At 1 MB the
-# worst stays under 10 GB, within 24 GB with room to spare; a feature film is 60-120 kB.
-MAX_SIZE_MB = 1.0
-GB_PER_MB_WORST = 8.6  # peak memory per MB of the densest shape measured (one-letter words), for warnings
+# The largest file read by default, in MB (10^6 bytes): a three-hour live stream in YouTube's rolling word-level
+# layout is 7.5 MB.  Casing costs time and memory linear in a file's words, and the model's outputs are held a
+# chunk at a time, so a file costs about 1 kB a word besides the model (a three-hour stream: 520 MB rolling,
+# 330 MB plain).  The densest shape measured, one-letter words on one line, takes 1.2 GB per MB, so the worst
+# file under the limit stays near 12 GB, within 24 GB (docs/research/2026-11-29-long-files-memory.md).  Before
+# the hidden states were streamed it was 8.6 GB per MB, and the limit 1 MB.
+MAX_SIZE_MB = 10.0
+GB_PER_MB_WORST = 1.2  # peak memory per MB of the densest shape measured (one-letter words), for warnings
 
 
 class FileTooLargeError(SubcaseError):
