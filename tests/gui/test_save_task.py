@@ -1,8 +1,8 @@
 """Save writes the file in a background task: the window answers meanwhile and takes no edit.
 
-Real window offscreen, real model, real files.  The worker's write is held at a gate (a threading.Event
-the test opens) so the keys pressed "during the save" are pressed while it is certainly running; the real
-render and atomic write run when the gate opens.
+Real window offscreen, real model, real files.  The session's save (``subtitles.save``, as the session
+module calls it) is held at a gate (a threading.Event the test opens) so the keys pressed "during the save"
+are pressed while it is certainly running; the real render and atomic write run when the gate opens.
 """
 
 from __future__ import annotations
@@ -96,4 +96,5 @@ def test_a_cue_edit_cased_during_the_save_comes_after_it(qtbot, make_window, sam
     assert sample.read_bytes() == expected
     assert window.session.doc.cues[0].text.lower() == "meet me in paris"
     assert window.review.is_modified()  # the edit came after the save
+    assert window.autosaving.timer.isActive()  # and the autosave keeps it (the save's discard came before it)
 

@@ -1,9 +1,10 @@
 """Saving: Save and Save As, through the review session.
 
-``ReviewSession.save`` does the work
-(the document core's atomic save, the edit-log record, the hash crash
-recovery checks); the controller asks for a file name, reports errors and
-warnings, and marks the undo stack clean.
+``ReviewSession.write`` does the work (the document core's render and atomic
+save), in the review's one background task while the review takes no edit,
+then ``ReviewSession.took_save`` and the edit-log record on the GUI thread;
+the controller asks for a file name, reports errors and warnings, and marks
+the undo stack clean.
 
 A save that fails (a read-only folder, a full disk, a name the file system
 refuses) says why and offers Save As, so the edits can go somewhere that
@@ -57,7 +58,7 @@ def _write(session: ReviewSession, path: Path, fmt: str | None, allow_read_only:
     user asked to save.  Errors come back as the result, not as the task's one line of text: the
     controller answers a read-only file with a question, any other failure with the Save As offer."""
     try:
-        if task.cancelled():  # Cancel before the write: nothing is written
+        if task.cancelled():  # cancelled before the render began (it and the write are one call): nothing written
             raise CasingCancelled
         with paused_gc():  # a three-hour file's render makes millions of short-lived strings
             saved = session.write(path, fmt, allow_read_only=allow_read_only, check_now=False)
@@ -145,15 +146,19 @@ class Saving:
         losses = conversion_losses(session.doc, target_format)
         try:
             saved = self._write_and_record(session, Path(path), fmt)
+            if saved is not None:
+                self._after_save(saved, losses)
         except (SubcaseError, UnicodeError) as exc:
             self._end_write()
             return self._save_failed(str(exc))
         finally:
-            # The review takes edits again only now that the session knows what was saved: an edit held
-            # back meanwhile (``OpenReview.when_idle``) comes after the save and leaves the review modified.
+            # The review takes edits again only now that the save is done with: an edit held back meanwhile
+            # (``OpenReview.when_idle``) comes after it, leaves the review modified and starts the autosave.
             self._end_write()
-        if saved is None:
-            return False
+        return saved is not None
+
+    def _after_save(self, saved: Saved, losses: list[str]) -> None:
+        """The file is written and recorded: the autosave goes, the profile learns, the players' check runs."""
         self.autosaving.discard()
         self.settings.add_recent(saved.path)
         profile_note = self._update_profile()  # whatever the warnings, the profile learns from the save
@@ -167,7 +172,6 @@ class Saving:
                                f"Saved {saved.path}{profile_note}, but:\n" + "\n".join(losses))
         else:
             self.status_bar.showMessage(f"Saved {saved.path}" + profile_note, 5000)
-        return True
 
     def _write_and_record(self, session: ReviewSession, path: Path, fmt: str | None) -> Saved | None:
         """Write the file (asking before writing over a read-only one), then tell the session, the edit log
