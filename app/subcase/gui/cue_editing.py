@@ -59,6 +59,11 @@ class CueEditing:
                 return  # the file was closed meanwhile
             if failed is not None:
                 self.status_bar.showMessage(f"The new words are kept as typed: {failed.splitlines()[-1]}", 10000)
+            self.review.when_idle(partial(apply, words))  # after a save being written, say
+
+        def apply(words) -> None:
+            if self.review.session is not session:
+                return
             with self.review.one_change():
                 self.edit_cue_text(cue_index, text, words)
             self.review.cue_text_edited.emit(cue_index)

@@ -304,6 +304,11 @@ class Menus:
                   *self.act_set_mark.values()):
             a.setEnabled(has_doc)
         self.act_cancel.setEnabled(self.review.busy)
+        # The stack enables these by what it holds; while the task runs (a save being written) the
+        # document takes no change, so no undo either.
+        stack = self.review.undo_stack
+        self.act_undo.setEnabled(stack.canUndo() and not self.review.busy)
+        self.act_redo.setEnabled(stack.canRedo() and not self.review.busy)
         self.act_profile_contents.setEnabled(has_doc and self.review.profile_app is not None)
         self.act_new_profile.setEnabled(has_doc)
         self.parts.find_bar.edit.setEnabled(self.view.cue_model.doc is not None)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
@@ -64,6 +64,7 @@ class OpenReview(QObject):
         self.task: Task | None = None
         self.undo_stack = QUndoStack(self)
         self._pending: set[int] | None = None  # the rows of the change being gathered (``one_change``)
+        self._when_idle: list[Callable[[], object]] = []  # edits that came while the task ran (``when_idle``)
 
     @property
     def doc(self) -> Document | None:
@@ -90,6 +91,7 @@ class OpenReview(QObject):
         """Drop the open review: its undo history, the session and its log."""
         self.undo_stack.clear()
         self.restored_unsaved = False
+        self._when_idle.clear()
         if self.session is not None:
             self.session.close()
             self.session = None
@@ -188,7 +190,21 @@ class OpenReview(QObject):
             return False
         self.task = None
         self.busy_changed.emit(False)
+        waiting, self._when_idle = self._when_idle, []
+        for call in waiting:
+            if self.task is None:
+                call()
+            else:  # one of them started a task: the rest wait for its end
+                self._when_idle.append(call)
         return True
+
+    def when_idle(self, call: Callable[[], object]) -> None:
+        """``call()`` now, or when the background task ends if one runs: an edit finished in its own task
+        (a cue's new words cased) while the review takes none (a save being written) is not lost."""
+        if self.task is None:
+            call()
+        else:
+            self._when_idle.append(call)
 
     def report_progress(self, task: Task, done: int, total: int) -> None:
         if task is self.task:  # an older task's reports are ignored

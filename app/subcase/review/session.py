@@ -194,7 +194,20 @@ class ReviewSession:
         the file was written).  With ``check_now`` False the reference parser's check is the caller's to run
         (``Saved.unchecked``).
         """
-        saved = save(self.doc, path, format=format, allow_read_only=allow_read_only, check_now=check_now)
+        saved = self.write(path, format, allow_read_only=allow_read_only, check_now=check_now)
+        self.took_save(saved, file_sha256(saved.path), log=log)
+        return saved
+
+    def write(self, path: Path | str | None = None, format: str | None = None, *,
+              allow_read_only: bool = False, check_now: bool = True) -> Saved:
+        """The first half of ``save``: render and write the document atomically, nothing else.  The editor
+        runs it on a worker thread while the review takes no edit (``OpenReview.busy``), then ``took_save``
+        on its own thread."""
+        return save(self.doc, path, format=format, allow_read_only=allow_read_only, check_now=check_now)
+
+    def took_save(self, saved: Saved, sha256: str, *, log: bool = True) -> None:
+        """The second half of ``save``: the session goes on with what ``write`` wrote (``sha256``, its
+        file's digest), and logs it unless ``log`` is False."""
         if saved.document is not self.doc:
             for c, cue in enumerate(saved.document.cues):
                 if cue.text != self.doc.cues[c].text:
@@ -207,10 +220,9 @@ class ReviewSession:
         if self.origin is not None and saved.path.resolve() == self.origin.path:
             # written over the opened file: its content lives on in the backup the save kept, if any
             self.origin = replace(self.origin, path=saved.backup) if saved.backup is not None else None
-        self.base_sha256 = file_sha256(saved.path)
+        self.base_sha256 = sha256
         if log:
             self.log_saved(saved)
-        return saved
 
     def log_saved(self, saved: Saved) -> None:
         """The "saved" record; EditLogError if it cannot be written.

@@ -35,7 +35,7 @@ from .state import Pos, ReviewState, ReviewWord
 @dataclass(frozen=True)
 class Structure:
     initial: dict[Pos, bool]           # the word starts a sentence
-    line_starts: frozenset[Pos]        # the word opens a line of its cue
+    line_starts: set[Pos]              # the word opens a line of its cue
     punctuated: bool                   # the file marks sentence ends
     categories: dict[Pos, Category]    # sound-cue and speaker-label words
     silences: dict[int, float]         # cue -> seconds of silence before it, where that makes its first
@@ -120,8 +120,11 @@ class DocumentStructure:
     object than at the last look: a key makes a new text for the cues it touches and leaves every other
     cue's objects as they were (a word's place moves only with its cue's text), so a look costs a pass of
     identity checks over the cues and a comparison of the few that changed, not a copy of every word of a
-    three-hour file.  A cue whose words did change is read again
-    (``CuePart``) and put into a copy of the structure in place of what it added before."""
+    three-hour file.  A cue whose words did change is read again (``CuePart``) and put into the structure
+    in place of what it added before: the structure's tables are patched in place, not copied (a copy of
+    every word's sentence start and line start was most of a cue edit on a three-hour file): a look after a
+    change returns a new ``Structure`` over the same tables, so an earlier one's tables describe the document
+    as it is now, not as it was."""
 
     def __init__(self) -> None:
         self._doc: Document | None = None   # the document of the last look, and its ``text_edits`` then
@@ -196,7 +199,7 @@ class DocumentStructure:
                 index.setdefault(lower, []).append(pos)
             quoted.update(p.quoted)
         silences = {c: self._silence(doc, c) for c in range(len(cues)) if self._pauses_before(c)}
-        self._structure = Structure(initial, frozenset(chain.from_iterable(p.line_starts for p in self._parts)),
+        self._structure = Structure(initial, set(chain.from_iterable(p.line_starts for p in self._parts)),
                                     punctuated, categories, silences, {k: tuple(v) for k, v in index.items()}, quoted)
 
     def _cue_initial(self, state: ReviewState, c: int, start: bool) -> tuple[dict[Pos, bool], bool]:
@@ -246,7 +249,7 @@ class DocumentStructure:
             return
         punctuated = old.punctuated
 
-        initial = dict(old.initial)
+        initial = old.initial
         c, last = min(changed), max(changed)
         start = self._opens[c]
         while c < len(self._parts):
@@ -270,19 +273,19 @@ class DocumentStructure:
             names.update(n for n, _i, _c in self._parts[c].labels)
         # a name labelled once more or once less may make its other cues' labels count, or not
         redo = set(changed).union(*(self._labels.get(n, ()) for n in names))
-        categories = dict(old.categories)
+        categories = old.categories
         for c in redo:
             for pos in before[c].category_places(c) if c in before else self._parts[c].category_places(c):
                 categories.pop(pos, None)
             self._categorise(categories, c)
 
-        silences = dict(old.silences)
+        silences = old.silences
         for c in changed:
             silences.pop(c, None)
             if self._pauses_before(c):
                 silences[c] = self._silence(doc, c)
 
-        index = dict(old.index)
+        index = old.index
         for lower in {w for c in changed for w, _pos in chain(before[c].words, self._parts[c].words)}:
             # the word's places are in reading order: each changed cue's are cut out by bisection, not by a
             # look at each of the thousands of places a common word has in a long file
@@ -298,15 +301,16 @@ class DocumentStructure:
             else:
                 index.pop(lower, None)
 
-        quoted = dict(old.quoted)
+        quoted = old.quoted
         for c in changed:
             for pos in before[c].quoted:
                 quoted.pop(pos, None)
             quoted.update(self._parts[c].quoted)
 
-        gone = set(chain.from_iterable(before[c].line_starts for c in changed))
-        line_starts = (old.line_starts - gone) | frozenset(chain.from_iterable(self._parts[c].line_starts
-                                                                               for c in changed))
+        line_starts = old.line_starts
+        line_starts.difference_update(chain.from_iterable(before[c].line_starts for c in changed))
+        line_starts.update(chain.from_iterable(self._parts[c].line_starts for c in changed))
+        # a new Structure (a change is seen by identity) over the same tables, now patched
         self._structure = Structure(initial, line_starts, punctuated, categories, silences, index, quoted)
 
 

@@ -9,7 +9,7 @@ state it was read for (``is_for``) and is read again after a text edit.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Mapping
+from typing import AbstractSet, Callable, Mapping
 
 from subcase.casing.housestyle import Category
 from subcase.subtitles import Document
@@ -41,7 +41,7 @@ class Layout:
         return self.structure.initial
 
     @property
-    def line_starts(self) -> frozenset[Pos]:
+    def line_starts(self) -> AbstractSet[Pos]:
         return self.structure.line_starts
 
     @property
