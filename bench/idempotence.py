@@ -1,9 +1,10 @@
 """Idempotence over the whole matrix (issue #56 item 4): convert, convert the output again, count changed files.
 
 Inputs: the English and multilingual dev subtitles, each as written, lower-cased, stripped (lower case, no
-punctuation) and in ALL CAPS, and the dev-asr files as received; every --mode and every --punctuate.  The
-tests run a representative part (tests/casing/test_idempotence.py); this is the full run (about 40 minutes
-on 2 shared cores):
+punctuation) and in ALL CAPS, and the dev-asr files as received; every --mode and every --punctuate.  Each
+conversion a second run changes is printed with its first changed line.  The tests run samples
+(tests/casing/test_idempotence.py); this is the full run (about 40 minutes on 2 shared cores; its totals are
+in docs/research/2026-11-29-idempotence.md):
 
     python bench/idempotence.py            # the full matrix
     python bench/idempotence.py --quick    # auto mode, --punctuate auto only

@@ -17,21 +17,12 @@ from subcase.casing.restoring import Punctuate
 from subcase.evaluation.flicker import count_flicker, cue_lines
 from subcase.subtitles import load
 
+from helpers.changes import assert_only_letters_and_marks
+
 CAPTIONS = Path(__file__).resolve().parents[1] / "fixtures" / "captions"
 DEV_ASR = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "dev-asr"
 LAYOUTS = ["youtube_new.vtt", "youtube_old.vtt", "youtube_live.vtt", "youtube_srt.srt", "rollup.srt"]
 MARKS = ",.?!"
-
-
-def only_letters_and_marks(before: str, after: str) -> bool:
-    """Whether ``after`` is ``before`` with letters recased and marks inserted, nothing else."""
-    i = 0
-    for ch in after:
-        if i < len(before) and ch.lower() == before[i].lower():
-            i += 1
-        elif ch not in MARKS:
-            return False
-    return i == len(before)
 
 
 def spoken_words() -> list[str]:
@@ -84,7 +75,7 @@ def test_every_copy_of_a_line_reads_the_same(engine, name):
     assert cased.casing.marks  # marks were restored (the text has none): each copy got them
     text = cased.doc.render()
     assert "Denver" in text and "Salt Lake City" in text
-    assert only_letters_and_marks(src.read_text(encoding="utf-8"), text)
+    assert_only_letters_and_marks(src.read_text(encoding="utf-8"), text, marks=MARKS)
 
 
 def test_a_timing_tag_inside_a_word_joins_its_apostrophe():
@@ -110,4 +101,5 @@ def test_dev_asr_files_do_not_flicker(engine, src, punctuate):
     cased = case_file(engine, src, punctuate=punctuate)
     repeats, differ = count_flicker(cue_lines(load(src)), cue_lines(cased.doc))
     assert differ == 0, f"{src.name}: {differ} of {repeats} repeated lines read differently"
-    assert only_letters_and_marks(src.read_bytes().decode("utf-8-sig"), cased.doc.to_bytes().decode("utf-8-sig"))
+    assert_only_letters_and_marks(src.read_bytes().decode("utf-8-sig"), cased.doc.to_bytes().decode("utf-8-sig"),
+                                  marks=MARKS)

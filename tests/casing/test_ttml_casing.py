@@ -15,23 +15,12 @@ from subcase.casing.pipeline import case_file
 from subcase.casing.restoring import Punctuate
 from subcase.subtitles import load
 
+from helpers.changes import assert_only_letters_and_marks
+
 pytestmark = pytest.mark.model
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "ttml"
 CAPS = FIXTURES / "ebu_tt_d_caps.xml"
-MARKS = set(",.?!;:\u2026\u00bf\u00a1\u00a0\u202f")
-
-
-def only_letters_and_marks(before: str, after: str) -> None:
-    i = j = 0
-    while i < len(before) and j < len(after):
-        a, b = before[i], after[j]
-        if a == b or (a.isalpha() and b.isalpha() and (a.lower() == b.lower() or a.upper() == b.upper())):
-            i, j = i + 1, j + 1
-        else:
-            assert b in MARKS, f"{before[max(0, i - 20):i + 20]!r} -> {after[max(0, j - 20):j + 20]!r}"
-            j += 1
-    assert i == len(before) and set(after[j:]) <= MARKS
 
 
 def _as_srt(path: Path, tmp_path: Path) -> Path:
@@ -48,7 +37,7 @@ def test_all_caps_ebu_tt_d_converts_to_proper_case_as_srt_does(engine, tmp_path:
     before = CAPS.read_text(encoding="utf-8")
     cased = case_file(engine, CAPS, punctuate=punctuate)  # --mode auto, the default
     after = cased.doc.to_bytes().decode("utf-8")
-    only_letters_and_marks(before, after)
+    assert_only_letters_and_marks(before, after)
     # everything outside the cues' text is byte for byte as it was
     assert re.sub(r">[^<]*<", "><", after) == re.sub(r">[^<]*<", "><", before)
     letters = [c for c in "".join(cue.plain_text() for cue in cased.doc.cues) if c.isalpha()]
@@ -88,4 +77,4 @@ def test_caps_ttml_cased_changes_only_letters_and_marks(engine, folder, text, pu
     path = folder / "caps.ttml"
     path.write_text(text, encoding="utf-8")
     cased = case_file(engine, path, punctuate=punctuate)
-    only_letters_and_marks(text, cased.doc.to_bytes().decode("utf-8"))
+    assert_only_letters_and_marks(text, cased.doc.to_bytes().decode("utf-8"))

@@ -12,18 +12,9 @@ from subcase.casing.pauses import pauses_before
 from subcase.cli import main
 from subcase.subtitles import load
 
+from helpers.changes import assert_only_letters_and_marks
+
 MARKS = ",.?!"
-
-
-def only_letters_and_marks(before: str, after: str) -> bool:
-    """Whether ``after`` is ``before`` with letters recased and marks inserted, nothing else."""
-    i = 0
-    for ch in after:
-        if i < len(before) and ch.lower() == before[i].lower():
-            i += 1
-        elif ch not in MARKS:
-            return False
-    return i == len(before)
 
 
 def ms(t: int, sep: str = ",") -> str:
@@ -39,7 +30,7 @@ def convert(tmp_path: Path, name: str, text: str, capsys, *args: str) -> tuple[s
     assert rc == 0, err
     assert "Traceback" not in out + err
     result = (tmp_path / "out" / name).read_bytes().decode("utf-8")
-    assert only_letters_and_marks(text, result)
+    assert_only_letters_and_marks(text, result, marks=MARKS)
     assert src.read_bytes() == text.encode("utf-8")  # the input untouched
     return result, out, err
 

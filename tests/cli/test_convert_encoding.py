@@ -6,21 +6,11 @@ import pytest
 
 from subcase.cli import main
 
+from helpers.changes import assert_only_letters_and_marks
+
 # Issue #54, repro 1: 2 cues, 116 bytes of cp1252 (see tests/subtitles/test_encoding_guess.py).
 SHORT_CP1252 = (b"1\r\n00:00:01,000 --> 00:00:02,000\r\n\x93we met ren\xe9 in z\xfcrich\x94\r\n\r\n"
                 b"2\r\n00:00:03,000 --> 00:00:04,000\r\nthen paris \x96 france\r\n")
-
-
-def _only_letters_and_marks_changed(before: bytes, after: bytes, encoding: str) -> None:
-    old, new = before.decode(encoding), after.decode(encoding)
-    i = j = 0
-    while i < len(old) and j < len(new):
-        if old[i] == new[j] or (old[i].isalpha() and old[i].lower() == new[j].lower()):
-            i, j = i + 1, j + 1
-        else:
-            assert new[j] in ",.?!;:\u2026", f"{old[i:i + 10]!r} became {new[j:j + 10]!r}"
-            j += 1
-    assert old[i:] == "" and set(new[j:]) <= set(",.?!;:\u2026")
 
 
 def test_short_cp1252_file_keeps_its_quote_bytes(engine, tmp_path, capsys) -> None:
@@ -31,7 +21,7 @@ def test_short_cp1252_file_keeps_its_quote_bytes(engine, tmp_path, capsys) -> No
     out = (tmp_path / "o" / "short.srt").read_bytes()
     assert out[0x22:0x24] == b"\x93W", out[0x22:0x26].hex(" ")
     assert b"\x94" in out and b"\x96" in out
-    _only_letters_and_marks_changed(SHORT_CP1252, out, "cp1252")
+    assert_only_letters_and_marks(SHORT_CP1252.decode("cp1252"), out.decode("cp1252"))
     err = capsys.readouterr().err.strip().splitlines()
     doubts = [line for line in err if "low confidence" in line]
     assert len(doubts) == 1 and doubts[0].startswith(f"warning {src}: ") and "read as cp1252" in doubts[0]

@@ -14,6 +14,8 @@ from subcase.casing.pipeline import case_file
 from subcase.casing.restoring import Punctuate
 from subcase.subtitles.encoding import LEGACY_CODECS
 
+from helpers.changes import assert_only_letters_and_marks
+
 pytestmark = pytest.mark.model
 
 # (the encoding the bytes are in, the BOM written before them)
@@ -22,7 +24,6 @@ ENCODINGS = [("utf-8", b""), ("utf-8", codecs.BOM_UTF8), ("utf-16-le", codecs.BO
              *((codec, b"") for codec in LEGACY_CODECS)]
 assert {"cp1252", "iso8859-1", "cp1250", "cp1251", "cp1253", "cp1254", "mac-roman"} <= set(LEGACY_CODECS)
 
-RESTORED_MARKS = set(",.?!;:\u2026\u00bf\u00a1\u00a0")  # with French spacing before "?" and "!"
 # Not in cue text: markup and the timing arrow's characters would make it another file's structure.
 _STRUCTURE = set("<>{}\\&-\r\n")
 
@@ -68,20 +69,6 @@ def subtitle_files(draw) -> tuple[bytes, str, bytes]:
     return bom + newline.join(cues).encode(codec), codec, bom
 
 
-def _only_letters_recased_and_marks_restored(before: str, after: str) -> None:
-    """``after`` is ``before`` with letters' case changed and restored marks inserted, nothing else."""
-    i = j = 0
-    while i < len(before) and j < len(after):
-        a, b = before[i], after[j]
-        if a == b or (a.isalpha() and b.isalpha() and (a.lower() == b.lower() or a.upper() == b.upper())):
-            i, j = i + 1, j + 1
-        else:
-            assert b in RESTORED_MARKS, f"{before[max(0, i - 10):i + 10]!r} -> {after[max(0, j - 10):j + 10]!r}"
-            j += 1
-    assert i == len(before), f"{before[i:]!r} lost"
-    assert set(after[j:]) <= RESTORED_MARKS, f"{after[j:]!r} added"
-
-
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory) -> Path:
     return tmp_path_factory.mktemp("encodings")
@@ -106,4 +93,4 @@ def test_converting_changes_only_letters_and_restored_marks(engine, folder, file
         assert isinstance(exc, SubtitleError) and "cannot save as" in str(exc), exc
         return
     assert out.startswith(bom)
-    _only_letters_recased_and_marks_restored(data[len(bom):].decode(codec), out[len(bom):].decode(codec))
+    assert_only_letters_and_marks(data[len(bom):].decode(codec), out[len(bom):].decode(codec))

@@ -16,6 +16,8 @@ from PySide6.QtCore import Qt
 from subcase.gui.cue_layout import ELISION, CueLayout
 from subcase.subtitles import load
 
+from helpers.changes import assert_only_letters_and_marks
+
 from .conftest import needs_model, open_and_wait
 from .test_cue_view import paint_cue
 
@@ -84,17 +86,7 @@ def test_a_rolling_file_shows_its_spoken_text_and_one_decision_changes_every_cop
     assert window.saving.save()
     saved = src.read_text(encoding="utf-8")
     assert saved == doc.render() and saved.count("DENVER") == 3
-    assert only_letters_and_marks((CAPTIONS / "youtube_new.vtt").read_text(encoding="utf-8"), saved)
+    assert_only_letters_and_marks((CAPTIONS / "youtube_new.vtt").read_text(encoding="utf-8"), saved, marks=",.?!")
     assert [(c.start_ms, c.end_ms) for c in load(src).cues] == [
         (c.start_ms, c.end_ms) for c in load(CAPTIONS / "youtube_new.vtt").cues]
 
-
-def only_letters_and_marks(before: str, after: str) -> bool:
-    """Whether ``after`` is ``before`` with letters recased and marks inserted, nothing else."""
-    i = 0
-    for ch in after:
-        if i < len(before) and ch.lower() == before[i].lower():
-            i += 1
-        elif ch not in ",.?!":
-            return False
-    return i == len(before)

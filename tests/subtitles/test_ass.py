@@ -21,6 +21,8 @@ from hypothesis import strategies as st
 from subcase.subtitles import SubtitleError, ass, formats, load, loads, markup, save
 from subcase.subtitles.losses import conversion_losses
 
+from helpers.changes import assert_only_letters_and_marks
+
 from .conftest import FIXTURES, assert_only_case_changed
 
 ASS_DIR = FIXTURES / "ass"
@@ -110,19 +112,6 @@ def test_drawings_hints_and_breaks_are_never_words() -> None:
 _MARKS = ",.?!"
 
 
-def _only_letters_and_marks(before: str, after: str) -> None:
-    """``after`` is ``before`` with letters recased and mark characters inserted, nothing else."""
-    i = j = 0
-    while i < len(before) or j < len(after):
-        if i < len(before) and j < len(after) and before[i].lower() == after[j].lower():
-            assert before[i] == after[j] or before[i].isalpha(), (i, before[i], after[j])
-            i += 1
-            j += 1
-        else:
-            assert j < len(after) and after[j] in _MARKS, f"at {i}/{j}: {before[i:i + 20]!r} -> {after[j:j + 20]!r}"
-            j += 1
-
-
 @settings(max_examples=60, deadline=None)
 @given(data=st.data())
 def test_property_recasing_and_marks_change_only_letters_and_marks(data) -> None:
@@ -143,7 +132,7 @@ def test_property_recasing_and_marks_change_only_letters_and_marks(data) -> None
         if marks:
             doc.insert_marks(i, marks)
     after = doc.to_bytes().decode("utf-8-sig")
-    _only_letters_and_marks(before, after)
+    assert_only_letters_and_marks(before, after, marks=_MARKS)
     assert len(load(path).cues) == len(loads(doc.to_bytes(), path.name).cues)
 
 

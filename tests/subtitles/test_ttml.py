@@ -19,11 +19,12 @@ from subcase.subtitles.errors import SubtitleError
 from subcase.subtitles.ttml import TtmlError
 from subcase.subtitles.xmlscan import XmlError
 
+from helpers.changes import assert_only_letters_and_marks
+
 from .conftest import assert_only_case_changed, recase_word
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "ttml"
 SAMPLES = sorted(p for p in FIXTURES.iterdir() if p.suffix in (".ttml", ".dfxp", ".xml"))
-MARKS = set(",.?!;:\u2026\u00bf\u00a1\u00a0\u202f")
 
 
 def _recase_all(doc: Document, how) -> int:
@@ -35,20 +36,6 @@ def _recase_all(doc: Document, how) -> int:
                 recase_word(doc, cue.index, i, new)
                 changed += new != word.text
     return changed
-
-
-def only_letters_and_marks(before: str, after: str) -> None:
-    """``after`` is ``before`` with letters recased and marks inserted, nothing else."""
-    i = j = 0
-    while i < len(before) and j < len(after):
-        a, b = before[i], after[j]
-        if a == b or (a.isalpha() and b.isalpha() and (a.lower() == b.lower() or a.upper() == b.upper())):
-            i, j = i + 1, j + 1
-        else:
-            assert b in MARKS, f"{before[max(0, i - 20):i + 20]!r} -> {after[max(0, j - 20):j + 20]!r}"
-            j += 1
-    assert i == len(before), f"{before[i:]!r} lost"
-    assert set(after[j:]) <= MARKS
 
 
 def test_samples_are_there() -> None:
@@ -124,7 +111,7 @@ def test_marks_go_after_the_letter_inside_the_span(tmp_path: Path) -> None:
     doc.set_mark(1, next(w for w in doc.cues[1].words() if w.text == "TODAY").end, "!")
     out = doc.to_bytes()
     assert b'TO THE NEWS,</tt:span>' in out and b"OF FRANCE TODAY!</tt:span>" in out
-    only_letters_and_marks(data.decode(), out.decode().replace("TODAY!", "TODAY."))
+    assert_only_letters_and_marks(data.decode(), out.decode().replace("TODAY!", "TODAY."))
     saved = save(doc, tmp_path / "out.xml")
     assert saved.warnings == []  # ttconv reads what was written as we do
     assert (tmp_path / "out.xml").read_bytes() == out
@@ -268,6 +255,6 @@ def test_recasing_and_marks_change_nothing_else(text: str, data) -> None:
                        if data.draw(st.booleans()) and doc.can_insert_mark(cue.index, w.end, ",")})
         doc.insert_marks(cue.index, [(e, data.draw(st.sampled_from([",", ".", "?", "\u2026"]))) for e in ends])
     out = doc.render()
-    only_letters_and_marks(text, out)
+    assert_only_letters_and_marks(text, out)
     reread = loads(out.encode(), "p.ttml")
     assert [c.text for c in reread.cues] == [c.text for c in doc.cues]

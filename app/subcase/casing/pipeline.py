@@ -74,6 +74,13 @@ def case_document(engine: CasingEngine, doc: Document, mode: Mode | str = DEFAUL
     mode = Mode(mode)
     if mode is Mode.AUTO and formats.get(doc.format).all_caps:
         mode = Mode.CAPS
+    casing = _case_once(engine, doc, mode, progress, cancel, lang, Punctuate(punctuate), keep_signs)
+    return _as_the_output_reads(engine, doc, casing, lang, Punctuate(punctuate), keep_signs, cancel)
+
+
+def _case_once(engine: CasingEngine, doc: Document, mode: Mode, progress: OnProgress | None,
+               cancel: ShouldCancel | None, lang: str, punctuate: Punctuate, keep_signs: bool) -> DocumentCasing:
+    """``case_document``'s reading of the text as it stands."""
     with paused_gc():
         joined = [join_words(cue.text, cue.tokens()) for cue in doc.cues]
         whole = [tokens for tokens, _ in joined]
@@ -81,11 +88,45 @@ def case_document(engine: CasingEngine, doc: Document, mode: Mode | str = DEFAUL
         token_lists = without_rolled(whole, rolled)
         lines = [line_numbers(cue.text, toks) for cue, toks in zip(doc.cues, token_lists)]
         hints = CueHints(lines=lines, pauses=pauses_of(doc.cues), rolled=[r is not None for r in rolled])
-        casing = case_by_language(engine, token_lists, hints, mode, lang, progress, cancel, Punctuate(punctuate))
+        casing = case_by_language(engine, token_lists, hints, mode, lang, progress, cancel, punctuate)
         out = _sure_letters_only(split_words(with_rolled(casing, whole, rolled), [joins for _, joins in joined]),
                                  doc.uncertain)
         out.copies = _copies_by_index(out, copies_of(rolled, whole))
         return signs_as_written(doc, out) if keep_signs else out
+
+
+# The modes whose output is the model's reading of the text (restore; keep, which only raises letters to it): a
+# second conversion of their output reads it again, restored marks in, and must find the same forms.
+_READ_AGAIN = (Mode.RESTORE, Mode.KEEP)
+
+
+def _as_the_output_reads(engine: CasingEngine, doc: Document, casing: DocumentCasing, lang: str,
+                         punctuate: Punctuate, keep_signs: bool, cancel: ShouldCancel | None) -> DocumentCasing:
+    """``casing`` (restore or keep mode, marks restored), with each word whose form the output, read again, does
+    not give taken from that reading: converting the output again then changes no byte (issue #56, item 4).
+
+    The words are cased from the text without the marks the head restores (restoring.py), and a second
+    conversion reads the output with them, as punctuation someone wrote: a word after a restored comma that the
+    first reading took for a sentence start at a cue start ("Boon, He's") is lower case to the second; the
+    pauses that start sentences in text without punctuation no longer count.  Only the words whose form differs
+    take the second reading (its tag and probabilities): the others keep the first, whose confidence is the
+    joint reading's and whose capital after a restored full stop belongs to that mark (the review lowers it with
+    the mark, ``review.actions.positional_capital``).  Auto mode needs none of this: a second conversion keeps
+    the punctuated text its first restored."""
+    if casing.mode not in _READ_AGAIN or not casing.marks:
+        return casing
+    output = doc.copy()
+    apply_casing(output, write_marks(output, casing))
+    again = {(w.cue_index, w.word_index): w
+             for w in _case_once(engine, output, casing.mode, None, cancel, lang, punctuate, keep_signs).words}
+    words = []
+    for w in casing.words:
+        read = again.get((w.cue_index, w.word_index))
+        if read is None or read.input != w.output or read.output == w.output:
+            words.append(w)  # the same form (or, where the marks split a word differently, the first reading)
+        else:
+            words.append(w._replace(output=read.output, model_form=read.model_form, tag=read.tag, probs=read.probs))
+    return casing.with_words(words)
 
 
 def _copies_by_index(casing: DocumentCasing, first: Iterable[tuple[tuple[int, int], tuple[int, int]]]

@@ -13,6 +13,7 @@ from typing import Iterator, Mapping, NamedTuple, Sequence
 
 import numpy as np
 
+from subcase.subtitles.marking import OPENING
 from subcase.subtitles.words import Token, has_letters, tokenize
 
 from .addresses import host_word_indices
@@ -201,7 +202,8 @@ def case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], mode
     bounded = [not (rolled and rolled[c] and c > 0) for c in range(len(cues))]
     # Where marks are restored, the model reads the words without the marks written there (``--punctuate
     # always`` in punctuated text): the head was made for text without them, and a second conversion then
-    # reads what the first read, so it restores the same marks and adds none (issue #56: idempotence).
+    # reads what the first read, so it restores the same marks and adds none (issue #56: idempotence).  Spanish
+    # opening marks ("\u00bf", "\u00a1") go with them: they are how a restored "?" or "!" is written.
     bare = restore if restore is not None and engine.punctuation is not None else [False] * len(cues)
     places: list[list[int]] = []  # each token's place in the stream (-1: left out)
     for c, tokens in enumerate(cues):
@@ -209,7 +211,7 @@ def case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], mode
             stream.append(boundary)
         row = []
         for tok in tokens:
-            if bare[c] and not tok.is_word and classify(tok.text):
+            if bare[c] and not tok.is_word and (classify(tok.text) or set(tok.text) <= OPENING):
                 row.append(-1)
                 continue
             row.append(len(stream))

@@ -42,6 +42,22 @@ def make_variant(src: Path, variant: str, folder: Path) -> Path:
     return path
 
 
+def first_cues(src: Path, cues: int, folder: Path) -> Path:
+    """A copy of ``src`` (SRT or WebVTT) in ``folder`` cut before its cue number ``cues`` (0-based), byte for
+    byte up to there: a cheap sample of a real file for a test.  ``src`` itself when it has no more cues."""
+    doc = load(src)
+    if len(doc.cues) <= cues:
+        return src
+    nxt = doc.cues[cues]
+    lines = src.read_bytes().decode(doc.encoding).splitlines(keepends=True)
+    # the next cue's block starts at its timing line, or at its identifier on the line before
+    keep = lines[:nxt.line - 1 - (nxt.identifier is not None)]
+    path = folder / src.name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes("".join(keep).encode(doc.encoding))
+    return path
+
+
 def convert_once(engine: CasingEngine, src: Path, dst: Path, mode: str, punctuate: str) -> bytes:
     """What ``subcase convert --mode MODE --punctuate P`` writes for ``src`` (in its own format), written
     to ``dst``."""

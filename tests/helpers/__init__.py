@@ -1,0 +1,1 @@
+"""Helpers shared by tests in several folders (on the path through pyproject's ``pythonpath``)."""
