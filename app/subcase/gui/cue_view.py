@@ -5,15 +5,20 @@ The model is ``cue_model``, the painting ``cue_delegates``, the text layout
 colours of the current repaint, the fonts, and the settings that change
 them (Show All Tags, the reading limits); it sets row heights from line
 counts and maps clicks to words.
+
+A new document's rows are laid out (heights, snapshot rows folded) a slice
+per event-loop turn (``set_document``, ``when_laid_out``): in one pass the
+37,500 rows of a three-hour rolling caption kept the window from the user
+for 0.7-1.07 s (docs/research/2026-11-29-open-in-slices.md).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Callable, Iterator
 
-from PySide6.QtCore import QPoint, QRect, Qt, Signal
+from PySide6.QtCore import QPoint, QRect, Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
@@ -30,9 +35,16 @@ class CueView(QTableView):
     """The table; clicking a cased word reports it with the click position."""
 
     word_clicked = Signal(int, int, QPoint)  # cue, slot, global position
+    laid_out = Signal()  # the rows of the document set last have their heights and folding
+
+    # Rows laid out per event-loop turn: about 10-25 ms of a rolling caption's rows on a loaded 2-core machine.
+    SLICE_ROWS = 1000
 
     def __init__(self, parent=None):
         super().__init__(parent)
+        self._layout_job = 0  # the document set last; a slice of an older one stops
+        self._layout_next: int | None = None  # the first row not laid out yet (None: all are)
+        self._when_laid_out: list[Callable[[], object]] = []
         self.show_tags = False
         self.cpl_limit = 42
         self.cps_limit = 20.0
@@ -114,36 +126,89 @@ class CueView(QTableView):
 
     # -- rows ------------------------------------------------------------------
     def fit_rows(self, rows=None) -> None:
-        """Each row as tall as its lines.  The commonest height becomes the
-        default section size, so a film needs few per-row calls."""
+        """Each row as tall as its lines (``rows``: these; None: all, at once)."""
         doc = self.cue_model.doc
         if doc is None:
             return
-        g = self.geometry_
-        header = self.verticalHeader()
         if rows is None:
-            lines = [count_lines(c.text) for c in doc.cues]
-            common = Counter(lines).most_common(1)[0][0] if lines else 1
-            header.setDefaultSectionSize(g.row_height(common))
-            # Only rows not at their height yet: the default size reaches every
-            # row only when it changes; a reset model keeps the previous
-            # document's sizes for the rows both have.
+            self._set_default_height(range(len(doc.cues)))
             with self.rows_changing():
-                for r, n in enumerate(lines):
-                    want = g.row_height(n)
-                    if self.rowHeight(r) != want:
-                        self.setRowHeight(r, want)
+                self._fit_range(0, len(doc.cues))
             return
         for r in rows:
-            want = g.row_height(count_lines(doc.cues[r].text))
-            if self.rowHeight(r) != want:
-                self.setRowHeight(r, want)
+            self._fit_row(r)
+
+    def _set_default_height(self, sample: range) -> None:
+        """The commonest height of the ``sample`` rows becomes the default section size, so a film needs
+        few per-row calls.  Set before any row's own height: a new default resizes every shown row."""
+        doc = self.cue_model.doc
+        assert doc is not None
+        lines = Counter(count_lines(doc.cues[r].text) for r in sample)
+        common = lines.most_common(1)[0][0] if lines else 1
+        self.verticalHeader().setDefaultSectionSize(self.geometry_.row_height(common))
+
+    def _fit_row(self, r: int) -> None:
+        doc = self.cue_model.doc
+        assert doc is not None
+        want = self.geometry_.row_height(count_lines(doc.cues[r].text))
+        # only rows not at their height yet: a reset model keeps the previous document's sizes
+        if self.rowHeight(r) != want:
+            self.setRowHeight(r, want)
+
+    def _fit_range(self, start: int, stop: int) -> None:
+        for r in range(start, stop):
+            self._fit_row(r)
 
     def set_document(self, doc, state) -> None:
+        """Show ``doc``: the model at once, the rows' heights and folding a slice per event-loop turn
+        (``laid_out`` when done; all at once for a document of one slice)."""
         self.delegate.clear_cache()
+        same = doc is not None and doc is self.cue_model.doc
         self.cue_model.set_document(doc, state)
-        self.fit_rows()
-        self.fold_snapshots()
+        self._layout_job += 1
+        if not same:  # what waited for another document's rows does not wait for these
+            self._when_laid_out.clear()
+        if doc is None:
+            self._layout_next = None
+            self._finish_layout()
+            return
+        self._set_default_height(range(min(len(doc.cues), self.SLICE_ROWS)))
+        self._layout_next = 0
+        self._lay_out_slice(self._layout_job)
+
+    def _lay_out_slice(self, job: int) -> None:
+        start = self._layout_next
+        if job != self._layout_job or start is None or self.cue_model.doc is None:
+            return  # another document was set since (or the rows were laid out at once)
+        stop = min(len(self.cue_model.doc.cues), start + self.SLICE_ROWS)
+        with self.rows_changing():
+            self._fit_range(start, stop)
+            self._fold_range(start, stop)
+        if stop < len(self.cue_model.doc.cues):
+            self._layout_next = stop
+            QTimer.singleShot(0, self, lambda: self._lay_out_slice(job))
+            return
+        self._layout_next = None
+        self._finish_layout()
+
+    def _finish_layout(self) -> None:
+        waiting, self._when_laid_out = self._when_laid_out, []
+        for call in waiting:
+            call()
+        self.laid_out.emit()
+
+    @property
+    def laying_out(self) -> bool:
+        """Whether rows of the document set last still wait for their height and folding."""
+        return self._layout_next is not None
+
+    def when_laid_out(self, call: Callable[[], object]) -> None:
+        """``call()`` once the rows of the document set last are laid out (now if they are); never if another
+        document is set first (a file closed or replaced while its rows were laid out)."""
+        if self.laying_out:
+            self._when_laid_out.append(call)
+        else:
+            call()
 
     def fold_snapshots(self) -> None:
         """Hide the rows of a rolling caption's snapshot cues (``CueModel.folded``); show every other row."""
@@ -151,10 +216,14 @@ class CueView(QTableView):
         if model.doc is None:
             return
         with self.rows_changing():
-            for r in range(len(model.doc.cues)):
-                hide = model.folded(r)
-                if self.isRowHidden(r) != hide:
-                    self.setRowHidden(r, hide)
+            self._fold_range(0, len(model.doc.cues))
+
+    def _fold_range(self, start: int, stop: int) -> None:
+        model = self.cue_model
+        for r in range(start, stop):
+            hide = model.folded(r)
+            if self.isRowHidden(r) != hide:
+                self.setRowHidden(r, hide)
 
     @contextmanager
     def rows_changing(self) -> Iterator[None]:

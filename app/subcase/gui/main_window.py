@@ -172,8 +172,9 @@ class MainWindow(QMainWindow):
     def _on_opened(self) -> None:
         self._show_session()
         current = self.review.session.state.current if self.review.session is not None else None
-        if current is not None:  # a restored review goes back to its word
-            self.review.move_to(current)
+        if current is not None:  # a restored review goes back to its word, and scrolls there again once the
+            self.review.move_to(current)  # rows above it are folded (they are laid out a slice at a time)
+            self.view.when_laid_out(self._scroll_to_current)
 
     def _show_session(self, *_signalled: object) -> None:
         session = self.review.session
@@ -207,6 +208,11 @@ class MainWindow(QMainWindow):
                 index, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)
             self.view.scrollTo(index)
         self._set_title()
+
+    def _scroll_to_current(self) -> None:
+        session = self.review.session
+        if session is not None and session.state.current is not None:
+            self.view.scrollTo(self.view.cue_model.index(session.state.current[0], COL_TEXT))
 
     def _set_title(self, *_signalled: object) -> None:
         doc = self.review.doc

@@ -51,7 +51,7 @@ class OpenReview(QObject):
     progress = Signal(int, int)    # done, total of the one background task
     profile_changed = Signal()     # another profile applies to the open file
     preview_ended = Signal()       # a file being opened was shown uncased and is not opened: show this one again
-    casing_finished = Signal()     # a file is open and cased (or restored), ready to review
+    casing_finished = Signal()     # a file is open and cased (or restored), its rows laid out: ready to review
     casing_cancelled = Signal()
     casing_failed = Signal(str)
     cue_text_edited = Signal(int)  # a cue's new text (F2) is in the document, its new words cased

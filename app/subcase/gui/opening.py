@@ -164,4 +164,9 @@ class Opening:
         self.status_bar.showMessage(f"Cased {words} words{from_profile}; {left} to review (press N). "
                                     f"Language: {session.casing_summary}"
                                     + (f". Warning: {doubt}" if doubt else ""), 15000)
-        self.review.casing_finished.emit()
+        self.finish_when_shown()
+
+    def finish_when_shown(self) -> None:
+        """``casing_finished`` once the views have laid out the opened review's rows (a slice per event-loop
+        turn: ``CueView.set_document``); never if the file is closed or replaced first."""
+        self.view.when_laid_out(self.review.casing_finished.emit)

@@ -90,7 +90,7 @@ class Recovery:
             self.prompts.notify("Cannot restore", f"{data.get('source')}: {exc}", error=True)
             self.review.casing_failed.emit(str(exc))
             return
-        self.review.casing_finished.emit()
+        self.opening.finish_when_shown()
 
     def _resume(self, data: dict, doc, state, cue_languages: list[str] | None = None) -> None:
         # the log's place comes from the data folder and the file's path, never from the snapshot (issue #54)
