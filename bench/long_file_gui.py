@@ -8,7 +8,9 @@ file opens as a user opens it (``Opening.open_file``: the size question answered
 the worker with progress reports, then the view is scrolled from top to bottom, N (next word to review) is
 pressed ten times, then T, L, U and Enter on the flagged words N reached, one cue's text is edited (as F2
 does: the new words cased in a task), and the file is saved.  Prints the time of each step, the progress
-reports seen, the worst heartbeat gap and each key press's answer time (the bar: under 100 ms).  With
+reports seen, the worst heartbeat gap and each key press's answer time (the bar: under 100 ms), and the
+install of the cased review into the views (its time and worst gap, from the casing task's end to
+``casing_finished``).  With
 ``--baseline N`` the same steps run first on an N-word file of the same layout, in the same process, so the
 long file's numbers stand beside a short file's taken under the same load.  ``--profile N`` prints the N
 costliest functions (cProfile, cumulative) of all the key presses and the cue edit, after the GUI thread's own
@@ -69,9 +71,14 @@ def run(words: int, layout: str, tmp: Path, engines, profiler) -> None:
     hb = Heartbeat(10)
     reports: list[tuple[int, int]] = []
     done: list[object] = []
-    review.casing_finished.connect(lambda: done.append(1))
+    finished_at: list[float] = []  # the clock at casing_finished (wait() returns a turn of the event loop later)
+    review.casing_finished.connect(lambda: (done.append(1), finished_at.append(hb.clock.nsecsElapsed() / 1e6)))
     review.casing_failed.connect(lambda m: done.append(m))
     review.progress.connect(lambda d, n: reports.append((d, n)))
+    # When the casing task ended and its result began to be installed: the clock, the beats till then.
+    installed: list[tuple[float, int]] = []
+    review.busy_changed.connect(lambda busy: busy or installed.append((hb.clock.nsecsElapsed() / 1e6,
+                                                                       len(hb.beats))))
     hb.start()
     t0 = time.perf_counter()
     opening = cProfile.Profile() if profiler is not None else None  # the GUI thread's part of opening
@@ -85,8 +92,20 @@ def run(words: int, layout: str, tmp: Path, engines, profiler) -> None:
         pstats.Stats(opening).sort_stats("tottime").print_stats(15)
     if done[0] != 1:
         raise SystemExit(f"casing failed: {done[0]}")
+    # The install: from the casing task's end to casing_finished (the edit log, the session, the views laying its
+    # rows out); its gaps are the heartbeat's from the last beat before it to the first beat after it (a pass in
+    # one call is one gap).
+    ended = finished_at[-1]
+    wait(lambda: hb.beats[-1] > ended, timeout_s=60)
+    at, k = installed[-1]
+    after = next(i for i, b in enumerate(hb.beats) if b > ended)
+    beats = hb.beats[max(0, k - 1):after + 1]
+    install_gaps = [b - a for a, b in zip(beats, beats[1:])]
+    install = (f"install into the views: {ended - at:6.0f} ms; worst gap {max(install_gaps):6.1f} ms, "
+               f">100 ms: {sum(1 for x in install_gaps if x > 100)}")
     print(f"open and case: {time.perf_counter() - t0:6.1f} s, {len(reports)} progress reports "
           f"(last {reports[-1] if reports else None}); {_gaps(hb)}")
+    print(install)
 
     view = window.view
     model = view.model()
