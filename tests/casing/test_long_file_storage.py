@@ -5,7 +5,10 @@ saves is measured by ``python bench/long_file_memory.py`` and ``subcase bench --
 from __future__ import annotations
 
 import platform
+import weakref
+from pathlib import Path
 
+import numpy as np
 import pytest
 
 from subcase.casing import case_file
@@ -83,3 +86,50 @@ def test_a_three_hour_rolling_stream_is_under_the_default_size_limit():
     # is bounded (the bench's long-file rows measure it)
     size = len(rolling_vtt(WORDS, 150_000).encode("utf-8"))
     assert 5e6 < size <= MAX_SIZE_MB * 1e6
+
+
+def test_a_converted_file_is_saved_without_its_casing(engine, tmp_path, monkeypatch):
+    """The save renders the text and reads it back with the format's parser (webvtt-py: 37,500 captions for a
+    three-hour stream): the per-word results are let go before it, not held beside it."""
+    from subcase.batch import ConvertOptions, convert, plan_outputs
+
+    src = tmp_path / "rolling.vtt"
+    src.write_text(rolling_vtt(WORDS, N_WORDS), encoding="utf-8")
+    plan = plan_outputs([src], tmp_path / "out", None)
+    casings: list[weakref.ref] = []
+    alive_at_save: list[bool] = []
+    real_save = convert.save
+
+    def adapt(doc, casing):  # where a profile would re-case the document: the casing is seen here last
+        casings.append(weakref.ref(casing))
+        return 0
+
+    def save(doc, *args, **kwargs):  # the real save, noting first whether the casing is still held
+        alive_at_save.append(casings[0]() is not None)
+        return real_save(doc, *args, **kwargs)
+
+    monkeypatch.setattr(convert, "save", save)
+    result = convert.convert_file(engine, plan.entries[0], ConvertOptions(punctuate="auto"), adapt=adapt)
+    assert result.ok and result.words > N_WORDS and "WEBVTT" in Path(result.dst).read_text(encoding="utf-8")
+    assert alive_at_save == [False]
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").is_file(), reason="reads the resident memory from /proc (Linux)")
+def test_the_arena_a_pass_leaves_is_given_back_and_changes_no_output(engine):
+    """onnxruntime's arena keeps the worst moment of a pass's batches for the life of the session (150 MB after
+    a three-hour stream's); shrunk once after the pass, it is returned, and the next pass reads the same."""
+    from subcase.casing.engine import StreamToken
+
+    stream = [StreamToken(w, True) for w in WORDS * 120]  # 3,600 words: a few batches of windows
+    first = engine.word_outputs(stream, ("probs",))[0]
+    before = _rss_kb()
+    engine.session.shrink_arena()
+    assert before - _rss_kb() > 10_000  # 43 MB when measured
+    assert np.array_equal(engine.word_outputs(stream, ("probs",))[0], first)
+
+
+def _rss_kb() -> int:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise AssertionError("no VmRSS")

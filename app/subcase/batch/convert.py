@@ -129,22 +129,26 @@ def convert_file(engine: CasingEngine, planned: PlannedOutput, options: ConvertO
         result.changed = cased.changed
         if options.styles:
             from subcase.casing.housestyle import apply_styles, words_of
-            words = words_of(cased.casing, len(cased.doc.cues))
-            result.changed += apply_styles(cased.doc, words, dict(options.styles), engine)
+            result.changed += apply_styles(cased.doc, words_of(cased.casing, len(cased.doc.cues)),
+                                           dict(options.styles), engine)
         if adapt is not None:
             result.changed += adapt(cased.doc, cased.casing)
         result.words = len(cased.casing.words)
         if options.keep_casing:
             result.casing = cased.casing
+        # Only the document is written: a long file's per-word results (three per spoken word in a rolling
+        # stream) are let go before the save renders the text and reads it back with the format's parser.
+        doc = cased.doc
+        del cased
         # without --format the output holds the format the input holds, whatever its name says
-        written_format = out_format or cased.doc.format
-        result.losses = conversion_losses(cased.doc, written_format)
+        written_format = out_format or doc.format
+        result.losses = conversion_losses(doc, written_format)
 
         def write(_path: Path, data: bytes) -> None:
             # never through a link below the output folder, and over a taken name only when planned so
             write_in_folder(folder, relative, data, replace=planned.replace)
 
-        saved = save(cased.doc, dst, format=written_format, backup=False, writer=write)
+        saved = save(doc, dst, format=written_format, backup=False, writer=write)
         result.dst, result.save_warnings = saved.path, saved.warnings
         result.ok = True
     except CasingCancelled:

@@ -203,6 +203,11 @@ class CasingEngine:
         (probs,) = self.word_outputs(stream, ("probs",), progress, cancel)
         return self.predictions(stream, probs)
 
+    def shrink_arena(self) -> None:
+        """After a long pass: the memory the session's arena holds for activations given back
+        (``OnnxSession.shrink_arena``), so that the per-word results made next are not added to it."""
+        self.session.shrink_arena()
+
     def predictions(self, stream: Sequence[StreamItem], probs: np.ndarray) -> list[WordPrediction | None]:
         """Each token's prediction (None for punctuation) from the model's ``probs`` of its words."""
         result: list[WordPrediction | None] = [None] * len(stream)
@@ -298,13 +303,24 @@ class CasingEngine:
         if cancel is not None and cancel():
             raise CasingCancelled()
         outputs = self.session.run_all(inputs(), names)
-        # rows of the tokens not yet handed out, from ``emitted``; the first token is the full stop above
+        # Each batch's rows go straight into the arrays of the chunk being handed out (tokens ``emitted`` to
+        # ``complete`` of the chunk; the first token is the full stop above), so a batch's outputs are freed once
+        # read rather than held, row by row, until the chunk is copied out: the hidden states of a chunk are
+        # never held twice.  ``pending``: copies of the rows of tokens past it, for a later chunk's arrays.
         pending: dict[int, list[np.ndarray]] = {}
+        arrays: list[np.ndarray] | None = None
         emitted = 1
         ran = 0  # windows run
         try:
             for done, (batch, outs) in enumerate(zip(batches, outputs), 1):
+                upto = complete[batch_chunk[done - 1]]
+                if arrays is None:
+                    arrays = [np.zeros((upto - emitted, out.shape[-1]), dtype=np.float32) for out in outs]
+                    for t in [t for t in pending if t < upto]:
+                        for into, v in zip(arrays, pending.pop(t)):
+                            into[t - emitted] = v
                 for name_index, out in enumerate(outs):
+                    into = arrays[name_index]
                     row = 0
                     for r, w in enumerate(batch):
                         toks = groups[w]
@@ -314,17 +330,14 @@ class CasingEngine:
                         else:
                             rows = out[r, at[w]]
                         for t, values in zip(toks.tolist(), rows):
-                            pending.setdefault(t, [None] * len(names))[name_index] = values  # type: ignore[list-item]
+                            if t < upto:
+                                into[t - emitted] = values
+                            else:
+                                pending.setdefault(t, [None] * len(names))[name_index] = values.copy()  # type: ignore[list-item]
+                del outs
                 if done == len(batches) or batch_chunk[done] != batch_chunk[done - 1]:
-                    upto = complete[batch_chunk[done - 1]]
-                    widths = [out.shape[-1] for out in outs]
-                    arrays = [np.zeros((upto - emitted, width), dtype=np.float32) for width in widths]
-                    for t in range(emitted, upto):
-                        values = pending.pop(t, None)
-                        if values is not None:
-                            for into, v in zip(arrays, values):
-                                into[t - emitted] = v
                     yield emitted - 1, upto - 1, arrays
+                    arrays = None
                     emitted = upto
                 ran += len(batch)
                 if progress is not None:

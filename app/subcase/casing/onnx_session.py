@@ -121,6 +121,25 @@ class OnnxSession:
             feed["positions"] = positions
         return self._session.run(list(names), feed)
 
+    def shrink_arena(self) -> None:
+        """Give the memory onnxruntime's arena holds for activations back to the system: one run of a single
+        word piece, with the arena shrunk at its end (every chunk no run is using is freed).
+
+        The arena grows to a chunk of batches' worst moment and, unshrunk, keeps it for the life of the
+        session: after a three-hour stream's pass, some 150 MB beside the per-word results made from it.
+        Shrinking after every run instead costs a quarter of the pass's time; once after a long pass, about
+        10 ms.  The outputs of later runs are the same: the arena places tensors, it does not change them.
+        """
+        import onnxruntime as ort
+
+        options = ort.RunOptions()
+        options.add_run_config_entry("memory.enable_memory_arena_shrinkage", "cpu:0")
+        feed: dict[str, np.ndarray] = {"input_ids": np.zeros((1, 1), dtype=np.int64),
+                                       "attention_mask": np.ones((1, 1), dtype=np.int64)}
+        if self.gathers:
+            feed["positions"] = np.zeros(1, dtype=np.int64)
+        self._session.run([self.output_names[0]], feed, options)
+
     def run_all(self, batches: Iterable[tuple[np.ndarray, ...]],
                 names: tuple[str, ...] = ("probs",)) -> Generator[list[np.ndarray], None, None]:
         """Each batch's outputs ``names`` (a list, in that order), in order, with up to ``threads`` batches

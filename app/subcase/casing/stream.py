@@ -37,6 +37,11 @@ from .rules import Method, method_note
 from .tags import TAGS, Tag, ranked
 
 
+# Tokens a model pass reads from which the arena it leaves is given back (``CasingEngine.shrink_arena``): after
+# a three-hour stream's pass it is 150 MB, held beside the per-word results made next; a film's pass (15,000
+# tokens) or an edited cue's is left for the next to reuse.
+SHRINK_AFTER = 20_000
+
 DISAGREE = 0.99  # the model's confidence in another form for a kept word to be flagged (auto mode)
 
 
@@ -236,6 +241,8 @@ def case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], mode
 
         choice = choose_marks(engine.punctuation, cues, restore, hidden_chunks(), hints.file_end)
         preds = engine.predictions(stream, probs)
+    if len(stream) >= SHRINK_AFTER:
+        engine.shrink_arena()
 
     caps_lines: set[tuple[int, int]] = set()
     if mode is Mode.CAPS:
