@@ -16,6 +16,7 @@ from typing import Iterable, Iterator
 
 from subcase.subtitles import Cue, Document, ass, formats, load
 from subcase.subtitles.marking import MarkEdit
+from subcase.subtitles.words import Token
 
 from .copies import WordCopies
 from .engine import CasingEngine, OnProgress, ShouldCancel
@@ -24,7 +25,7 @@ from .joined import join_words, split_words
 from .modes import DEFAULT, Mode
 from .pauses import pauses_of
 from .restoring import DEFAULT_PUNCTUATE, InsertedMark, Punctuate
-from .rolling import copies_of, find_rolled, with_rolled, without_rolled
+from .rolling import Rolled, copies_of, find_rolled, on_every_copy, with_rolled, without_rolled
 from .hints import CueHints
 from .routing import case_by_language
 from .stream import DocumentCasing, WordCasing, line_numbers
@@ -76,6 +77,12 @@ def case_document(engine: CasingEngine, doc: Document, mode: Mode | str = DEFAUL
         mode = Mode.CAPS
     casing = _case_once(engine, doc, mode, progress, cancel, lang, Punctuate(punctuate), keep_signs)
     return _as_the_output_reads(engine, doc, casing, lang, Punctuate(punctuate), keep_signs, cancel)
+
+
+def _rolled(doc: Document) -> tuple[list[list[Token]], list[Rolled | None]]:
+    """The cues' tokens with words broken by inline tags joined (casing/joined.py), and their rolled lines."""
+    whole = [join_words(cue.text, cue.tokens())[0] for cue in doc.cues]
+    return whole, find_rolled([cue.text for cue in doc.cues], whole)
 
 
 def _case_once(engine: CasingEngine, doc: Document, mode: Mode, progress: OnProgress | None,
@@ -217,8 +224,13 @@ def write_marks(doc: Document, casing: DocumentCasing) -> DocumentCasing:
         else:
             edits[c] = doc.insert_marks(c, inserts)
     if spanish:
-        for c, offset, mark in spanish_openings(doc, kept, spanish, casing.restored):
-            pending.setdefault(c, []).append((offset, mark))
+        openings = spanish_openings(doc, kept, spanish, casing.restored)
+        if openings and len(casing.copies):  # a rolling caption: every showing of the word opens alike
+            whole, rolled = _rolled(doc)
+            openings = on_every_copy(openings, lambda: copies_of(rolled, whole))
+        for c, offset, mark in openings:
+            if not doc.cues[c].mark_places().opening_mark(offset)[1] and doc.can_insert_mark(c, offset, mark):
+                pending.setdefault(c, []).append((offset, mark))
         edits = {c: doc.insert_marks(c, inserts) for c, inserts in pending.items()}
     words = []
     for w in casing.words:

@@ -11,6 +11,7 @@ from typing import Iterable, NamedTuple, Sequence
 
 import numpy as np
 
+from subcase.subtitles.marking import OPENING
 from subcase.subtitles.words import Token
 
 from .auto import unpunctuated
@@ -44,6 +45,13 @@ def cues_to_restore(cues: Sequence[Sequence[Token]], punctuate: Punctuate) -> li
         return None
     out = [True] * len(cues) if punctuate is Punctuate.ALWAYS else unpunctuated(cues)
     return out if any(out) else None
+
+
+def restorable(tok: Token) -> bool:
+    """Whether ``tok`` is a mark the head may restore, or the Spanish opening mark ("\u00bf", "\u00a1") a restored
+    "?" or "!" brings: where marks are restored, the text is read without these (a second conversion then reads
+    what the first read, issue #56 item 4)."""
+    return not tok.is_word and (bool(classify(tok.text)) or set(tok.text) <= OPENING)
 
 
 class InsertedMark(NamedTuple):

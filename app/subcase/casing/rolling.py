@@ -28,10 +28,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 import re
-from typing import Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 from subcase.subtitles.words import Token
 
+from .marks import classify
 from .restoring import InsertedMark
 from .stream import DocumentCasing, WordCasing, line_numbers
 
@@ -80,9 +81,17 @@ def _run_at(keys: list[tuple[str, ...]], prev_keys: list[tuple[str, ...]]) -> tu
     return 0, len(prev_keys)
 
 
-def _grows(line: tuple[str, ...], longer: tuple[str, ...]) -> bool:
-    """Whether ``longer`` starts with every token of ``line`` (and ``line`` has some)."""
-    return 0 < len(line) <= len(longer) and longer[:len(line)] == line
+def _grown(prev: Sequence[Token], line: list[int], tokens: Sequence[Token], longer: list[int]) -> list[tuple[int, int]]:
+    """The word pairs (index in ``tokens``, index in ``prev``) when ``longer`` starts with every word of
+    ``line`` (and ``line`` has some); none otherwise.  Words only: the last word of a growing line is where
+    the speech stops for now, so the mark after it (or inside the line) may differ from the one its next
+    showing writes ("program," restored, then "program." written), and a second conversion must find the same
+    growth the first did (issue #56 item 4)."""
+    old = [k for k in line if prev[k].is_word]
+    new = [k for k in longer if tokens[k].is_word]
+    if not old or len(old) > len(new) or any(prev[a].text.lower() != tokens[b].text.lower() for a, b in zip(old, new)):
+        return []
+    return list(zip(new, old))
 
 
 def find_rolled(texts: Sequence[str], cues: Sequence[Sequence[Token]]) -> list[Rolled | None]:
@@ -105,8 +114,8 @@ def find_rolled(texts: Sequence[str], cues: Sequence[Sequence[Token]]) -> list[R
             # of whole lines or from a cue before of one line (its first words: "An" then "And there will")
             if k < len(lines) and _TIMING_RE.search(texts[c]) is not None and (k or len(prev_lines) == 1):
                 at = low + s + k if k else 0
-                if at < len(prev_lines) and _grows(_key(prev, prev_lines[at]), keys[k] if k < len(keys) else ()):
-                    pairs += list(zip(lines[k], prev_lines[at]))
+                if at < len(prev_lines):
+                    pairs += _grown(prev, prev_lines[at], tokens, lines[k])
             if any(tokens[i].is_word for i, _ in pairs):
                 count = pairs[-1][0] + 1
                 out[c] = Rolled(count, sum(1 for t in tokens[:count] if t.is_word),
@@ -155,12 +164,59 @@ def with_rolled(casing: DocumentCasing, cues: Sequence[Sequence[Token]],
                 continue  # a word without letters, or a form that cannot be laid over this one
             copies.append(WordCasing(c, word_index[i], tok.start, tok.end, tok.text, first.output,
                                      first.model_form, first.tag, first.probs, first.convention))
+        _written_later(marks_by_cue, c, tokens, prev_tokens, r.pairs[-1])
         by_cue[c] = copies + by_cue.get(c, [])
         if mark_copies:
             marks_by_cue[c] = mark_copies + marks_by_cue.get(c, [])
     out = casing.with_words([w for c in sorted(by_cue) for w in by_cue[c]])
     out.marks = [m for c in sorted(marks_by_cue) for m in marks_by_cue[c]]
     return out
+
+
+def on_every_copy(places: Sequence[tuple[int, int, str]],
+                  copies: Callable[[], Iterable[tuple[tuple[int, int], tuple[int, int]]]]
+                  ) -> list[tuple[int, int, str]]:
+    """``places`` (cue, start offset of a word, mark to write before it: a Spanish opening mark), each also
+    before every other showing of its word, first appearance and repeats, once each; ``copies`` makes
+    ``copies_of``'s pairs (read twice).  A restored "?" may end its sentence in a later cue than the line that
+    opens it; each showing of that line must still read alike, or it flickers and a second conversion no
+    longer finds the roll (issue #56 items 1 and 4)."""
+    at = {(c, start) for c, start, _ in places}
+    first_of = {copy: first for copy, first in copies() if copy in at}
+    showings: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    for c, start, _ in places:
+        first = first_of.get((c, start), (c, start))
+        showings.setdefault(first, [first])
+    for copy, first in copies():
+        if first in showings:
+            showings[first].append(copy)
+    out: list[tuple[int, int, str]] = []
+    seen: set[tuple[int, int]] = set()
+    for c, start, mark in places:
+        for showing in showings[first_of.get((c, start), (c, start))]:
+            if showing not in seen:
+                seen.add(showing)
+                out.append((*showing, mark))
+    return out
+
+
+def _written_later(marks_by_cue: dict[int, list[InsertedMark]], c: int, tokens: Sequence[Token],
+                   prev_tokens: Sequence[Token], last: tuple[int, int]) -> None:
+    """Drop the mark restored after the last word of cue ``c - 1`` where cue ``c`` shows that word again with
+    a mark written after it (``last``: the last pair of the roll).  In a live stream a line grows word by
+    word, and the recogniser writes the mark after a word with the next words ("program" then "program. But
+    before"): the head's guess at the end of the shorter showing ("program,") would flicker, and the two
+    showings would no longer read as one line growing (issue #56 items 1 and 4)."""
+    i, j = last
+    if j + 1 != len(prev_tokens) or i + 1 >= len(tokens):
+        return
+    after = tokens[i + 1]
+    if after.is_word or after.start != tokens[i].end or not classify(after.text):
+        return
+    end = prev_tokens[j].end
+    marks = marks_by_cue.get(c - 1)
+    if marks:
+        marks_by_cue[c - 1] = [m for m in marks if m.offset != end]
 
 
 def copies_of(rolled: Sequence[Rolled | None], cues: Sequence[Sequence[Token]]
@@ -180,4 +236,4 @@ def copies_of(rolled: Sequence[Rolled | None], cues: Sequence[Sequence[Token]]
         before = here
 
 
-__all__ = ["Rolled", "copies_of", "find_rolled", "with_rolled", "without_rolled"]
+__all__ = ["Rolled", "copies_of", "find_rolled", "on_every_copy", "with_rolled", "without_rolled"]

@@ -21,7 +21,7 @@ from .language import LanguageGuess, detect, token_text
 from .lower_case import LOWER_CASE
 from .modes import Mode
 from .pauses import for_unpunctuated
-from .restoring import DEFAULT_PUNCTUATE, InsertedMark, Punctuate, cues_to_restore
+from .restoring import DEFAULT_PUNCTUATE, InsertedMark, Punctuate, cues_to_restore, restorable
 from .rules import Method, marks_sentence_ends, method_for, one_hot, rule_form, rule_starts
 from .hints import NO_HINTS, CueHints
 from .stream import DocumentCasing, WordCasing, case_token_lists
@@ -40,8 +40,13 @@ def case_by_language(engine: CasingEngine, cues: Sequence[Sequence[Token]], hint
     (``gcpause``), once."""
     hints = replace(hints, pauses=for_unpunctuated(cues, hints.pauses), restore=cues_to_restore(cues, punctuate),
                     passages=None, file_start=True, file_end=True)
+    # the detector reads the text as the model does: without the marks it may restore, where it restores them
+    # (a second conversion finds the languages the first found: "¡mandar," reads as Spanish where "mandar"
+    # read as English, issue #56 item 4)
+    bare = hints.restore if hints.restore is not None and engine.punctuation is not None else None
     guess = lang if isinstance(lang, LanguageGuess) else \
-        detect([token_text(tokens) for tokens in cues], lang, engine.languages[0])
+        detect([token_text([t for t in tokens if not restorable(t)] if bare and bare[c] else tokens)
+                for c, tokens in enumerate(cues)], lang, engine.languages[0])
     known = engine.model_languages
     per_cue = [method_for(language, known) for language in guess.cue_languages]
     methods = {language: method_for(language, known)

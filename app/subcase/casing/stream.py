@@ -13,7 +13,6 @@ from typing import Iterator, Mapping, NamedTuple, Sequence
 
 import numpy as np
 
-from subcase.subtitles.marking import OPENING
 from subcase.subtitles.words import Token, has_letters, tokenize
 
 from .addresses import host_word_indices
@@ -26,13 +25,12 @@ from .gcpause import paused_gc
 from .hints import NO_HINTS, CueHints
 from .language import LanguageGuess, name
 from .lower_case import weigh_lower
-from .marks import classify
 from .auto import EVIDENCE, ON_PURPOSE, PRONOUN_I, Passage, decide_why, short_passages
 from .auto import summary as auto_summary
 from .modes import Mode, is_caps_line, known_mixed, merge_keep
 from .pauses import after_pause, opening_words
 from .agreement import agree, lower_reading
-from .restoring import InsertedMark, MarkChoice, choose_marks, restored_marks
+from .restoring import InsertedMark, MarkChoice, choose_marks, restorable, restored_marks
 from .rules import Method, method_note
 from .tags import TAGS, Tag, ranked
 
@@ -216,7 +214,7 @@ def case_token_lists(engine: CasingEngine, cues: Sequence[Sequence[Token]], mode
             stream.append(boundary)
         row = []
         for tok in tokens:
-            if bare[c] and not tok.is_word and (classify(tok.text) or set(tok.text) <= OPENING):
+            if bare[c] and restorable(tok):
                 row.append(-1)
                 continue
             row.append(len(stream))
