@@ -35,7 +35,6 @@ class CueView(QTableView):
     """The table; clicking a cased word reports it with the click position."""
 
     word_clicked = Signal(int, int, QPoint)  # cue, slot, global position
-    laid_out = Signal()  # the rows of the document set last have their heights and folding
 
     # Rows laid out per event-loop turn: about 10-25 ms of a rolling caption's rows on a loaded 2-core machine.
     SLICE_ROWS = 1000
@@ -161,7 +160,7 @@ class CueView(QTableView):
 
     def set_document(self, doc, state) -> None:
         """Show ``doc``: the model at once, the rows' heights and folding a slice per event-loop turn
-        (``laid_out`` when done; all at once for a document of one slice)."""
+        (``when_laid_out`` calls back when done; all at once for a document of one slice)."""
         self.delegate.clear_cache()
         same = doc is not None and doc is self.cue_model.doc
         self.cue_model.set_document(doc, state)
@@ -195,7 +194,6 @@ class CueView(QTableView):
         waiting, self._when_laid_out = self._when_laid_out, []
         for call in waiting:
             call()
-        self.laid_out.emit()
 
     @property
     def laying_out(self) -> bool:
